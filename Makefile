@@ -1,0 +1,37 @@
+# fairaudit: the README's commands. `make test` is what CI runs.
+FAIRAUDIT := bin/fairaudit
+
+.PHONY: all build test typecheck lint unit reproduce bench clean
+
+all: build
+
+node_modules/.package-lock.json: package-lock.json
+	npm ci --no-audit --no-fund
+
+build: node_modules/.package-lock.json
+	npm run --silent build
+
+typecheck: node_modules/.package-lock.json
+	npx tsc -p tsconfig.json --noEmit
+
+lint: node_modules/.package-lock.json
+	npx biome lint --error-on-warnings src test experiments
+
+unit: build
+	npx vitest run
+
+## Type-check, lint, then every unit and integration test.
+test: build typecheck lint unit
+
+## The main job: reproduce the papers' tables and figures into results/.
+reproduce: build
+	$(FAIRAUDIT) reproduce all
+
+## Speed figures (commands that print numbers, not timed tests).
+bench: build
+	$(FAIRAUDIT) bench glr
+	$(FAIRAUDIT) bench runner
+	$(FAIRAUDIT) bench pir
+
+clean:
+	rm -rf dist results/*

@@ -1,0 +1,43 @@
+import yargs, { type CommandModule } from 'yargs';
+import { isInputError } from '../util/errors.js';
+import { commands } from './commands/index.js';
+
+/**
+ * The fairaudit command line. Each command lives in its own file under commands/,
+ * thin: parse, call the library, print. Bad input exits 2 with a message naming
+ * the file, key, row or flag; internal failures exit 1 with the stack.
+ */
+export async function main(argv: string[]): Promise<number> {
+  let usageFailure: string | undefined;
+  const parser = yargs(argv)
+    .scriptName('fairaudit')
+    .usage('$0 <command> [options]')
+    .strict()
+    .demandCommand(1, 'fairaudit needs a command; see --help')
+    .recommendCommands()
+    .help()
+    .alias('help', 'h')
+    .version(false)
+    .wrap(Math.min(110, process.stdout.columns ?? 110))
+    .fail((message, error) => {
+      if (error) throw error;
+      usageFailure = message;
+    });
+  for (const command of commands) parser.command(command as CommandModule);
+  try {
+    await parser.parseAsync();
+  } catch (error) {
+    if (isInputError(error)) {
+      process.stderr.write(`fairaudit: ${error.message}\n`);
+      return 2;
+    }
+    process.stderr.write(`fairaudit: internal error\n${(error as Error)?.stack ?? String(error)}\n`);
+    return 1;
+  }
+  if (usageFailure !== undefined) {
+    process.stderr.write(`fairaudit: ${usageFailure}\nRun "fairaudit --help" for the commands and their flags.\n`);
+    return 2;
+  }
+  return process.exitCode === undefined ? 0 : Number(process.exitCode);
+}
+

@@ -1,0 +1,19 @@
+import { randomBytes } from 'node:crypto';
+import { mkdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { dirname } from 'node:path';
+
+/**
+ * writeFileAtomic(path, data) writes to a temporary name beside the target and
+ * renames it into place, so a reader (or a resumed run) never sees half a file.
+ */
+export function writeFileAtomic(path: string, data: string | Uint8Array): void {
+  mkdirSync(dirname(path), { recursive: true });
+  const temporary = `${path}.${randomBytes(6).toString('hex')}.tmp`;
+  try {
+    writeFileSync(temporary, data);
+    renameSync(temporary, path);
+  } catch (error) {
+    rmSync(temporary, { force: true });
+    throw error;
+  }
+}

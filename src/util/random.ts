@@ -1,0 +1,63 @@
+import { createHash } from 'node:crypto';
+import seedrandom from 'seedrandom';
+
+/**
+ * A source of uniform numbers in [0, 1). Every Monte Carlo draw in fairaudit comes
+ * from one of these, passed in as an argument: never Math.random, never a
+ * module-level generator (it would be shared across worker threads).
+ */
+export type Random = () => number;
+
+/**
+ * createRandom(seed) returns a seeded generator (seedrandom's Alea: fast, 2^116
+ * period, identical streams on every platform for the same seed string).
+ */
+export function createRandom(seed: string | number): Random {
+  const generator = seedrandom.alea(String(seed));
+  return () => generator();
+}
+
+/**
+ * deriveSeed(...parts) hashes its coordinates (master seed, a cell's canonical key,
+ * a replicate index, ...) into a seed string, so a replicate's stream never depends
+ * on run order, thread count or sharding (benchopt's rule).
+ * Runs in O(total length of parts).
+ */
+export function deriveSeed(...parts: Array<string | number>): string {
+  const hash = createHash('sha256');
+  for (const part of parts) {
+    const text = String(part);
+    hash.update(`${text.length}:${text};`);
+  }
+  return hash.digest('hex').slice(0, 32);
+}
+
+/** randomInt(random, n) draws an integer uniformly from 0..n-1. */
+export function randomInt(random: Random, n: number): number {
+  return Math.floor(random() * n);
+}
+
+/**
+ * shuffleInPlace(random, array) applies a Fisher-Yates shuffle: every permutation
+ * equally likely. O(length). Returns the same array.
+ */
+export function shuffleInPlace<T extends { length: number; [index: number]: unknown }>(
+  random: Random,
+  array: T,
+): T {
+  for (let i = array.length - 1; i > 0; i--) {
+    const j = Math.floor(random() * (i + 1));
+    const held = array[i];
+    array[i] = array[j];
+    array[j] = held;
+  }
+  return array;
+}
+
+/** standardNormal(random) draws one N(0, 1) value (Box-Muller, one of the pair). */
+export function standardNormal(random: Random): number {
+  let u = 0;
+  while (u === 0) u = random();
+  const v = random();
+  return Math.sqrt(-2 * Math.log(u)) * Math.cos(2 * Math.PI * v);
+}
