@@ -1,0 +1,59 @@
+import { type CellSummary, findCells, type SettingValue } from './cell-results.js';
+import type { SummaryColumn, SummaryTable, SummaryValue } from './summary-table.js';
+
+/**
+ * A column of a paper table. Without `value` the column is a label column: each row
+ * gives its text in `labels`. With `value` it is computed from the row's summarised
+ * cell (for example `(cell) => cell.values.queries_mean`).
+ */
+export interface PaperTableColumn extends SummaryColumn {
+  value?: (cell: CellSummary) => SummaryValue;
+}
+
+/** One row of a paper table, as published: its labels and the cell it reads. */
+export interface PaperTableRow {
+  /** Text of the label columns, keyed by column name ("dataset": "ACS"). */
+  labels: Record<string, string>;
+  /** Settings that select exactly one summarised cell ("metric": "sp", "access": "decision"). */
+  where: Record<string, SettingValue>;
+}
+
+/**
+ * A paper's table laid out row by row as published (dataset, model, metric,
+ * method, ...). Table modules in experiments/ export these; src/report/paper-tables.ts
+ * lists them.
+ */
+export interface PaperTableLayout {
+  /** File-safe id: tables/<id>.arrow, .csv, .md ("paper-a-table-4"). */
+  id: string;
+  /** As in the paper ("Table 4. Sequential vs. fixed-sample auditing ..."). */
+  title: string;
+  caption?: string;
+  /** Experiment names (results/<experiment>) whose results fill this table. */
+  experiments: string[];
+  columns: PaperTableColumn[];
+  rows: PaperTableRow[];
+}
+
+/**
+ * layoutPaperTable(layout, summaries) fills a paper table from the summarised cells:
+ * label columns from each row's labels, value columns from the one cell that matches
+ * the row's `where`. A row that matches no cell, or several, gets null values and a
+ * `note` saying so (the table keeps the paper's shape). O(rows × cells).
+ */
+export function layoutPaperTable(layout: PaperTableLayout, summaries: CellSummary[]): SummaryTable {
+  const columns: SummaryColumn[] = layout.columns.map(({ value: _value, ...column }) => column);
+  columns.push({ name: 'note', label: 'Note', type: 'string' });
+  const rows = layout.rows.map((row) => {
+    const matches = findCells(summaries, row.where);
+    const record: Record<string, SummaryValue> = {};
+    for (const column of layout.columns) {
+      if (column.value === undefined) record[column.name] = row.labels[column.name] ?? null;
+      else record[column.name] = matches.length === 1 ? column.value(matches[0]) : null;
+    }
+    const where = JSON.stringify(row.where);
+    record.note = matches.length === 1 ? null : matches.length === 0 ? `no cell matches ${where}` : `${matches.length} cells match ${where}`;
+    return record;
+  });
+  return { id: layout.id, title: layout.title, caption: layout.caption, columns, rows };
+}

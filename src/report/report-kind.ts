@@ -1,0 +1,30 @@
+import type { CellResults, CellSummary } from './cell-results.js';
+import type { ChartSpec } from './charts/chart-spec.js';
+import type { SummaryColumn, SummaryValue } from './summary-table.js';
+
+/**
+ * How the reporter summarises one experiment kind (the `kind` column of
+ * results.arrow). Each kind registers one of these; the reporter does the rest
+ * (grouping rows by cell, writing tables, rendering charts, the HTML report, the
+ * comparison with published numbers).
+ */
+export interface ReportKind {
+  /** The experiment kind, exactly as in results.arrow's `kind` column. */
+  kind: string;
+  /** One line saying what the kind's experiments measure (shown in report.html). */
+  description: string;
+  /** Outcome columns results.arrow must have for this kind (checked on read). */
+  outcomeColumns: string[];
+  /**
+   * The statistics of a cell's summary, in order. A column `X` may have a Monte Carlo
+   * standard error column `X_se`; `compare` uses it for "mean" cells.
+   */
+  summaryColumns: SummaryColumn[];
+  /** Summarises one cell's replicate rows into values for summaryColumns. */
+  summarizeCell(cell: CellResults): Record<string, SummaryValue>;
+  /**
+   * The kind's charts for a summarised run (optional). `varyingSettings` are the
+   * setting columns that vary over the grid, in results order.
+   */
+  charts?(summaries: CellSummary[], varyingSettings: string[], experiment: string): ChartSpec[];
+}
