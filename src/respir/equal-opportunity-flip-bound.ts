@@ -1,0 +1,21 @@
+import { hoeffdingMargin } from './concentration-margin.js';
+import { type RespirFlips, respirFlipsForMargin } from './respir-flip-bound.js';
+
+/**
+ * equalOpportunityFlipBound(gap, tolerance, failureProbability,
+ * auditPositiveMinoritySize, candidatePositiveMinoritySize) is paper B's Theorem 3
+ * (Appendix C): for the equal-opportunity gap (difference of true-positive rates),
+ * γ_EO = sqrt(2 ln(4/δ)/n⁺_min) and at least ⌈(|d^EO_C,true| − ε + γ_EO)·N⁺_min⌉ flips
+ * on label = 1 rows of C, where n⁺_min and N⁺_min are the smaller group's label = 1
+ * counts in S and C; best effort when ε − γ_EO < 0. O(1). The caller validates.
+ */
+export function equalOpportunityFlipBound(
+  gap: number,
+  tolerance: number,
+  failureProbability: number,
+  auditPositiveMinoritySize: number,
+  candidatePositiveMinoritySize: number,
+): RespirFlips {
+  const margin = hoeffdingMargin(failureProbability, auditPositiveMinoritySize);
+  return respirFlipsForMargin(gap, tolerance, margin, candidatePositiveMinoritySize);
+}
