@@ -1,0 +1,18 @@
+import { inputError } from '../util/errors.js';
+import type { DatasetDefinition } from './dataset-definition.js';
+import { adultDataset } from './datasets/adult.js';
+
+/** Every dataset fairaudit knows, in the order `fairaudit data list` shows them. */
+export const DATASETS: readonly DatasetDefinition[] = [adultDataset];
+
+/** The registry's names. */
+export function datasetNames(): string[] {
+  return DATASETS.map((dataset) => dataset.name);
+}
+
+/** datasetDefinition(name) returns a registered dataset or throws InputError listing the names. */
+export function datasetDefinition(name: string, where = 'dataset'): DatasetDefinition {
+  const found = DATASETS.find((dataset) => dataset.name === name);
+  if (found === undefined) throw inputError({ where, expected: `one of ${datasetNames().join(', ')}`, found: name });
+  return found;
+}
