@@ -1,0 +1,25 @@
+import type { PaperTableLayout } from '../../src/report/paper-table.js';
+import { paperATable4 } from './table-4.js';
+import { PAPER_A_EXPERIMENT } from './pools.js';
+
+/**
+ * Paper A Table 5: frequencies of reject / accept / inconclusive of the decision-only
+ * sequential auditor, with the oracle decision, over the replicates (20 in the paper).
+ * Same rows as Table 4, in the same order.
+ */
+export const paperATable5: PaperTableLayout = {
+  id: 'paper-a-table-5',
+  title: 'Table 5. Empirical decision behavior of the sequential auditor (decision-only)',
+  caption: 'Frequencies across the replicates (20 in the paper). Oracle = the hard-decision decision at δ = 0.05.',
+  experiments: [PAPER_A_EXPERIMENT],
+  columns: [
+    { name: 'dataset', label: 'Dataset', type: 'string' },
+    { name: 'model', label: 'Model', type: 'string' },
+    { name: 'metric', label: 'Metric', type: 'string' },
+    { name: 'oracle', label: 'Oracle', type: 'string', value: (cell) => cell.values.oracle_decision ?? null },
+    { name: 'reject', label: 'Reject', type: 'number', digits: 2, value: (cell) => cell.values.frequency_reject ?? null },
+    { name: 'accept', label: 'Accept', type: 'number', digits: 2, value: (cell) => cell.values.frequency_accept ?? null },
+    { name: 'inconclusive', label: 'Inconclusive', type: 'number', digits: 2, value: (cell) => cell.values.frequency_inconclusive ?? null },
+  ],
+  rows: paperATable4.rows,
+};
