@@ -1,0 +1,107 @@
+import type { AuditPool } from '../audit/pool.js';
+import type { TabularData } from '../data/tabular.js';
+import { createRandom, deriveSeed } from '../util/random.js';
+import { ROBUST_BASE_SETTINGS, UNSTABLE_BASE_SETTINGS, type MlpSettings } from './mlp/mlp-settings.js';
+import type { MlpNetwork } from './mlp/network.js';
+import { type SparseRows, toSparseRows } from './mlp/sparse-rows.js';
+import { mlpLogits, trainMlp } from './mlp/train-mlp.js';
+import { type ModelCard, poolFigures } from './model-card.js';
+import { exponentiatedGradient } from './reduction/exponentiated-gradient.js';
+import { clampedLogit, deployMixture, mixtureProbability } from './reduction/randomized-mixture.js';
+import { poolFromLogits } from './scored-pool.js';
+
+/** Paper A's four audited models (section 4.2). */
+export const PAPER_A_MODEL_NAMES = ['robust-base', 'unstable-base', 'robust-dp', 'unstable-dp'] as const;
+export type PaperAModelName = (typeof PAPER_A_MODEL_NAMES)[number];
+
+/** How one paper-A model is built: an MLP, optionally inside the DP reduction. */
+export interface PaperAModelSpec {
+  readonly name: string;
+  readonly mlp: MlpSettings;
+  /** The exponentiated-gradient reduction under demographic parity, or null for a plain MLP. */
+  readonly reduction: { readonly tolerance: number; readonly maxIterations: number } | null;
+}
+
+/** Paper A section 4.2's settings for each model. */
+export const PAPER_A_MODEL_SPECS: Readonly<Record<PaperAModelName, PaperAModelSpec>> = {
+  'robust-base': { name: 'robust-base', mlp: ROBUST_BASE_SETTINGS, reduction: null },
+  'unstable-base': { name: 'unstable-base', mlp: UNSTABLE_BASE_SETTINGS, reduction: null },
+  'robust-dp': { name: 'robust-dp', mlp: ROBUST_BASE_SETTINGS, reduction: { tolerance: 0.02, maxIterations: 10 } },
+  'unstable-dp': { name: 'unstable-dp', mlp: UNSTABLE_BASE_SETTINGS, reduction: { tolerance: 0.05, maxIterations: 2 } },
+};
+
+/** A trained model's audit pool (its outputs on the held-out rows) and model card. */
+export interface ScoredModel {
+  readonly pool: AuditPool;
+  readonly card: ModelCard;
+}
+
+function decisionsOf(network: MlpNetwork, input: SparseRows): Uint8Array {
+  const logits = mlpLogits(network, input);
+  const decisions = new Uint8Array(logits.length);
+  for (let i = 0; i < logits.length; i++) decisions[i] = 1 / (1 + Math.exp(-logits[i])) >= 0.5 ? 1 : 0;
+  return decisions;
+}
+
+/**
+ * trainPaperAModel(spec, datasetName, train, test, seed) trains one of paper A's
+ * models on `train` and scores `test` into an audit pool.
+ * - A plain MLP (reduction null): trainMlp with the spec's settings; the pool holds
+ *   logit z, score sigmoid(z) and decision [score >= 0.5].
+ * - With a reduction: exponentiatedGradient over MLPs trained on the cost-sensitive
+ *   problems (sample weights), giving a uniform mixture Q of best responses. The
+ *   pool's score is Q's probability of a positive decision, its logit that score's
+ *   logit (clamped to +-13.8), its decision a seeded per-instance draw from Q
+ *   (deployMixture), so the randomized classifier becomes a fixed deployed model.
+ * Every draw comes from seeds derived from `seed`. Running time: one MLP training
+ * per reduction iteration (see trainMlp).
+ */
+export function trainPaperAModel(
+  spec: PaperAModelSpec,
+  datasetName: string,
+  train: TabularData,
+  test: TabularData,
+  seed: string,
+): ScoredModel {
+  const started = performance.now();
+  const trainInput = toSparseRows(train.features, train.rows, train.columns);
+  const testInput = toSparseRows(test.features, test.rows, test.columns);
+  const source = `model:${datasetName}/${spec.name}`;
+  let pool: AuditPool;
+  let details: Record<string, unknown> = {};
+  if (spec.reduction === null) {
+    const { network, epochLosses } = trainMlp(trainInput, train.label, null, spec.mlp, createRandom(deriveSeed(seed, 'mlp')));
+    pool = poolFromLogits(test, mlpLogits(network, testInput), source);
+    details = { epochLosses: Array.from(epochLosses) };
+  } else {
+    const result = exponentiatedGradient(train.label, train.group, spec.reduction, (label, weight, iteration) => {
+      const random = createRandom(deriveSeed(seed, 'best-response', iteration));
+      const { network } = trainMlp(trainInput, label, weight, spec.mlp, random);
+      return { model: network, trainingDecisions: decisionsOf(network, trainInput) };
+    });
+    const probability = mixtureProbability(result.models.map((network) => decisionsOf(network, testInput)));
+    const decision = deployMixture(probability, test.rowIndex, deriveSeed(seed, 'deploy'));
+    pool = {
+      size: test.rows,
+      group: test.group.slice(),
+      label: test.label.slice(),
+      decision,
+      score: probability,
+      logit: probability.map(clampedLogit),
+      id: test.rowIndex.slice(),
+      source,
+    };
+    details = { reductionIterations: result.models.length, reductionTrace: result.trace };
+  }
+  const card: ModelCard = {
+    model: spec.name,
+    dataset: datasetName,
+    settings: { mlp: spec.mlp, reduction: spec.reduction },
+    seed,
+    trainingRows: train.rows,
+    ...poolFigures(pool),
+    trainingSeconds: (performance.now() - started) / 1000,
+    details,
+  };
+  return { pool, card };
+}

@@ -1,0 +1,55 @@
+import { describe, expect, it } from 'vitest';
+import { toSparseRows } from '../../../src/models/mlp/sparse-rows.js';
+import { mlpLogits, trainMlp } from '../../../src/models/mlp/train-mlp.js';
+import { demographicParityMoments, groupCounts } from '../../../src/models/reduction/demographic-parity-moments.js';
+import { exponentiatedGradient } from '../../../src/models/reduction/exponentiated-gradient.js';
+import { syntheticTabularData } from '../../../src/models/synthetic-tabular.js';
+import { createRandom } from '../../../src/util/random.js';
+
+const data = syntheticTabularData(
+  { rows: 3000, numericColumns: 4, categoricalLevels: [4, 3], groupEffect: 1.5 },
+  createRandom('eg-data'),
+);
+const input = toSparseRows(data.features, data.rows, data.columns);
+const settings = { hiddenLayers: [8], dropoutRate: 0, learningRate: 1e-2, epochs: 3, batchSize: 32 };
+
+function fit(label: Uint8Array, weight: Float64Array, iteration: number) {
+  const { network } = trainMlp(input, label, weight, settings, createRandom(`best-response-${iteration}`));
+  const logits = mlpLogits(network, input);
+  return { model: network, trainingDecisions: Uint8Array.from(logits, (z) => (z >= 0 ? 1 : 0)) };
+}
+
+function parityGap(decisions: ArrayLike<number>): number {
+  const moments = demographicParityMoments(decisions, data.group, groupCounts(data.group));
+  return Math.abs(moments[2] - moments[0]);
+}
+
+describe('exponentiatedGradient(label, group, settings, fitBestResponse)', () => {
+  it('lowers the demographic-parity gap of the mixture below that of the unconstrained classifier', () => {
+    const result = exponentiatedGradient(data.label, data.group, { tolerance: 0.02, maxIterations: 8 }, fit);
+    expect(result.models).toHaveLength(8);
+    // The first best response answers lambda with equal +/- multipliers: plain classification.
+    const unconstrained = result.trace[0];
+    const baseGap = Math.abs(unconstrained.moments[0] - unconstrained.moments[2]);
+    const mixtureGap = parityGap(result.trainingProbability);
+    expect(baseGap).toBeGreaterThan(0.15);
+    expect(mixtureGap).toBeLessThan(0.7 * baseGap);
+    // The multiplier on "group 1 above average" grows while that constraint is violated.
+    expect(result.trace[7].multipliers[2]).toBeGreaterThan(result.trace[0].multipliers[2]);
+  });
+
+  it('is deterministic given the best-response seeds', () => {
+    const first = exponentiatedGradient(data.label, data.group, { tolerance: 0.05, maxIterations: 2 }, fit);
+    const second = exponentiatedGradient(data.label, data.group, { tolerance: 0.05, maxIterations: 2 }, fit);
+    expect(Array.from(second.trainingProbability)).toEqual(Array.from(first.trainingProbability));
+  });
+
+  it('throws InputError for a tolerance outside (0, 1) or no iterations', () => {
+    expect(() => exponentiatedGradient(data.label, data.group, { tolerance: 0, maxIterations: 2 }, fit)).toThrow(
+      /tolerance: expected a number in \(0, 1\), found 0/,
+    );
+    expect(() => exponentiatedGradient(data.label, data.group, { tolerance: 0.1, maxIterations: 0 }, fit)).toThrow(
+      /maxIterations: expected an integer >= 1, found 0/,
+    );
+  });
+});
