@@ -19,31 +19,28 @@ export function selectionSize(rows: number, fraction: number): number {
 }
 
 /**
- * allocateByStratum(stratumSizes, total) splits `total` draws across strata in
- * proportion to their sizes: the floor of each share, then one more to the strata with
- * the largest remainders (ties to the lower stratum), as scikit-learn's
- * StratifiedShuffleSplit allocates (up to its random tie-break). O(k log k) for k strata.
+ * allocateByStratum(stratumSizes, total, random) splits `total` draws across strata in
+ * proportion to their sizes the way scikit-learn's _approximate_mode does: the floor of
+ * each share (size / rows × total), then one more to the strata with the largest
+ * remainders; strata whose remainders tie exactly are ordered by a draw from `random`
+ * (scikit-learn draws from its own generator there, so such ties cannot match it).
+ * O(k log k) for k strata.
  */
-export function allocateByStratum(stratumSizes: readonly number[], total: number): number[] {
+export function allocateByStratum(stratumSizes: readonly number[], total: number, random: Random): number[] {
   const rows = stratumSizes.reduce((sum, size) => sum + size, 0);
   if (rows === 0) return stratumSizes.map(() => 0);
-  const shares = stratumSizes.map((size) => (total * size) / rows);
-  const counts = shares.map((share, k) => Math.min(stratumSizes[k], Math.floor(share + 1e-9)));
+  const shares = stratumSizes.map((size) => (size / rows) * total);
+  const counts = shares.map((share) => Math.floor(share));
   let left = total - counts.reduce((sum, count) => sum + count, 0);
   const order = shares
-    .map((share, k) => ({ k, remainder: share - Math.floor(share + 1e-9) }))
-    .sort((x, y) => y.remainder - x.remainder || x.k - y.k);
-  while (left > 0) {
-    let progressed = false;
-    for (const { k } of order) {
-      if (left === 0) break;
-      if (counts[k] < stratumSizes[k]) {
-        counts[k]++;
-        left--;
-        progressed = true;
-      }
+    .map((share, k) => ({ k, remainder: share - Math.floor(share), tieBreak: random() }))
+    .sort((x, y) => y.remainder - x.remainder || x.tieBreak - y.tieBreak);
+  for (const { k } of order) {
+    if (left === 0) break;
+    if (counts[k] < stratumSizes[k]) {
+      counts[k]++;
+      left--;
     }
-    if (!progressed) break;
   }
   return counts;
 }
@@ -52,7 +49,8 @@ export function allocateByStratum(stratumSizes: readonly number[], total: number
  * stratifiedSplit(random, rows, fraction, strata) draws selectionSize(rows, fraction)
  * rows uniformly without replacement; with strata (a stratum id per row, e.g. the label
  * or the protected group) each stratum gives its proportional share (allocateByStratum),
- * so the selected part keeps the strata's proportions. With strata null the draw is a
+ * so the selected part keeps the strata's proportions (scikit-learn's
+ * train_test_split(stratify=...) allocation). With strata null the draw is a
  * plain uniform one. Both parts come back in ascending row order.
  * O(rows) time; the stream of `random` fixes the result.
  */
@@ -70,10 +68,11 @@ export function stratifiedSplit(
     for (let i = 0; i < rows; i++) if (stratumOf[i] === id) list.push(i);
     return Int32Array.from(list);
   });
-  const counts = allocateByStratum(
-    members.map((list) => list.length),
-    total,
-  );
+  // As scikit-learn's StratifiedShuffleSplit: allocate the rest first, the selected
+  // part gets what remains of each stratum.
+  const sizes = members.map((list) => list.length);
+  const restCounts = allocateByStratum(sizes, rows - total, random);
+  const counts = sizes.map((size, k) => size - restCounts[k]);
   const chosen = new Uint8Array(rows);
   members.forEach((list, k) => {
     shuffleInPlace(random, list);

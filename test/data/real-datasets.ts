@@ -1,5 +1,6 @@
-import { existsSync } from 'node:fs';
-import { join } from 'node:path';
+import { existsSync, mkdtempSync, symlinkSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { basename, join } from 'node:path';
 
 /**
  * The local mirror named by FAIRAUDIT_DATA_DIR, or null (with the reason) when it is
@@ -16,4 +17,21 @@ export function realDataMirror(...relativePaths: string[]): { mirror: string | n
     }
   }
   return { mirror, reason: '' };
+}
+
+/**
+ * folderWithLinks(files) makes a temporary folder holding symbolic links to the given
+ * files (a one-form mirror), so a test can load one form of a dataset on its own.
+ */
+export function folderWithLinks(files: readonly string[]): string {
+  const folder = mkdtempSync(join(tmpdir(), 'fairaudit-mirror-'));
+  for (const file of files) symlinkSync(file, join(folder, basename(file)));
+  return folder;
+}
+
+/** sum(values) adds up a typed array (counts of label = 1 or group = 1). */
+export function sum(values: ArrayLike<number>): number {
+  let total = 0;
+  for (let i = 0; i < values.length; i++) total += values[i];
+  return total;
 }
