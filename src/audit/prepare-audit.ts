@@ -1,0 +1,124 @@
+import { BernoulliGlrStream } from '../stats/bernoulli-glr-stream.js';
+import { GaussianGlrStream } from '../stats/gaussian-glr-stream.js';
+import type { GlrStream } from '../stats/glr-stream.js';
+import { inputError } from '../util/errors.js';
+import { ACCESS_REGIMES, type AccessRegime, accessFamily } from './access-regime.js';
+import { FAIRNESS_METRICS, type FairnessMetric } from './metric.js';
+import type { AuditPool } from './pool.js';
+
+/**
+ * The per-pool work of a sequential audit, done once and reused by every replicate:
+ * the metric's sub-pool as flat typed arrays, its oracle gaps, and scratch buffers.
+ * A PreparedAudit is not shared between threads (each worker prepares its own); one
+ * replicate at a time uses it.
+ */
+export interface PreparedAudit {
+  readonly metric: FairnessMetric;
+  readonly access: AccessRegime;
+  readonly family: 'bernoulli' | 'gaussian';
+  /** Rows of the metric's pool (SP: all rows; EO: label = 1), N_pool of paper A. */
+  readonly size: number;
+  /** Group (0 = a, 1 = b) of each row of the metric's pool, in the pool's order. */
+  readonly group: Uint8Array;
+  /** What the auditor observes of each row: the decision (0/1), the score or the logit. */
+  readonly value: Float64Array;
+  readonly countA: number;
+  readonly countB: number;
+  /** Sum of `value` over each group's rows of the metric's pool. */
+  readonly totalA: number;
+  readonly totalB: number;
+  /** The signed hard-decision gap (rate of b minus rate of a) on the metric's pool. */
+  readonly oracleSignedGap: number;
+  /** |oracleSignedGap|: the oracle the audits are judged against. */
+  readonly oracleGap: number;
+  /** |mean_b - mean_a| of the score or logit on the metric's pool; NaN for decision access. */
+  readonly proxyGap: number;
+  readonly source: string;
+  /** Scratch: the identity permutation, shuffled in place and restored by each replicate. */
+  readonly order: Int32Array;
+  /** Scratch: the swap partner of each shuffled position, to restore `order`. */
+  readonly swaps: Int32Array;
+  /** The statistic's running state, reset by each replicate. */
+  readonly stream: GlrStream;
+}
+
+/**
+ * prepareAudit(pool, metric, access) selects the metric's sub-pool (SP: every row; EO:
+ * the rows with label = 1), copies its groups and observed values (decision, score or
+ * logit) into flat typed arrays, computes the oracle hard-decision gap and the proxy
+ * mean gap, and allocates the replicate scratch buffers. O(pool size).
+ * Throws InputError when the metric or access is unknown, the pool lacks the column
+ * the access regime needs, or the metric's pool has no row of one group.
+ */
+export function prepareAudit(pool: AuditPool, metric: FairnessMetric, access: AccessRegime): PreparedAudit {
+  if (!FAIRNESS_METRICS.includes(metric)) {
+    throw inputError({ where: 'prepareAudit: metric', expected: FAIRNESS_METRICS.join(' or '), found: metric });
+  }
+  if (!ACCESS_REGIMES.includes(access)) {
+    throw inputError({ where: 'prepareAudit: access', expected: ACCESS_REGIMES.join(', '), found: access });
+  }
+  const observed = access === 'decision' ? pool.decision : access === 'score' ? pool.score : pool.logit;
+  if (observed === null) {
+    throw inputError({
+      where: `${pool.source}: column "${access}"`,
+      expected: `a ${access} column for ${access} access`,
+      found: 'no such column',
+    });
+  }
+  let size = 0;
+  for (let row = 0; row < pool.size; row++) if (metric === 'sp' || pool.label[row] === 1) size++;
+  const group = new Uint8Array(size);
+  const value = new Float64Array(size);
+  const counts = [0, 0];
+  const decisions = [0, 0];
+  const totals = [0, 0];
+  let k = 0;
+  for (let row = 0; row < pool.size; row++) {
+    if (metric === 'eo' && pool.label[row] !== 1) continue;
+    const g = pool.group[row];
+    group[k] = g;
+    value[k] = observed[row];
+    counts[g]++;
+    decisions[g] += pool.decision[row];
+    totals[g] += observed[row];
+    k++;
+  }
+  for (const g of [0, 1]) {
+    if (counts[g] === 0) {
+      const rows = metric === 'eo' ? 'rows with label = 1' : 'rows';
+      throw inputError({
+        where: `${pool.source}: metric ${metric}`,
+        expected: `${rows} of both groups`,
+        found: `no row of group ${g === 0 ? 'a (group = 0)' : 'b (group = 1)'} among ${size} ${rows}`,
+      });
+    }
+  }
+  const oracleSignedGap = decisions[1] / counts[1] - decisions[0] / counts[0];
+  const family = accessFamily(access);
+  const order = new Int32Array(size);
+  for (let i = 0; i < size; i++) order[i] = i;
+  return {
+    metric,
+    access,
+    family,
+    size,
+    group,
+    value,
+    countA: counts[0],
+    countB: counts[1],
+    totalA: totals[0],
+    totalB: totals[1],
+    oracleSignedGap,
+    oracleGap: Math.abs(oracleSignedGap),
+    proxyGap: family === 'gaussian' ? Math.abs(totals[1] / counts[1] - totals[0] / counts[0]) : Number.NaN,
+    source: pool.source,
+    order,
+    swaps: new Int32Array(size),
+    stream: family === 'bernoulli' ? new BernoulliGlrStream() : new GaussianGlrStream(),
+  };
+}
+
+/** The oracle decision: reject when the pool's hard-decision gap exceeds the tolerance. */
+export function oracleDecision(prepared: PreparedAudit, tolerance: number): 'reject' | 'accept' {
+  return prepared.oracleGap > tolerance ? 'reject' : 'accept';
+}

@@ -1,0 +1,12 @@
+/** The decision of a one-shot audit: reject (violation) or accept (compliance). */
+export type FixedSampleDecision = 'reject' | 'accept';
+
+/**
+ * fixedSampleDecision(gap, tolerance) is the plug-in decision of the fixed-sample
+ * baseline of paper A section 5.4: reject when the empirical gap |mean_b - mean_a| on
+ * the first min(B, pool) rows exceeds the tolerance, accept otherwise. A NaN gap (a
+ * group without observations) is treated as no evidence of violation: accept. O(1).
+ */
+export function fixedSampleDecision(gap: number, tolerance: number): FixedSampleDecision {
+  return Math.abs(gap) > tolerance ? 'reject' : 'accept';
+}

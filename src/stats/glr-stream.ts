@@ -1,0 +1,15 @@
+/**
+ * A sequential GLR statistic kept up to date one observation at a time from running
+ * sufficient statistics, so a sequential audit of T queries costs O(T).
+ */
+export interface GlrStream {
+  /** Forgets every observation and sets the tolerance of H0: |gap| <= tolerance. */
+  reset(tolerance: number): void;
+  /**
+   * Folds in one observation of group 0 (a) or 1 (b) and returns the signed statistic
+   * (0 while it is not defined yet: see `ready`). O(1), no allocation.
+   */
+  add(group: number, value: number): number;
+  /** True once the statistic is defined (both groups observed, and for the Gaussian a positive pooled variance). */
+  readonly ready: boolean;
+}
