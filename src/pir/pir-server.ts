@@ -1,0 +1,168 @@
+import { randomBytes } from 'node:crypto';
+import { commitmentChallenge } from './commitment-challenge.js';
+import { expandSeed, SEED_BYTES } from './expand-seed.js';
+import { packDatabase } from './packing.js';
+import { CHALLENGE_ROWS, type PirParameters } from './parameters.js';
+import { splitQueryLimbs } from './query-limbs.js';
+import { KernelInstance } from './wasm/kernels.js';
+
+/**
+ * The SimplePIR server (the provider): holds the packed database D ∈ Z_p^{ℓ×m} in
+ * WebAssembly memory, computes the hint H = D·A once, and answers queries with
+ * D·u (a batch as one matrix product). Create it with `PirServer.create`.
+ */
+export class PirServer {
+  private constructor(
+    readonly parameters: PirParameters,
+    /** The 16-byte seed of the public matrix A ∈ Z_q^{m×n}. */
+    readonly seed: Uint8Array,
+    private readonly kernels: KernelInstance,
+    private readonly databaseOffset: number,
+  ) {}
+
+  /**
+   * PirServer.create(entries, parameters, seed?) packs the entries (see packDatabase)
+   * and loads D into a kernel instance; the seed of A is drawn from node:crypto
+   * unless given. O(ℓm). Throws InputError for entries that do not fit.
+   */
+  static async create(
+    entries: ArrayLike<number>,
+    parameters: PirParameters,
+    seed: Uint8Array = new Uint8Array(randomBytes(SEED_BYTES)),
+  ): Promise<PirServer> {
+    return PirServer.fromMatrix(packDatabase(entries, parameters), parameters, seed);
+  }
+
+  /** PirServer.fromMatrix(matrix, parameters, seed) loads an already packed ℓ × m matrix. */
+  static async fromMatrix(matrix: Uint8Array, parameters: PirParameters, seed: Uint8Array): Promise<PirServer> {
+    const kernels = await KernelInstance.create();
+    const offset = kernels.allocate(matrix.length);
+    kernels.bytes(offset, matrix.length).set(matrix);
+    return new PirServer(parameters, seed, kernels, offset);
+  }
+
+  /** A copy of the packed matrix D (row-major ℓ × m bytes). */
+  matrix(): Uint8Array {
+    const { rows, columns } = this.parameters;
+    return this.kernels.bytes(this.databaseOffset, rows * columns).slice();
+  }
+
+  /** publicMatrix() expands A ∈ Z_q^{m×n} (row-major) from the seed. O(mn). */
+  publicMatrix(): Uint32Array {
+    return expandSeed(this.seed, this.parameters.columns * this.parameters.lweDimension);
+  }
+
+  /**
+   * hint(publicMatrix?) computes H = D·A ∈ Z_q^{ℓ×n} (row-major) in WebAssembly.
+   * O(ℓ·m·n) multiply-adds; A is expanded from the seed unless passed in.
+   */
+  hint(publicMatrix: Uint32Array = this.publicMatrix()): Uint32Array {
+    const { rows, columns, lweDimension } = this.parameters;
+    const mark = this.kernels.mark();
+    try {
+      const a = this.kernels.allocate(publicMatrix.byteLength);
+      this.kernels.words(a, publicMatrix.length).set(publicMatrix);
+      const out = this.kernels.allocate(rows * lweDimension * 4);
+      this.kernels.exports.matmulBytes(this.databaseOffset, columns, rows, columns, a, lweDimension, out);
+      return this.kernels.words(out, rows * lweDimension).slice();
+    } finally {
+      this.kernels.release(mark);
+    }
+  }
+
+  /**
+   * commit() is the provider's offline phase of paper B Figure 3: the hint H = D·A,
+   * the challenge C = Hash(A, H) and the proof Z = C·D (signed 32-bit integers,
+   * λ × m). Sent to the auditor with the seed of A. O(ℓmn + λℓm).
+   */
+  commit(): { hint: Uint32Array; proof: Int32Array } {
+    const hint = this.hint();
+    const challenge = commitmentChallenge(this.parameters, this.seed, hint);
+    const proof = this.commitmentProof(challenge, CHALLENGE_ROWS);
+    return { hint, proof: new Int32Array(proof.buffer, proof.byteOffset, proof.length) };
+  }
+
+  /**
+   * commitmentProof(challenge) computes Z = C·D over the integers for a challenge
+   * C ∈ {0,1}^{λ×ℓ} (row-major bytes): paper B Figure 3's proof that H commits to a
+   * short D. O(λ·ℓ·m).
+   */
+  commitmentProof(challenge: Uint8Array, challengeRows: number): Uint32Array {
+    const { rows, columns } = this.parameters;
+    const mark = this.kernels.mark();
+    try {
+      const wide = this.kernels.allocate(rows * columns * 4);
+      const wideView = this.kernels.words(wide, rows * columns);
+      const database = this.kernels.bytes(this.databaseOffset, rows * columns);
+      for (let i = 0; i < database.length; i++) wideView[i] = database[i];
+      const left = this.kernels.allocate(challengeRows * rows);
+      this.kernels.bytes(left, challenge.length).set(challenge);
+      const out = this.kernels.allocate(challengeRows * columns * 4);
+      this.kernels.exports.matmulBytes(left, rows, challengeRows, rows, wide, columns, out);
+      return this.kernels.words(out, challengeRows * columns).slice();
+    } finally {
+      this.kernels.release(mark);
+    }
+  }
+
+  /**
+   * answer(queries, count) returns D·u for each of `count` queries laid end to end
+   * (count × m words): one pass over D for the whole batch, count × ℓ words out.
+   * O(count·ℓ·m). The caller validates the shape (see wire-format.ts).
+   */
+  answer(queries: Uint32Array, count: number): Uint32Array {
+    const { rows, columns } = this.parameters;
+    const mark = this.kernels.mark();
+    try {
+      const limbs = this.kernels.allocate(count * columns * 4);
+      for (let q = 0; q < count; q++) {
+        const base = limbs + q * columns * 4;
+        splitQueryLimbs(
+          queries.subarray(q * columns, (q + 1) * columns),
+          this.kernels.halves(base, columns),
+          this.kernels.halves(base + columns * 2, columns),
+        );
+      }
+      const out = this.kernels.allocate(count * rows * 4);
+      this.kernels.exports.answer(this.databaseOffset, rows, columns, limbs, count, out);
+      return this.kernels.words(out, count * rows).slice();
+    } finally {
+      this.kernels.release(mark);
+    }
+  }
+
+  /**
+   * benchmarkKernel(queries, count, repetitions) times the bare answer kernel on
+   * limbs already in WebAssembly memory (no copies in or out), and the `ceiling`
+   * kernel (the same loads and multiply-adds against constant registers, one
+   * pass over D) as the bound it is compared with. Milliseconds per call.
+   */
+  benchmarkKernel(queries: Uint32Array, count: number, repetitions: number): { answerMs: number; ceilingMs: number } {
+    const { rows, columns } = this.parameters;
+    const mark = this.kernels.mark();
+    try {
+      const limbs = this.kernels.allocate(count * columns * 4);
+      for (let q = 0; q < count; q++) {
+        const base = limbs + q * columns * 4;
+        splitQueryLimbs(
+          queries.subarray(q * columns, (q + 1) * columns),
+          this.kernels.halves(base, columns),
+          this.kernels.halves(base + columns * 2, columns),
+        );
+      }
+      const out = this.kernels.allocate(count * rows * 4);
+      const kernels = this.kernels.exports;
+      kernels.answer(this.databaseOffset, rows, columns, limbs, count, out);
+      kernels.ceiling(this.databaseOffset, rows, columns, out);
+      let start = process.hrtime.bigint();
+      for (let r = 0; r < repetitions; r++) kernels.answer(this.databaseOffset, rows, columns, limbs, count, out);
+      const answerMs = Number(process.hrtime.bigint() - start) / 1e6 / repetitions;
+      start = process.hrtime.bigint();
+      for (let r = 0; r < repetitions; r++) kernels.ceiling(this.databaseOffset, rows, columns, out);
+      const ceilingMs = Number(process.hrtime.bigint() - start) / 1e6 / repetitions;
+      return { answerMs, ceilingMs };
+    } finally {
+      this.kernels.release(mark);
+    }
+  }
+}
