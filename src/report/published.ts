@@ -4,47 +4,53 @@ import { inputError } from '../util/errors.js';
 import type { SettingValue } from './cell-results.js';
 
 /**
- * How a published cell is compared with its reproduction (docs/report.md):
- * - mean: a Monte Carlo mean; tolerance sigmas·√(SE_reproduced² + SE_published²)
- *   plus half the stated rounding.
- * - frequency: a Monte Carlo frequency; pooled two-proportion standard error.
- * - analytic: an exact number printed with a stated rounding; |diff| ≤ rounding/2.
- * - label: a categorical entry ("reject"); equal ignoring case.
- * - timing: a measured time or size; |diff| ≤ relativeTolerance·|published|.
+ * What a published cell is, which decides how it is compared (docs/report.md):
+ * - mean: a Monte Carlo mean (optionally with its printed std or se);
+ * - frequency: a share of replicates;
+ * - analytic: a number computed once (compared up to its rounding);
+ * - modal-decision, label: a categorical entry ("reject"), compared ignoring case;
+ * - derived: follows from another published cell (a label when text, else analytic);
+ * - timing: a measured time or size, compared with a relative tolerance.
  */
-export const comparisonRules = ['mean', 'frequency', 'analytic', 'label', 'timing'] as const;
-export type ComparisonRule = (typeof comparisonRules)[number];
+export const publishedKinds = ['mean', 'frequency', 'analytic', 'modal-decision', 'label', 'derived', 'timing'] as const;
+export type PublishedKind = (typeof publishedKinds)[number];
 
 /** One published number, citing where it is printed. */
 export interface PublishedCell {
-  /** Unique id across all published files ("paper-a/table-2/acs/robust-base/decision/queries"). */
+  /** Unique id across all published files ("table2/acs/robust-base/decision/queries"). */
   id: string;
-  /** Where it is printed: "Table 2", the row's and the column's text as in the paper. */
+  /** Where it is printed: "Table 2" or "Figure 1". */
   table: string;
-  row: string;
+  /** The row as printed: text, or labels by header ({"dataset": "ACS", "model": "Robust-Base"}). */
+  row: string | Record<string, string>;
   column: string;
-  /** results/<experiment> that reproduces it (defaults to the file's `experiment`). */
-  experiment: string;
-  /** Settings selecting the summarised cell ("dataset": "acs", "metric": "sp"). */
-  where: Record<string, SettingValue>;
-  /** The summary column compared ("queries_mean", "frequency_reject", "accuracy", ...). */
-  statistic: string;
-  /** The printed value: a number, or a label for rule "label". */
+  kind: PublishedKind;
+  /** A paper-neutral name of what is measured ("mean-queries", "reject-frequency"). */
+  quantity?: string;
+  /** The printed value: a number, or text for categorical kinds. */
   value: number | string;
-  /** The printed ± (if any) and what it is: a standard deviation (default) or an SE. */
-  plusMinus?: number;
-  plusMinusKind?: 'std' | 'se';
+  /** The printed ± as a standard deviation over replicates, or as a standard error. */
+  std?: number;
+  se?: number;
   /** Runs behind the published value (defaults to the file's `replicates`). */
   replicates?: number;
-  rule: ComparisonRule;
-  /** Unit of the last printed digit (0.01 for "0.75"); adds rounding/2 to the tolerance. */
+  /** Largest error the printing can hide: half a unit of the last digit (0.005 for "0.75"). */
   rounding?: number;
-  /** An explicit absolute tolerance, overriding the rule's. */
+  /** An explicit absolute tolerance, overriding the kind's. */
   tolerance?: number;
-  /** For rule "timing" (or to override any rule): allowed |diff| / |published|. */
+  /** Allowed |diff| / |published| (required for kind timing; overrides otherwise). */
   relativeTolerance?: number;
   /** When true, `fairaudit compare` exits 1 if this cell is out of tolerance or missing. */
   regression?: boolean;
+  /** results/<experiment> that reproduces it (defaults to the file's `experiment`). */
+  experiment?: string;
+  /** Settings selecting the summarised cell ({"dataset": "acs", "metric": "sp"}). */
+  where?: Record<string, SettingValue>;
+  /** The summary column compared; defaults to the experiment kind's mapping of `quantity`. */
+  statistic?: string;
+  /** Descriptive labels of the cell kept as written (metric, access, method, ...). */
+  labels: Record<string, string>;
+  cite?: string;
   note?: string;
 }
 
@@ -52,15 +58,15 @@ export interface PublishedCell {
 export interface PublishedFile {
   /** The file it was read from. */
   path: string;
-  /** Short paper name ("A", "B") and a full citation. */
+  /** Short paper id ("A") and title. */
   paper: string;
-  citation: string;
-  /** The paper's text in the shared folder (shared/papers/...). */
-  source?: string;
+  title?: string;
   cells: PublishedCell[];
 }
 
 type Json = Record<string, unknown>;
+
+const descriptiveKeys = ['metric', 'access', 'method', 'dataset', 'model', 'paper'];
 
 function isObject(value: unknown): value is Json {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
@@ -72,6 +78,13 @@ function requireString(object: Json, key: string, where: string): string {
   return value;
 }
 
+function optionalString(object: Json, key: string, where: string): string | undefined {
+  const value = object[key];
+  if (value === undefined) return undefined;
+  if (typeof value !== 'string') throw inputError({ where: `${where}.${key}`, expected: 'a string', found: value });
+  return value;
+}
+
 function optionalNumber(object: Json, key: string, where: string, check: (value: number) => boolean, expected: string): number | undefined {
   const value = object[key];
   if (value === undefined) return undefined;
@@ -79,72 +92,96 @@ function optionalNumber(object: Json, key: string, where: string, check: (value:
   return value;
 }
 
+const nonNegative = (n: number) => n >= 0;
+const positiveInteger = (n: number) => Number.isInteger(n) && n > 0;
+
+function parseRow(raw: unknown, where: string): string | Record<string, string> {
+  if (typeof raw === 'string' && raw.length > 0) return raw;
+  if (isObject(raw) && Object.values(raw).every((value) => typeof value === 'string')) return raw as Record<string, string>;
+  throw inputError({ where, expected: 'the row as printed: a string or an object of strings', found: raw });
+}
+
 function parseCell(raw: unknown, where: string, defaults: { experiment?: string; replicates?: number }): PublishedCell {
   if (!isObject(raw)) throw inputError({ where, expected: 'an object describing one published cell', found: raw });
   const id = requireString(raw, 'id', where);
-  const cellWhere = `${where} (${id})`;
-  const experiment = raw.experiment === undefined ? defaults.experiment : raw.experiment;
-  if (typeof experiment !== 'string' || experiment.length === 0) {
-    throw inputError({ where: `${cellWhere}.experiment`, expected: "the results experiment name (here or as the file's experiment)", found: experiment });
-  }
-  const selector = raw.where;
-  if (!isObject(selector) || Object.values(selector).some((value) => !['string', 'number', 'boolean'].includes(typeof value))) {
-    throw inputError({ where: `${cellWhere}.where`, expected: 'an object of setting names to strings, numbers or booleans', found: selector });
-  }
-  const rule = raw.rule;
-  if (typeof rule !== 'string' || !(comparisonRules as readonly string[]).includes(rule)) {
-    throw inputError({ where: `${cellWhere}.rule`, expected: `one of ${comparisonRules.join(', ')}`, found: rule });
+  const at = `${where} (${id})`;
+  const kind = raw.kind;
+  if (typeof kind !== 'string' || !(publishedKinds as readonly string[]).includes(kind)) {
+    throw inputError({ where: `${at}.kind`, expected: `one of ${publishedKinds.join(', ')}`, found: kind });
   }
   const value = raw.value;
-  if (rule === 'label' ? typeof value !== 'string' : typeof value !== 'number' || !Number.isFinite(value)) {
-    throw inputError({ where: `${cellWhere}.value`, expected: rule === 'label' ? 'a string (rule label)' : 'a finite number', found: value });
+  const categorical = kind === 'modal-decision' || kind === 'label';
+  const valueOk = categorical
+    ? typeof value === 'string'
+    : kind === 'derived'
+      ? typeof value === 'string' || (typeof value === 'number' && Number.isFinite(value))
+      : typeof value === 'number' && Number.isFinite(value);
+  if (!valueOk) throw inputError({ where: `${at}.value`, expected: categorical ? `a string (kind ${kind})` : 'a finite number', found: value });
+  const replicates = optionalNumber(raw, 'replicates', at, positiveInteger, 'a positive integer') ?? defaults.replicates;
+  if ((kind === 'mean' || kind === 'frequency') && replicates === undefined) {
+    throw inputError({ where: `${at}.replicates`, expected: `the published run count (kind ${kind}; here or as the file's replicates)`, found: undefined });
   }
-  const plusMinusKind = raw.plusMinusKind;
-  if (plusMinusKind !== undefined && plusMinusKind !== 'std' && plusMinusKind !== 'se') {
-    throw inputError({ where: `${cellWhere}.plusMinusKind`, expected: '"std" or "se"', found: plusMinusKind });
-  }
-  const replicates = optionalNumber(raw, 'replicates', cellWhere, (n) => Number.isInteger(n) && n > 0, 'a positive integer') ?? defaults.replicates;
-  if ((rule === 'mean' || rule === 'frequency') && replicates === undefined) {
-    throw inputError({ where: `${cellWhere}.replicates`, expected: `the published run count (rule ${rule}; here or as the file's replicates)`, found: undefined });
-  }
-  const relativeTolerance = optionalNumber(raw, 'relativeTolerance', cellWhere, (n) => n >= 0, 'a number ≥ 0');
-  if (rule === 'timing' && relativeTolerance === undefined && raw.tolerance === undefined) {
-    throw inputError({ where: `${cellWhere}.relativeTolerance`, expected: 'a relative tolerance (rule timing)', found: undefined });
+  const relativeTolerance = optionalNumber(raw, 'relativeTolerance', at, nonNegative, 'a number ≥ 0');
+  const tolerance = optionalNumber(raw, 'tolerance', at, nonNegative, 'a number ≥ 0');
+  if (kind === 'timing' && relativeTolerance === undefined && tolerance === undefined) {
+    throw inputError({ where: `${at}.relativeTolerance`, expected: 'a relative (or absolute) tolerance for kind timing', found: undefined });
   }
   if (raw.regression !== undefined && typeof raw.regression !== 'boolean') {
-    throw inputError({ where: `${cellWhere}.regression`, expected: 'true or false', found: raw.regression });
+    throw inputError({ where: `${at}.regression`, expected: 'true or false', found: raw.regression });
   }
+  const selector = raw.where;
+  if (selector !== undefined && (!isObject(selector) || Object.values(selector).some((v) => !['string', 'number', 'boolean'].includes(typeof v)))) {
+    throw inputError({ where: `${at}.where`, expected: 'an object of setting names to strings, numbers or booleans', found: selector });
+  }
+  const labels: Record<string, string> = {};
+  for (const key of descriptiveKeys) if (typeof raw[key] === 'string') labels[key] = raw[key] as string;
   return {
     id,
-    table: requireString(raw, 'table', cellWhere),
-    row: requireString(raw, 'row', cellWhere),
-    column: requireString(raw, 'column', cellWhere),
-    experiment,
-    where: selector as Record<string, SettingValue>,
-    statistic: requireString(raw, 'statistic', cellWhere),
+    table: requireString(raw, 'table', at),
+    row: parseRow(raw.row, `${at}.row`),
+    column: requireString(raw, 'column', at),
+    kind: kind as PublishedKind,
+    quantity: optionalString(raw, 'quantity', at),
     value: value as number | string,
-    plusMinus: optionalNumber(raw, 'plusMinus', cellWhere, (n) => n >= 0, 'a number ≥ 0'),
-    plusMinusKind: plusMinusKind as 'std' | 'se' | undefined,
+    std: optionalNumber(raw, 'std', at, nonNegative, 'a standard deviation ≥ 0'),
+    se: optionalNumber(raw, 'se', at, nonNegative, 'a standard error ≥ 0'),
     replicates,
-    rule: rule as ComparisonRule,
-    rounding: optionalNumber(raw, 'rounding', cellWhere, (n) => n >= 0, 'a number ≥ 0 (unit of the last printed digit)'),
-    tolerance: optionalNumber(raw, 'tolerance', cellWhere, (n) => n >= 0, 'a number ≥ 0'),
+    rounding: optionalNumber(raw, 'rounding', at, nonNegative, 'a number ≥ 0 (half a unit of the last printed digit)'),
+    tolerance,
     relativeTolerance,
     regression: raw.regression as boolean | undefined,
-    note: typeof raw.note === 'string' ? raw.note : undefined,
+    experiment: optionalString(raw, 'experiment', at) ?? defaults.experiment,
+    where: selector as Record<string, SettingValue> | undefined,
+    statistic: optionalString(raw, 'statistic', at),
+    labels,
+    cite: optionalString(raw, 'cite', at),
+    note: optionalString(raw, 'note', at),
   };
 }
 
 /**
  * parsePublished(json, path) validates one published file's parsed JSON and fills
- * each cell's defaults (experiment, replicates) from the file. Throws InputError
- * naming the file, the cell id and the key. O(cells).
+ * each cell's defaults (experiment, replicates) from the file's top level (or its
+ * `settings.replicates`). Throws InputError naming the file, the cell and the key.
+ * O(cells).
  */
 export function parsePublished(json: unknown, path: string): PublishedFile {
-  if (!isObject(json)) throw inputError({ where: path, expected: 'a JSON object with paper, citation and cells', found: json });
+  if (!isObject(json)) throw inputError({ where: path, expected: 'a JSON object with paper and cells', found: json });
+  let paper: string;
+  let title: string | undefined;
+  if (isObject(json.paper)) {
+    paper = requireString(json.paper, 'id', `${path}: paper`);
+    title = optionalString(json.paper, 'title', `${path}: paper`);
+  } else {
+    paper = requireString(json, 'paper', path);
+    title = optionalString(json, 'title', path);
+  }
+  const settings = isObject(json.settings) ? json.settings : {};
   const defaults = {
-    experiment: typeof json.experiment === 'string' ? json.experiment : undefined,
-    replicates: optionalNumber(json, 'replicates', path, (n) => Number.isInteger(n) && n > 0, 'a positive integer'),
+    experiment: optionalString(json, 'experiment', path),
+    replicates:
+      optionalNumber(json, 'replicates', path, positiveInteger, 'a positive integer') ??
+      optionalNumber(settings, 'replicates', `${path}: settings`, positiveInteger, 'a positive integer'),
   };
   if (!Array.isArray(json.cells)) throw inputError({ where: `${path}: cells`, expected: 'an array of published cells', found: json.cells });
   const cells = json.cells.map((cell, index) => parseCell(cell, `${path}: cells[${index}]`, defaults));
@@ -153,13 +190,7 @@ export function parsePublished(json: unknown, path: string): PublishedFile {
     if (seen.has(cell.id)) throw inputError({ where: `${path}: cells`, expected: 'unique cell ids', found: cell.id });
     seen.add(cell.id);
   }
-  return {
-    path,
-    paper: requireString(json, 'paper', path),
-    citation: requireString(json, 'citation', path),
-    source: typeof json.source === 'string' ? json.source : undefined,
-    cells,
-  };
+  return { path, paper, title, cells };
 }
 
 /** loadPublishedFile(path) reads and validates one published JSON file. */
@@ -201,4 +232,9 @@ export function loadPublishedFolder(folder: string): PublishedFile[] {
     }
   }
   return files;
+}
+
+/** rowText(row) renders a printed row for tables: "ACS / Robust-Base". */
+export function rowText(row: string | Record<string, string>): string {
+  return typeof row === 'string' ? row : Object.values(row).join(' / ');
 }

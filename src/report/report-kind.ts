@@ -23,6 +23,12 @@ export interface ReportKind {
   /** Summarises one cell's replicate rows into values for summaryColumns. */
   summarizeCell(cell: CellResults): Record<string, SummaryValue>;
   /**
+   * The summary column that a published cell's `quantity` names (optional). `labels`
+   * are the cell's descriptive labels (metric, access, method). Cells that give a
+   * `statistic` explicitly skip this.
+   */
+  statisticFor?(quantity: string, labels: Record<string, string>): string | undefined;
+  /**
    * The kind's charts for a summarised run (optional). `varyingSettings` are the
    * setting columns that vary over the grid, in results order.
    */

@@ -1,10 +1,15 @@
 import type { CommandModule } from 'yargs';
 import { benchCommand } from './bench.js';
+import { mergeCommand } from './merge.js';
+import { planCommand } from './plan.js';
+import { compareCommand } from './compare.js';
+import { reportCommand } from './report.js';
 import { respirCommand } from './respir.js';
+import { runCommand } from './run.js';
 
 /**
  * Every fairaudit command, in the order --help lists them. A command file exports
  * one yargs CommandModule; add it here.
  */
 // biome-ignore lint/suspicious/noExplicitAny: command modules differ in their argument types
-export const commands: CommandModule<any, any>[] = [respirCommand, benchCommand];
+export const commands: CommandModule<any, any>[] = [planCommand, runCommand, mergeCommand, respirCommand, reportCommand, compareCommand, benchCommand];

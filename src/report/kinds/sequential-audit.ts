@@ -93,6 +93,32 @@ export function summarizeSequentialAuditCell(cell: CellResults): Record<string, 
   return values;
 }
 
+const quantityColumns: Record<string, string> = {
+  'mean-queries': 'queries_mean',
+  'std-queries': 'queries_std',
+  'oracle-gap': 'oracle_gap',
+  'oracle-decision': 'oracle_decision',
+  decision: 'decision_mode',
+  'reject-frequency': 'frequency_reject',
+  'accept-frequency': 'frequency_accept',
+  'inconclusive-frequency': 'frequency_inconclusive',
+  accuracy: 'accuracy',
+  'fixed-samples': 'fixed_samples_mean',
+  'pool-size': 'pool_size',
+};
+
+/**
+ * sequentialAuditStatistic(quantity, labels) maps the quantity names of
+ * experiments/published/paper-a.json to summary columns; "accuracy" of the fixed
+ * method reads the fixed-sample baseline (Table 4's "Fixed" rows).
+ */
+export function sequentialAuditStatistic(quantity: string, labels: Record<string, string>): string | undefined {
+  const isFixed = labels.method?.toLowerCase() === 'fixed';
+  if (quantity === 'accuracy' && isFixed) return 'fixed_accuracy';
+  if (quantity === 'mean-queries' && isFixed) return 'fixed_samples_mean';
+  return quantityColumns[quantity];
+}
+
 /** The report kind of paper A's sequential GLR audits (outcome columns: docs/contracts.md). */
 export const sequentialAuditReportKind: ReportKind = {
   kind: 'sequential-audit',
@@ -100,6 +126,7 @@ export const sequentialAuditReportKind: ReportKind = {
   outcomeColumns: ['decision', 'queries', 'statistic', 'oracle_gap', 'oracle_decision', 'fixed_decision', 'fixed_samples', 'pool_size', 'proxy_gap'],
   summaryColumns: columns,
   summarizeCell: summarizeSequentialAuditCell,
+  statisticFor: sequentialAuditStatistic,
   charts: (summaries: CellSummary[], varyingSettings: string[], experiment: string) =>
     sequentialAuditCharts(summaries, varyingSettings, experiment),
 };

@@ -1,0 +1,71 @@
+import type { Argv, CommandModule } from 'yargs';
+import { type ComparisonRow, regressionFailures } from '../../report/compare-published.js';
+import { summariseRun } from '../../report/write-report.js';
+import { inputError } from '../../util/errors.js';
+
+interface CompareArguments {
+  results: string;
+  published?: string;
+  sigmas: number;
+  json: boolean;
+}
+
+function shortNumber(value: number | string | null): string {
+  if (value === null) return '-';
+  if (typeof value === 'string') return value;
+  return Number.isInteger(value) ? String(value) : String(Number(value.toPrecision(4)));
+}
+
+function printRows(rows: ComparisonRow[]): void {
+  const lines = rows.map((row) => [
+    row.id,
+    row.statistic ?? '-',
+    shortNumber(row.published) + (row.publishedSpread === null ? '' : ` ± ${shortNumber(row.publishedSpread)}`),
+    shortNumber(row.reproduced),
+    shortNumber(row.difference),
+    shortNumber(row.tolerance),
+    row.status + (row.regression ? ' [regression]' : ''),
+  ]);
+  const header = ['cell', 'statistic', 'published', 'reproduced', 'difference', 'tolerance', 'status'];
+  const widths = header.map((title, i) => Math.max(title.length, ...lines.map((line) => line[i].length)));
+  const format = (line: string[]) => line.map((text, i) => text.padEnd(widths[i])).join('  ').trimEnd();
+  console.log(format(header));
+  for (const line of lines) console.log(format(line));
+}
+
+/**
+ * `fairaudit compare RESULTS_DIR`: per published cell, reproduced value, difference and
+ * whether it is within tolerance; exit 1 when a regression cell is not.
+ */
+export const compareCommand: CommandModule<object, CompareArguments> = {
+  command: 'compare <results>',
+  describe: 'Compare a results folder with the published numbers (exit 1 when a regression cell is out of tolerance)',
+  builder: (yargs: Argv) =>
+    yargs
+      .positional('results', { type: 'string', demandOption: true, describe: 'results/<experiment> folder written by "fairaudit run"' })
+      .option('published', { type: 'string', describe: 'folder of published-number JSON files (default: experiments/published)' })
+      .option('sigmas', { type: 'number', default: 3, describe: 'Monte Carlo standard errors allowed for mean and frequency cells' })
+      .option('json', { type: 'boolean', default: false, describe: 'print the comparison rows as JSON' }) as unknown as Argv<CompareArguments>,
+  handler: (args) => {
+    if (!(args.sigmas > 0)) throw inputError({ where: '--sigmas', expected: 'a positive number', found: args.sigmas });
+    const run = summariseRun(args.results, { publishedFolder: args.published, sigmas: args.sigmas });
+    const failures = regressionFailures(run.comparison);
+    if (args.json) {
+      console.log(JSON.stringify({ experiment: run.results.experiment, rows: run.comparison, regressionFailures: failures.map((row) => row.id) }, null, 2));
+    } else if (run.comparison.length === 0) {
+      console.log(`compare: no published cells name the experiment "${run.results.experiment}"; nothing to compare.`);
+      if (run.unassignedPublishedCells > 0) console.log(`  (${run.unassignedPublishedCells} published cells name no experiment; see docs/report.md)`);
+    } else {
+      printRows(run.comparison);
+      const count = (status: string) => run.comparison.filter((row) => row.status === status).length;
+      console.log(
+        `compare: ${run.results.experiment}: ${count('within')} within, ${count('outside')} outside, ${count('missing')} missing, ${count('unmapped')} unmapped; ` +
+          `${failures.length} regression check(s) failing`,
+      );
+    }
+    if (failures.length > 0) {
+      process.stderr.write(`fairaudit compare: regression cells out of tolerance or missing: ${failures.map((row) => row.id).join(', ')}\n`);
+      process.exitCode = 1;
+    }
+  },
+};

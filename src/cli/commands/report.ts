@@ -1,0 +1,33 @@
+import { relative } from 'node:path';
+import type { Argv, CommandModule } from 'yargs';
+import { writeReport } from '../../report/write-report.js';
+import { inputError } from '../../util/errors.js';
+
+interface ReportArguments {
+  results: string;
+  published?: string;
+  sigmas: number;
+  png: boolean;
+}
+
+/** `fairaudit report RESULTS_DIR`: tables, charts and a self-contained report.html. */
+export const reportCommand: CommandModule<object, ReportArguments> = {
+  command: 'report <results>',
+  describe: 'Summarise a results folder: tables (Arrow, CSV, Markdown), charts (Vega-Lite, SVG, PNG) and report.html',
+  builder: (yargs: Argv) =>
+    yargs
+      .positional('results', { type: 'string', demandOption: true, describe: 'results/<experiment> folder written by "fairaudit run"' })
+      .option('published', { type: 'string', describe: 'folder of published-number JSON files (default: experiments/published)' })
+      .option('sigmas', { type: 'number', default: 3, describe: 'Monte Carlo standard errors allowed when comparing with published cells' })
+      .option('png', { type: 'boolean', default: true, describe: 'also rasterise each chart to PNG (--no-png to skip)' }) as unknown as Argv<ReportArguments>,
+  handler: async (args) => {
+    if (!(args.sigmas > 0)) throw inputError({ where: '--sigmas', expected: 'a positive number', found: args.sigmas });
+    const output = await writeReport(args.results, { publishedFolder: args.published, sigmas: args.sigmas, png: args.png });
+    const within = output.comparison.filter((row) => row.status === 'within').length;
+    const charts = output.files.filter((file) => file.endsWith('.svg')).length;
+    console.log(`report: ${output.results.experiment} (${output.kind.kind}), ${output.summaries.length} cells, ${output.results.rows.length} replicate rows`);
+    console.log(`  ${charts} charts, ${output.files.length} files under ${relative(process.cwd(), output.results.directory) || '.'}`);
+    if (output.comparison.length > 0) console.log(`  published cells: ${within}/${output.comparison.length} within tolerance (details: fairaudit compare)`);
+    console.log(`  ${relative(process.cwd(), output.reportPath)}`);
+  },
+};

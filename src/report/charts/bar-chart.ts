@@ -1,0 +1,79 @@
+import { chartConfig, vegaLiteSchema } from './chart-style.js';
+
+/** One bar: its category, optional series and panel, value and error-bar ends. */
+export interface BarDatum {
+  category: string;
+  series?: string;
+  panel?: string;
+  value: number;
+  lower?: number;
+  upper?: number;
+}
+
+/** What a bar chart shows, in words. */
+export interface BarChartOptions {
+  title: string;
+  subtitle?: string;
+  categoryTitle: string;
+  valueTitle: string;
+  seriesTitle?: string;
+  panelTitle?: string;
+  /** Draw lower–upper as error bars (ignored when no datum has both). */
+  errorBars?: boolean;
+  /** Value axis domain, e.g. [0, 1] for frequencies. */
+  valueDomain?: [number, number];
+  /** Give each panel its own value scale (datasets of very different cost). */
+  independentPanels?: boolean;
+  /** Fixed colours per series value (e.g. reject red, accept green). */
+  seriesColors?: Record<string, string>;
+  /** Stack series on top of each other (shares summing to 1) instead of side by side. */
+  stacked?: boolean;
+}
+
+/**
+ * barChartSpec(data, options) builds a Vega-Lite spec of grouped bars (categories on
+ * x, series side by side with colour) with optional error bars drawn as rules from
+ * lower to upper, faceted into panels (one per dataset, say) when data has panels.
+ * O(data).
+ */
+export function barChartSpec(data: BarDatum[], options: BarChartOptions): Record<string, unknown> {
+  const hasSeries = data.some((datum) => datum.series !== undefined);
+  const hasPanels = data.some((datum) => datum.panel !== undefined);
+  const hasErrors = options.errorBars === true && !options.stacked && data.some((datum) => datum.lower !== undefined && datum.upper !== undefined);
+  const values = data.map((datum) => ({ ...datum, series: datum.series ?? '', panel: datum.panel ?? '' }));
+  const x = { field: 'category', type: 'nominal', title: options.categoryTitle, sort: null, axis: { labelAngle: 0 } };
+  const y: Record<string, unknown> = { field: 'value', type: 'quantitative', title: options.valueTitle };
+  if (options.valueDomain) y.scale = { domain: options.valueDomain };
+  if (options.stacked) y.stack = 'zero';
+  const offset = hasSeries && !options.stacked ? { xOffset: { field: 'series', type: 'nominal', sort: null } } : {};
+  const colorScale = options.seriesColors
+    ? { scale: { domain: Object.keys(options.seriesColors), range: Object.values(options.seriesColors) } }
+    : {};
+  const color = hasSeries ? { color: { field: 'series', type: 'nominal', title: options.seriesTitle ?? '', sort: null, ...colorScale } } : {};
+  const tooltip = [
+    { field: 'category', title: options.categoryTitle },
+    ...(hasSeries ? [{ field: 'series', title: options.seriesTitle ?? 'series' }] : []),
+    { field: 'value', title: options.valueTitle, format: '.4~g' },
+  ];
+  const layers: Array<Record<string, unknown>> = [
+    { mark: { type: 'bar', tooltip: true }, encoding: { x, y, ...offset, ...color, tooltip } },
+  ];
+  if (hasErrors) {
+    layers.push({
+      mark: { type: 'rule', color: '#222', strokeWidth: 1.5 },
+      encoding: { x, ...offset, y: { field: 'lower', type: 'quantitative' }, y2: { field: 'upper' } },
+    });
+  }
+  const title = options.subtitle ? { text: options.title, subtitle: options.subtitle } : options.title;
+  const inner = { width: hasSeries ? 260 : 200, height: 220, layer: layers };
+  if (!hasPanels) return { $schema: vegaLiteSchema, title, data: { values }, ...inner, config: chartConfig };
+  return {
+    $schema: vegaLiteSchema,
+    title,
+    data: { values },
+    facet: { column: { field: 'panel', type: 'nominal', title: options.panelTitle ?? null, sort: null } },
+    spec: inner,
+    ...(options.independentPanels ? { resolve: { scale: { y: 'independent' } } } : {}),
+    config: chartConfig,
+  };
+}

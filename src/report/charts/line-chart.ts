@@ -1,0 +1,66 @@
+import { chartConfig, vegaLiteSchema } from './chart-style.js';
+
+/** One point of a line over a swept numeric setting. */
+export interface LineDatum {
+  x: number;
+  series?: string;
+  panel?: string;
+  value: number;
+  lower?: number;
+  upper?: number;
+}
+
+/** What a line chart shows, in words. */
+export interface LineChartOptions {
+  title: string;
+  subtitle?: string;
+  xTitle: string;
+  valueTitle: string;
+  seriesTitle?: string;
+  panelTitle?: string;
+  /** Shade lower–upper as a band around each line. */
+  band?: boolean;
+  valueDomain?: [number, number];
+  /** Log scale on x (budgets spanning decades). */
+  logX?: boolean;
+  independentPanels?: boolean;
+}
+
+/**
+ * lineChartSpec(data, options) builds a Vega-Lite spec of one line per series over a
+ * swept setting, with points, an optional lower–upper band, faceted into panels when
+ * data has panels. O(data).
+ */
+export function lineChartSpec(data: LineDatum[], options: LineChartOptions): Record<string, unknown> {
+  const hasSeries = data.some((datum) => datum.series !== undefined);
+  const hasPanels = data.some((datum) => datum.panel !== undefined);
+  const hasBand = options.band === true && data.some((datum) => datum.lower !== undefined && datum.upper !== undefined);
+  const values = data.map((datum) => ({ ...datum, series: datum.series ?? '', panel: datum.panel ?? '' }));
+  const x: Record<string, unknown> = { field: 'x', type: 'quantitative', title: options.xTitle, scale: { zero: false, ...(options.logX ? { type: 'log' } : {}) } };
+  const y: Record<string, unknown> = { field: 'value', type: 'quantitative', title: options.valueTitle };
+  if (options.valueDomain) y.scale = { domain: options.valueDomain };
+  const color = hasSeries ? { color: { field: 'series', type: 'nominal', title: options.seriesTitle ?? '', sort: null } } : {};
+  const layers: Array<Record<string, unknown>> = [];
+  if (hasBand) {
+    layers.push({
+      mark: { type: 'area', opacity: 0.18 },
+      encoding: { x, y: { field: 'lower', type: 'quantitative' }, y2: { field: 'upper' }, ...color },
+    });
+  }
+  layers.push({
+    mark: { type: 'line', point: true, tooltip: true },
+    encoding: { x, y, ...color },
+  });
+  const title = options.subtitle ? { text: options.title, subtitle: options.subtitle } : options.title;
+  const inner = { width: 280, height: 220, layer: layers };
+  if (!hasPanels) return { $schema: vegaLiteSchema, title, data: { values }, ...inner, config: chartConfig };
+  return {
+    $schema: vegaLiteSchema,
+    title,
+    data: { values },
+    facet: { column: { field: 'panel', type: 'nominal', title: options.panelTitle ?? null, sort: null } },
+    spec: inner,
+    ...(options.independentPanels ? { resolve: { scale: { y: 'independent' } } } : {}),
+    config: chartConfig,
+  };
+}

@@ -1,0 +1,165 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { writeFileAtomic } from '../util/atomic-write.js';
+import { packageRoot } from '../util/paths.js';
+import type { CellSummary } from './cell-results.js';
+import { renderChartSvg } from './charts/render-chart.js';
+import { svgToPng } from './charts/svg-to-png.js';
+import { cellsForExperiment, type ComparisonRow, comparePublished, comparisonTable } from './compare-published.js';
+import { layoutPaperTable } from './paper-table.js';
+import { paperTablesFor } from './paper-tables.js';
+import { loadPublishedFolder } from './published.js';
+import type { ReportKind } from './report-kind.js';
+import { findReportKind } from './report-kinds.js';
+import { type RenderedChart, reportHtml } from './report-html.js';
+import { type ResultsFolder, readResultsFolder } from './results-folder.js';
+import { summarizeResults, summaryTable } from './summarize-results.js';
+import type { SummaryTable } from './summary-table.js';
+import { writeTable } from './write-table.js';
+
+/** Options of writeReport and compareResults. */
+export interface ReportOptions {
+  /** Folder of published-number files (default: the package's experiments/published). */
+  publishedFolder?: string;
+  /** Standard errors allowed for Monte Carlo cells (default 3). */
+  sigmas?: number;
+  /** Write PNGs beside the SVGs (default true). */
+  png?: boolean;
+  /** Clock for the "generated" stamp (tests pass a fixed date). */
+  now?: Date;
+}
+
+/** What a summarised run and its comparison hold. */
+export interface SummarisedRun {
+  results: ResultsFolder;
+  kind: ReportKind;
+  summaries: CellSummary[];
+  comparison: ComparisonRow[];
+  /** Published cells that name no experiment (cannot be compared anywhere). */
+  unassignedPublishedCells: number;
+}
+
+/** What writeReport wrote. */
+export interface ReportOutput extends SummarisedRun {
+  reportPath: string;
+  files: string[];
+}
+
+/**
+ * summariseRun(directory, options) runs the first stages of the report pipeline:
+ * read the results folder (stage 1), find its kind (2), summarise each cell (3) and
+ * compare with the published numbers of that experiment (4). Throws InputError for a
+ * missing, empty or unknown-kind folder and for bad published files. O(rows + cells).
+ */
+export function summariseRun(directory: string, options: ReportOptions = {}): SummarisedRun {
+  const results = readResultsFolder(directory);
+  const kind = findReportKind(results.kind, `${join(directory, 'results.arrow')}: column kind`);
+  const summaries = summarizeResults(results, kind);
+  const files = loadPublishedFolder(options.publishedFolder ?? join(packageRoot(), 'experiments', 'published'));
+  const cells = cellsForExperiment(files, results.experiment);
+  const comparison = comparePublished(cells, summaries, kind, { sigmas: options.sigmas });
+  const unassignedPublishedCells = files.reduce((total, file) => total + file.cells.filter((cell) => cell.experiment === undefined).length, 0);
+  return { results, kind, summaries, comparison, unassignedPublishedCells };
+}
+
+function flatten(value: unknown, prefix: string, into: Array<[string, string]>): void {
+  if (value !== null && typeof value === 'object' && !Array.isArray(value)) {
+    for (const [key, inner] of Object.entries(value)) flatten(inner, prefix ? `${prefix}.${key}` : key, into);
+  } else {
+    into.push([prefix, typeof value === 'string' ? value : JSON.stringify(value)]);
+  }
+}
+
+function dependencyVersion(name: string): string {
+  try {
+    return JSON.parse(readFileSync(join(packageRoot(), 'node_modules', name, 'package.json'), 'utf8')).version;
+  } catch {
+    return 'unknown';
+  }
+}
+
+function provenanceRows(run: SummarisedRun): Array<[string, string]> {
+  const { results } = run;
+  const rows: Array<[string, string]> = [
+    ['experiment', results.experiment],
+    ['kind', results.kind],
+    ['results folder', results.directory],
+    ['replicate rows', String(results.rows.length)],
+    ['cells', String(run.summaries.length)],
+    ['varying settings', results.varyingSettings.join(', ') || '(none)'],
+  ];
+  if (results.run) {
+    const planned = results.run.plannedCells;
+    if (planned.length > 0) {
+      const replicates = planned.reduce((total, cell) => total + (cell.replicates ?? 0), 0);
+      rows.push(['plan size', `${planned.length} cells${replicates > 0 ? `, ${replicates} replicates` : ''}`]);
+    }
+    flatten(results.run.provenance, '', rows);
+  }
+  rows.push(['reporter', `vega ${dependencyVersion('vega')}, vega-lite ${dependencyVersion('vega-lite')}, @resvg/resvg-js ${dependencyVersion('@resvg/resvg-js')}`]);
+  return rows;
+}
+
+/**
+ * writeReport(directory, options) runs the whole report pipeline on a results folder:
+ * summarise and compare (summariseRun), write summary and paper tables as Arrow, CSV
+ * and Markdown (stage 5), build, render and save the charts as Vega-Lite JSON, SVG
+ * and PNG (6), and write the self-contained report.html (7). Throws InputError for
+ * bad input (exit 2). O(rows + cells + chart pixels).
+ */
+export async function writeReport(directory: string, options: ReportOptions = {}): Promise<ReportOutput> {
+  const run = summariseRun(directory, options);
+  const { results, kind, summaries } = run;
+  const folder = results.directory;
+  const files: string[] = [];
+
+  const summary = summaryTable(summaries, results.varyingSettings, kind, `Summary per cell: ${results.experiment}`);
+  files.push(...writeTable(folder, summary));
+  const paperTables: SummaryTable[] = paperTablesFor(results.experiment).map((layout) => layoutPaperTable(layout, summaries));
+  for (const table of paperTables) files.push(...writeTable(join(folder, 'tables'), table));
+
+  const charts: RenderedChart[] = [];
+  for (const chart of kind.charts?.(summaries, results.varyingSettings, results.experiment) ?? []) {
+    const svg = await renderChartSvg(chart.spec);
+    const base = join('charts', chart.id);
+    writeFileAtomic(join(folder, `${base}.vl.json`), `${JSON.stringify(chart.spec, null, 2)}\n`);
+    writeFileAtomic(join(folder, `${base}.svg`), svg);
+    files.push(join(folder, `${base}.vl.json`), join(folder, `${base}.svg`));
+    let png: string | null = null;
+    if (options.png !== false) {
+      writeFileAtomic(join(folder, `${base}.png`), svgToPng(svg));
+      png = `${base}.png`;
+      files.push(join(folder, png));
+    }
+    charts.push({ chart, svg, files: { spec: `${base}.vl.json`, svg: `${base}.svg`, png } });
+  }
+
+  let comparison: { rows: ComparisonRow[]; table: SummaryTable } | null = null;
+  if (run.comparison.length > 0) {
+    comparison = { rows: run.comparison, table: comparisonTable(run.comparison, results.experiment) };
+    files.push(...writeTable(folder, comparison.table));
+  }
+  const notices: string[] = [];
+  if (results.run === null) notices.push('This results folder has no run.json: provenance is limited to results.arrow.');
+  if (run.comparison.length === 0) notices.push(`No published cells name the experiment "${results.experiment}"; nothing to compare.`);
+  if (run.unassignedPublishedCells > 0) {
+    notices.push(`${run.unassignedPublishedCells} published cells name no experiment; add "experiment" and "where" to them to compare them (docs/report.md).`);
+  }
+  const html = reportHtml({
+    experiment: results.experiment,
+    kind: kind.kind,
+    kindDescription: kind.description,
+    generatedAt: (options.now ?? new Date()).toISOString(),
+    provenance: provenanceRows(run),
+    config: results.run?.raw.config ?? null,
+    summary,
+    paperTables,
+    charts,
+    comparison,
+    notices,
+  });
+  const reportPath = join(folder, 'report.html');
+  writeFileAtomic(reportPath, html);
+  files.push(reportPath);
+  return { ...run, reportPath, files };
+}

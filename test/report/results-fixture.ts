@@ -1,0 +1,110 @@
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { Float64, Int32, Table, tableToIPC, Utf8, vectorFromArray } from 'apache-arrow';
+
+/** One replicate row of a sequential-audit results table (docs/contracts.md columns). */
+export interface AuditRow {
+  dataset: string;
+  access: string;
+  decision: 'reject' | 'accept' | 'inconclusive';
+  queries: number;
+  oracleGap: number;
+  oracleDecision: 'reject' | 'accept';
+  fixedDecision: 'reject' | 'accept';
+  fixedSamples: number;
+  poolSize?: number;
+  proxyGap?: number;
+  statistic?: number;
+}
+
+/**
+ * writeAuditResults(folder, rows, options) writes results.arrow (and run.json unless
+ * told not to) the way the harness does: experiment, kind, cell, the varying
+ * settings dataset and access, replicate, seed, then the sequential-audit outcome
+ * columns. Rows of one cell must be contiguous.
+ */
+export function writeAuditResults(
+  folder: string,
+  rows: AuditRow[],
+  options: { experiment?: string; kind?: string; runJson?: boolean; dropColumns?: string[] } = {},
+): void {
+  mkdirSync(folder, { recursive: true });
+  const experiment = options.experiment ?? 'fixture';
+  const cellOf = (row: AuditRow) => `access=${row.access},dataset=${row.dataset}`;
+  const replicateIndex = new Map<string, number>();
+  const replicates = rows.map((row) => {
+    const cell = cellOf(row);
+    const index = replicateIndex.get(cell) ?? 0;
+    replicateIndex.set(cell, index + 1);
+    return index;
+  });
+  const columns: Record<string, ReturnType<typeof vectorFromArray>> = {
+    experiment: vectorFromArray(rows.map(() => experiment), new Utf8()),
+    kind: vectorFromArray(rows.map(() => options.kind ?? 'sequential-audit'), new Utf8()),
+    cell: vectorFromArray(rows.map(cellOf), new Utf8()),
+    dataset: vectorFromArray(rows.map((row) => row.dataset), new Utf8()),
+    access: vectorFromArray(rows.map((row) => row.access), new Utf8()),
+    replicate: vectorFromArray(replicates, new Int32()),
+    seed: vectorFromArray(rows.map((_, i) => `seed-${i}`), new Utf8()),
+    decision: vectorFromArray(rows.map((row) => row.decision), new Utf8()),
+    queries: vectorFromArray(rows.map((row) => row.queries), new Int32()),
+    statistic: vectorFromArray(rows.map((row) => row.statistic ?? 0), new Float64()),
+    oracle_gap: vectorFromArray(rows.map((row) => row.oracleGap), new Float64()),
+    oracle_decision: vectorFromArray(rows.map((row) => row.oracleDecision), new Utf8()),
+    fixed_decision: vectorFromArray(rows.map((row) => row.fixedDecision), new Utf8()),
+    fixed_samples: vectorFromArray(rows.map((row) => row.fixedSamples), new Int32()),
+    pool_size: vectorFromArray(rows.map((row) => row.poolSize ?? 5000), new Int32()),
+    proxy_gap: vectorFromArray(rows.map((row) => row.proxyGap ?? Number.NaN), new Float64()),
+  };
+  for (const name of options.dropColumns ?? []) delete columns[name];
+  writeFileSync(join(folder, 'results.arrow'), tableToIPC(new Table(columns), 'file'));
+  if (options.runJson !== false) {
+    const cells = [...replicateIndex.entries()].map(([key, count]) => {
+      const [access, dataset] = key.split(',').map((part) => part.split('=')[1]);
+      return { key, settings: { dataset, access, audit: { tolerance: 0.05, budget: 4000 } }, replicates: count };
+    });
+    writeFileSync(
+      join(folder, 'run.json'),
+      JSON.stringify({
+        config: { experiment, kind: 'sequential-audit', seed: 7, replicates: 4 },
+        plan: { cells },
+        provenance: { fairauditVersion: '0.1.0', node: 'v20', gitCommit: 'abc123', masterSeed: 7, threads: 1, wallTimeSeconds: 1.5 },
+      }),
+    );
+  }
+}
+
+/**
+ * A small two-dataset, three-access run: per cell four replicates whose decisions,
+ * queries and baseline outcomes are chosen by hand so every summary value is known.
+ */
+export function fixtureRows(): AuditRow[] {
+  const rows: AuditRow[] = [];
+  const datasets = [
+    { dataset: 'acs', oracleGap: 0.0923, scale: 1 },
+    { dataset: 'adult', oracleGap: 0.1716, scale: 0.1 },
+  ];
+  const accesses = [
+    { access: 'decision', queries: [2000, 2400, 1800, 4000], decisions: ['reject', 'reject', 'reject', 'inconclusive'] as const },
+    { access: 'score', queries: [1500, 1900, 2100, 1700], decisions: ['reject', 'reject', 'reject', 'reject'] as const },
+    { access: 'logit', queries: [600, 800, 700, 500], decisions: ['reject', 'reject', 'accept', 'reject'] as const },
+  ];
+  for (const { dataset, oracleGap, scale } of datasets) {
+    for (const { access, queries, decisions } of accesses) {
+      queries.forEach((count, i) => {
+        rows.push({
+          dataset,
+          access,
+          decision: decisions[i],
+          queries: Math.round(count * scale),
+          oracleGap,
+          oracleDecision: 'reject',
+          fixedDecision: i === 3 && access === 'decision' ? 'accept' : 'reject',
+          fixedSamples: 4000,
+          proxyGap: access === 'decision' ? Number.NaN : 0.08,
+        });
+      });
+    }
+  }
+  return rows;
+}
