@@ -1,0 +1,23 @@
+import type { Argv, CommandModule } from 'yargs';
+import { mergeShards } from '../../runner/merge-shards.js';
+
+interface MergeArguments {
+  folders: string[];
+  out: string;
+  quiet: boolean;
+}
+
+/** `fairaudit merge DIR... --out DIR`: combine shard results into the bytes a single run writes. */
+export const mergeCommand: CommandModule<object, MergeArguments> = {
+  command: 'merge <folders..>',
+  describe: 'Merge the results of "run --shard i/n" folders into one results.arrow, byte-identical to a single run',
+  builder: (yargs: Argv) =>
+    yargs
+      .positional('folders', { type: 'string', array: true, demandOption: true, describe: 'The shard output folders' })
+      .option('out', { type: 'string', demandOption: true, describe: 'Folder for the merged results.arrow and run.json' })
+      .option('quiet', { type: 'boolean', default: false, describe: 'Print nothing' }) as unknown as Argv<MergeArguments>,
+  handler: (args) => {
+    const summary = mergeShards(args.folders, args.out);
+    if (!args.quiet) process.stdout.write(`merged ${summary.shards} shards into ${summary.resultsFile} (${summary.rows} replicates)\n`);
+  },
+};

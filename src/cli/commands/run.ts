@@ -1,0 +1,64 @@
+import type { Argv, CommandModule } from 'yargs';
+import { loadConfig, parseOverride } from '../../runner/config.js';
+import { parseShard } from '../../runner/plan.js';
+import { runExperiment } from '../../runner/run-experiment.js';
+import { inputError } from '../../util/errors.js';
+import { ProgressBar } from '../progress.js';
+
+interface RunArguments {
+  config: string;
+  threads?: number;
+  out?: string;
+  shard?: string;
+  resume: boolean;
+  set?: string[];
+  quiet: boolean;
+}
+
+/** `fairaudit run CONFIG`: run an experiment's replicates on worker threads into results/<experiment>/. */
+export const runCommand: CommandModule<object, RunArguments> = {
+  command: 'run <config>',
+  describe: 'Run an experiment: replicates on worker threads, Arrow results, checkpoints, shards',
+  builder: (yargs: Argv) =>
+    yargs
+      .positional('config', { type: 'string', demandOption: true, describe: 'The experiment YAML file' })
+      .option('threads', { type: 'number', describe: 'Worker threads (default: one per core)' })
+      .option('out', { type: 'string', describe: 'Output folder (default results/<experiment>, or .../shard-i-of-n)' })
+      .option('shard', { type: 'string', describe: 'Run only shard i of n (e.g. 2/4); merge the shards with "fairaudit merge"' })
+      .option('resume', { type: 'boolean', default: false, describe: 'Continue an interrupted run from its checkpoints' })
+      .option('set', {
+        type: 'string',
+        array: true,
+        nargs: 1,
+        describe: 'Override a setting: --set budget=2000, --set grid.tolerance=[0.02,0.05] (repeatable)',
+      })
+      .option('quiet', { type: 'boolean', default: false, describe: 'No progress bar and no summary' }) as unknown as Argv<RunArguments>,
+  handler: async (args) => {
+    if (args.threads !== undefined && !(Number.isInteger(args.threads) && args.threads >= 1 && args.threads <= 1024)) {
+      throw inputError({ where: '--threads', expected: 'an integer from 1 to 1024', found: args.threads });
+    }
+    const shard = args.shard === undefined ? undefined : parseShard(args.shard);
+    const config = loadConfig(args.config, (args.set ?? []).map(parseOverride));
+    let bar: ProgressBar | undefined;
+    const summary = await runExperiment(config, {
+      ...(args.threads === undefined ? {} : { threads: args.threads }),
+      ...(args.out === undefined ? {} : { outDirectory: args.out }),
+      ...(shard === undefined ? {} : { shard }),
+      resume: args.resume,
+      onProgress: (done, total) => {
+        bar ??= new ProgressBar(`run ${config.experiment}`, total, args.quiet, 'replicates');
+        bar.update(done);
+      },
+    });
+    bar?.finish();
+    if (args.quiet) return;
+    if (summary.alreadyComplete) {
+      process.stdout.write(`${summary.resultsFile} is already complete for this plan; nothing to do\n`);
+      return;
+    }
+    const resumed = summary.resumedChunks > 0 ? `, ${summary.resumedChunks} chunks resumed from checkpoints` : '';
+    process.stdout.write(
+      `wrote ${summary.resultsFile} (${summary.rows} replicates, ${summary.cells} cells) and run.json in ${summary.wallSeconds.toFixed(2)} s with ${summary.threads} thread${summary.threads === 1 ? '' : 's'}${resumed}\n`,
+    );
+  },
+};

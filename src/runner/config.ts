@@ -1,0 +1,337 @@
+import { readFileSync } from 'node:fs';
+import { dirname, resolve } from 'node:path';
+import { LineCounter, parse as parseYaml, parseDocument } from 'yaml';
+import { describeFound, InputError } from '../util/errors.js';
+import { canonicalJson } from './canonical-json.js';
+import { closestName } from './closest-name.js';
+import type { ExperimentKind } from './kind.js';
+import { experimentKinds, findKind } from './kinds.js';
+import { formatPath, type Infer, type Schema, SchemaViolation, schema, schemaAt, validate } from './schema.js';
+
+/** The keys every config has, whatever its kind; `settings` and `grid` are checked per kind. */
+export const envelopeSchema = schema.object(
+  {
+    experiment: schema.string({
+      pattern: /^[a-z0-9][a-z0-9._-]*$/,
+      patternText: 'lower-case letters, digits, ".", "_" and "-", starting with a letter or digit',
+      description: 'Name of the experiment; results go to results/<experiment>/.',
+    }),
+    kind: schema.string({ description: 'The experiment kind (see the kinds below).' }),
+    description: schema.optional(schema.string({ description: 'What the experiment is for, in a sentence.' })),
+    seed: schema.seed({ description: "Master seed; replicate r of a cell gets deriveSeed(seed, cell key, r)." }),
+    replicates: schema.integer({
+      minimum: 1,
+      maximum: 100_000_000,
+      default: 20,
+      description: 'Replicates per cell (paper A uses 20).',
+    }),
+    chunkSize: schema.integer({
+      minimum: 1,
+      maximum: 1_000_000,
+      default: 100,
+      description:
+        'Replicates per chunk: the unit of work sent to a worker, checkpointed, and dealt to shards. Changes no result.',
+    }),
+    settings: schema.optional(
+      schema.object({}, { open: true, description: "The kind's settings (see the kind's table below); any key may be varied in `grid`." }),
+    ),
+    grid: schema.optional(
+      schema.object(
+        {},
+        {
+          open: true,
+          description:
+            'Settings to vary: a setting key (dotted for nested keys, e.g. pool.synthetic.size) mapped to a list of values. Cells are all combinations.',
+        },
+      ),
+    ),
+  },
+  { description: 'An experiment config.' },
+);
+
+type Envelope = Infer<typeof envelopeSchema>;
+
+/** One axis of the grid: a setting path and its values, in the order listed. */
+export interface GridAxis {
+  key: string;
+  values: unknown[];
+}
+
+/** A cell of the grid: its coordinates (grid key → value) and its full, validated settings. */
+export interface ConfigCell {
+  coordinates: Record<string, unknown>;
+  settings: Record<string, unknown>;
+}
+
+/** A loaded, validated experiment config with the grid expanded into cells. */
+export interface ExperimentConfig {
+  /** The file as the user named it, for messages. */
+  file: string;
+  /** Its folder: relative paths in the settings are resolved against it. */
+  baseDirectory: string;
+  experiment: string;
+  kind: string;
+  description?: string;
+  seed: string;
+  replicates: number;
+  chunkSize: number;
+  /** The settings block as given (after --set overrides), without defaults. */
+  settings: Record<string, unknown>;
+  /** Grid axes sorted by key, so the plan does not depend on the order of keys in the YAML. */
+  grid: GridAxis[];
+  cells: ConfigCell[];
+}
+
+/** A `--set key=value` override, parsed. */
+export interface Override {
+  /** The path in the config object, e.g. ["settings", "budget"] or ["grid", "tolerance"]. */
+  path: string[];
+  value: unknown;
+  /** The flag as the user wrote it, for messages. */
+  flag: string;
+}
+
+const ENVELOPE_KEYS = Object.keys(envelopeSchema.properties);
+
+/**
+ * parseOverride(text) reads one `--set key=value` flag. The value is read as YAML
+ * (`2000` is a number, `[0.02, 0.05]` a list, `eo` a string). Keys: a top-level key
+ * (`replicates=1000`), a setting (`budget=2000`, `pool.synthetic.size=5000`, or
+ * `settings.budget=2000`), or a grid axis (`grid.tolerance=[0.02,0.05]`, whose key
+ * after `grid.` may itself be dotted). Throws InputError naming the flag.
+ */
+export function parseOverride(text: string): Override {
+  const flag = `--set ${text}`;
+  const equals = text.indexOf('=');
+  if (equals <= 0) {
+    throw new InputError(`${flag}: expected key=value (e.g. --set budget=2000), found ${describeFound(text)}`);
+  }
+  const key = text.slice(0, equals).trim();
+  const rawValue = text.slice(equals + 1);
+  let value: unknown;
+  try {
+    value = parseYaml(rawValue);
+  } catch (error) {
+    throw new InputError(`${flag}: expected a YAML value, found ${describeFound(rawValue)} (${(error as Error).message.split('\n')[0]})`);
+  }
+  const parts = key.split('.');
+  if (parts.some((part) => part === '')) {
+    throw new InputError(`${flag}: expected a dotted key like budget or grid.tolerance, found ${describeFound(key)}`);
+  }
+  let path: string[];
+  if (parts[0] === 'grid') {
+    path = parts.length === 1 ? ['grid'] : ['grid', parts.slice(1).join('.')];
+  } else if (parts[0] === 'settings' || !ENVELOPE_KEYS.includes(parts[0])) {
+    path = parts[0] === 'settings' ? parts : ['settings', ...parts];
+  } else {
+    path = parts;
+  }
+  return { path, value, flag };
+}
+
+function setIn(target: Record<string, unknown>, path: readonly string[], value: unknown): void {
+  let current = target;
+  for (let i = 0; i < path.length - 1; i++) {
+    const next = current[path[i]];
+    if (typeof next !== 'object' || next === null || Array.isArray(next)) current[path[i]] = {};
+    current = current[path[i]] as Record<string, unknown>;
+  }
+  current[path[path.length - 1]] = value;
+}
+
+function isMapping(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/** Every settable key path of a settings schema, dotted (for "did you mean" on grid keys). */
+function settingPaths(s: Schema, prefix = ''): string[] {
+  if (s.type !== 'object') return [prefix];
+  const paths: string[] = prefix === '' ? [] : [prefix];
+  for (const [key, property] of Object.entries(s.properties)) {
+    paths.push(...settingPaths(property, prefix === '' ? key : `${prefix}.${key}`));
+  }
+  return paths;
+}
+
+/**
+ * Locates messages: a key path is reported as `file:line: key.path`, or as the
+ * `--set` flag when an override set it.
+ */
+class Locator {
+  private readonly lines = new LineCounter();
+  private readonly document: ReturnType<typeof parseDocument>;
+  constructor(
+    private readonly file: string,
+    text: string,
+    private readonly overrides: readonly Override[],
+  ) {
+    this.document = parseDocument(text, { lineCounter: this.lines, uniqueKeys: true, prettyErrors: false });
+  }
+
+  get parseErrors() {
+    return this.document.errors;
+  }
+
+  toJS(): unknown {
+    return this.document.toJS({ maxAliasCount: 1000 });
+  }
+
+  lineOf(offset: number): number {
+    return this.lines.linePos(offset).line;
+  }
+
+  where(path: readonly (string | number)[]): string {
+    const override = this.overrides.find((o) => o.path.every((part, i) => path[i] === part));
+    if (override) return `${override.flag}: ${formatPath(path)}`;
+    for (let length = path.length; length >= 0; length--) {
+      const node = this.document.getIn(path.slice(0, length), true) as { range?: [number, number, number] } | undefined;
+      if (node && typeof node === 'object' && node.range) {
+        return `${this.file}:${this.lineOf(node.range[0])}: ${formatPath(path)}`;
+      }
+    }
+    return `${this.file}: ${formatPath(path)}`;
+  }
+
+  error(path: readonly (string | number)[], expected: string, found: string): InputError {
+    return new InputError(`${this.where(path)}: expected ${expected}, found ${found}`);
+  }
+}
+
+/**
+ * loadConfig(file, overrides) reads an experiment config: parses the YAML, applies
+ * `--set` overrides, validates the envelope against envelopeSchema and every cell's
+ * settings against its kind's schema (defaults filled in), and expands the grid.
+ * Throws InputError naming the file and line (or the --set flag), the key path,
+ * what was expected and what was found, with a "did you mean" for misspellings.
+ * Runs in O(size of the file + cells × size of the settings).
+ */
+export function loadConfig(file: string, overrides: readonly Override[] = []): ExperimentConfig {
+  let text: string;
+  try {
+    text = readFileSync(file, 'utf8');
+  } catch (error) {
+    throw new InputError(`${file}: expected a readable YAML config file, found ${(error as NodeJS.ErrnoException).code ?? 'an error'}`);
+  }
+  const locator = new Locator(file, text, overrides);
+  const firstError = locator.parseErrors[0];
+  if (firstError) {
+    throw new InputError(
+      `${file}:${locator.lineOf(firstError.pos[0])}: expected valid YAML, found ${firstError.message.split('\n')[0]}`,
+    );
+  }
+  const raw = locator.toJS() ?? {};
+  if (!isMapping(raw)) throw locator.error([], 'a YAML mapping of keys (experiment, kind, seed, ...)', describeFound(raw));
+  for (const override of overrides) setIn(raw, override.path, override.value);
+
+  let envelope: Envelope;
+  try {
+    envelope = validate(raw, envelopeSchema);
+  } catch (error) {
+    if (error instanceof SchemaViolation && !(error.problem.path[0] === 'settings' || error.problem.path[0] === 'grid')) {
+      throw locator.error(error.problem.path, error.problem.expected, error.problem.found);
+    }
+    if (!(error instanceof SchemaViolation)) throw error;
+    // settings and grid are open mappings here; only their type can be wrong.
+    throw locator.error(error.problem.path, error.problem.expected, error.problem.found);
+  }
+  const kind = findKind(envelope.kind);
+  if (!kind) {
+    const names = experimentKinds.map((k) => k.name);
+    const hint = closestName(envelope.kind, names);
+    throw locator.error(
+      ['kind'],
+      `one of the kinds ${names.map((n) => JSON.stringify(n)).join(', ')}${hint ? ` (did you mean ${JSON.stringify(hint)}?)` : ''}`,
+      describeFound(envelope.kind),
+    );
+  }
+  const settings = isMapping(raw.settings) ? raw.settings : {};
+  const grid = readGrid(isMapping(raw.grid) ? raw.grid : {}, kind, locator);
+  const cells = expandCells(settings, grid, kind, locator);
+  return {
+    file,
+    baseDirectory: dirname(resolve(file)),
+    experiment: envelope.experiment,
+    kind: envelope.kind,
+    ...(envelope.description === undefined ? {} : { description: envelope.description }),
+    seed: envelope.seed,
+    replicates: envelope.replicates,
+    chunkSize: envelope.chunkSize,
+    settings,
+    grid,
+    cells,
+  };
+}
+
+function readGrid(rawGrid: Record<string, unknown>, kind: ExperimentKind, locator: Locator): GridAxis[] {
+  const known = settingPaths(kind.settings);
+  const axes: GridAxis[] = [];
+  for (const [key, values] of Object.entries(rawGrid)) {
+    const keySchema = schemaAt(kind.settings, key.split('.'));
+    if (!keySchema) {
+      const hint = closestName(key, known);
+      throw locator.error(
+        ['grid', key],
+        `a setting of kind ${kind.name}${hint ? ` (did you mean ${JSON.stringify(hint)}?)` : ` (one of ${known.join(', ')})`}`,
+        `the unknown key ${JSON.stringify(key)}`,
+      );
+    }
+    if (!Array.isArray(values) || values.length === 0) {
+      throw locator.error(['grid', key], 'a non-empty list of values', describeFound(values));
+    }
+    const seen = new Map<string, number>();
+    values.forEach((value, index) => {
+      const text = canonicalJson(value);
+      const earlier = seen.get(text);
+      if (earlier !== undefined) {
+        throw locator.error(['grid', key, index], `values different from one another (the same as item ${earlier})`, describeFound(value));
+      }
+      seen.set(text, index);
+    });
+    axes.push({ key, values });
+  }
+  return axes.sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
+}
+
+/**
+ * All combinations of the grid axes (the last axis in key order varying fastest),
+ * each merged into the settings and validated. An error inside a grid value is
+ * reported at grid.<key>[index].
+ */
+function expandCells(
+  settings: Record<string, unknown>,
+  grid: readonly GridAxis[],
+  kind: ExperimentKind,
+  locator: Locator,
+): ConfigCell[] {
+  const cells: ConfigCell[] = [];
+  const total = grid.reduce((product, axis) => product * axis.values.length, 1);
+  for (let index = 0; index < total; index++) {
+    const merged = structuredClone(settings);
+    const coordinates: Record<string, unknown> = {};
+    const valueIndex: Record<string, number> = {};
+    let rest = index;
+    for (let a = grid.length - 1; a >= 0; a--) {
+      const axis = grid[a];
+      const i = rest % axis.values.length;
+      rest = Math.floor(rest / axis.values.length);
+      coordinates[axis.key] = axis.values[i];
+      valueIndex[axis.key] = i;
+    }
+    for (const axis of grid) setIn(merged, axis.key.split('.'), structuredClone(coordinates[axis.key]));
+    try {
+      cells.push({ coordinates, settings: validate(merged, kind.settings, ['settings']) as Record<string, unknown> });
+    } catch (error) {
+      if (!(error instanceof SchemaViolation)) throw error;
+      const path = error.problem.path.slice(1).map(String);
+      const axis = grid.find((g) => {
+        const parts = g.key.split('.');
+        return parts.every((part, i) => path[i] === part);
+      });
+      const located = axis
+        ? ['grid', axis.key, valueIndex[axis.key], ...error.problem.path.slice(1 + axis.key.split('.').length)]
+        : error.problem.path;
+      throw locator.error(located, error.problem.expected, error.problem.found);
+    }
+  }
+  return cells;
+}

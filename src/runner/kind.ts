@@ -1,0 +1,54 @@
+import type { Random } from '../util/random.js';
+import type { ObjectSchema } from './schema.js';
+
+/** The Arrow type of a result column: text, 32-bit integer, 64-bit float, or boolean. */
+export type ColumnType = 'utf8' | 'int32' | 'float64' | 'bool';
+
+/** A value of a result column, as JavaScript holds it. */
+export type ColumnValue = string | number | boolean;
+
+/** One outcome column of an experiment kind: its name in results.arrow, type and meaning. */
+export interface OutcomeColumn {
+  readonly name: string;
+  readonly type: ColumnType;
+  readonly description: string;
+}
+
+/** Where a kind's settings come from, for error messages and relative paths. */
+export interface SettingsOrigin {
+  /** The config file (as the user named it), for messages. */
+  readonly configFile: string;
+  /** The folder that relative paths in the settings are resolved against. */
+  readonly baseDirectory: string;
+}
+
+/**
+ * An experiment kind: what one replicate of an experiment is. The runner knows
+ * experiments only through this interface (a task in, a row out). A kind declares
+ * - `settings`: the schema of its settings block (types, defaults, ranges, docs);
+ * - `outcomeColumns`: the columns each replicate adds to results.arrow;
+ * - `contextKey` + `prepare`: the shared, read-only context of a cell (a loaded or
+ *   generated pool, a prepared audit), made once per worker per key and reused by
+ *   every replicate of every cell with that key;
+ * - `runReplicate`: one replicate from (context, settings, a seeded Random) to a row.
+ * `prepare` also runs once per key in the main thread before anything is written,
+ * so bad input (a missing pool file, an empty group) stops the run with exit 2.
+ */
+export interface ExperimentKind<Settings = Record<string, unknown>, Context = unknown> {
+  readonly name: string;
+  readonly description: string;
+  // biome-ignore lint/suspicious/noExplicitAny: each kind has its own settings properties
+  readonly settings: ObjectSchema<any>;
+  readonly outcomeColumns: readonly OutcomeColumn[];
+  /** The part of the settings that determines the context; equal keys share one context. */
+  contextKey(settings: Settings): string;
+  /** Builds the shared context; throws InputError for bad input. */
+  prepare(settings: Settings, origin: SettingsOrigin): Promise<Context>;
+  /** Runs one replicate; must draw all randomness from `random`. */
+  runReplicate(context: Context, settings: Settings, random: Random): Record<string, ColumnValue>;
+  /**
+   * A short label for a grid value of an object-valued setting (e.g. a pool's name),
+   * used in the setting's result column; defaults to the value's canonical JSON.
+   */
+  labelOf?(key: string, value: unknown): string | undefined;
+}

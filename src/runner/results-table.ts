@@ -1,0 +1,109 @@
+import {
+  Bool,
+  type DataType,
+  Float64,
+  Int32,
+  makeVector,
+  Schema,
+  Table,
+  tableFromIPC,
+  tableToIPC,
+  Utf8,
+  type Vector,
+  vectorFromArray,
+} from 'apache-arrow';
+import { InputError } from '../util/errors.js';
+import type { ColumnType, ColumnValue } from './kind.js';
+
+/** A column of a results table: name and Arrow type. */
+export interface ResultColumn {
+  name: string;
+  type: ColumnType;
+}
+
+/** Column-major data: one plain array per column name, all of the same length. */
+export type ColumnData = Record<string, ColumnValue[]>;
+
+function arrowType(type: ColumnType): DataType {
+  switch (type) {
+    case 'utf8':
+      return new Utf8();
+    case 'int32':
+      return new Int32();
+    case 'float64':
+      return new Float64();
+    case 'bool':
+      return new Bool();
+  }
+}
+
+function columnVector(column: ResultColumn, values: ColumnValue[]): Vector {
+  switch (column.type) {
+    case 'int32':
+      return makeVector(Int32Array.from(values as number[]));
+    case 'float64':
+      return makeVector(Float64Array.from(values as number[]));
+    default:
+      return vectorFromArray(values, arrowType(column.type));
+  }
+}
+
+/**
+ * encodeResultTable(columns, data, metadata) writes the rows as an Arrow IPC file
+ * (one record batch, columns in the given order, schema metadata as given). The
+ * bytes depend only on these arguments, so equal rows give byte-identical files.
+ * O(rows × columns).
+ */
+export function encodeResultTable(
+  columns: readonly ResultColumn[],
+  data: ColumnData,
+  metadata: ReadonlyMap<string, string> = new Map(),
+): Uint8Array {
+  const vectors: Record<string, Vector> = {};
+  for (const column of columns) vectors[column.name] = columnVector(column, data[column.name] ?? []);
+  const table = new Table(vectors);
+  const withMetadata = new Table(new Schema(table.schema.fields, new Map(metadata)), table.batches);
+  return tableToIPC(withMetadata, 'file');
+}
+
+/** A results table read back: its columns, data and schema metadata. */
+export interface DecodedResultTable {
+  columns: ResultColumn[];
+  data: ColumnData;
+  rows: number;
+  metadata: Map<string, string>;
+}
+
+function columnTypeOf(type: DataType, where: string, name: string): ColumnType {
+  if (type instanceof Utf8 || String(type) === 'Utf8') return 'utf8';
+  if (String(type) === 'Int32') return 'int32';
+  if (String(type) === 'Float64') return 'float64';
+  if (String(type) === 'Bool') return 'bool';
+  throw new InputError(`${where}: column ${name}: expected utf8, int32, float64 or bool, found ${String(type)}`);
+}
+
+/**
+ * decodeResultTable(bytes, where) reads an Arrow IPC file written by
+ * encodeResultTable back into plain column arrays (float64 bits preserved).
+ * Throws InputError naming `where` when the bytes are not such a file. O(rows × columns).
+ */
+export function decodeResultTable(bytes: Uint8Array, where: string): DecodedResultTable {
+  let table: Table;
+  try {
+    table = tableFromIPC(bytes);
+  } catch (error) {
+    throw new InputError(`${where}: expected an Arrow IPC file, found unreadable bytes (${(error as Error).message})`);
+  }
+  const columns: ResultColumn[] = table.schema.fields.map((field) => ({
+    name: field.name,
+    type: columnTypeOf(field.type, where, field.name),
+  }));
+  const data: ColumnData = {};
+  for (const column of columns) {
+    const vector = table.getChild(column.name);
+    const values: ColumnValue[] = new Array(table.numRows);
+    for (let i = 0; i < table.numRows; i++) values[i] = vector?.get(i) as ColumnValue;
+    data[column.name] = values;
+  }
+  return { columns, data, rows: table.numRows, metadata: new Map(table.schema.metadata) };
+}
