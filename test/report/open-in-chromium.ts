@@ -1,0 +1,73 @@
+import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { chromium } from 'playwright-core';
+
+/** Debian's chromium; the browser tests skip when it is absent. */
+export const chromiumPath = '/usr/bin/chromium';
+
+export const chromiumMissing = existsSync(chromiumPath)
+  ? undefined
+  : `skipped: ${chromiumPath} is absent (install Debian's chromium: apt-get install -y chromium)`;
+
+/** What the browser saw when it opened a report. */
+export interface BrowserCheck {
+  /** Figures with a chart and the number of SVG elements each holds. */
+  chartSvgCounts: number[];
+  /** Drawn marks (paths, rects, lines) inside all chart SVGs. */
+  markCount: number;
+  consoleErrors: string[];
+  /** Requests for anything but the report file itself (should be none: self-contained). */
+  externalRequests: string[];
+  title: string;
+}
+
+/**
+ * openReport(htmlPath, screenshotPath) opens report.html in headless Chromium with a
+ * fresh profile and no network, collects console errors and outside requests, counts
+ * the SVG charts and saves a full-page screenshot.
+ */
+export async function openReport(htmlPath: string, screenshotPath: string): Promise<BrowserCheck> {
+  const profile = mkdtempSync(join(tmpdir(), 'fairaudit-chromium-'));
+  const context = await chromium.launchPersistentContext(profile, {
+    executablePath: chromiumPath,
+    headless: true,
+    args: [
+      '--no-sandbox',
+      '--headless',
+      '--disable-gpu',
+      '--disable-background-networking',
+      '--disable-quic',
+      '--no-first-run',
+      '--disable-component-update',
+      '--disable-sync',
+    ],
+    viewport: { width: 1400, height: 900 },
+  });
+  try {
+    const page = await context.newPage();
+    const consoleErrors: string[] = [];
+    const externalRequests: string[] = [];
+    const reportUrl = pathToFileURL(htmlPath).href;
+    page.on('console', (message) => {
+      if (message.type() === 'error') consoleErrors.push(message.text());
+    });
+    page.on('pageerror', (error) => consoleErrors.push(error.message));
+    await page.route('**/*', async (route) => {
+      const url = route.request().url();
+      if (url === reportUrl) return route.continue();
+      externalRequests.push(url);
+      return route.abort();
+    });
+    await page.goto(reportUrl, { waitUntil: 'load' });
+    const chartSvgCounts = await page.$$eval('figure.chart-figure', (figures) => figures.map((figure) => figure.querySelectorAll('.chart svg').length));
+    const markCount = await page.$$eval('figure.chart-figure .chart svg path, figure.chart-figure .chart svg rect, figure.chart-figure .chart svg line', (marks) => marks.length);
+    mkdirSync(dirname(screenshotPath), { recursive: true });
+    await page.screenshot({ path: screenshotPath, fullPage: true });
+    return { chartSvgCounts, markCount, consoleErrors, externalRequests, title: await page.title() };
+  } finally {
+    await context.close();
+    rmSync(profile, { recursive: true, force: true });
+  }
+}
