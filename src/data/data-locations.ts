@@ -38,8 +38,12 @@ export function dataLocations(options: DataLocationOptions = {}): DataLocations 
       throw inputError({ where, expected: 'a folder holding dataset files', found: 'no such folder' });
     }
   }
-  const downloads = resolve(options.downloadsDirectory ?? join(packageRoot(), 'data', 'downloads'));
-  return { mirror, downloads };
+  return { mirror, downloads: downloadsRoot(options) };
+}
+
+/** downloadsRoot(options) is options.downloadsDirectory, else data/downloads/ at the package root. */
+export function downloadsRoot(options: DataLocationOptions = {}): string {
+  return resolve(options.downloadsDirectory ?? join(packageRoot(), 'data', 'downloads'));
 }
 
 /** The folder `fairaudit data fetch NAME` stores a dataset's files in. */

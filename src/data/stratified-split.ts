@@ -15,7 +15,7 @@ export interface IndexSplit {
  * rows is 2,778, paper B's Table 2). A tiny tolerance keeps 0.45 × 30,000 at 13,500.
  */
 export function selectionSize(rows: number, fraction: number): number {
-  return Math.min(rows, Math.ceil(fraction * rows - 1e-9));
+  return Math.max(0, Math.min(rows, Math.ceil(fraction * rows - 1e-9)));
 }
 
 /**

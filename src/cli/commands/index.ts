@@ -1,9 +1,11 @@
 import type { CommandModule } from 'yargs';
 import { benchCommand } from './bench.js';
+import { dataCommand } from './data.js';
 import { mergeCommand } from './merge.js';
 import { planCommand } from './plan.js';
 import { compareCommand } from './compare.js';
 import { reportCommand } from './report.js';
+import { reproduceCommand } from './reproduce.js';
 import { respirCommand } from './respir.js';
 import { runCommand } from './run.js';
 
@@ -12,4 +14,4 @@ import { runCommand } from './run.js';
  * one yargs CommandModule; add it here.
  */
 // biome-ignore lint/suspicious/noExplicitAny: command modules differ in their argument types
-export const commands: CommandModule<any, any>[] = [planCommand, runCommand, mergeCommand, respirCommand, reportCommand, compareCommand, benchCommand];
+export const commands: CommandModule<any, any>[] = [planCommand, runCommand, mergeCommand, respirCommand, reportCommand, compareCommand, reproduceCommand, dataCommand, benchCommand];

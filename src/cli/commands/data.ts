@@ -1,0 +1,151 @@
+import type { Argv, CommandModule } from 'yargs';
+import { datasetAvailability } from '../../data/dataset-availability.js';
+import { summarizeDataset } from '../../data/dataset-summary.js';
+import { fetchDataset } from '../../data/fetch-dataset.js';
+import { loadDataset } from '../../data/load-dataset.js';
+import { datasetNames } from '../../data/registry.js';
+import { ProgressBar } from '../progress.js';
+
+interface LocationArguments {
+  'data-dir'?: string;
+  json: boolean;
+}
+
+interface InfoArguments extends LocationArguments {
+  name: string;
+  verify: boolean;
+}
+
+interface FetchArguments {
+  name: string;
+  form?: string;
+  force: boolean;
+  quiet: boolean;
+}
+
+const dataDirOption = {
+  type: 'string',
+  describe: 'a local mirror with the canonical file names (overrides FAIRAUDIT_DATA_DIR)',
+} as const;
+
+function percent(value: number): string {
+  return Number.isNaN(value) ? 'n/a' : `${(100 * value).toFixed(2)}%`;
+}
+
+const listCommand: CommandModule<object, LocationArguments> = {
+  command: 'list',
+  describe: 'Which datasets are available, in which form, and where',
+  builder: (yargs: Argv) =>
+    yargs
+      .option('data-dir', dataDirOption)
+      .option('json', { type: 'boolean', default: false, describe: 'print JSON' }) as unknown as Argv<LocationArguments>,
+  handler: (args) => {
+    const entries = datasetAvailability({ dataDirectory: args['data-dir'] });
+    if (args.json) {
+      const plain = entries.map((entry) => ({
+        ...entry,
+        forms: entry.forms.map((form) => ({
+          name: form.form.name,
+          complete: form.complete,
+          found: Object.fromEntries(form.found),
+          missing: form.missing,
+        })),
+      }));
+      process.stdout.write(`${JSON.stringify(plain, null, 2)}\n`);
+      return;
+    }
+    for (const entry of entries) {
+      const where =
+        entry.form === null
+          ? ''
+          : ` (${entry.form}: ${[...(entry.forms.find((form) => form.form.name === entry.form)?.found.values() ?? [])].join(', ')})`;
+      process.stdout.write(`${entry.name.padEnd(8)} ${entry.status.padEnd(8)} ${entry.summary}${where}\n`);
+      if (entry.status === 'partial') {
+        for (const form of entry.forms.filter((candidate) => candidate.found.size > 0)) {
+          process.stdout.write(`${''.padEnd(17)}form ${form.form.name}: missing ${form.missing.join(', ')}\n`);
+        }
+      }
+    }
+  },
+};
+
+const infoCommand: CommandModule<object, InfoArguments> = {
+  command: 'info <name>',
+  describe: 'Load a dataset and print rows, columns, label rate and protected-group shares',
+  builder: (yargs: Argv) =>
+    yargs
+      .positional('name', { type: 'string', choices: datasetNames(), describe: 'the dataset' })
+      .option('data-dir', dataDirOption)
+      .option('verify', { type: 'boolean', default: true, describe: 'check sizes and sha256 (--no-verify skips it)' })
+      .option('json', { type: 'boolean', default: false, describe: 'print JSON' })
+      .example('$0 data info adult --data-dir /work/shared/datasets', '') as unknown as Argv<InfoArguments>,
+  handler: async (args) => {
+    const table = await loadDataset(args.name, { dataDirectory: args['data-dir'], verify: args.verify });
+    const summary = summarizeDataset(table);
+    if (args.json) {
+      process.stdout.write(`${JSON.stringify(summary, null, 2)}\n`);
+      return;
+    }
+    const out: string[] = [];
+    out.push(`${summary.name} (form ${summary.form}): ${summary.rows} rows, ${summary.columns.length} feature columns`);
+    out.push(`label: ${summary.labelMeaning}: ${summary.positives} positive (${percent(summary.labelRate)})`);
+    for (const group of summary.groups) {
+      out.push(
+        `protected ${group.name}: group b = ${group.groupB}: ${group.groupBRows} rows (${percent(group.groupBShare)}); ` +
+          `label rate a ${percent(group.labelRateA)}, b ${percent(group.labelRateB)}`,
+      );
+    }
+    out.push(
+      `columns: ${summary.columns.map((column) => (column.levels === null ? column.name : `${column.name} [${column.levels} levels]`)).join(', ')}`,
+    );
+    for (const file of summary.files) {
+      out.push(`file ${file.path} (${file.size} bytes, sha256 ${file.check === 'verified' ? 'verified' : `not verified${file.sha256 ? `: ${file.sha256}` : ''}`})`);
+    }
+    process.stdout.write(`${out.join('\n')}\n`);
+  },
+};
+
+const fetchCommand: CommandModule<object, FetchArguments> = {
+  command: 'fetch <name>',
+  describe: 'Download a dataset into data/downloads/NAME/, verifying sizes and sha256',
+  builder: (yargs: Argv) =>
+    yargs
+      .positional('name', { type: 'string', choices: datasetNames(), describe: 'the dataset' })
+      .option('form', { type: 'string', describe: 'which form of the dataset to download (see data/NAME.json)' })
+      .option('force', { type: 'boolean', default: false, describe: 'download again even when a verified copy is there' })
+      .option('quiet', { type: 'boolean', default: false, describe: 'no progress bar' }) as unknown as Argv<FetchArguments>,
+  handler: async (args) => {
+    let bar: ProgressBar | null = null;
+    let current = '';
+    const files = await fetchDataset(args.name, {
+      form: args.form,
+      force: args.force,
+      onProgress: (progress) => {
+        if (progress.file !== current) {
+          bar?.finish();
+          current = progress.file;
+          bar = progress.totalBytes === null ? null : new ProgressBar(progress.file, progress.totalBytes, args.quiet, 'bytes');
+        }
+        bar?.update(progress.receivedBytes);
+      },
+    });
+    (bar as ProgressBar | null)?.finish();
+    for (const file of files) {
+      const check = file.check === 'verified' ? 'sha256 verified' : `sha256 NOT verified (no checksum known): ${file.sha256}`;
+      process.stdout.write(`${file.action}: ${file.path} (${file.size} bytes, ${check})\n`);
+    }
+  },
+};
+
+/** `fairaudit data <list|info|fetch>`: the datasets and where they come from. */
+export const dataCommand: CommandModule = {
+  command: 'data <command>',
+  describe: 'Datasets: list what is available, show one, fetch one',
+  builder: (yargs: Argv) =>
+    yargs
+      .command(listCommand)
+      .command(infoCommand)
+      .command(fetchCommand)
+      .demandCommand(1, 'data needs a subcommand; see "fairaudit data --help"'),
+  handler: () => {},
+};
