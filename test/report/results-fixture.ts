@@ -1,6 +1,6 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { Float64, Int32, Table, tableToIPC, Utf8, vectorFromArray } from 'apache-arrow';
+import { Float64, Int32, Table, tableToIPC, Utf8, type Vector, vectorFromArray } from 'apache-arrow';
 
 /** One replicate row of a sequential-audit results table (docs/contracts.md columns). */
 export interface AuditRow {
@@ -38,7 +38,7 @@ export function writeAuditResults(
     replicateIndex.set(cell, index + 1);
     return index;
   });
-  const columns: Record<string, ReturnType<typeof vectorFromArray>> = {
+  const columns: Record<string, Vector<Utf8> | Vector<Int32> | Vector<Float64>> = {
     experiment: vectorFromArray(rows.map(() => experiment), new Utf8()),
     kind: vectorFromArray(rows.map(() => options.kind ?? 'sequential-audit'), new Utf8()),
     cell: vectorFromArray(rows.map(cellOf), new Utf8()),
