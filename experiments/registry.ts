@@ -1,0 +1,59 @@
+import type { Override } from '../src/runner/config.js';
+import { reproducePaperA } from './paper-a/reproduce.js';
+
+/** Options every reproduction accepts (the flags of `fairaudit reproduce`). */
+export interface ReproductionOptions {
+  /** Output folder (default results/<name>). */
+  outDirectory?: string;
+  overrides?: readonly Override[];
+  threads?: number;
+  /** Use embedded calibrated/synthetic data even when real data exists. */
+  calibrated?: boolean;
+  dataDirectory?: string;
+  png?: boolean;
+  onProgress?: (stage: string, done?: number, total?: number) => void;
+}
+
+/** What a reproduction did, for the command to print. */
+export interface ReproductionResult {
+  name: string;
+  outDirectory: string;
+  /** Lines for the terminal: mode, runs, comparison verdict, where to look. */
+  lines: string[];
+}
+
+/** A reproduction `fairaudit reproduce NAME` knows. */
+export interface Reproduction {
+  name: string;
+  title: string;
+  run(options: ReproductionOptions): Promise<ReproductionResult>;
+}
+
+/**
+ * Every reproduction, in the order `fairaudit reproduce all` runs them. To add one,
+ * write experiments/<name>/ with a function returning a ReproductionResult and add an
+ * entry here.
+ */
+export const reproductions: readonly Reproduction[] = [
+  {
+    name: 'paper-a',
+    title: 'Paper A (sequential GLR fairness audits): Tables 1-5 and Figure 1',
+    async run(options) {
+      const result = await reproducePaperA(options);
+      const lines = [
+        `paper-a: ${result.mode}`,
+        ...result.runs.map(
+          (run) => `  ${run.experiment}: ${run.cells} cells, ${run.rows} audits in ${run.auditSeconds.toFixed(2)} s (${run.threads} threads) -> ${run.reportPath}`,
+        ),
+        `  comparison: ${result.comparison.total} published cells: ${result.comparison.reproduced} reproduced, ${result.comparison.differs} differ, ${result.comparison.missing} missing, ${result.comparison.notReproduced} not reproduced (calibrated synthetic)`,
+        `  summary: ${result.summaryPath} (total ${result.seconds.total.toFixed(1)} s, pools ${result.seconds.pools.toFixed(1)} s)`,
+      ];
+      return { name: 'paper-a', outDirectory: result.outDirectory, lines };
+    },
+  },
+];
+
+/** reproductionNames() lists the names `fairaudit reproduce` accepts (plus "all"). */
+export function reproductionNames(): string[] {
+  return reproductions.map((reproduction) => reproduction.name);
+}

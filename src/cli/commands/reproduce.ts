@@ -1,0 +1,74 @@
+import type { Argv, CommandModule } from 'yargs';
+import { reproductionNames, reproductions } from '../../../experiments/registry.js';
+import { parseOverride } from '../../runner/config.js';
+import { inputError } from '../../util/errors.js';
+import { ProgressBar } from '../progress.js';
+
+interface ReproduceArguments {
+  name: string;
+  out?: string;
+  set?: string[];
+  threads?: number;
+  calibrated: boolean;
+  dataDir?: string;
+  png: boolean;
+  quiet: boolean;
+}
+
+/**
+ * `fairaudit reproduce NAME|all`: rebuild a paper's tables and figures into
+ * results/NAME/ (pools, audits, report, comparison with the published cells).
+ */
+export const reproduceCommand: CommandModule<object, ReproduceArguments> = {
+  command: 'reproduce <name>',
+  describe: "Reproduce a paper's tables and figures (paper-a, ..., or all) with the comparison to the published numbers",
+  builder: (yargs: Argv) =>
+    yargs
+      .positional('name', { type: 'string', demandOption: true, describe: `What to reproduce: ${[...reproductionNames(), 'all'].join(', ')}` })
+      .option('out', { type: 'string', describe: 'Output folder (default results/<name>; with "all", a folder per reproduction under it)' })
+      .option('set', { type: 'string', array: true, nargs: 1, describe: 'Override a setting of every config, e.g. --set replicates=1000 (repeatable)' })
+      .option('threads', { type: 'number', describe: 'Worker threads (default: one per core)' })
+      .option('calibrated', { type: 'boolean', default: false, describe: 'Use the embedded calibrated synthetic data even when datasets are available' })
+      .option('data-dir', { type: 'string', describe: 'A local dataset mirror (default: FAIRAUDIT_DATA_DIR, then data/downloads/)' })
+      .option('png', { type: 'boolean', default: true, describe: 'Write PNGs beside the SVG charts (--no-png to skip)' })
+      .option('quiet', { type: 'boolean', default: false, describe: 'No progress and no summary' }) as unknown as Argv<ReproduceArguments>,
+  handler: async (args) => {
+    const names = reproductionNames();
+    if (args.name !== 'all' && !names.includes(args.name)) {
+      throw inputError({ where: 'reproduce NAME', expected: `one of ${[...names, 'all'].join(', ')}`, found: args.name });
+    }
+    if (args.threads !== undefined && !(Number.isInteger(args.threads) && args.threads >= 1 && args.threads <= 1024)) {
+      throw inputError({ where: '--threads', expected: 'an integer from 1 to 1024', found: args.threads });
+    }
+    const overrides = (args.set ?? []).map(parseOverride);
+    const chosen = reproductions.filter((reproduction) => args.name === 'all' || reproduction.name === args.name);
+    for (const reproduction of chosen) {
+      let bar: ProgressBar | undefined;
+      let barStage = '';
+      const result = await reproduction.run({
+        ...(args.out === undefined ? {} : { outDirectory: args.name === 'all' ? `${args.out}/${reproduction.name}` : args.out }),
+        overrides,
+        ...(args.threads === undefined ? {} : { threads: args.threads }),
+        calibrated: args.calibrated,
+        ...(args.dataDir === undefined ? {} : { dataDirectory: args.dataDir }),
+        png: args.png,
+        onProgress: (stage, done, total) => {
+          if (done === undefined || total === undefined) {
+            bar?.finish();
+            bar = undefined;
+            if (!args.quiet && process.stderr.isTTY) process.stderr.write(`${reproduction.name}: ${stage}\n`);
+            return;
+          }
+          if (bar === undefined || barStage !== stage) {
+            bar?.finish();
+            bar = new ProgressBar(stage, total, args.quiet, 'audits');
+            barStage = stage;
+          }
+          bar.update(done);
+        },
+      });
+      bar?.finish();
+      if (!args.quiet) process.stdout.write(`${result.lines.join('\n')}\n`);
+    }
+  },
+};
