@@ -17,6 +17,8 @@ export interface DataLocationOptions {
   readonly dataDirectory?: string;
   /** Overrides data/downloads/ (tests use a temporary folder). */
   readonly downloadsDirectory?: string;
+  /** Overrides data/ as the folder of the manifests NAME.json (tests point URLs at a local server). */
+  readonly manifestDirectory?: string;
 }
 
 /** The environment variable naming a local mirror. */

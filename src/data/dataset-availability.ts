@@ -23,7 +23,7 @@ export interface DatasetAvailability {
 export function datasetAvailability(options: DataLocationOptions = {}): DatasetAvailability[] {
   const locations = dataLocations(options);
   return DATASETS.map((definition) => {
-    const manifest = readManifest(definition.name);
+    const manifest = readManifest(definition.name, options.manifestDirectory);
     const forms = formAvailability(manifest, locations);
     const ready = forms.find((entry) => entry.complete && entry.form.readable !== false);
     const anyFound = forms.some((entry) => entry.found.size > 0);

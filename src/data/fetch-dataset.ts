@@ -113,7 +113,7 @@ async function downloadFile(
  */
 export async function fetchDataset(name: string, options: FetchOptions = {}): Promise<FetchedFile[]> {
   const definition = datasetDefinition(name);
-  const manifest = readManifest(definition.name);
+  const manifest = readManifest(definition.name, options.manifestDirectory);
   const form = downloadableForm(manifest, options.form);
   const folder = join(downloadsRoot(options), manifest.name);
   mkdirSync(folder, { recursive: true });

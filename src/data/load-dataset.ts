@@ -23,7 +23,7 @@ export interface LoadDatasetOptions extends DataLocationOptions, ReadOptions {
  */
 export async function loadDataset(name: string, options: LoadDatasetOptions = {}): Promise<DatasetTable> {
   const definition = datasetDefinition(name);
-  const manifest = readManifest(definition.name);
+  const manifest = readManifest(definition.name, options.manifestDirectory);
   const locations = dataLocations(options);
   const located = locateForm(manifest, locations);
   const files: SourceFile[] = [];

@@ -52,8 +52,8 @@ export function manifestFolder(): string {
  * readManifest(name) reads and checks data/NAME.json. Throws InputError naming the
  * file and key when the manifest is missing or malformed.
  */
-export function readManifest(name: string, folder = manifestFolder()): DatasetManifest {
-  const path = join(folder, `${name}.json`);
+export function readManifest(name: string, folder?: string): DatasetManifest {
+  const path = join(folder ?? manifestFolder(), `${name}.json`);
   if (!existsSync(path)) {
     throw inputError({ where: path, expected: `the manifest of dataset "${name}"`, found: 'no such file' });
   }
