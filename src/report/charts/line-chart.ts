@@ -44,7 +44,12 @@ export function lineChartSpec(data: LineDatum[], options: LineChartOptions): Rec
   if (hasBand) {
     layers.push({
       mark: { type: 'area', opacity: 0.18 },
-      encoding: { x, y: { field: 'lower', type: 'quantitative' }, y2: { field: 'upper' }, ...color },
+      encoding: {
+        x,
+        y: { field: 'lower', type: 'quantitative' },
+        y2: { field: 'upper' },
+        ...(hasSeries ? { color: { field: 'series', type: 'nominal', sort: null, legend: null } } : {}),
+      },
     });
   }
   layers.push({

@@ -18,13 +18,13 @@ function distinct(summaries: CellSummary[], key: string): SettingValue[] {
 
 /**
  * chooseChartLayout(summaries, varyingSettings) picks the chart roles of the varying
- * settings: `dataset` makes panels; the first numeric setting with at least three
+ * settings: `dataset` (else `pool`) makes panels; the first numeric setting with at least three
  * values is swept along x (lines); otherwise `access` (or the first remaining
  * setting) is the bar category; the rest become series. O(cells × settings).
  */
 export function chooseChartLayout(summaries: CellSummary[], varyingSettings: string[]): ChartLayout {
   const varying = varyingSettings.filter((key) => distinct(summaries, key).length > 1);
-  const panel = varying.includes('dataset') ? 'dataset' : undefined;
+  const panel = ['dataset', 'pool'].find((key) => varying.includes(key));
   const rest = varying.filter((key) => key !== panel);
   const swept = rest.find((key) => {
     const values = distinct(summaries, key);

@@ -1,0 +1,91 @@
+import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Table, tableToIPC, Utf8, vectorFromArray } from 'apache-arrow';
+import { describe, expect, it } from 'vitest';
+import { findReportKind } from '../../src/report/report-kinds.js';
+import { parseRunRecord, readResultsFolder } from '../../src/report/results-folder.js';
+import { groupCells, summarizeResults } from '../../src/report/summarize-results.js';
+import { InputError } from '../../src/util/errors.js';
+import { fixtureRows, writeAuditResults } from './results-fixture.js';
+
+function fresh(): string {
+  return mkdtempSync(join(tmpdir(), 'fairaudit-results-'));
+}
+
+describe('readResultsFolder(directory)', () => {
+  it('reads rows, the experiment, the kind and the varying settings between cell and replicate', () => {
+    const folder = join(fresh(), 'fixture');
+    writeAuditResults(folder, fixtureRows());
+    const results = readResultsFolder(folder);
+    expect(results.experiment).toBe('fixture');
+    expect(results.kind).toBe('sequential-audit');
+    expect(results.varyingSettings).toEqual(['dataset', 'access']);
+    expect(results.rows).toHaveLength(24);
+    expect(results.rows[0]).toMatchObject({ dataset: 'acs', access: 'decision', replicate: 0, decision: 'reject', queries: 2000 });
+    expect(results.run?.plannedCells).toHaveLength(6);
+    expect(results.run?.provenance.gitCommit).toBe('abc123');
+  });
+  it('throws InputError (exit 2) for a missing folder, a folder without results.arrow and an empty table', () => {
+    const root = fresh();
+    expect(() => readResultsFolder(join(root, 'nope'))).toThrow(/nope: expected a results folder .* found "no such folder"/);
+    mkdirSync(join(root, 'empty'));
+    expect(() => readResultsFolder(join(root, 'empty'))).toThrow(/found "no results.arrow"/);
+    writeAuditResults(join(root, 'zero'), []);
+    expect(() => readResultsFolder(join(root, 'zero'))).toThrow(/expected at least one replicate row, found "an empty table \(0 rows\)"/);
+    writeFileSync(join(root, 'empty', 'results.arrow'), 'not arrow');
+    expect(() => readResultsFolder(join(root, 'empty'))).toThrow(InputError);
+  });
+  it('throws InputError when a contract column is missing or experiments are mixed', () => {
+    const root = fresh();
+    mkdirSync(join(root, 'bad'));
+    const table = new Table({ experiment: vectorFromArray(['e'], new Utf8()), kind: vectorFromArray(['sequential-audit'], new Utf8()) });
+    writeFileSync(join(root, 'bad', 'results.arrow'), tableToIPC(table, 'file'));
+    expect(() => readResultsFolder(join(root, 'bad'))).toThrow(/expected a column "cell"/);
+  });
+  it('findReportKind names the known kinds for an unknown experiment kind', () => {
+    const folder = join(fresh(), 'mystery');
+    writeAuditResults(folder, fixtureRows(), { kind: 'mystery-kind' });
+    const results = readResultsFolder(folder);
+    expect(() => findReportKind(results.kind, 'results.arrow: column kind')).toThrow(
+      /results\.arrow: column kind: expected an experiment kind the reporter knows \(.*sequential-audit.*\), found "mystery-kind"/,
+    );
+  });
+  it('summarizeResults throws InputError naming missing outcome columns', () => {
+    const folder = join(fresh(), 'short');
+    writeAuditResults(folder, fixtureRows(), { dropColumns: ['fixed_decision'] });
+    const results = readResultsFolder(folder);
+    expect(() => summarizeResults(results, findReportKind('sequential-audit', 'x'))).toThrow(/found "no fixed_decision"/);
+  });
+  it('groupCells keeps canonical cell order and merges plan settings with varying columns', () => {
+    const folder = join(fresh(), 'fixture');
+    writeAuditResults(folder, fixtureRows());
+    const cells = groupCells(readResultsFolder(folder));
+    expect(cells.map((cell) => cell.cell)).toEqual([
+      'access=decision,dataset=acs',
+      'access=score,dataset=acs',
+      'access=logit,dataset=acs',
+      'access=decision,dataset=adult',
+      'access=score,dataset=adult',
+      'access=logit,dataset=adult',
+    ]);
+    expect(cells[0].settings).toEqual({ dataset: 'acs', access: 'decision', audit_tolerance: 0.05, audit_budget: 4000 });
+    expect(cells[0].rows).toHaveLength(4);
+  });
+  it('runs without run.json (provenance then comes from results.arrow only)', () => {
+    const folder = join(fresh(), 'bare');
+    writeAuditResults(folder, fixtureRows(), { runJson: false });
+    expect(readResultsFolder(folder).run).toBeNull();
+  });
+});
+
+describe('parseRunRecord(json, path)', () => {
+  it('accepts cells keyed by "cell" and uses top-level fields as provenance when there is no provenance object', () => {
+    const record = parseRunRecord({ plan: { cells: [{ cell: 'k', settings: { a: { b: 1 } } }] }, gitCommit: 'x', config: {} }, 'run.json');
+    expect(record.plannedCells).toEqual([{ key: 'k', settings: { a_b: 1 }, replicates: undefined }]);
+    expect(record.provenance).toEqual({ gitCommit: 'x' });
+  });
+  it('throws InputError when run.json is not an object', () => {
+    expect(() => parseRunRecord([1], 'run.json')).toThrow(InputError);
+  });
+});
