@@ -1,0 +1,150 @@
+import { createRandom, deriveSeed, type Random, shuffleInPlace } from '../../util/random.js';
+import {
+  boostedLogits,
+  type FeatureMatrix,
+  fitGradientBoosting,
+  type GradientBoostingModel,
+  type GradientBoostingSettings,
+} from './gradient-boosting.js';
+
+/** The hyperparameters the search tunes (paper B section 5). */
+export interface TunedHyperparameters {
+  readonly learningRate: number;
+  readonly maxLeafNodes: number;
+  readonly maxIterations: number;
+}
+
+/**
+ * Where the search draws from: learning rate log-uniform on [low, high], max leaf
+ * nodes and iterations uniform integers on [low, high) (scipy's loguniform and
+ * randint conventions).
+ */
+export interface SearchSpace {
+  readonly learningRate: readonly [number, number];
+  readonly maxLeafNodes: readonly [number, number];
+  readonly maxIterations: readonly [number, number];
+}
+
+/** The issue's ranges for paper B: lr in [0.01, 1], leaves in [20, 50), iterations in [10, 1000). */
+export const PAPER_B_SEARCH_SPACE: SearchSpace = {
+  learningRate: [0.01, 1],
+  maxLeafNodes: [20, 50],
+  maxIterations: [10, 1000],
+};
+
+/** drawCandidates(random, draws, space) draws `draws` hyperparameter settings. O(draws). */
+export function drawCandidates(random: Random, draws: number, space: SearchSpace): TunedHyperparameters[] {
+  const candidates: TunedHyperparameters[] = [];
+  const [lowRate, highRate] = space.learningRate;
+  for (let k = 0; k < draws; k++) {
+    const learningRate = Math.exp(Math.log(lowRate) + random() * (Math.log(highRate) - Math.log(lowRate)));
+    const maxLeafNodes = space.maxLeafNodes[0] + Math.floor(random() * (space.maxLeafNodes[1] - space.maxLeafNodes[0]));
+    const maxIterations =
+      space.maxIterations[0] + Math.floor(random() * (space.maxIterations[1] - space.maxIterations[0]));
+    candidates.push({ learningRate, maxLeafNodes, maxIterations });
+  }
+  return candidates;
+}
+
+/**
+ * stratifiedFolds(label, rows, folds, random) deals the rows into `folds` parts with
+ * (up to one row) the same label balance: each class is shuffled with `random` and
+ * dealt round-robin. Returns each fold's rows, ascending. O(rows log rows).
+ */
+export function stratifiedFolds(label: Uint8Array, rows: Int32Array, folds: number, random: Random): Int32Array[] {
+  const parts: number[][] = Array.from({ length: folds }, () => []);
+  let next = 0;
+  for (const value of [0, 1]) {
+    const members: number[] = [];
+    for (let i = 0; i < rows.length; i++) if (label[rows[i]] === value) members.push(rows[i]);
+    shuffleInPlace(random, members);
+    for (const row of members) {
+      parts[next].push(row);
+      next = (next + 1) % folds;
+    }
+  }
+  return parts.map((part) => Int32Array.from(part.sort((x, y) => x - y)));
+}
+
+/** accuracyOf(logits, label, rows): the share of rows where [logit >= 0] equals the label. */
+function accuracyOf(logits: Float64Array, label: Uint8Array, rows: Int32Array): number {
+  let correct = 0;
+  for (let i = 0; i < rows.length; i++) if ((logits[i] >= 0 ? 1 : 0) === label[rows[i]]) correct++;
+  return correct / Math.max(1, rows.length);
+}
+
+/** One candidate's cross-validated accuracy. */
+export interface CandidateScore {
+  readonly hyperparameters: TunedHyperparameters;
+  readonly foldAccuracies: number[];
+  readonly meanAccuracy: number;
+  /** Trees actually grown per fold (early stopping may stop before maxIterations). */
+  readonly foldIterations: number[];
+}
+
+/** What randomSearch returns: every candidate's score, the winner, the refitted model. */
+export interface RandomSearchResult {
+  readonly candidates: CandidateScore[];
+  readonly best: CandidateScore;
+  readonly model: GradientBoostingModel;
+}
+
+export interface RandomSearchSettings {
+  readonly draws: number;
+  readonly folds: number;
+  readonly space: SearchSpace;
+  /** Everything not tuned (min leaf size, L2, bins, early stopping). */
+  readonly base: GradientBoostingSettings;
+}
+
+/**
+ * randomSearch(data, label, rows, settings, seed, onProgress) tunes boosted trees as
+ * scikit-learn's RandomizedSearchCV does: draws `draws` hyperparameter settings,
+ * scores each by the mean accuracy over `folds` stratified folds (fit on the other
+ * folds, score on the held-out one), then refits the best (ties: the earlier draw)
+ * on all rows. All randomness derives from `seed`. Runs draws * folds + 1 fits.
+ */
+export function randomSearch(
+  data: FeatureMatrix,
+  label: Uint8Array,
+  rows: Int32Array,
+  settings: RandomSearchSettings,
+  seed: string,
+  onProgress?: (done: number, total: number) => void,
+): RandomSearchResult {
+  const candidates = drawCandidates(createRandom(deriveSeed(seed, 'candidates')), settings.draws, settings.space);
+  const folds = stratifiedFolds(label, rows, settings.folds, createRandom(deriveSeed(seed, 'folds')));
+  const total = settings.draws * settings.folds + 1;
+  let done = 0;
+  const scores: CandidateScore[] = candidates.map((hyperparameters, draw) => {
+    const foldAccuracies: number[] = [];
+    const foldIterations: number[] = [];
+    folds.forEach((held, fold) => {
+      const heldSet = new Set(held);
+      const fitRows = Int32Array.from(Array.from(rows).filter((row) => !heldSet.has(row)));
+      const model = fitGradientBoosting(
+        data,
+        label,
+        fitRows,
+        { ...settings.base, ...hyperparameters },
+        createRandom(deriveSeed(seed, 'fit', draw, fold)),
+      );
+      foldAccuracies.push(accuracyOf(boostedLogits(model, data, held), label, held));
+      foldIterations.push(model.trees.length);
+      onProgress?.(++done, total);
+    });
+    const meanAccuracy = foldAccuracies.reduce((sum, a) => sum + a, 0) / foldAccuracies.length;
+    return { hyperparameters, foldAccuracies, meanAccuracy, foldIterations };
+  });
+  let best = scores[0];
+  for (const score of scores) if (score.meanAccuracy > best.meanAccuracy) best = score;
+  const model = fitGradientBoosting(
+    data,
+    label,
+    rows,
+    { ...settings.base, ...best.hyperparameters },
+    createRandom(deriveSeed(seed, 'refit')),
+  );
+  onProgress?.(++done, total);
+  return { candidates: scores, best, model };
+}
