@@ -31,29 +31,48 @@ function clamp(value: number, low: number, high: number): number {
 
 /**
  * fewestFlipsToGapKernel(counts, targetGap) is the exact minimum of |x| + |y| with
- * |D − xN₀ − yN₁| ≤ targetGap·N₀N₁, or null when no flips reach it. O(N₁).
+ * |D − xN₀ − yN₁| ≤ targetGap·N₀N₁, or null when no flips reach it. It loops over the
+ * flips of the smaller group (the larger effect), solving for the other group's count
+ * in closed form, and only over counts below the best total found so far, seeded by the
+ * flips near D/effect: O(flips needed) typically, O(min(N₀, N₁)) at worst.
  */
 export function fewestFlipsToGapKernel(counts: GroupCounts, targetGap: number): Manipulation | null {
   const [n0, n1] = counts.sizes;
   const [p0, p1] = counts.positives;
   const scaled = p1 * n0 - p0 * n1;
   const bound = targetGap * n0 * n1 * (1 + 1e-12) + 1e-9;
-  let best: [number, number] | null = null;
+  // u is the looped variable with coefficient big, v the solved one with coefficient small.
+  const loopOverGroupOne = n0 >= n1;
+  const big = loopOverGroupOne ? n0 : n1;
+  const small = loopOverGroupOne ? n1 : n0;
+  const uLow = loopOverGroupOne ? -(n1 - p1) : -p0;
+  const uHigh = loopOverGroupOne ? p1 : n0 - p0;
+  const vLow = loopOverGroupOne ? -p0 : -(n1 - p1);
+  const vHigh = loopOverGroupOne ? n0 - p0 : p1;
   let bestFlips = Number.POSITIVE_INFINITY;
-  for (let x = -(n1 - p1); x <= p1; x++) {
-    if (Math.abs(x) >= bestFlips) continue;
-    const residual = scaled - x * n0;
-    const low = Math.max(-p0, Math.ceil((residual - bound) / n1));
-    const high = Math.min(n0 - p0, Math.floor((residual + bound) / n1));
-    if (low > high) continue;
-    const y = clamp(0, low, high);
-    const flips = Math.abs(x) + Math.abs(y);
+  let bestU = 0;
+  let bestV = 0;
+  const consider = (u: number): void => {
+    if (u < uLow || u > uHigh || Math.abs(u) >= bestFlips) return;
+    const residual = scaled - u * big;
+    const low = Math.max(vLow, Math.ceil((residual - bound) / small));
+    const high = Math.min(vHigh, Math.floor((residual + bound) / small));
+    if (low > high) return;
+    const v = clamp(0, low, high);
+    const flips = Math.abs(u) + Math.abs(v);
     if (flips < bestFlips) {
       bestFlips = flips;
-      best = [x, y];
+      bestU = u;
+      bestV = v;
     }
-  }
-  return best === null ? null : manipulation(counts, best[0], best[1]);
+  };
+  consider(0);
+  const first = Math.floor((scaled - bound) / big) - 1;
+  const last = Math.ceil((scaled + bound) / big) + 1;
+  for (let u = first; u <= last; u++) consider(u);
+  for (let u = Math.max(uLow, -bestFlips); u <= Math.min(uHigh, bestFlips); u++) consider(u);
+  if (bestFlips === Number.POSITIVE_INFINITY) return null;
+  return loopOverGroupOne ? manipulation(counts, bestU, bestV) : manipulation(counts, bestV, bestU);
 }
 
 /**
