@@ -1,0 +1,194 @@
+import { BernoulliGlrStream } from '../stats/bernoulli-glr-stream.js';
+import { fixedSampleDecision } from '../stats/fixed-sample-decision.js';
+import { sequentialThresholds } from '../stats/thresholds.js';
+import { inputError } from '../util/errors.js';
+import { type Random, shuffleInPlace } from '../util/random.js';
+import { PirVerificationError } from './pir-verification-error.js';
+import type { ProviderConnection } from './provider-connection.js';
+
+/** How the audit set S is drawn from the candidate set C. */
+export type AuditSampling = 'uniform' | 'stratified';
+/** Paper B's fixed-size demographic-parity audit, or paper A's sequential GLR audit. */
+export type ObliviousTest = 'fixed' | 'sequential';
+
+export interface ObliviousAuditOptions {
+  /** The protected attribute of every candidate (0 = group a, 1 = group b), known to the auditor. */
+  readonly groups: Uint8Array;
+  /** |S| without the canaries. */
+  readonly sampleSize: number;
+  readonly sampling: AuditSampling;
+  /** Candidates whose label the auditor already knows (canaries), planted in S. */
+  readonly canaries: ReadonlyArray<{ index: number; label: number }>;
+  readonly batchSize: number;
+  readonly test: ObliviousTest;
+  /** Demographic-parity tolerance ε (δ of paper A). */
+  readonly tolerance: number;
+  readonly alpha: number;
+  readonly beta: number;
+}
+
+export interface ObliviousAuditResult {
+  readonly test: ObliviousTest;
+  /** reject (violation), accept, inconclusive (sequential only), or provider-rejected. */
+  readonly decision: 'reject' | 'accept' | 'inconclusive' | 'provider-rejected';
+  /** Why the provider was rejected (verification failure or a wrong canary). */
+  readonly reason?: string;
+  /** Labels of S the test consumed before deciding. */
+  readonly labelsUsed: number;
+  /** PIR queries sent (labels of S and canaries, whole batches). */
+  readonly pirQueries: number;
+  readonly canariesChecked: number;
+  /** The signed GLR (sequential) or the gap d_S = p_b - p_a (fixed) at the decision. */
+  readonly statistic: number;
+  readonly gap: number;
+  readonly bytesSent: number;
+  readonly bytesReceived: number;
+  readonly onlineMs: number;
+}
+
+/**
+ * drawAuditSet(groups, size, sampling, random) draws S ⊂ C without replacement:
+ * uniformly, or stratified by group with proportional allocation (⌊size·N_g/N⌉,
+ * the rounding remainder to the larger group). Paper B §4.1 uses uniform sampling.
+ * O(N). Throws InputError unless 2 ≤ size ≤ N.
+ */
+export function drawAuditSet(groups: Uint8Array, size: number, sampling: AuditSampling, random: Random): number[] {
+  const total = groups.length;
+  if (!Number.isInteger(size) || size < 2 || size > total) {
+    throw inputError({ where: '--sample-size', expected: `an integer in [2, ${total}]`, found: size });
+  }
+  if (sampling === 'uniform') {
+    const order = Int32Array.from({ length: total }, (_, i) => i);
+    return Array.from(partialShuffle(order, size, random));
+  }
+  const byGroup: number[][] = [[], []];
+  groups.forEach((group, index) => {
+    byGroup[group === 1 ? 1 : 0].push(index);
+  });
+  const inB = Math.round((size * byGroup[1].length) / total);
+  const counts = [size - inB, inB];
+  const chosen: number[] = [];
+  for (const group of [0, 1]) {
+    const members = Int32Array.from(byGroup[group]);
+    chosen.push(...partialShuffle(members, Math.min(counts[group], members.length), random));
+  }
+  return shuffleInPlace(random, chosen);
+}
+
+function partialShuffle(values: Int32Array, count: number, random: Random): Int32Array {
+  for (let i = 0; i < count; i++) {
+    const j = i + Math.floor(random() * (values.length - i));
+    const held = values[i];
+    values[i] = values[j];
+    values[j] = held;
+  }
+  return values.subarray(0, count);
+}
+
+/**
+ * runObliviousAudit(connection, options, random) is the auditor's online phase of
+ * respir (paper B Algorithm 2) through verified PIR: it draws S, plants the
+ * canaries at random positions, retrieves labels in batches of PIR queries, checks
+ * every answer against the commitment and every canary against its known label, and
+ * runs either (a) paper B's fixed-size demographic-parity test on all of S (reject
+ * when |d_S| > ε) or (b) paper A's sequential Bernoulli GLR, one label per query,
+ * stopping at the first batch where the statistic crosses log((1-β)/α) or
+ * log(β/(1-α)). A provider whose answers fail verification or a canary is reported
+ * as `provider-rejected`. O(|S|·(mn + ℓn)) on the auditor.
+ */
+export async function runObliviousAudit(
+  connection: ProviderConnection,
+  options: ObliviousAuditOptions,
+  random: Random,
+): Promise<ObliviousAuditResult> {
+  const { groups, tolerance, batchSize, test } = options;
+  if (groups.length !== connection.parameters.entryCount) {
+    throw inputError({
+      where: 'candidate set',
+      expected: `${connection.parameters.entryCount} candidates (the provider's database)`,
+      found: groups.length,
+    });
+  }
+  if (!Number.isInteger(batchSize) || batchSize < 1 || batchSize > connection.setup.maxBatch) {
+    throw inputError({ where: '--batch-size', expected: `an integer in [1, ${connection.setup.maxBatch}]`, found: batchSize });
+  }
+  const thresholds = sequentialThresholds(options.alpha, options.beta);
+  const sample = drawAuditSet(groups, options.sampleSize, options.sampling, random);
+  const canaryLabel = new Map(options.canaries.map((canary) => [canary.index, canary.label]));
+  const plan: Array<{ index: number; canary: boolean }> = sample
+    .filter((index) => !canaryLabel.has(index))
+    .map((index) => ({ index, canary: false }));
+  for (const canary of options.canaries) {
+    plan.splice(Math.floor(random() * (plan.length + 1)), 0, { index: canary.index, canary: true });
+  }
+  const glr = new BernoulliGlrStream();
+  glr.reset(tolerance);
+  const counts = [
+    [0, 0],
+    [0, 0],
+  ];
+  const sentBefore = connection.traffic.bytesSent;
+  const receivedBefore = connection.traffic.bytesReceived;
+  const started = performance.now();
+  let labelsUsed = 0;
+  let pirQueries = 0;
+  let canariesChecked = 0;
+  let statistic = 0;
+  let decision: ObliviousAuditResult['decision'] | undefined;
+  let reason: string | undefined;
+  const gap = () => counts[1][1] / counts[1][0] - counts[0][1] / counts[0][0];
+  for (let start = 0; start < plan.length && decision === undefined; start += batchSize) {
+    const batch = plan.slice(start, start + batchSize);
+    let labels: number[];
+    pirQueries += batch.length;
+    try {
+      labels = await connection.retrieve(batch.map((item) => item.index));
+    } catch (error) {
+      if (!(error instanceof PirVerificationError)) throw error;
+      decision = 'provider-rejected';
+      reason = error.message;
+      break;
+    }
+    for (let k = 0; k < batch.length && decision === undefined; k++) {
+      const { index, canary } = batch[k];
+      if (canary) {
+        canariesChecked++;
+        if (labels[k] !== canaryLabel.get(index)) {
+          decision = 'provider-rejected';
+          reason = `canary ${index}: the provider's label ${labels[k]} differs from the known label ${canaryLabel.get(index)}`;
+        }
+        continue;
+      }
+      const group = groups[index] === 1 ? 1 : 0;
+      counts[group][0]++;
+      counts[group][1] += labels[k];
+      labelsUsed++;
+      if (test === 'sequential') {
+        statistic = glr.add(group, labels[k]);
+        if (glr.ready && statistic >= thresholds.upper) decision = 'reject';
+        else if (glr.ready && statistic <= thresholds.lower) decision = 'accept';
+      }
+    }
+  }
+  if (decision === undefined) {
+    if (test === 'fixed') {
+      statistic = gap();
+      decision = fixedSampleDecision(Number.isNaN(statistic) ? 0 : statistic, tolerance);
+    } else {
+      decision = 'inconclusive';
+    }
+  }
+  return {
+    test,
+    decision,
+    ...(reason === undefined ? {} : { reason }),
+    labelsUsed,
+    pirQueries,
+    canariesChecked,
+    statistic,
+    gap: gap(),
+    bytesSent: connection.traffic.bytesSent - sentBefore,
+    bytesReceived: connection.traffic.bytesReceived - receivedBefore,
+    onlineMs: performance.now() - started,
+  };
+}
