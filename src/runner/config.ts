@@ -212,6 +212,14 @@ export function loadConfig(file: string, overrides: readonly Override[] = []): E
   } catch (error) {
     throw new InputError(`${file}: expected a readable YAML config file, found ${(error as NodeJS.ErrnoException).code ?? 'an error'}`);
   }
+  return parseConfig(text, file, overrides);
+}
+
+/**
+ * parseConfig(text, file, overrides) is loadConfig on YAML text already in hand;
+ * `file` names it in messages and its folder resolves relative paths.
+ */
+export function parseConfig(text: string, file: string, overrides: readonly Override[] = []): ExperimentConfig {
   const locator = new Locator(file, text, overrides);
   const firstError = locator.parseErrors[0];
   if (firstError) {

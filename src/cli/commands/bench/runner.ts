@@ -1,0 +1,41 @@
+import type { Argv, CommandModule } from 'yargs';
+import { benchmarkRunner } from '../../../runner/benchmark.js';
+import { inputError } from '../../../util/errors.js';
+
+interface BenchRunnerArguments {
+  json: boolean;
+  replicates: number;
+}
+
+/** `fairaudit bench runner`: replicate audits per second at 1 and 2 threads, and a 10,000-replicate quickstart. */
+export const benchRunnerCommand: CommandModule<object, BenchRunnerArguments> = {
+  command: 'runner',
+  describe: 'Replicate audits per second at 1 and 2 worker threads, and the time of a 10,000-replicate quickstart',
+  builder: (yargs: Argv) =>
+    yargs
+      .option('json', { type: 'boolean', default: false, describe: 'Print the figures as JSON' })
+      .option('replicates', { type: 'number', default: 6000, describe: 'Replicates per timed run' }) as unknown as Argv<BenchRunnerArguments>,
+  handler: async (args) => {
+    if (!(Number.isInteger(args.replicates) && args.replicates >= 100)) {
+      throw inputError({ where: '--replicates', expected: 'an integer ≥ 100', found: args.replicates });
+    }
+    const figures = await benchmarkRunner(args.replicates);
+    if (args.json) {
+      process.stdout.write(`${JSON.stringify({ runner: figures }, null, 2)}\n`);
+      return;
+    }
+    const line = (t: { replicates: number; seconds: number; replicatesPerSecond: number; cpuSeconds: number }) =>
+      `${t.replicates} replicates in ${t.seconds.toFixed(2)} s: ${t.replicatesPerSecond.toFixed(0)} replicate audits/s (${t.cpuSeconds.toFixed(2)} CPU s, ${(t.cpuSeconds / t.seconds).toFixed(2)} cores busy)`;
+    process.stdout.write(
+      [
+        `workload: ${figures.workload}`,
+        `1 thread:  ${line(figures.oneThread)}`,
+        `2 threads: ${line(figures.twoThreads)}`,
+        `speedup:   ${figures.speedup.toFixed(2)}× (bar: ≥ 1.8×)`,
+        `quickstart at 2 threads: ${line(figures.quickstart)} (bar: < 30 s)`,
+        'Wall-clock figures on a shared machine are provisional: "cores busy" below the thread count means other work took the CPU.',
+        '',
+      ].join('\n'),
+    );
+  },
+};

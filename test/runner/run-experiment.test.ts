@@ -1,0 +1,104 @@
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { parseConfig } from '../../src/runner/config.js';
+import { mergeShards } from '../../src/runner/merge-shards.js';
+import { decodeResultTable } from '../../src/runner/results-table.js';
+import { runExperiment } from '../../src/runner/run-experiment.js';
+import { deriveSeed } from '../../src/util/random.js';
+import { bytesOf, smallExperimentYaml, spawnCli, temporaryFolder, writeText } from './helpers.js';
+
+describe('runExperiment(config, {threads})', () => {
+  it('writes byte-identical results.arrow with 1 and 2 threads, rows in canonical order', async () => {
+    const folder = temporaryFolder();
+    const config = parseConfig(smallExperimentYaml('threads'), join(folder, 'threads.yaml'));
+    const one = await runExperiment(config, { threads: 1, outDirectory: join(folder, 'one') });
+    const two = await runExperiment(config, { threads: 2, outDirectory: join(folder, 'two') });
+    expect(two.threads).toBe(2);
+    expect(bytesOf(two.resultsFile).equals(bytesOf(one.resultsFile))).toBe(true);
+    expect(existsSync(join(folder, 'one', '.checkpoints'))).toBe(false);
+
+    const table = decodeResultTable(bytesOf(one.resultsFile), one.resultsFile);
+    expect(table.rows).toBe(4 * 30);
+    expect(table.columns.map((c) => c.name)).toEqual([
+      'experiment', 'kind', 'cell', 'metric', 'pool', 'replicate', 'seed',
+      'decision', 'queries', 'statistic', 'oracle_gap', 'oracle_decision', 'fixed_decision', 'fixed_samples', 'pool_size', 'proxy_gap',
+    ]);
+    // Cells in grid order (keys sorted: metric, then pool varying fastest), then replicate index.
+    expect(table.data.cell[0]).toBe('{"metric":"sp","pool":"fair"}');
+    expect(table.data.cell[30]).toBe('{"metric":"sp","pool":"unfair"}');
+    expect(table.data.cell[60]).toBe('{"metric":"eo","pool":"fair"}');
+    expect(table.data.replicate.slice(0, 3)).toEqual([0, 1, 2]);
+    expect(table.data.seed[31]).toBe(deriveSeed('7', '{"metric":"sp","pool":"unfair"}', 1));
+    // The unfair pool's oracle SP gap is 0.15 by construction (decision rates 0.45 and 0.30).
+    expect(table.data.oracle_gap[30]).toBeCloseTo(0.15, 10);
+    expect(table.data.oracle_decision[30]).toBe('reject');
+
+    const record = JSON.parse(readFileSync(one.runFile, 'utf8'));
+    expect(record.plan.cells).toHaveLength(4);
+    expect(record.provenance.threads).toBe(1);
+    expect(record.provenance.masterSeed).toBe('7');
+  });
+
+  it('does not depend on the order of keys in the YAML', async () => {
+    const folder = temporaryFolder();
+    const reordered = `seed: 7
+kind: sequential-audit
+chunkSize: 7
+replicates: 30
+experiment: threads
+grid:
+  pool:
+    - synthetic: { seed: 3, truePositiveRate: [0.7, 0.69], decisionRate: [0.40, 0.39], size: 3000 }
+      name: fair
+    - name: unfair
+      synthetic: { decisionRate: [0.45, 0.30], size: 3000, seed: 4, truePositiveRate: [0.8, 0.6] }
+  metric: [sp, eo]
+settings:
+  budget: 800
+  access: score
+`;
+    const a = await runExperiment(parseConfig(smallExperimentYaml('threads'), join(folder, 'a.yaml')), { threads: 1, outDirectory: join(folder, 'a') });
+    const b = await runExperiment(parseConfig(reordered, join(folder, 'b.yaml')), { threads: 1, outDirectory: join(folder, 'b') });
+    expect(bytesOf(b.resultsFile).equals(bytesOf(a.resultsFile))).toBe(true);
+  });
+});
+
+describe('fairaudit run CONFIG --shard i/4, then fairaudit merge', () => {
+  it('four shard processes merged give exactly the bytes of one run', async () => {
+    const folder = temporaryFolder();
+    const file = writeText(folder, 'shards.yaml', smallExperimentYaml('shards'));
+    const [whole, ...shards] = await Promise.all([
+      spawnCli(['run', file, '--threads', '1', '--out', join(folder, 'whole'), '--quiet']),
+      ...[1, 2, 3, 4].map((i) => spawnCli(['run', file, '--threads', '1', '--shard', `${i}/4`, '--out', join(folder, `shard-${i}`), '--quiet'])),
+    ]);
+    expect(whole.stderr).toBe('');
+    expect(whole.code).toBe(0);
+    for (const shard of shards) expect(shard.code).toBe(0);
+    // Each shard holds only its share.
+    const sizes = [1, 2, 3, 4].map((i) => decodeResultTable(bytesOf(join(folder, `shard-${i}`, 'results.arrow')), 'shard').rows);
+    expect(sizes.reduce((a, b) => a + b, 0)).toBe(120);
+    expect(Math.max(...sizes)).toBeLessThan(120);
+    const merged = await spawnCli(['merge', ...[3, 1, 4, 2].map((i) => join(folder, `shard-${i}`)), '--out', join(folder, 'merged')]);
+    expect(merged.code).toBe(0);
+    expect(bytesOf(join(folder, 'merged', 'results.arrow')).equals(bytesOf(join(folder, 'whole', 'results.arrow')))).toBe(true);
+    const record = JSON.parse(readFileSync(join(folder, 'merged', 'run.json'), 'utf8'));
+    expect(record.provenance.mergedFrom).toHaveLength(4);
+  });
+
+  it('mergeShards refuses a missing shard, a doubled shard, and shards of another plan', async () => {
+    const folder = temporaryFolder();
+    const config = parseConfig(smallExperimentYaml('refuse', 8), join(folder, 'refuse.yaml'));
+    for (const i of [1, 2]) await runExperiment(config, { threads: 1, shard: { index: i, count: 2 }, outDirectory: join(folder, `s${i}`) });
+    const other = parseConfig(smallExperimentYaml('refuse', 9), join(folder, 'other.yaml'));
+    await runExperiment(other, { threads: 1, shard: { index: 2, count: 2 }, outDirectory: join(folder, 'o2') });
+    const out = join(folder, 'merged');
+    expect(() => mergeShards([join(folder, 's1')], out)).toThrow('found none for shard 2/2');
+    expect(() => mergeShards([join(folder, 's1'), join(folder, 's1')], out)).toThrow('expected each shard once');
+    expect(() => mergeShards([join(folder, 's1'), join(folder, 'o2')], out)).toThrow('expected a shard of the same plan');
+    expect(() => mergeShards([join(folder, 'nothing-here')], out)).toThrow('nothing-here/run.json: expected the run.json of a fairaudit run');
+    expect(existsSync(out)).toBe(false);
+    mergeShards([join(folder, 's2'), join(folder, 's1')], out);
+    expect(decodeResultTable(bytesOf(join(out, 'results.arrow')), 'merged').rows).toBe(4 * 8);
+  });
+});
