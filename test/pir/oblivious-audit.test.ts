@@ -1,0 +1,148 @@
+import { afterEach, describe, expect, test } from 'vitest';
+import { createRandom } from '../../src/util/random.js';
+import { drawAuditSet, runObliviousAudit } from '../../src/pir/oblivious-audit.js';
+import { choosePirParameters } from '../../src/pir/parameters.js';
+import { PirServer } from '../../src/pir/pir-server.js';
+import { ProviderConnection } from '../../src/pir/provider-connection.js';
+import { type ProviderService, startProviderService } from '../../src/pir/provider-service.js';
+import { tamperMatrix } from '../../src/pir/tamper.js';
+import { encodeMessage } from '../../src/pir/wire-format.js';
+
+/** A candidate set with a known demographic-parity gap: P(1 | a) = rateA, P(1 | b) = rateB. */
+function candidateSet(size: number, rateA: number, rateB: number, seed: string) {
+  const random = createRandom(seed);
+  const groups = new Uint8Array(size);
+  const labels = new Uint8Array(size);
+  for (let i = 0; i < size; i++) {
+    groups[i] = random() < 0.4 ? 1 : 0;
+    labels[i] = random() < (groups[i] === 1 ? rateB : rateA) ? 1 : 0;
+  }
+  return { groups, labels };
+}
+
+const running: ProviderService[] = [];
+afterEach(async () => {
+  await Promise.all(running.splice(0).map((service) => service.close()));
+});
+
+async function provide(labels: Uint8Array, cheat?: 'flip-label' | 'second-database') {
+  const parameters = choosePirParameters({ entryCount: labels.length, entryBits: 1 });
+  const server = await PirServer.create(labels, parameters);
+  const { hint, proof } = server.commit();
+  const answerFrom = cheat
+    ? await PirServer.fromMatrix(
+        tamperMatrix(server.matrix(), parameters, cheat, createRandom('cheat')),
+        parameters,
+        server.seed,
+      )
+    : server;
+  const service = await startProviderService({ server, hint, proof, answerFrom, idleTimeoutMs: 20_000 });
+  running.push(service);
+  return service;
+}
+
+const auditSettings = {
+  sampleSize: 1500,
+  sampling: 'uniform' as const,
+  batchSize: 50,
+  tolerance: 0.05,
+  alpha: 0.05,
+  beta: 0.2,
+};
+
+describe('runObliviousAudit(connection, options, random) over loopback HTTP', () => {
+  test('a fair provider is accepted and an unfair one rejected, by both tests, with canaries passing', async () => {
+    for (const [rateB, expected] of [
+      [0.3, 'accept'],
+      [0.6, 'reject'],
+    ] as const) {
+      const { groups, labels } = candidateSet(13_500, 0.3, rateB, `pool-${rateB}`);
+      const service = await provide(labels);
+      const connection = await ProviderConnection.connect(service.url, { entryCount: labels.length, entryBits: 1 });
+      const canaries = [11, 222, 3333, 4444, 5555].map((index) => ({ index, label: labels[index] }));
+      for (const testKind of ['fixed', 'sequential'] as const) {
+        const result = await runObliviousAudit(
+          connection,
+          { ...auditSettings, groups, canaries, test: testKind },
+          createRandom(`audit-${rateB}-${testKind}`),
+        );
+        expect(result.decision).toBe(expected);
+        if (testKind === 'fixed') expect(result.labelsUsed + result.canariesChecked).toBeGreaterThanOrEqual(1500);
+        if (testKind === 'sequential') expect(result.labelsUsed).toBeLessThan(1500);
+        expect(result.bytesSent).toBe(result.pirQueries * connection.parameters.columns * 4 + 16 * Math.ceil(result.pirQueries / 50));
+      }
+    }
+  });
+
+  test('a provider answering from a tampered table is rejected (flip-label, second-database)', async () => {
+    const { groups, labels } = candidateSet(5000, 0.3, 0.3, 'tampered');
+    for (const cheat of ['flip-label', 'second-database'] as const) {
+      const service = await provide(labels, cheat);
+      const connection = await ProviderConnection.connect(service.url);
+      const result = await runObliviousAudit(
+        connection,
+        { ...auditSettings, sampleSize: 400, groups, canaries: [], test: 'sequential' },
+        createRandom(`tampered-${cheat}`),
+      );
+      expect(result.decision).toBe('provider-rejected');
+      expect(result.reason).toMatch(/not computed from the committed database/);
+    }
+  });
+
+  test('a committed table that lies about a canary is rejected by the canary check', async () => {
+    const { groups, labels } = candidateSet(5000, 0.3, 0.3, 'canary');
+    const lying = labels.slice();
+    lying[77] = 1 - lying[77];
+    const service = await provide(lying);
+    const connection = await ProviderConnection.connect(service.url);
+    const result = await runObliviousAudit(
+      connection,
+      { ...auditSettings, sampleSize: 400, groups, canaries: [{ index: 77, label: labels[77] }], test: 'fixed' },
+      createRandom('canary-audit'),
+    );
+    expect(result.decision).toBe('provider-rejected');
+    expect(result.reason).toMatch(/canary 77/);
+  });
+
+  test('the provider answers a malformed query with HTTP 400 and a clear message', async () => {
+    const { labels } = candidateSet(2000, 0.3, 0.3, 'malformed');
+    const service = await provide(labels);
+    const parameters = choosePirParameters({ entryCount: 2000, entryBits: 1 });
+    const shortQuery = encodeMessage('query', new Uint32Array(parameters.columns - 1), 1, parameters.columns - 1);
+    const response = await fetch(`${service.url}/answer`, { method: 'POST', body: shortQuery });
+    expect(response.status).toBe(400);
+    expect(await response.text()).toBe(
+      `PIR query: expected vectors of ${parameters.columns} elements, found "${parameters.columns - 1} elements"`,
+    );
+    const wrongModulus = encodeMessage('query', new Uint32Array(parameters.columns), 1, parameters.columns);
+    wrongModulus[6] = 64;
+    const second = await fetch(`${service.url}/answer`, { method: 'POST', body: wrongModulus });
+    expect(second.status).toBe(400);
+    expect(await second.text()).toMatch(/expected modulus q = 2\^32, found "q = 2\^64"/);
+  });
+
+  test('the provider stops by itself after its idle timeout', async () => {
+    const parameters = choosePirParameters({ entryCount: 100, entryBits: 1 });
+    const server = await PirServer.create(new Array(100).fill(1), parameters);
+    const { hint, proof } = server.commit();
+    const service = await startProviderService({ server, hint, proof, idleTimeoutMs: 200 });
+    const started = Date.now();
+    await service.stopped;
+    expect(Date.now() - started).toBeLessThan(5000);
+  });
+
+  test('ProviderConnection.connect refuses a provider that is not on 127.0.0.1', async () => {
+    await expect(ProviderConnection.connect('http://example.org:80')).rejects.toThrow(/loopback only/);
+  });
+});
+
+describe('drawAuditSet(groups, size, sampling, random)', () => {
+  test('draws distinct candidates; stratified keeps the group shares to within one', () => {
+    const groups = new Uint8Array(1000).map((_, i) => (i % 10 < 3 ? 1 : 0));
+    for (const sampling of ['uniform', 'stratified'] as const) {
+      const sample = drawAuditSet(groups, 200, sampling, createRandom(sampling));
+      expect(new Set(sample).size).toBe(200);
+      if (sampling === 'stratified') expect(sample.filter((i) => groups[i] === 1).length).toBe(60);
+    }
+  });
+});
