@@ -6,22 +6,22 @@ function cell(text: string): string {
   return text.replaceAll('|', '\\|').replaceAll('\n', ' ');
 }
 
-function defaultText(s: Schema, required: boolean): string {
+function defaultText(s: Schema): string {
   if (s.default !== undefined) return `\`${JSON.stringify(s.default)}\``;
   if (s.optional) return 'optional';
-  return required ? '**required**' : '';
+  return '**required**';
 }
 
-function rows(s: Schema, prefix: string, out: string[], required = true): void {
+function rows(s: Schema, prefix: string, out: string[]): void {
   if (s.type !== 'object') return;
   for (const [key, property] of Object.entries(s.properties)) {
     const path = prefix === '' ? key : `${prefix}.${key}`;
     const inChoice = (s.exactlyOneOf as string[] | undefined)?.includes(key) ?? false;
-    const status = inChoice ? `one of ${(s.exactlyOneOf as string[]).join(' / ')}` : defaultText(property, required);
+    const status = inChoice ? `one of ${(s.exactlyOneOf as string[]).join(' / ')}` : defaultText(property);
     const expected = property.type === 'object' ? 'a mapping' : describeExpected(property);
     out.push(`| \`${path}\` | ${cell(expected)} | ${status} | ${cell(property.description)} |`);
     if (property.type === 'object' && Object.keys(property.properties).length > 0) {
-      rows(property, path, out, required && !property.optional && !inChoice);
+      rows(property, path, out);
     }
   }
 }

@@ -145,7 +145,8 @@ const outcomeColumns: readonly OutcomeColumn[] = [
   {
     name: 'fixed_decision',
     type: 'utf8',
-    description: "The fixed-sample decision on the first min(B, pool) rows of the replicate's order.",
+    description:
+      "The fixed-sample decision on the first min(B, pool) rows of the replicate's order: their plug-in gap of the observed values (decisions, scores or logits) against the access regime's tolerance.",
   },
   { name: 'fixed_samples', type: 'int32', description: 'Rows the fixed-sample decision used: min(B, pool size).' },
   { name: 'pool_size', type: 'int32', description: "Size of the metric's pool (all rows for sp, label = 1 rows for eo)." },
