@@ -73,7 +73,7 @@ function asObject(value: unknown): Record<string, unknown> | undefined {
 
 /**
  * parseRunRecord(json, path) reads run.json leniently: the plan's cells (`plan.cells`
- * with `key` or `cell`, and `settings`), and the provenance object (`provenance`, or
+ * with `key` or `cell`, `settings` flattened, and the grid `columns` values), and the provenance object (`provenance`, or
  * the top-level fields that are not config or plan). Throws InputError when the
  * JSON is not an object. O(size).
  */
@@ -90,6 +90,10 @@ export function parseRunRecord(json: unknown, path: string): RunRecord {
     if (key === undefined) continue;
     const settings: Record<string, SettingValue> = {};
     flattenSettings(cell.settings ?? {}, '', settings);
+    const gridColumns = asObject(cell.columns);
+    for (const [name, value] of Object.entries(gridColumns ?? {})) {
+      if (typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean') settings[name] = value;
+    }
     plannedCells.push({ key, settings, replicates: typeof cell.replicates === 'number' ? cell.replicates : undefined });
   }
   const provenance =

@@ -41,7 +41,8 @@ export function barChartSpec(data: BarDatum[], options: BarChartOptions): Record
   const hasPanels = data.some((datum) => datum.panel !== undefined);
   const hasErrors = options.errorBars === true && !options.stacked && data.some((datum) => datum.lower !== undefined && datum.upper !== undefined);
   const values = data.map((datum) => ({ ...datum, series: datum.series ?? '', panel: datum.panel ?? '' }));
-  const x = { field: 'category', type: 'nominal', title: options.categoryTitle, sort: null, axis: { labelAngle: 0 } };
+  const longLabels = data.some((datum) => datum.category.length > 9);
+  const x = { field: 'category', type: 'nominal', title: options.categoryTitle, sort: null, axis: { labelAngle: longLabels ? -35 : 0 } };
   const y: Record<string, unknown> = { field: 'value', type: 'quantitative', title: options.valueTitle };
   if (options.valueDomain) y.scale = { domain: options.valueDomain };
   if (options.stacked) y.stack = 'zero';

@@ -12,7 +12,7 @@ export const chartConfig: Record<string, unknown> = {
   title: { fontSize: 15, fontWeight: 'bold', anchor: 'start', subtitleFontSize: 12, subtitleColor: '#444' },
   axis: { labelFontSize: 11, titleFontSize: 12, titlePadding: 8, labelLimit: 180 },
   header: { labelFontSize: 12, titleFontSize: 12, labelFontWeight: 'bold' },
-  legend: { labelFontSize: 11, titleFontSize: 12, labelLimit: 260 },
+  legend: { labelFontSize: 11, titleFontSize: 12, labelLimit: 260, titleLimit: 260 },
   view: { stroke: '#ddd' },
 };
 
