@@ -1,4 +1,5 @@
 import { createReadStream } from 'node:fs';
+import type { Readable } from 'node:stream';
 import { inputError } from '../util/errors.js';
 
 /** One parsed CSV record: its fields and the 1-based line on which it starts. */
@@ -169,17 +170,31 @@ export function parseCsvText(text: string, options: CsvOptions): CsvRecord[] {
 }
 
 /**
+ * readCsvStream(stream, onRecord, options) parses a stream of UTF-8 text (a file, or a
+ * zip or gzip entry being inflated) through CsvReader, calling onRecord for each record
+ * in order. O(length) time, O(longest record) memory.
+ * Throws InputError for malformed text (see CsvReader).
+ */
+export async function readCsvStream(
+  stream: Readable,
+  onRecord: (record: CsvRecord) => void,
+  options: CsvOptions,
+): Promise<void> {
+  const reader = new CsvReader(options, onRecord);
+  stream.setEncoding('utf8');
+  for await (const chunk of stream) reader.push(chunk as string);
+  reader.end();
+}
+
+/**
  * readCsvFile(path, onRecord, options) streams a UTF-8 CSV file through CsvReader,
- * calling onRecord for each record in order, so files larger than memory work.
- * O(file size) time. Throws InputError for malformed text (see CsvReader).
+ * so files larger than memory work. O(file size) time.
+ * Throws InputError for malformed text (see CsvReader).
  */
 export async function readCsvFile(
   path: string,
   onRecord: (record: CsvRecord) => void,
   options: Omit<CsvOptions, 'file'> & { file?: string } = {},
 ): Promise<void> {
-  const reader = new CsvReader({ ...options, file: options.file ?? path }, onRecord);
-  const stream = createReadStream(path, { encoding: 'utf8', highWaterMark: 1 << 20 });
-  for await (const chunk of stream) reader.push(chunk as string);
-  reader.end();
+  await readCsvStream(createReadStream(path, { highWaterMark: 1 << 20 }), onRecord, { ...options, file: options.file ?? path });
 }

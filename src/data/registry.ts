@@ -1,11 +1,12 @@
 import { inputError } from '../util/errors.js';
 import type { DatasetDefinition } from './dataset-definition.js';
+import { acsIncomeDataset } from './datasets/acs-income.js';
 import { adultDataset } from './datasets/adult.js';
 import { ccdDataset } from './datasets/ccd.js';
 import { compasDataset } from './datasets/compas.js';
 
 /** Every dataset fairaudit knows, in the order `fairaudit data list` shows them. */
-export const DATASETS: readonly DatasetDefinition[] = [adultDataset, ccdDataset, compasDataset];
+export const DATASETS: readonly DatasetDefinition[] = [acsIncomeDataset, adultDataset, ccdDataset, compasDataset];
 
 /** The registry's names. */
 export function datasetNames(): string[] {
