@@ -37,7 +37,7 @@ class AcsTableBuilder {
   readonly rowIndex: number[] = [];
 
   add(features: readonly number[], label: number, index: number): void {
-    features.forEach((value, k) => this.values[k].push(value));
+    for (let k = 0; k < features.length; k++) this.values[k].push(features[k]);
     this.labels.push(label);
     this.rowIndex.push(index);
   }
