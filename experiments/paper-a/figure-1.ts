@@ -14,7 +14,7 @@ export interface PublishedFigurePoint {
 /**
  * figure1Chart(summaries, published) builds paper A Figure 1: mean queries to
  * termination ± one std per access regime under SP, one panel per dataset, a bar per
- * base model, with the published means (Table 2) as black ticks when given. Panels
+ * base model, with the published means (Table 2) as red ticks when given. Panels
  * have their own y scale (ACS needs thousands of queries, Adult hundreds).
  * O(cells). Cells that are missing are left out.
  */
@@ -41,7 +41,7 @@ export function figure1Chart(summaries: CellSummary[], published: PublishedFigur
   }
   const spec = barChartSpec(data, {
     title: 'Figure 1. Sequential audit cost under SP across access regimes',
-    subtitle: subtitle ?? 'Bars: mean queries to termination; error bars: ± one std over the replicates; black ticks: published (Table 2).',
+    subtitle: subtitle ?? 'Bars: mean queries to termination; error bars: ± one std over the replicates; red ticks: published means (Table 2).',
     categoryTitle: 'Access regime',
     valueTitle: 'Queries to termination',
     seriesTitle: 'Model',
@@ -52,7 +52,7 @@ export function figure1Chart(summaries: CellSummary[], published: PublishedFigur
   if (data.some((datum) => datum.published !== undefined)) {
     const inner = (spec.spec ?? spec) as { layer: Array<Record<string, unknown>> };
     inner.layer.push({
-      mark: { type: 'tick', color: 'black', thickness: 2, size: 18 },
+      mark: { type: 'tick', color: '#c0392b', thickness: 3, size: 22 },
       encoding: {
         x: { field: 'category', type: 'nominal', sort: null },
         xOffset: { field: 'series', type: 'nominal', sort: null },
@@ -64,7 +64,7 @@ export function figure1Chart(summaries: CellSummary[], published: PublishedFigur
     id: 'paper-a-figure-1',
     title: 'Figure 1. Sequential audit cost under SP across access regimes',
     caption:
-      'Mean queries to termination with one standard deviation, per access regime, a panel per dataset (SP, base models). Black ticks mark the published means of Table 2.',
+      'Mean queries to termination with one standard deviation, per access regime, a panel per dataset (SP, base models). Red ticks mark the published means of Table 2.',
     spec,
   };
 }

@@ -22,6 +22,7 @@ import { paperATable2 } from './table-2.js';
 import { paperATable3 } from './table-3.js';
 import { paperATable4 } from './table-4.js';
 import { paperATable5 } from './table-5.js';
+import { toleranceReference, toleranceReferenceTable } from './tolerance-reference.js';
 import { toleranceSensitivityCharts } from './tolerance-sensitivity.js';
 import { trainedPools } from './trained-pools.js';
 
@@ -108,7 +109,7 @@ function paperAReportKind(base: ReportKind, notice: string | null): ReportKind {
     description: notice ? `${notice} ${base.description}` : base.description,
     charts(summaries, varyingSettings, experiment) {
       const own: ChartSpec[] = [];
-      const subtitle = notice ? 'Calibrated synthetic data, not a reproduction. Black ticks: published (Table 2).' : undefined;
+      const subtitle = notice ? 'Calibrated synthetic data, not a reproduction. Red ticks: published means (Table 2).' : undefined;
       if (experiment === PAPER_A_EXPERIMENT) own.push(figure1Chart(summaries, figurePoints(), subtitle));
       if (experiment === PAPER_A_SENSITIVITY_EXPERIMENTS.score) own.push(...toleranceSensitivityCharts('score', summaries, notice ? 'Calibrated synthetic data.' : undefined));
       if (experiment === PAPER_A_SENSITIVITY_EXPERIMENTS.logit) own.push(...toleranceSensitivityCharts('logit', summaries, notice ? 'Calibrated synthetic data.' : undefined));
@@ -214,6 +215,13 @@ export async function reproducePaperA(options: PaperAOptions = {}): Promise<Pape
       progress(`report: ${config.experiment}`);
       const report = await writeReport(run.directory, { png: options.png });
       if (run.key === 'main') {
+        const settings = config.settings as { scoreTolerance?: number; logitTolerance?: number; tolerance?: number };
+        const references = pools
+          .filter((entry) => entry.pool.base)
+          .flatMap((entry) => (['sp', 'eo'] as const).map((metric) => toleranceReference(entry.pool.name, entry.auditPool, metric, settings.tolerance ?? 0.05)))
+          .filter((reference) => reference !== null);
+        const referenceNote = notice ? 'Calibrated synthetic pools: the logit spread is an assumption.' : undefined;
+        writeTable(join(run.directory, 'tables'), toleranceReferenceTable(references, { score: settings.scoreTolerance ?? 0.05, logit: settings.logitTolerance ?? 0.2 }, referenceNote));
         const published = loadPublishedFile(paperAPublishedPath());
         comparisonRows = explainPaperAComparison(report.comparison, published.cells, report.summaries, pools);
         writeTable(join(run.directory, 'tables'), paperAComparisonTable(comparisonRows));

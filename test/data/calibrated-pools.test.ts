@@ -24,7 +24,7 @@ function publishedGap(dataset: string, model: string, metric: 'sp' | 'eo'): numb
   const file = JSON.parse(readFileSync(join(packageRoot(), 'experiments/published/paper-a.json'), 'utf8')) as {
     cells: PublishedCell[];
   };
-  const cell = file.cells.find((c) => c.id === `table1/${dataset}/${model}/${metric}/gap`);
+  const cell = file.cells.find((c) => c.id === `paper-a/table1/${dataset}/${model}/${metric}/gap`);
   if (!cell || typeof cell.value !== 'number') throw new Error(`no published Table 1 cell for ${dataset}/${model}/${metric}`);
   return cell.value;
 }
