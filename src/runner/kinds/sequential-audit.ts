@@ -3,6 +3,7 @@ import type { AuditPool } from '../../audit/pool.js';
 import { readPoolFile } from '../../audit/pool-io.js';
 import { type PreparedAudit, prepareAudit } from '../../audit/prepare-audit.js';
 import { runSequentialAudit } from '../../audit/sequential-audit.js';
+import { fixedSampleDecision } from '../../stats/fixed-sample-decision.js';
 import { generateSyntheticPool, syntheticPoolProblem } from '../../data/synthetic-pool.js';
 import type { Random } from '../../util/random.js';
 import { canonicalJson } from '../canonical-json.js';
@@ -195,7 +196,7 @@ export const sequentialAuditKind: ExperimentKind<SequentialAuditSettings, Prepar
       queries: result.queries,
       statistic: result.statistic,
       oracle_gap: prepared.oracleGap,
-      oracle_decision: prepared.oracleGap > settings.tolerance ? 'reject' : 'accept',
+      oracle_decision: fixedSampleDecision(prepared.oracleGap, settings.tolerance),
       fixed_decision: result.fixedDecision ?? 'accept',
       fixed_samples: result.fixedSamples,
       pool_size: prepared.size,
