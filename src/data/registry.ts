@@ -4,9 +4,10 @@ import { acsIncomeDataset } from './datasets/acs-income.js';
 import { adultDataset } from './datasets/adult.js';
 import { ccdDataset } from './datasets/ccd.js';
 import { compasDataset } from './datasets/compas.js';
+import { hatedayDataset } from './datasets/hateday.js';
 
 /** Every dataset fairaudit knows, in the order `fairaudit data list` shows them. */
-export const DATASETS: readonly DatasetDefinition[] = [acsIncomeDataset, adultDataset, ccdDataset, compasDataset];
+export const DATASETS: readonly DatasetDefinition[] = [acsIncomeDataset, adultDataset, ccdDataset, compasDataset, hatedayDataset];
 
 /** The registry's names. */
 export function datasetNames(): string[] {
