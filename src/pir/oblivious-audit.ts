@@ -164,7 +164,8 @@ export async function runObliviousAudit(
       counts[group][1] += labels[k];
       labelsUsed++;
       if (test === 'sequential') {
-        statistic = glr.add(group, labels[k]);
+        glr.add(group, labels[k]);
+        statistic = glr.statistic;
         if (glr.ready && statistic >= thresholds.upper) decision = 'reject';
         else if (glr.ready && statistic <= thresholds.lower) decision = 'accept';
       }

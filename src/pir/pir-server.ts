@@ -135,7 +135,8 @@ export class PirServer {
    * benchmarkKernel(queries, count, repetitions) times the bare answer kernel on
    * limbs already in WebAssembly memory (no copies in or out), and the `ceiling`
    * kernel (the same loads and multiply-adds against constant registers, one
-   * pass over D) as the bound it is compared with. Milliseconds per call.
+   * pass over D) as the bound it is compared with. Medians of `repetitions`
+   * alternating calls, in milliseconds (warm cache: D stays in L2/L3).
    */
   benchmarkKernel(queries: Uint32Array, count: number, repetitions: number): { answerMs: number; ceilingMs: number } {
     const { rows, columns } = this.parameters;
@@ -154,13 +155,18 @@ export class PirServer {
       const kernels = this.kernels.exports;
       kernels.answer(this.databaseOffset, rows, columns, limbs, count, out);
       kernels.ceiling(this.databaseOffset, rows, columns, out);
-      let start = process.hrtime.bigint();
-      for (let r = 0; r < repetitions; r++) kernels.answer(this.databaseOffset, rows, columns, limbs, count, out);
-      const answerMs = Number(process.hrtime.bigint() - start) / 1e6 / repetitions;
-      start = process.hrtime.bigint();
-      for (let r = 0; r < repetitions; r++) kernels.ceiling(this.databaseOffset, rows, columns, out);
-      const ceilingMs = Number(process.hrtime.bigint() - start) / 1e6 / repetitions;
-      return { answerMs, ceilingMs };
+      const answerTimes: number[] = [];
+      const ceilingTimes: number[] = [];
+      for (let r = 0; r < repetitions; r++) {
+        let start = process.hrtime.bigint();
+        kernels.answer(this.databaseOffset, rows, columns, limbs, count, out);
+        answerTimes.push(Number(process.hrtime.bigint() - start) / 1e6);
+        start = process.hrtime.bigint();
+        kernels.ceiling(this.databaseOffset, rows, columns, out);
+        ceilingTimes.push(Number(process.hrtime.bigint() - start) / 1e6);
+      }
+      const median = (values: number[]) => values.sort((a, b) => a - b)[values.length >> 1];
+      return { answerMs: median(answerTimes), ceilingMs: median(ceilingTimes) };
     } finally {
       this.kernels.release(mark);
     }

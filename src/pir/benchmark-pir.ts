@@ -1,0 +1,150 @@
+import { randomBytes, randomInt } from 'node:crypto';
+import { entryLocation } from './packing.js';
+import { choosePirParameters, type PirParameters } from './parameters.js';
+import { PirClient } from './pir-client.js';
+import { PirServer } from './pir-server.js';
+import { HEADER_BYTES } from './wire-format.js';
+
+/** One size of `fairaudit bench pir`: times in milliseconds (medians), sizes in bytes. */
+export interface PirBenchmarkRow {
+  /** log2 of the number of entries (not an integer for the candidate-set sizes). */
+  readonly logN: number;
+  readonly entries: number;
+  readonly entryBits: number;
+  readonly plaintextModulus: number;
+  readonly rows: number;
+  readonly columns: number;
+  /** Offline: H = D·A in WebAssembly (A already expanded). */
+  readonly hintMs: number;
+  readonly hintBytes: number;
+  /** Offline: Z = C·D, the commitment proof, and the auditor's checks of it. */
+  readonly commitMs: number;
+  readonly commitCheckMs: number;
+  readonly proofBytes: number;
+  /** Online, auditor: one Regev encryption of a unit vector (A·s + e + Δ·1_c). */
+  readonly queryMs: number;
+  /**
+   * Online, provider: D·u for one query, the whole call (limb split, kernel, copies),
+   * answers timed back to back (warm cache, as for the Go reference's figure).
+   */
+  readonly answerMs: number;
+  /** Online, auditor: decrypt the column and check its noise. */
+  readonly recoverMs: number;
+  /** Online, auditor: the extra check Z·u = C·v against the commitment. */
+  readonly verifyMs: number;
+  readonly queryBytes: number;
+  readonly answerBytes: number;
+  /** Raw database (N·d bits / 8 bytes) per answerMs, in 10^9 bytes per second. */
+  readonly answerGBps: number;
+  /** The same for the bare answer kernel, and for the multiply-add ceiling loop. */
+  readonly kernelGBps: number;
+  readonly ceilingGBps: number;
+  /** Every entry of every recovered column equalled the database. */
+  readonly correct: boolean;
+}
+
+export interface PirBenchmarkOptions {
+  readonly entries: number;
+  readonly entryBits: number;
+  /** Timed repetitions of each online step (medians are reported). */
+  readonly repetitions: number;
+}
+
+function median(values: number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  const middle = sorted.length >> 1;
+  return sorted.length % 2 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2;
+}
+
+function time<T>(work: () => T): [T, number] {
+  const start = process.hrtime.bigint();
+  const result = work();
+  return [result, Number(process.hrtime.bigint() - start) / 1e6];
+}
+
+/**
+ * benchmarkPir(options) builds a random database of N entries of d bits (entries
+ * from node:crypto), runs the offline phase (hint, commitment, commitment check) and
+ * times the online phase — query, answer, recover, verify — over `repetitions`
+ * queries to random indices, checking every recovered column against D. The answer
+ * is timed after a warm-up so that V8's optimising tier runs it. O(repetitions·ℓm).
+ */
+export async function benchmarkPir(options: PirBenchmarkOptions): Promise<PirBenchmarkRow> {
+  const { entries, entryBits, repetitions } = options;
+  const parameters: PirParameters = choosePirParameters({ entryCount: entries, entryBits });
+  const { rows, columns, lweDimension } = parameters;
+  const database = new Uint8Array(randomBytes(entries)).map((byte) => byte & (2 ** Math.min(entryBits, 8) - 1));
+  const server = await PirServer.create(database, parameters);
+  const a = server.publicMatrix();
+  const hintTimes: number[] = [];
+  let hint: Uint32Array = new Uint32Array(0);
+  for (let r = 0; r < 3; r++) {
+    const [value, ms] = time(() => server.hint(a));
+    hint = value;
+    hintTimes.push(ms);
+  }
+  const [{ proof }, commitMs] = time(() => server.commit());
+  const checking = await PirClient.create(parameters, server.seed, hint);
+  const [, commitCheckMs] = time(() => checking.verifyCommitment(proof));
+  const plain = await PirClient.create(parameters, server.seed, hint);
+  const matrix = server.matrix();
+
+  const warmUp = plain.query(0);
+  for (let r = 0; r < 200; r++) server.answer(warmUp.query, 1);
+  const queryTimes: number[] = [];
+  const answerTimes: number[] = [];
+  const recoverTimes: number[] = [];
+  const verifyTimes: number[] = [];
+  const indices = Array.from({ length: repetitions }, () => randomInt(entries));
+  const states = indices.map((index) => {
+    const [state, queryMs] = time(() => plain.query(index));
+    queryTimes.push(queryMs);
+    return state;
+  });
+  // Answers back to back, as a provider serving a batch would: D stays in cache.
+  const answers = states.map((state) => {
+    const [answer, answerMs] = time(() => server.answer(state.query, 1));
+    answerTimes.push(answerMs);
+    return answer;
+  });
+  let correct = true;
+  for (let r = 0; r < repetitions; r++) {
+    const index = indices[r];
+    const state = states[r];
+    const answer = answers[r];
+    const [column, recoverMs] = time(() => plain.recoverColumn(answer, state));
+    const [, verifiedMs] = time(() => checking.recoverColumn(answer, state));
+    recoverTimes.push(recoverMs);
+    verifyTimes.push(Math.max(0, verifiedMs - recoverMs));
+    const { column: c } = entryLocation(index, parameters);
+    for (let row = 0; row < rows; row++) {
+      if (column.values[row] !== matrix[row * columns + c]) correct = false;
+    }
+  }
+  const kernel = server.benchmarkKernel(warmUp.query, 1, Math.max(20, repetitions));
+  const rawGigabytes = (entries * entryBits) / 8 / 1e9;
+  const answerMs = median(answerTimes);
+  return {
+    logN: Math.log2(entries),
+    entries,
+    entryBits,
+    plaintextModulus: parameters.plaintextModulus,
+    rows,
+    columns,
+    hintMs: median(hintTimes),
+    hintBytes: rows * lweDimension * 4,
+    commitMs,
+    commitCheckMs,
+    proofBytes: proof.byteLength,
+    queryMs: median(queryTimes),
+    answerMs,
+    recoverMs: median(recoverTimes),
+    verifyMs: median(verifyTimes),
+    queryBytes: HEADER_BYTES + columns * 4,
+    answerBytes: HEADER_BYTES + rows * 4,
+    answerGBps: rawGigabytes / (answerMs / 1e3),
+    kernelGBps: rawGigabytes / (kernel.answerMs / 1e3),
+    ceilingGBps: rawGigabytes / (kernel.ceilingMs / 1e3),
+    correct,
+  };
+}
