@@ -1,5 +1,6 @@
 import { inputError } from '../util/errors.js';
 import { sequentialAuditReportKind } from './kinds/sequential-audit.js';
+import { respirMinimalFlipsReportKind, respirReportKind } from '../respir/respir-report-kinds.js';
 import type { ReportKind } from './report-kind.js';
 
 /**
@@ -7,7 +8,7 @@ import type { ReportKind } from './report-kind.js';
  * ReportKind in your area (for example src/respir/report-kind.ts) and add one import
  * and one entry here. Library users can also call registerReportKind at run time.
  */
-const builtInReportKinds: ReportKind[] = [sequentialAuditReportKind];
+const builtInReportKinds: ReportKind[] = [sequentialAuditReportKind, respirReportKind, respirMinimalFlipsReportKind];
 
 const registered = new Map<string, ReportKind>(builtInReportKinds.map((kind) => [kind.kind, kind]));
 

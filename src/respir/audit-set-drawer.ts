@@ -13,7 +13,7 @@ export type AuditDesign = 'uniform' | 'proportional' | 'balanced';
 /**
  * How a draw is made: 'counts' draws the per-stratum counts directly from the
  * multivariate hypergeometric law (O(strata × sd) per draw); 'indices' runs a partial
- * Fisher-Yates shuffle over a reused buffer of C's rows (O(n) per draw). Both give
+ * Fisher-Yates shuffle over a reused buffer of C's rows (O(N) per draw). Both give
  * the same law of the counts (test/respir/audit-set-drawer.test.ts checks it).
  */
 export type AuditSampler = 'counts' | 'indices';
@@ -49,7 +49,7 @@ function groupSize(strata: AuditStrata, group: number): number {
  * createAuditSetDrawer(strata, auditSetSize, design, sampler) returns a function that
  * draws one audit set S ⊂ C of `auditSetSize` rows and writes its count per stratum.
  * Set-up is O(N) (the ln-factorial table, or the row buffer); each draw is
- * O(strata × sd) for 'counts' and O(n) for 'indices'. Inputs are trusted
+ * O(strata × sd) for 'counts' and O(N) for 'indices' (the buffer's reset, then n swaps). Inputs are trusted
  * (auditSetSize ≤ N).
  */
 export function createAuditSetDrawer(
@@ -73,7 +73,10 @@ export function createAuditSetDrawer(
   }
   // 'indices': one buffer of stratum ids per row (per group when stratified); a partial
   // Fisher-Yates pass over the buffer's current order draws a uniform subset.
+  // Each draw starts from the pristine buffer (an O(N) copy), so a draw never depends
+  // on the draws before it: results stay identical whatever order replicates run in.
   const buffers: Int32Array[] = [];
+  const pristine: Int32Array[] = [];
   const takes: number[] = [];
   const fill = (from: number, to: number): Int32Array => {
     let length = 0;
@@ -93,10 +96,12 @@ export function createAuditSetDrawer(
     buffers.push(fill(0, strataPerGroup), fill(strataPerGroup, strataCount));
     takes.push(perGroup[0], perGroup[1]);
   }
+  for (const buffer of buffers) pristine.push(buffer.slice());
   return (random, out) => {
     out.fill(0);
     for (let b = 0; b < buffers.length; b++) {
       const buffer = buffers[b];
+      buffer.set(pristine[b]);
       const length = buffer.length;
       for (let i = 0; i < takes[b]; i++) {
         const j = i + Math.floor(random() * (length - i));

@@ -1,5 +1,6 @@
 import type { ExperimentKind } from './kind.js';
 import { sequentialAuditKind } from './kinds/sequential-audit.js';
+import { respirKind, respirMinimalFlipsKind } from '../respir/respir-experiment-kinds.js';
 
 /**
  * The registry of experiment kinds. To add a kind, write src/runner/kinds/<name>.ts
@@ -7,7 +8,7 @@ import { sequentialAuditKind } from './kinds/sequential-audit.js';
  * worker threads find it here by name. See docs/harness.md.
  */
 // biome-ignore lint/suspicious/noExplicitAny: kinds differ in their settings and context types
-export const experimentKinds: readonly ExperimentKind<any, any>[] = [sequentialAuditKind];
+export const experimentKinds: readonly ExperimentKind<any, any>[] = [sequentialAuditKind, respirKind, respirMinimalFlipsKind];
 
 /** The kind registered under a name, or undefined. */
 // biome-ignore lint/suspicious/noExplicitAny: see experimentKinds

@@ -1,0 +1,247 @@
+import { canonicalJson } from '../runner/canonical-json.js';
+import type { ExperimentKind, OutcomeColumn, SettingsOrigin } from '../runner/kind.js';
+import { schema, type Infer } from '../runner/schema.js';
+import type { Random } from '../util/random.js';
+import type { CandidatePopulation } from './candidate-population.js';
+import { detectionProbability } from './detection-probability.js';
+import { finitePopulationFlipBound } from './finite-population-flip-bound.js';
+import { minimalPassingFlips } from './minimal-passing-flips.js';
+import { drawObliviousAudit, type ObliviousAuditSimulation, prepareObliviousAudit } from './oblivious-audit-simulation.js';
+import { expectedAuditEligible, type ManipulationPlan, planRespirManipulation, type PlannedManipulation } from './respir-manipulation-plan.js';
+import { respirFlipBound } from './respir-flip-bound.js';
+import {
+  loadCandidatePopulation,
+  type RespirCommonSettings,
+  type RespirSettings,
+  respirSettingsProblem,
+  respirSettingsProperties,
+  respirSettingsSchema,
+  resolvedAuditSetSize,
+  resolvedTolerance,
+} from './respir-settings.js';
+import { vanillaFlipBound } from './vanilla-flip-bound.js';
+
+/** What both kinds know about a cell before any draw: C, n, ε and the analytic bounds. */
+export interface RespirCellFacts {
+  population: CandidatePopulation;
+  auditSetSize: number;
+  tolerance: number;
+  /** d_C,true on the metric's rows. */
+  candidateGap: number;
+  /** Expected count of the metric's rows per group in S. */
+  expectedAuditEligible: [number, number];
+  proposition1Flips: number;
+  theorem1Flips: number;
+  theorem1BestEffort: boolean;
+  theorem4Flips: number;
+  theorem4BestEffort: boolean;
+}
+
+function cellFacts(settings: RespirCommonSettings, origin: SettingsOrigin): RespirCellFacts {
+  const population = loadCandidatePopulation(settings, origin);
+  const auditSetSize = resolvedAuditSetSize(settings, population, origin.configFile);
+  const [e0, e1] = population.eligibleSizes;
+  const candidateGap = population.eligiblePositives[1] / e1 - population.eligiblePositives[0] / e0;
+  const tolerance = resolvedTolerance(settings, candidateGap);
+  const expected = expectedAuditEligible(population, auditSetSize, settings.design);
+  const failure = 1 - settings.passProbability;
+  const auditMinority = Math.min(expected[0], expected[1]);
+  const theorem1 = respirFlipBound(candidateGap, tolerance, failure, auditMinority, Math.min(e0, e1));
+  const theorem4 = finitePopulationFlipBound(candidateGap, tolerance, failure, {
+    auditGroupSizes: expected,
+    candidateGroupSizes: population.eligibleSizes,
+  });
+  return {
+    population,
+    auditSetSize,
+    tolerance,
+    candidateGap,
+    expectedAuditEligible: expected,
+    proposition1Flips: vanillaFlipBound(candidateGap, tolerance, auditMinority),
+    theorem1Flips: theorem1.flips,
+    theorem1BestEffort: theorem1.bestEffort,
+    theorem4Flips: theorem4.flips,
+    theorem4BestEffort: theorem4.bestEffort,
+  };
+}
+
+const factColumns: readonly OutcomeColumn[] = [
+  { name: 'candidate_gap', type: 'float64', description: "d_C,true: the gap of C's metric rows before manipulation." },
+  { name: 'tolerance', type: 'float64', description: 'ε, the audit tolerance (given, or (1 − hideFraction)·|d_C,true|).' },
+  { name: 'audit_set_size', type: 'int32', description: 'n = |S|.' },
+  { name: 'candidate_minority', type: 'int32', description: "N_min (N⁺_min for eo): the smaller group's metric rows in C." },
+  { name: 'proposition1_flips', type: 'int32', description: 'Proposition 1 (vanilla) with the expected n_min.' },
+  { name: 'theorem1_flips', type: 'int32', description: 'Theorem 1 (respir) with the expected n_min; best effort when ε < γ.' },
+  { name: 'theorem1_best_effort', type: 'int32', description: '1 when Theorem 1 is best effort (ε − γ < 0).' },
+  { name: 'theorem4_flips', type: 'int32', description: 'Theorem 4 (finite-population refinement) with the expected group counts.' },
+  { name: 'theorem4_best_effort', type: 'int32', description: '1 when Theorem 4 is best effort (ε − γ_FPC < 0).' },
+];
+
+function factValues(facts: RespirCellFacts) {
+  return {
+    candidate_gap: facts.candidateGap,
+    tolerance: facts.tolerance,
+    audit_set_size: facts.auditSetSize,
+    candidate_minority: Math.min(facts.population.eligibleSizes[0], facts.population.eligibleSizes[1]),
+    proposition1_flips: facts.proposition1Flips,
+    theorem1_flips: facts.theorem1Flips,
+    theorem1_best_effort: facts.theorem1BestEffort ? 1 : 0,
+    theorem4_flips: facts.theorem4Flips,
+    theorem4_best_effort: facts.theorem4BestEffort ? 1 : 0,
+  };
+}
+
+/** The prepared context of a `respir` cell: the facts, the manipulation, and a simulation reused by every draw. */
+export interface RespirContext {
+  facts: RespirCellFacts;
+  planned: PlannedManipulation;
+  simulation: ObliviousAuditSimulation;
+  constants: Record<string, number>;
+}
+
+const drawColumns: readonly OutcomeColumn[] = [
+  { name: 'passed', type: 'int32', description: '1 when |d_S| ≤ ε after the respir manipulation.' },
+  { name: 'audit_gap', type: 'float64', description: 'd_S after the respir manipulation (NaN when a group is absent from S).' },
+  { name: 'true_audit_gap', type: 'float64', description: 'd_S before any manipulation.' },
+  { name: 'audit_minority', type: 'int32', description: "n_min (n⁺_min for eo): the smaller group's metric rows in S." },
+  { name: 'flipped_in_audit', type: 'int32', description: 'Rows of S whose output the respir provider flipped.' },
+  { name: 'detected', type: 'int32', description: '1 when a canary caught the respir manipulation.' },
+  { name: 'vanilla_flips', type: 'int32', description: 'Fewest flips on S passing the vanilla audit (−1 when none does).' },
+  { name: 'vanilla_detected', type: 'int32', description: '1 when a canary caught the vanilla manipulation.' },
+  { name: 'flips', type: 'int32', description: "The respir provider's flips on C." },
+  { name: 'manipulated_gap', type: 'float64', description: 'd_C after the respir manipulation.' },
+  { name: 'best_effort', type: 'int32', description: "1 when the manipulation could not reach its target gap (the provider's best effort)." },
+  { name: 'pass_target', type: 'float64', description: '1 − δ.' },
+  { name: 'eq3_respir', type: 'float64', description: 'Eq. 3 with the respir flips over N.' },
+  { name: 'eq3_vanilla', type: 'float64', description: 'Eq. 3 with the Proposition 1 flips over n.' },
+];
+
+/**
+ * The `respir` experiment kind (paper B): each replicate draws one audit set S ⊂ C
+ * (uniform or stratified), plants k canaries among its rows, and records whether the
+ * respir audit passes after the provider's blind manipulation of C, whether a canary
+ * caught it, and the vanilla provider's flips on the same S and their detection;
+ * each row also carries the cell's analytic bounds (Proposition 1, Theorems 1 and 4,
+ * Eq. 3) so the summary sets simulation and theory side by side.
+ */
+export const respirKind: ExperimentKind<RespirSettings, RespirContext> = {
+  name: 'respir',
+  description: 'Oblivious (respir) vs vanilla audits under output-flipping manipulation, with canaries (paper B).',
+  settings: respirSettingsSchema,
+  outcomeColumns: [...drawColumns, ...factColumns],
+  contextKey: (settings) => canonicalJson(settings),
+  async prepare(settings, origin) {
+    const facts = cellFacts(settings, origin);
+    const plan: ManipulationPlan = settings.manipulation === 'flips' ? settings.flips : settings.manipulation;
+    const planned = planRespirManipulation(facts.population, plan, facts.tolerance, settings.passProbability, facts.auditSetSize, settings.design);
+    const simulation = prepareObliviousAudit({
+      population: facts.population,
+      auditSetSize: facts.auditSetSize,
+      design: settings.design,
+      sampler: settings.sampler,
+      tolerance: facts.tolerance,
+      canaries: settings.canaries,
+      canaryEffectiveness: settings.canaryEffectiveness,
+      manipulation: planned.manipulation,
+    });
+    const total = facts.population.groupSizes[0] + facts.population.groupSizes[1];
+    const constants = {
+      ...factValues(facts),
+      flips: planned.manipulation.flips,
+      manipulated_gap: planned.manipulation.gap,
+      best_effort: planned.bestEffort ? 1 : 0,
+      pass_target: settings.passProbability,
+      eq3_respir: detectionProbability(planned.manipulation.flips, total, settings.canaryEffectiveness, settings.canaries),
+      eq3_vanilla: detectionProbability(facts.proposition1Flips, facts.auditSetSize, settings.canaryEffectiveness, settings.canaries),
+    };
+    return { facts, planned, simulation, constants };
+  },
+  runReplicate(context, _settings, random: Random) {
+    const outcome = drawObliviousAudit(context.simulation, random);
+    return {
+      passed: outcome.respirPassed ? 1 : 0,
+      audit_gap: outcome.respirGap,
+      true_audit_gap: outcome.trueGap,
+      audit_minority: outcome.auditMinority,
+      flipped_in_audit: outcome.flippedInAudit,
+      detected: outcome.respirDetected ? 1 : 0,
+      vanilla_flips: outcome.vanillaFlips,
+      vanilla_detected: outcome.vanillaDetected ? 1 : 0,
+      ...context.constants,
+    };
+  },
+  labelOf: (key, value) => {
+    if (key === 'candidates' && typeof value === 'object' && value !== null && 'name' in value) {
+      return String((value as { name: unknown }).name);
+    }
+    return undefined;
+  },
+};
+
+export const respirMinimalFlipsSettingsSchema = schema.object(
+  {
+    ...respirSettingsProperties,
+    drawsPerStep: schema.integer({
+      minimum: 10,
+      default: 2000,
+      description: 'Audit-set draws per flip count tried by the bisection (the same draws for every count).',
+    }),
+  },
+  {
+    description: 'Settings of a respir-minimal-flips cell: one replicate is one bisection over the flip count.',
+    check: respirSettingsProblem,
+  },
+);
+
+export type RespirMinimalFlipsSettings = Infer<typeof respirMinimalFlipsSettingsSchema>;
+
+const minimalColumns: readonly OutcomeColumn[] = [
+  { name: 'minimal_flips', type: 'int32', description: 'Fewest flips on C whose estimated pass rate reaches 1 − δ (−1: unreachable).' },
+  { name: 'minimal_flips_pass_rate', type: 'float64', description: 'Estimated pass rate at minimal_flips.' },
+  { name: 'maximum_useful_flips', type: 'int32', description: "Flips that bring |d_C| to its lowest reachable value." },
+  { name: 'bisection_steps', type: 'int32', description: 'Flip counts tried.' },
+  { name: 'pass_target', type: 'float64', description: '1 − δ.' },
+];
+
+/**
+ * The `respir-minimal-flips` kind (paper B, the check the paper lacks): each replicate
+ * estimates, by bisection over the flip count with drawsPerStep audit-set draws per
+ * count, the fewest flips on C that pass the respir audit with probability 1 − δ,
+ * next to Theorem 1's and Theorem 4's counts.
+ */
+export const respirMinimalFlipsKind: ExperimentKind<RespirMinimalFlipsSettings, RespirCellFacts> = {
+  name: 'respir-minimal-flips',
+  description: 'Empirical fewest flips passing a respir audit with probability 1 − δ, beside Theorems 1 and 4 (paper B).',
+  settings: respirMinimalFlipsSettingsSchema,
+  outcomeColumns: [...minimalColumns, ...factColumns],
+  contextKey: (settings) => canonicalJson(settings),
+  async prepare(settings, origin) {
+    return cellFacts(settings, origin);
+  },
+  runReplicate(facts, settings, random: Random) {
+    const seed = String(Math.floor(random() * 2 ** 52));
+    const result = minimalPassingFlips(
+      {
+        population: facts.population,
+        auditSetSize: facts.auditSetSize,
+        design: settings.design,
+        sampler: settings.sampler,
+        tolerance: facts.tolerance,
+        canaries: 0,
+        canaryEffectiveness: 0,
+      },
+      settings.passProbability,
+      settings.drawsPerStep,
+      seed,
+    );
+    return {
+      minimal_flips: result.flips,
+      minimal_flips_pass_rate: result.passRate,
+      maximum_useful_flips: result.maximumUsefulFlips,
+      bisection_steps: result.steps,
+      pass_target: settings.passProbability,
+      ...factValues(facts),
+    };
+  },
+  labelOf: respirKind.labelOf,
+};

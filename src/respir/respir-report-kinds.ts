@@ -1,0 +1,180 @@
+import type { CellResults, CellSummary } from '../report/cell-results.js';
+import { barChartSpec, type BarDatum } from '../report/charts/bar-chart.js';
+import type { ChartSpec } from '../report/charts/chart-spec.js';
+import { frequencyStandardError, sampleMoments } from '../report/monte-carlo-error.js';
+import type { ReportKind } from '../report/report-kind.js';
+import type { SummaryValue } from '../report/summary-table.js';
+
+function column(cell: CellResults, name: string): number[] {
+  return cell.rows.map((row) => Number(row[name]));
+}
+
+function first(cell: CellResults, name: string): number {
+  return cell.rows.length > 0 ? Number(cell.rows[0][name]) : Number.NaN;
+}
+
+function share(values: number[]): number {
+  return values.length === 0 ? Number.NaN : values.filter((value) => value === 1).length / values.length;
+}
+
+/** cellLabel(summary, varying) names a cell by its varying settings ("unbalanced / theorem-1"). */
+function cellLabel(summary: CellSummary, varying: string[]): string {
+  const parts = varying.map((key) => String(summary.settings[key]));
+  return parts.length > 0 ? parts.join(' / ') : summary.cell;
+}
+
+const facts = (cell: CellResults): Record<string, SummaryValue> => ({
+  candidate_gap: first(cell, 'candidate_gap'),
+  tolerance: first(cell, 'tolerance'),
+  proposition1_flips: first(cell, 'proposition1_flips'),
+  theorem1_flips: first(cell, 'theorem1_flips'),
+  theorem1_best_effort: first(cell, 'theorem1_best_effort') === 1 ? 'yes' : 'no',
+  theorem4_flips: first(cell, 'theorem4_flips'),
+});
+
+const factColumns = [
+  { name: 'candidate_gap', label: 'd_C,true', type: 'number' as const, digits: 4 },
+  { name: 'tolerance', label: 'ε', type: 'number' as const, digits: 4 },
+  { name: 'proposition1_flips', label: 'Prop. 1 flips', type: 'number' as const, description: 'Proposition 1 at the expected n_min.' },
+  { name: 'theorem1_flips', label: 'Thm. 1 flips', type: 'number' as const, description: 'Theorem 1 at the expected n_min.' },
+  { name: 'theorem1_best_effort', label: 'Thm. 1 best effort', type: 'string' as const },
+  { name: 'theorem4_flips', label: 'Thm. 4 flips', type: 'number' as const, description: 'Theorem 4 at the expected group counts.' },
+];
+
+/** How the reporter summarises the `respir` kind: pass and detection rates beside the bounds. */
+export const respirReportKind: ReportKind = {
+  kind: 'respir',
+  description: 'respir vs vanilla audits under output flipping: simulated pass rate and canary detection beside paper B\'s bounds.',
+  outcomeColumns: ['passed', 'detected', 'vanilla_flips', 'vanilla_detected', 'flips', 'theorem1_flips', 'eq3_respir'],
+  summaryColumns: [
+    { name: 'pass_rate', label: 'Pass rate', type: 'number', digits: 4, description: 'Share of audit sets passing after the respir manipulation.' },
+    { name: 'pass_rate_se', label: 'SE pass rate', type: 'number', digits: 4 },
+    { name: 'pass_target', label: '1 − δ', type: 'number', digits: 2 },
+    { name: 'flips', label: 'respir flips', type: 'number', description: "The provider's flips on C." },
+    { name: 'best_effort', label: 'Best effort', type: 'string' },
+    { name: 'manipulated_gap', label: 'd_C after', type: 'number', digits: 4 },
+    { name: 'detection', label: 'respir detection', type: 'number', digits: 4 },
+    { name: 'detection_se', label: 'SE', type: 'number', digits: 4 },
+    { name: 'eq3_respir', label: 'Eq. 3 (N)', type: 'number', digits: 4 },
+    { name: 'vanilla_flips_mean', label: 'Vanilla flips (mean)', type: 'number', digits: 2 },
+    { name: 'vanilla_flips_mean_se', label: 'SE', type: 'number', digits: 2 },
+    { name: 'vanilla_detection', label: 'Vanilla detection', type: 'number', digits: 4 },
+    { name: 'vanilla_detection_se', label: 'SE', type: 'number', digits: 4 },
+    { name: 'eq3_vanilla', label: 'Eq. 3 (n)', type: 'number', digits: 4 },
+    { name: 'audit_minority_mean', label: 'n_min (mean)', type: 'number', digits: 1 },
+    ...factColumns,
+  ],
+  summarizeCell(cell) {
+    const replicates = cell.rows.length;
+    const passRate = share(column(cell, 'passed'));
+    const detection = share(column(cell, 'detected'));
+    const vanillaDetection = share(column(cell, 'vanilla_detected'));
+    const vanillaFlips = sampleMoments(column(cell, 'vanilla_flips').filter((value) => value >= 0));
+    return {
+      pass_rate: passRate,
+      pass_rate_se: frequencyStandardError(passRate, replicates),
+      pass_target: first(cell, 'pass_target'),
+      flips: first(cell, 'flips'),
+      best_effort: first(cell, 'best_effort') === 1 ? 'yes' : 'no',
+      manipulated_gap: first(cell, 'manipulated_gap'),
+      detection,
+      detection_se: frequencyStandardError(detection, replicates),
+      eq3_respir: first(cell, 'eq3_respir'),
+      vanilla_flips_mean: vanillaFlips.mean,
+      vanilla_flips_mean_se: vanillaFlips.standardError,
+      vanilla_detection: vanillaDetection,
+      vanilla_detection_se: frequencyStandardError(vanillaDetection, replicates),
+      eq3_vanilla: first(cell, 'eq3_vanilla'),
+      audit_minority_mean: sampleMoments(column(cell, 'audit_minority')).mean,
+      ...facts(cell),
+    };
+  },
+  charts(summaries, varying, experiment): ChartSpec[] {
+    const pass: BarDatum[] = [];
+    const detection: BarDatum[] = [];
+    for (const summary of summaries) {
+      const category = cellLabel(summary, varying);
+      const v = summary.values;
+      const rate = Number(v.pass_rate);
+      const se = Number(v.pass_rate_se);
+      pass.push({ category, series: 'simulated pass rate', value: rate, lower: rate - 2 * se, upper: rate + 2 * se });
+      pass.push({ category, series: '1 − δ (guarantee)', value: Number(v.pass_target) });
+      for (const [series, value, se2] of [
+        ['respir simulated', v.detection, v.detection_se],
+        ['respir Eq. 3 (N)', v.eq3_respir, undefined],
+        ['vanilla simulated', v.vanilla_detection, v.vanilla_detection_se],
+        ['vanilla Eq. 3 (n, Prop. 1)', v.eq3_vanilla, undefined],
+      ] as const) {
+        const value2 = Number(value);
+        const err = se2 === undefined ? undefined : Number(se2);
+        detection.push({ category, series, value: value2, ...(err === undefined ? {} : { lower: value2 - 2 * err, upper: value2 + 2 * err }) });
+      }
+    }
+    return [
+      {
+        id: `${experiment}-pass-rate`,
+        title: 'Pass rate after the respir manipulation vs the 1 − δ guarantee',
+        caption: 'Bars: share of simulated audit sets with |d_S| ≤ ε (±2 SE); beside it the guarantee 1 − δ of Theorems 2 and 4.',
+        spec: barChartSpec(pass, { title: 'Pass rate', categoryTitle: 'Cell', valueTitle: 'Pass probability', seriesTitle: '', errorBars: true, valueDomain: [0, 1] }),
+      },
+      {
+        id: `${experiment}-detection`,
+        title: 'Canary detection: simulation vs Eq. 3',
+        caption: 'Simulated detection frequency (±2 SE) of the respir and vanilla manipulations beside Eq. 3 over N and over n.',
+        spec: barChartSpec(detection, { title: 'Detection', categoryTitle: 'Cell', valueTitle: 'P(manipulation detected)', seriesTitle: '', errorBars: true, valueDomain: [0, 1] }),
+      },
+    ];
+  },
+};
+
+/** How the reporter summarises `respir-minimal-flips`: the empirical flip cost beside Theorems 1 and 4. */
+export const respirMinimalFlipsReportKind: ReportKind = {
+  kind: 'respir-minimal-flips',
+  description: 'Empirical fewest flips on C passing a respir audit with probability 1 − δ, beside Theorem 1 and Theorem 4.',
+  outcomeColumns: ['minimal_flips', 'minimal_flips_pass_rate', 'theorem1_flips', 'theorem4_flips'],
+  summaryColumns: [
+    { name: 'minimal_flips_mean', label: 'Empirical minimal flips', type: 'number', digits: 1 },
+    { name: 'minimal_flips_mean_se', label: 'SE', type: 'number', digits: 2 },
+    { name: 'minimal_flips_std', label: 'Std', type: 'number', digits: 2 },
+    { name: 'unreachable_share', label: 'Unreachable', type: 'number', digits: 3, description: 'Share of replicates where no flip count passes with 1 − δ.' },
+    { name: 'pass_rate_mean', label: 'Pass rate at minimum', type: 'number', digits: 4 },
+    { name: 'pass_target', label: '1 − δ', type: 'number', digits: 2 },
+    ...factColumns,
+  ],
+  summarizeCell(cell) {
+    const flips = column(cell, 'minimal_flips');
+    const reachable = flips.filter((value) => value >= 0);
+    const moments = sampleMoments(reachable);
+    return {
+      minimal_flips_mean: moments.mean,
+      minimal_flips_mean_se: moments.standardError,
+      minimal_flips_std: moments.standardDeviation,
+      unreachable_share: flips.length === 0 ? Number.NaN : (flips.length - reachable.length) / flips.length,
+      pass_rate_mean: sampleMoments(column(cell, 'minimal_flips_pass_rate')).mean,
+      pass_target: first(cell, 'pass_target'),
+      ...facts(cell),
+    };
+  },
+  charts(summaries, varying, experiment): ChartSpec[] {
+    const data: BarDatum[] = [];
+    for (const summary of summaries) {
+      const category = cellLabel(summary, varying);
+      const v = summary.values;
+      const mean = Number(v.minimal_flips_mean);
+      const se = Number(v.minimal_flips_mean_se);
+      data.push({ category, series: 'simulated minimum', value: mean, lower: mean - 2 * se, upper: mean + 2 * se });
+      data.push({ category, series: 'Theorem 4', value: Number(v.theorem4_flips) });
+      data.push({ category, series: 'Theorem 1', value: Number(v.theorem1_flips) });
+      data.push({ category, series: 'Proposition 1 (vanilla)', value: Number(v.proposition1_flips) });
+    }
+    return [
+      {
+        id: `${experiment}-flip-cost`,
+        title: 'Flip cost: simulated minimum vs the bounds',
+        caption:
+          'Fewest flips on C passing the respir audit with probability 1 − δ, estimated by bisection (mean ± 2 SE over replicates), beside the counts of Theorems 1 and 4 and the vanilla Proposition 1.',
+        spec: barChartSpec(data, { title: 'Flips', categoryTitle: 'Cell', valueTitle: 'Output flips', seriesTitle: '', errorBars: true }),
+      },
+    ];
+  },
+};
