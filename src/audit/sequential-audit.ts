@@ -118,7 +118,8 @@ export function runSequentialAudit(
       countB++;
       sumB += x;
     }
-    statistic = stream.add(g, x);
+    stream.add(g, x);
+    statistic = stream.statistic;
     if (trajectory !== null) trajectory[position] = statistic;
     position++;
     if (statistic >= upper || statistic <= lower) {

@@ -1,5 +1,5 @@
 import { inputError } from '../util/errors.js';
-import { bernoulliFaceArgmax, bernoulliFaceLogLikelihood } from './bernoulli-face-maximum.js';
+import { bernoulliFaceArgmax, bernoulliFaceDeficit } from './bernoulli-face-maximum.js';
 import { checkTolerance } from './check-tolerance.js';
 
 /** Sufficient statistics of two Bernoulli samples: observations and positives per group. */
@@ -39,22 +39,21 @@ export function bernoulliGlrKernel(
 ): number {
   const negativesA = countA - positivesA;
   const negativesB = countB - positivesB;
-  const empirical =
-    bernoulliMaximumLogLikelihood(positivesA, countA) + bernoulliMaximumLogLikelihood(positivesB, countB);
   const gap = positivesB / countB - positivesA / countA;
-  let plusFace = Number.NEGATIVE_INFINITY;
-  let minusFace = Number.NEGATIVE_INFINITY;
+  // Deficits l(theta_hat) - max over each face (>= 0).
+  let plusFace = Number.POSITIVE_INFINITY;
+  let minusFace = Number.POSITIVE_INFINITY;
   if (gap >= -tolerance) {
     const x = bernoulliFaceArgmax(positivesA, negativesA, positivesB, negativesB, tolerance, -1);
-    plusFace = bernoulliFaceLogLikelihood(positivesA, negativesA, positivesB, negativesB, tolerance, x);
+    plusFace = bernoulliFaceDeficit(positivesA, negativesA, positivesB, negativesB, tolerance, x);
   }
   if (gap <= tolerance) {
     const x = bernoulliFaceArgmax(positivesB, negativesB, positivesA, negativesA, tolerance, -1);
-    minusFace = bernoulliFaceLogLikelihood(positivesB, negativesB, positivesA, negativesA, tolerance, x);
+    minusFace = bernoulliFaceDeficit(positivesB, negativesB, positivesA, negativesA, tolerance, x);
   }
-  if (gap > tolerance) return Math.max(0, empirical - plusFace);
-  if (gap < -tolerance) return Math.max(0, empirical - minusFace);
-  return Math.min(0, Math.max(plusFace, minusFace) - empirical);
+  if (gap > tolerance) return Math.max(0, plusFace);
+  if (gap < -tolerance) return Math.max(0, minusFace);
+  return Math.min(0, -Math.min(plusFace, minusFace));
 }
 
 function checkCounts(counts: BernoulliCounts, where: string): void {

@@ -10,6 +10,7 @@ import type { GlrStream } from './glr-stream.js';
  * profiled variance is 0 and the statistic would be infinite).
  */
 export class GaussianGlrStream implements GlrStream {
+  statistic = 0;
   private countA = 0;
   private meanA = 0;
   private squaresA = 0;
@@ -30,9 +31,10 @@ export class GaussianGlrStream implements GlrStream {
     this.meanB = 0;
     this.squaresB = 0;
     this.tolerance = tolerance;
+    this.statistic = 0;
   }
 
-  add(group: number, value: number): number {
+  add(group: number, value: number): void {
     if (group === 0) {
       const n = ++this.countA;
       const delta = value - this.meanA;
@@ -45,7 +47,7 @@ export class GaussianGlrStream implements GlrStream {
       this.squaresB += delta * (value - this.meanB);
     }
     const residual = this.squaresA + this.squaresB;
-    if (this.countA === 0 || this.countB === 0 || !(residual > 0)) return 0;
-    return gaussianGlrFromResiduals(this.countA, this.countB, this.meanB - this.meanA, residual, this.tolerance);
+    if (this.countA === 0 || this.countB === 0 || !(residual > 0)) return;
+    this.statistic = gaussianGlrFromResiduals(this.countA, this.countB, this.meanB - this.meanA, residual, this.tolerance);
   }
 }

@@ -42,7 +42,9 @@ export function gaussianGlrFromResiduals(
  * gaussianGlr(sums, tolerance) returns the signed Gaussian proxy GLR statistic of paper A
  * (score and logit access) from per-group count, sum and sum of squares; see
  * gaussianGlrFromResiduals for the closed form. The within-group residual sums of
- * squares are sumOfSquares - sum^2/count, clamped at 0 against rounding. O(1).
+ * squares are sumOfSquares - sum^2/count, taken as 0 when below 16 rounding errors of
+ * the sum of squares (the sums cannot resolve less: use GaussianGlrStream's running
+ * deviations for that). O(1).
  * Throws InputError unless each count is an integer >= 1, the sums are finite, each sum
  * of squares at least sum^2/count up to rounding, and tolerance > 0.
  */
@@ -65,7 +67,8 @@ export function gaussianGlr(sums: GaussianSums, tolerance: number): number {
         found: sumOfSquares,
       });
     }
-    residuals.push(Math.max(0, residual));
+    // Below a few rounding errors of the sum of squares the residual is noise: 0.
+    residuals.push(residual > 16 * Number.EPSILON * sumOfSquares ? residual : 0);
   }
   checkTolerance(tolerance, 'gaussianGlr: tolerance', Number.POSITIVE_INFINITY);
   const gap = sums.sumB / sums.countB - sums.sumA / sums.countA;

@@ -6,10 +6,12 @@ export interface GlrStream {
   /** Forgets every observation and sets the tolerance of H0: |gap| <= tolerance. */
   reset(tolerance: number): void;
   /**
-   * Folds in one observation of group 0 (a) or 1 (b) and returns the signed statistic
-   * (0 while it is not defined yet: see `ready`). O(1), no allocation.
+   * Folds in one observation of group 0 (a) or 1 (b) and brings `statistic` up to date.
+   * O(1), no allocation (it returns nothing, so no number is boxed per call).
    */
-  add(group: number, value: number): number;
+  add(group: number, value: number): void;
+  /** The signed statistic after the last add(); 0 while it is not defined (see `ready`). Read-only for callers. */
+  statistic: number;
   /** True once the statistic is defined (both groups observed, and for the Gaussian a positive pooled variance). */
   readonly ready: boolean;
 }

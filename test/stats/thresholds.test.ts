@@ -1,0 +1,21 @@
+import { describe, expect, it } from 'vitest';
+import { sequentialThresholds } from '../../src/stats/thresholds.js';
+import { InputError } from '../../src/util/errors.js';
+
+describe('sequentialThresholds(alpha, beta)', () => {
+  it('sequentialThresholds(0.05, 0.2) is {upper: 2.7726, lower: -1.5581} (paper A section 3.5)', () => {
+    const { upper, lower } = sequentialThresholds(0.05, 0.2);
+    // python3 -c "import math; print(math.log(0.8/0.05), math.log(0.2/0.95))"
+    expect(upper).toBe(2.772588722239781);
+    expect(lower).toBe(-1.5581446180465497);
+    expect(upper.toFixed(4)).toBe('2.7726');
+    expect(lower.toFixed(4)).toBe('-1.5581');
+  });
+
+  it('sequentialThresholds(alpha, beta) throws InputError outside (0, 1) or when alpha + beta >= 1', () => {
+    expect(() => sequentialThresholds(0, 0.2)).toThrow(InputError);
+    expect(() => sequentialThresholds(0.05, 1)).toThrow(/beta/);
+    expect(() => sequentialThresholds(Number.NaN, 0.2)).toThrow(/alpha/);
+    expect(() => sequentialThresholds(0.6, 0.5)).toThrow(/alpha \+ beta/);
+  });
+});
