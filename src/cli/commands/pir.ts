@@ -1,0 +1,173 @@
+import type { Argv, CommandModule } from 'yargs';
+import { readPoolFile } from '../../audit/pool-io.js';
+import { type ObliviousTest, runObliviousAudit } from '../../pir/oblivious-audit.js';
+import { ProviderConnection } from '../../pir/provider-connection.js';
+import { startPoolProvider } from '../../pir/provider-from-pool.js';
+import { TAMPER_MODES, type TamperMode } from '../../pir/tamper.js';
+import { writeFileAtomic } from '../../util/atomic-write.js';
+import { inputError } from '../../util/errors.js';
+import { createRandom, shuffleInPlace } from '../../util/random.js';
+
+interface ServeArguments {
+  pool: string;
+  port: number;
+  'idle-timeout': number;
+  'max-batch': number;
+  tamper?: string;
+  'url-file'?: string;
+}
+
+interface AuditArguments {
+  provider: string;
+  pool: string;
+  'sample-size': number;
+  sampling: string;
+  canaries: number;
+  'batch-size': number;
+  tolerance: number;
+  alpha: number;
+  beta: number;
+  test: string;
+  seed: string;
+  json: boolean;
+  shutdown: boolean;
+}
+
+function checkInteger(value: number, flag: string, low: number, high: number): void {
+  if (!(Number.isInteger(value) && value >= low && value <= high)) {
+    throw inputError({ where: flag, expected: `an integer in [${low}, ${high}]`, found: value });
+  }
+}
+
+const serveCommand: CommandModule<object, ServeArguments> = {
+  command: 'serve',
+  describe: "Provider: label the candidate set (the pool's decision column), commit, and serve PIR answers on 127.0.0.1",
+  builder: (yargs: Argv) =>
+    yargs
+      .option('pool', { type: 'string', demandOption: true, describe: 'pool file (Arrow or CSV): the candidate set and the model decisions' })
+      .option('port', { type: 'number', default: 0, describe: 'TCP port on 127.0.0.1 (0: any free port)' })
+      .option('idle-timeout', { type: 'number', default: 600, describe: 'stop after this many seconds without a request' })
+      .option('max-batch', { type: 'number', default: 256, describe: 'largest batch of queries per request' })
+      .option('tamper', { type: 'string', choices: [...TAMPER_MODES], describe: 'cheat: answer from a tampered table (demonstration)' })
+      .option('url-file', { type: 'string', describe: 'write the service URL to this file once listening' })
+      .example('$0 pir serve --pool pool.arrow --url-file provider.url', 'serve until 10 minutes without a request') as Argv<ServeArguments>,
+  handler: async (argv) => {
+    checkInteger(argv.port, '--port', 0, 65535);
+    checkInteger(argv['max-batch'], '--max-batch', 1, 4096);
+    if (!(argv['idle-timeout'] > 0 && argv['idle-timeout'] <= 86_400)) {
+      throw inputError({ where: '--idle-timeout', expected: 'seconds in (0, 86400]', found: argv['idle-timeout'] });
+    }
+    const pool = readPoolFile(argv.pool);
+    const provider = await startPoolProvider(pool, {
+      port: argv.port,
+      idleTimeoutMs: argv['idle-timeout'] * 1000,
+      maxBatch: argv['max-batch'],
+      ...(argv.tamper ? { tamper: argv.tamper as TamperMode } : {}),
+    });
+    const { parameters } = provider.server;
+    if (argv['url-file']) writeFileAtomic(argv['url-file'], `${provider.service.url}\n`);
+    process.stdout.write(
+      `fairaudit pir serve: ${pool.size} candidates committed in ${provider.commitMs.toFixed(0)} ms ` +
+        `(p = ${parameters.plaintextModulus}, D ${parameters.rows}×${parameters.columns}, hint ${(provider.hintBytes / 1e6).toFixed(2)} MB, ` +
+        `proof ${(provider.proofBytes / 1e6).toFixed(2)} MB)${argv.tamper ? `, CHEATING: ${argv.tamper}` : ''}\n` +
+        `listening on ${provider.service.url} (stops after ${argv['idle-timeout']} s idle or POST /shutdown)\n`,
+    );
+    const stop = () => void provider.service.close();
+    process.once('SIGINT', stop);
+    process.once('SIGTERM', stop);
+    await provider.service.stopped;
+    process.off('SIGINT', stop);
+    process.off('SIGTERM', stop);
+    const { counters } = provider.service;
+    process.stdout.write(
+      `stopped: ${counters.queries} queries answered, ${counters.bytesIn} bytes in, ${counters.bytesOut} bytes out\n`,
+    );
+  },
+};
+
+const auditCommand: CommandModule<object, AuditArguments> = {
+  command: 'audit',
+  describe: 'Auditor: draw S ⊂ C, plant canaries, retrieve labels through verified PIR, run the fixed and sequential audits',
+  builder: (yargs: Argv) =>
+    yargs
+      .option('provider', { type: 'string', demandOption: true, describe: 'the provider URL, http://127.0.0.1:PORT' })
+      .option('pool', {
+        type: 'string',
+        demandOption: true,
+        describe: "the candidate set: its group column (and, for the canaries only, the decisions the auditor knows)",
+      })
+      .option('sample-size', { type: 'number', default: 1000, describe: 'n = |S| (canaries excluded)' })
+      .option('sampling', { type: 'string', choices: ['uniform', 'stratified'], default: 'uniform' })
+      .option('canaries', { type: 'number', default: 10, describe: 'k, candidates with known labels planted in S' })
+      .option('batch-size', { type: 'number', default: 64, describe: 'PIR queries per request' })
+      .option('tolerance', { type: 'number', default: 0.05, describe: 'ε, demographic-parity tolerance' })
+      .option('alpha', { type: 'number', default: 0.05 })
+      .option('beta', { type: 'number', default: 0.2 })
+      .option('test', { type: 'string', choices: ['fixed', 'sequential', 'both'], default: 'both' })
+      .option('seed', { type: 'string', default: 'pir-audit', describe: 'seed of the draw of S and of the canaries' })
+      .option('json', { type: 'boolean', default: false, describe: 'print the results as one JSON object' })
+      .option('shutdown', { type: 'boolean', default: false, describe: 'stop the provider afterwards' }) as Argv<AuditArguments>,
+  handler: async (argv) => {
+    checkInteger(argv.canaries, '--canaries', 0, 10_000);
+    checkInteger(argv['batch-size'], '--batch-size', 1, 4096);
+    if (!(argv.tolerance > 0 && argv.tolerance < 1)) {
+      throw inputError({ where: '--tolerance', expected: 'a number in (0, 1)', found: argv.tolerance });
+    }
+    const pool = readPoolFile(argv.pool);
+    const connection = await ProviderConnection.connect(argv.provider, { entryCount: pool.size, entryBits: 1 });
+    const random = createRandom(argv.seed);
+    const candidates = shuffleInPlace(random, Array.from({ length: pool.size }, (_, i) => i));
+    const canaries = candidates.slice(0, argv.canaries).map((index) => ({ index, label: pool.decision[index] }));
+    const tests: ObliviousTest[] = argv.test === 'both' ? ['fixed', 'sequential'] : [argv.test as ObliviousTest];
+    const results = [];
+    for (const test of tests) {
+      results.push(
+        await runObliviousAudit(
+          connection,
+          {
+            groups: pool.group,
+            sampleSize: Math.min(argv['sample-size'], pool.size),
+            sampling: argv.sampling as 'uniform' | 'stratified',
+            canaries,
+            batchSize: argv['batch-size'],
+            test,
+            tolerance: argv.tolerance,
+            alpha: argv.alpha,
+            beta: argv.beta,
+          },
+          createRandom(`${argv.seed}:${test}`),
+        ),
+      );
+    }
+    if (argv.shutdown) await connection.shutdown();
+    const { parameters, traffic } = connection;
+    if (argv.json) {
+      process.stdout.write(
+        `${JSON.stringify({ provider: connection.url, candidates: pool.size, plaintextModulus: parameters.plaintextModulus, rows: parameters.rows, columns: parameters.columns, offlineBytes: traffic.offlineBytesReceived, offlineMs: traffic.offlineMs, results })}\n`,
+      );
+      return;
+    }
+    process.stdout.write(
+      `provider ${connection.url}: ${pool.size} candidates, digest verified (‖Z‖∞ ≤ p·ℓ, Z·A = C·H) in ${traffic.offlineMs.toFixed(0)} ms, ` +
+        `${(traffic.offlineBytesReceived / 1e6).toFixed(2)} MB offline\n`,
+    );
+    for (const result of results) {
+      process.stdout.write(
+        `${result.test === 'fixed' ? 'fixed-size DP audit (paper B)' : 'sequential GLR audit (paper A)'}: ${result.decision}` +
+          `${result.reason ? ` (${result.reason})` : ''}\n` +
+          `  labels used ${result.labelsUsed}, PIR queries ${result.pirQueries}, canaries checked ${result.canariesChecked}, ` +
+          `gap d_S = ${Number.isFinite(result.gap) ? result.gap.toFixed(4) : 'n/a'}, statistic ${result.statistic.toFixed(4)}\n` +
+          `  sent ${result.bytesSent} bytes, received ${result.bytesReceived} bytes, ${result.onlineMs.toFixed(0)} ms online\n`,
+      );
+    }
+  },
+};
+
+/** `fairaudit pir serve|audit`: the two sides of the oblivious audit over loopback HTTP. */
+export const pirCommand: CommandModule = {
+  command: 'pir <command>',
+  describe: 'Oblivious audit through verifiable PIR: the provider (serve) and the auditor (audit) on 127.0.0.1',
+  builder: (yargs: Argv) =>
+    yargs.command(serveCommand).command(auditCommand).demandCommand(1, 'pir needs a subcommand: serve or audit'),
+  handler: () => {},
+};
