@@ -2,6 +2,7 @@ import type { CommandModule } from 'yargs';
 import { benchCommand } from './bench.js';
 import { dataCommand } from './data.js';
 import { mergeCommand } from './merge.js';
+import { pirCommand } from './pir.js';
 import { planCommand } from './plan.js';
 import { compareCommand } from './compare.js';
 import { reportCommand } from './report.js';
@@ -14,4 +15,4 @@ import { runCommand } from './run.js';
  * one yargs CommandModule; add it here.
  */
 // biome-ignore lint/suspicious/noExplicitAny: command modules differ in their argument types
-export const commands: CommandModule<any, any>[] = [planCommand, runCommand, mergeCommand, respirCommand, reportCommand, compareCommand, reproduceCommand, dataCommand, benchCommand];
+export const commands: CommandModule<any, any>[] = [planCommand, runCommand, mergeCommand, respirCommand, reportCommand, compareCommand, reproduceCommand, dataCommand, pirCommand, benchCommand];
