@@ -88,6 +88,13 @@ describe('fairaudit compare RESULTS_DIR', () => {
     expect(code).toBe(1);
     expect(errors.join('')).toMatch(/regression cells out of tolerance or missing: acs-decision-queries/);
   });
+  it('compare explains a missing regression cell and exits 1', async () => {
+    const folder = join(mkdtempSync(join(tmpdir(), 'fairaudit-cli-')), 'fixture');
+    writeAuditResults(folder, fixtureRows());
+    const code = await main(['compare', folder, '--published', publishedFolder([{ ...queriesCell, value: 2349, where: { dataset: 'compas' } }])]);
+    expect(code).toBe(1);
+    expect(printed.join('\n')).toMatch(/acs-decision-queries: missing: 0 reproduced cells match \{"dataset":"compas"\}/);
+  });
   it('compare --json prints the rows; a non-regression cell out of tolerance still exits 0', async () => {
     const folder = join(mkdtempSync(join(tmpdir(), 'fairaudit-cli-')), 'fixture');
     writeAuditResults(folder, fixtureRows());

@@ -31,6 +31,9 @@ function printRows(rows: ComparisonRow[]): void {
   const format = (line: string[]) => line.map((text, i) => text.padEnd(widths[i])).join('  ').trimEnd();
   console.log(format(header));
   for (const line of lines) console.log(format(line));
+  const unexplained = rows.filter((row) => row.status === 'missing' || row.status === 'unmapped');
+  if (unexplained.length > 0) console.log('');
+  for (const row of unexplained) console.log(`${row.id}: ${row.status}: ${row.note}`);
 }
 
 /**

@@ -1,7 +1,13 @@
-import { relative } from 'node:path';
+import { isAbsolute, relative } from 'node:path';
 import type { Argv, CommandModule } from 'yargs';
 import { writeReport } from '../../report/write-report.js';
 import { inputError } from '../../util/errors.js';
+
+/** A path as the user would like to read it: relative to here when inside here. */
+function shown(path: string): string {
+  const near = relative(process.cwd(), path);
+  return near === '' ? '.' : near.startsWith('..') || isAbsolute(near) ? path : near;
+}
 
 interface ReportArguments {
   results: string;
@@ -26,8 +32,8 @@ export const reportCommand: CommandModule<object, ReportArguments> = {
     const within = output.comparison.filter((row) => row.status === 'within').length;
     const charts = output.files.filter((file) => file.endsWith('.svg')).length;
     console.log(`report: ${output.results.experiment} (${output.kind.kind}), ${output.summaries.length} cells, ${output.results.rows.length} replicate rows`);
-    console.log(`  ${charts} charts, ${output.files.length} files under ${relative(process.cwd(), output.results.directory) || '.'}`);
+    console.log(`  ${charts} charts, ${output.files.length} files under ${shown(output.results.directory)}`);
     if (output.comparison.length > 0) console.log(`  published cells: ${within}/${output.comparison.length} within tolerance (details: fairaudit compare)`);
-    console.log(`  ${relative(process.cwd(), output.reportPath)}`);
+    console.log(`  ${shown(output.reportPath)}`);
   },
 };
