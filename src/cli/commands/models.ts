@@ -1,0 +1,111 @@
+import type { Argv, CommandModule } from 'yargs';
+import { benchmarkModels } from '../../models/models-benchmark.js';
+import { type TrainedModel, trainModels } from '../../models/train-models.js';
+import { loadModelTrainingConfig } from '../../models/training-config.js';
+import { ProgressBar } from '../progress.js';
+
+interface TrainArguments {
+  config: string;
+  'data-dir'?: string;
+  'cache-dir'?: string;
+  threads?: number;
+  refresh: boolean;
+  json: boolean;
+  quiet: boolean;
+}
+
+interface BenchArguments {
+  epochs: number;
+  json: boolean;
+}
+
+function fixed(value: number, digits = 4): string {
+  return Number.isFinite(value) ? value.toFixed(digits) : 'n/a';
+}
+
+function describeModel(model: TrainedModel): string {
+  const card = model.card;
+  const origin = model.fromCache ? 'cached' : `trained in ${fixed(card.trainingSeconds, 1)} s`;
+  return (
+    `${model.name.padEnd(14)} accuracy ${fixed(card.accuracy)}  SP gap ${fixed(card.statisticalParityGap)}  ` +
+    `EO gap ${fixed(card.equalOpportunityGap)}  pool ${card.poolRows} rows  (${origin})\n` +
+    `${''.padEnd(15)}${model.directory}\n`
+  );
+}
+
+const trainCommand: CommandModule<object, TrainArguments> = {
+  command: 'train <config>',
+  describe: 'Train the models a YAML config names (or read them from the cache) and write audit pools and model cards',
+  builder: (yargs: Argv) =>
+    yargs
+      .positional('config', { type: 'string', describe: 'a model-training YAML config (see configs/models/)' })
+      .option('data-dir', {
+        type: 'string',
+        describe: 'a local dataset mirror with the canonical file names (overrides FAIRAUDIT_DATA_DIR)',
+      })
+      .option('cache-dir', { type: 'string', describe: 'where trained models are cached (default data/cache/models/)' })
+      .option('threads', { type: 'number', describe: "worker threads (overrides the config's threads)" })
+      .option('refresh', { type: 'boolean', default: false, describe: 'retrain even when the cache has the model' })
+      .option('json', { type: 'boolean', default: false, describe: 'print the model cards as JSON' })
+      .option('quiet', { type: 'boolean', default: false, describe: 'no progress bar' }) as unknown as Argv<TrainArguments>,
+  handler: async (args) => {
+    const config = loadModelTrainingConfig(args.config);
+    const started = Date.now();
+    const bar = new ProgressBar(`models ${config.dataset}`, config.models.length, args.quiet || args.json, 'models');
+    let done = 0;
+    const models = await trainModels(
+      { dataset: config.dataset, split: config.split, dataDirectory: args['data-dir'] },
+      config.models,
+      {
+        seed: config.seed,
+        threads: args.threads ?? config.threads,
+        cacheDirectory: args['cache-dir'],
+        refresh: args.refresh,
+        onModelReady: () => bar.update(++done),
+      },
+    );
+    bar.finish();
+    if (args.json) {
+      const cards = models.map((model) => ({ directory: model.directory, fromCache: model.fromCache, card: model.card }));
+      process.stdout.write(`${JSON.stringify(cards, null, 2)}\n`);
+      return;
+    }
+    for (const model of models) process.stdout.write(describeModel(model));
+    process.stdout.write(`${models.length} models ready in ${((Date.now() - started) / 1000).toFixed(1)} s\n`);
+  },
+};
+
+const benchCommand: CommandModule<object, BenchArguments> = {
+  command: 'bench',
+  describe: 'Time the MLP kernel (Adult-sized) and the boosted trees (CCD-sized) and print the figures',
+  builder: (yargs: Argv) =>
+    yargs
+      .option('epochs', { type: 'number', default: 3, describe: 'MLP epochs to time' })
+      .option('json', { type: 'boolean', default: false, describe: 'print JSON' }) as unknown as Argv<BenchArguments>,
+  handler: (args) => {
+    const figures = benchmarkModels(args.epochs);
+    if (args.json) {
+      process.stdout.write(`${JSON.stringify(figures, null, 2)}\n`);
+      return;
+    }
+    process.stdout.write(
+      `MLP on ${figures.rows} x ${figures.columns} (Adult-shaped synthetic, batch 32):\n` +
+        `  Robust-Base epoch   ${fixed(figures.robustEpochMilliseconds, 0)} ms (CPU ${fixed(figures.robustEpochCpuMilliseconds, 0)} ms)\n` +
+        `  Unstable-Base epoch ${fixed(figures.unstableEpochMilliseconds, 0)} ms\n` +
+        `  paper A's four models on one thread (330 + 3 epochs): about ${fixed(figures.projectedPaperASeconds, 0)} s\n` +
+        `Boosted trees on 16500 x 23 (CCD-shaped synthetic, 31 leaves): ${fixed(figures.treeMilliseconds, 1)} ms per tree\n`,
+    );
+  },
+};
+
+/** `fairaudit models train CONFIG` and `fairaudit models bench`. */
+export const modelsCommand: CommandModule = {
+  command: 'models <command>',
+  describe: "Train the papers' audited models into audit pools and model cards; time the kernels",
+  builder: (yargs: Argv) =>
+    yargs
+      .command(trainCommand)
+      .command(benchCommand)
+      .demandCommand(1, 'models needs a subcommand; see "fairaudit models --help"'),
+  handler: () => {},
+};

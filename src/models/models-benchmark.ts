@@ -1,0 +1,69 @@
+import { createRandom } from '../util/random.js';
+import { ROBUST_BASE_SETTINGS, UNSTABLE_BASE_SETTINGS } from './mlp/mlp-settings.js';
+import { toSparseRows } from './mlp/sparse-rows.js';
+import { trainMlp } from './mlp/train-mlp.js';
+import { ADULT_LIKE_SHAPE, syntheticTabularData } from './synthetic-tabular.js';
+import { fitGradientBoosting, GRADIENT_BOOSTING_DEFAULTS } from './trees/gradient-boosting.js';
+
+/** The figures `fairaudit models bench` prints. */
+export interface ModelsBenchmark {
+  readonly rows: number;
+  readonly columns: number;
+  /** Robust-Base (64-32, dropout 0.1, batch 32): milliseconds per epoch (wall clock, and CPU). */
+  readonly robustEpochMilliseconds: number;
+  readonly robustEpochCpuMilliseconds: number;
+  /** Unstable-Base (16 units, batch 32): milliseconds per epoch. */
+  readonly unstableEpochMilliseconds: number;
+  /** Projected seconds of paper A's four models on one thread: 330 Robust and 3 Unstable epochs. */
+  readonly projectedPaperASeconds: number;
+  /** Boosted trees on a CCD-shaped table (16,500 x 23, 31 leaves): milliseconds per tree. */
+  readonly treeMilliseconds: number;
+}
+
+/**
+ * benchmarkModels(epochs) times the MLP kernel on an Adult-shaped synthetic table
+ * (31,655 rows, 104 one-hot-heavy columns: paper A's training part) and the boosted
+ * trees on a CCD-shaped one. The projection counts the MLP trainings paper A's four
+ * models need: Robust-Base 30 epochs, Robust-DP 10 x 30, Unstable-Base 1,
+ * Unstable-DP 2 x 1. Runs in about epochs * 0.5 s plus 100 trees.
+ */
+export function benchmarkModels(epochs = 3): ModelsBenchmark {
+  const data = syntheticTabularData(ADULT_LIKE_SHAPE, createRandom('bench-models'));
+  const input = toSparseRows(data.features, data.rows, data.columns);
+  const time = (run: () => void) => {
+    const wall = performance.now();
+    const cpu = process.cpuUsage();
+    run();
+    return { wall: performance.now() - wall, cpu: process.cpuUsage(cpu).user / 1000 };
+  };
+  trainMlp(input, data.label, null, { ...ROBUST_BASE_SETTINGS, epochs: 1 }, createRandom('warm-up'));
+  const robust = time(() => trainMlp(input, data.label, null, { ...ROBUST_BASE_SETTINGS, epochs }, createRandom('robust')));
+  const unstable = time(() =>
+    trainMlp(input, data.label, null, { ...UNSTABLE_BASE_SETTINGS, epochs }, createRandom('unstable')),
+  );
+  const robustEpoch = robust.wall / epochs;
+  const unstableEpoch = unstable.wall / epochs;
+  const trees = syntheticTabularData(
+    { rows: 16_500, numericColumns: 20, categoricalLevels: [3], groupEffect: 1 },
+    createRandom('bench-trees'),
+  );
+  const treeRows = Int32Array.from({ length: trees.rows }, (_, i) => i);
+  const treeTime = time(() =>
+    fitGradientBoosting(
+      trees,
+      trees.label,
+      treeRows,
+      { ...GRADIENT_BOOSTING_DEFAULTS, maxIterations: 100, earlyStopping: false },
+      createRandom('trees'),
+    ),
+  );
+  return {
+    rows: data.rows,
+    columns: data.columns,
+    robustEpochMilliseconds: robustEpoch,
+    robustEpochCpuMilliseconds: robust.cpu / epochs,
+    unstableEpochMilliseconds: unstableEpoch,
+    projectedPaperASeconds: (robustEpoch * (30 + 300) + unstableEpoch * 3) / 1000,
+    treeMilliseconds: treeTime.wall / 100,
+  };
+}

@@ -1,0 +1,55 @@
+import { Worker } from 'node:worker_threads';
+import pLimit from 'p-limit';
+import { compiledModule } from '../util/paths.js';
+import type { ScoredModel } from './paper-a-models.js';
+import { runTrainingJob, type TrainingJob } from './training-job.js';
+
+function runInWorker(job: TrainingJob): Promise<ScoredModel> {
+  return new Promise((resolve, reject) => {
+    const worker = new Worker(compiledModule('models/training-worker.js'), { workerData: job });
+    let settled = false;
+    worker.once('message', (message: { result?: ScoredModel; error?: string }) => {
+      settled = true;
+      if (message.result !== undefined) resolve(message.result);
+      else reject(new Error(`training worker failed on ${job.dataset}/${job.spec.name}: ${message.error}`));
+    });
+    worker.once('error', (error) => {
+      settled = true;
+      reject(error);
+    });
+    worker.once('exit', (code) => {
+      if (!settled) reject(new Error(`training worker for ${job.dataset}/${job.spec.name} exited with code ${code}`));
+    });
+  });
+}
+
+/**
+ * runTrainingJobs(jobs, threads, onDone) trains the jobs, `threads` at a time on
+ * worker threads (which load the compiled dist/ code), or one after the other in this
+ * thread when threads <= 1 or there is a single job. Results come back in the jobs'
+ * order; each job's result does not depend on the thread count (its draws derive
+ * from its own seed). onDone(index, result) is called as each job finishes.
+ */
+export async function runTrainingJobs(
+  jobs: readonly TrainingJob[],
+  threads: number,
+  onDone?: (index: number, result: ScoredModel) => void,
+): Promise<ScoredModel[]> {
+  if (threads <= 1 || jobs.length <= 1) {
+    return jobs.map((job, index) => {
+      const result = runTrainingJob(job);
+      onDone?.(index, result);
+      return result;
+    });
+  }
+  const limit = pLimit(threads);
+  return Promise.all(
+    jobs.map((job, index) =>
+      limit(async () => {
+        const result = await runInWorker(job);
+        onDone?.(index, result);
+        return result;
+      }),
+    ),
+  );
+}

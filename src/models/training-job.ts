@@ -1,0 +1,31 @@
+import type { TabularData } from '../data/tabular.js';
+import { type BoostedTreesSpec, trainBoostedTreesModel } from './boosted-trees.js';
+import { type PaperAModelSpec, type ScoredModel, trainPaperAModel } from './paper-a-models.js';
+
+/**
+ * One model to train, as plain data so it can cross to a worker thread: which kind,
+ * its spec, the dataset's name, the training and held-out parts, the model's seed.
+ */
+export type TrainingJob =
+  | {
+      readonly kind: 'paper-a';
+      readonly spec: PaperAModelSpec;
+      readonly dataset: string;
+      readonly train: TabularData;
+      readonly heldOut: TabularData;
+      readonly seed: string;
+    }
+  | {
+      readonly kind: 'boosted-trees';
+      readonly spec: BoostedTreesSpec;
+      readonly dataset: string;
+      readonly train: TabularData;
+      readonly heldOut: TabularData;
+      readonly seed: string;
+    };
+
+/** runTrainingJob(job) trains the job's model in this thread and returns its pool and card. */
+export function runTrainingJob(job: TrainingJob): ScoredModel {
+  if (job.kind === 'paper-a') return trainPaperAModel(job.spec, job.dataset, job.train, job.heldOut, job.seed);
+  return trainBoostedTreesModel(job.spec, job.dataset, job.train, job.heldOut, job.seed);
+}
