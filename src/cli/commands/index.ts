@@ -2,6 +2,7 @@ import type { CommandModule } from 'yargs';
 import { benchCommand } from './bench.js';
 import { dataCommand } from './data.js';
 import { mergeCommand } from './merge.js';
+import { modelsCommand } from './models.js';
 import { pirCommand } from './pir.js';
 import { planCommand } from './plan.js';
 import { compareCommand } from './compare.js';
@@ -15,4 +16,4 @@ import { runCommand } from './run.js';
  * one yargs CommandModule; add it here.
  */
 // biome-ignore lint/suspicious/noExplicitAny: command modules differ in their argument types
-export const commands: CommandModule<any, any>[] = [planCommand, runCommand, mergeCommand, respirCommand, reportCommand, compareCommand, reproduceCommand, dataCommand, pirCommand, benchCommand];
+export const commands: CommandModule<any, any>[] = [planCommand, runCommand, mergeCommand, respirCommand, reportCommand, compareCommand, reproduceCommand, dataCommand, pirCommand, modelsCommand, benchCommand];
