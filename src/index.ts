@@ -42,3 +42,13 @@ export { type PreparedSplit, prepareSplit, type SplitOptions, type SplitScheme }
 export type { Preprocessor } from './data/preprocessor.js';
 export { datasetNames } from './data/registry.js';
 export type { TabularData } from './data/tabular.js';
+export { type PirBenchmarkRow, benchmarkPir } from './pir/benchmark-pir.js';
+export { type ObliviousAuditOptions, type ObliviousAuditResult, drawAuditSet, runObliviousAudit } from './pir/oblivious-audit.js';
+export { paperBTableOne, paperBTableOneSizes, writePaperBTableOne } from './pir/paper-b-table-one.js';
+export { choosePirParameters, noiseBound, type PirParameters } from './pir/parameters.js';
+export { PirClient } from './pir/pir-client.js';
+export { PirServer } from './pir/pir-server.js';
+export { PirVerificationError } from './pir/pir-verification-error.js';
+export { ProviderConnection } from './pir/provider-connection.js';
+export { startPoolProvider } from './pir/provider-from-pool.js';
+export { startProviderService } from './pir/provider-service.js';
