@@ -1,0 +1,114 @@
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, test, vi } from 'vitest';
+import { readPoolFile } from '../../src/audit/pool-io.js';
+import { main } from '../../src/cli/main.js';
+import { type PoolProvider, startPoolProvider } from '../../src/pir/provider-from-pool.js';
+import { createRandom } from '../../src/util/random.js';
+
+async function capture(argv: string[]): Promise<{ code: number; out: string; err: string }> {
+  let out = '';
+  let err = '';
+  const stdout = vi.spyOn(process.stdout, 'write').mockImplementation((chunk) => {
+    out += String(chunk);
+    return true;
+  });
+  const stderr = vi.spyOn(process.stderr, 'write').mockImplementation((chunk) => {
+    err += String(chunk);
+    return true;
+  });
+  try {
+    const code = await main(argv);
+    return { code, out, err };
+  } finally {
+    stdout.mockRestore();
+    stderr.mockRestore();
+    process.exitCode = undefined;
+  }
+}
+
+function writePool(size: number, rateA: number, rateB: number): string {
+  const random = createRandom(`cli-pool-${size}-${rateB}`);
+  const lines = ['id,group,label,decision'];
+  for (let i = 0; i < size; i++) {
+    const group = random() < 0.4 ? 1 : 0;
+    const decision = random() < (group ? rateB : rateA) ? 1 : 0;
+    lines.push(`${i},${group},${decision},${decision}`);
+  }
+  const path = join(mkdtempSync(join(tmpdir(), 'fairaudit-pir-')), 'pool.csv');
+  writeFileSync(path, `${lines.join('\n')}\n`);
+  return path;
+}
+
+const providers: PoolProvider[] = [];
+afterEach(async () => {
+  await Promise.all(providers.splice(0).map((provider) => provider.service.close()));
+});
+
+describe('fairaudit bench pir', () => {
+  test('--log-n 10,12 --json prints one object per size with the documented fields, all correct', async () => {
+    const { code, out } = await capture(['bench', 'pir', '--log-n', '10,12', '--repetitions', '3', '--json']);
+    expect(code).toBe(0);
+    const rows = out.trim().split('\n').map((line) => JSON.parse(line));
+    expect(rows.map((row) => row.logN)).toEqual([10, 12]);
+    for (const row of rows) {
+      for (const field of ['hintMs', 'hintBytes', 'queryMs', 'answerMs', 'recoverMs', 'queryBytes', 'answerBytes', 'answerGBps']) {
+        expect(Number.isFinite(row[field])).toBe(true);
+      }
+      expect(row.correct).toBe(true);
+      expect(row.queryBytes).toBe(16 + row.columns * 4);
+      expect(row.answerBytes).toBe(16 + row.rows * 4);
+    }
+  });
+
+  test('--out writes paper B Table 1 (Arrow, CSV, Markdown) and its chart', async () => {
+    const folder = mkdtempSync(join(tmpdir(), 'fairaudit-pir-table-'));
+    const { code } = await capture(['bench', 'pir', '--log-n', '10', '--sizes', '2778', '--repetitions', '2', '--out', folder]);
+    expect(code).toBe(0);
+    const markdown = readFileSync(join(folder, 'paper-b-table-1.md'), 'utf8');
+    expect(markdown).toContain('2,778 (COMPAS)');
+    expect(markdown).toContain('2^10');
+    expect(readFileSync(join(folder, 'charts', 'paper-b-table-1.svg'), 'utf8')).toContain('<svg');
+  });
+
+  test('a malformed --log-n exits 2 naming the flag', async () => {
+    const { code, err } = await capture(['bench', 'pir', '--log-n', '14..x']);
+    expect(code).toBe(2);
+    expect(err).toContain('--log-n: expected a range such as 14..24');
+  });
+});
+
+describe('fairaudit pir audit', () => {
+  test('audits an in-process provider over loopback and reports both decisions as JSON', async () => {
+    const path = writePool(6000, 0.3, 0.5);
+    const provider = await startPoolProvider(readPoolFile(path), { idleTimeoutMs: 30_000 });
+    providers.push(provider);
+    const { code, out } = await capture([
+      'pir', 'audit', '--provider', provider.service.url, '--pool', path, '--sample-size', '800', '--canaries', '5', '--json',
+    ]);
+    expect(code).toBe(0);
+    const report = JSON.parse(out);
+    expect(report.results.map((result: { test: string }) => result.test)).toEqual(['fixed', 'sequential']);
+    expect(report.results.map((result: { decision: string }) => result.decision)).toEqual(['reject', 'reject']);
+    expect(report.results[0].canariesChecked).toBe(5);
+  });
+
+  test('a cheating provider (pir serve --tamper second-database) is reported as provider-rejected', async () => {
+    const path = writePool(3000, 0.3, 0.3);
+    const provider = await startPoolProvider(readPoolFile(path), { idleTimeoutMs: 30_000, tamper: 'second-database' });
+    providers.push(provider);
+    const { code, out } = await capture([
+      'pir', 'audit', '--provider', provider.service.url, '--pool', path, '--sample-size', '300', '--test', 'fixed', '--json',
+    ]);
+    expect(code).toBe(0);
+    expect(JSON.parse(out).results[0].decision).toBe('provider-rejected');
+  });
+
+  test('a provider URL off loopback exits 2', async () => {
+    const path = writePool(100, 0.3, 0.3);
+    const { code, err } = await capture(['pir', 'audit', '--provider', 'http://192.0.2.1:80', '--pool', path]);
+    expect(code).toBe(2);
+    expect(err).toContain('loopback only');
+  });
+});
