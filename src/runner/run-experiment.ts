@@ -119,22 +119,24 @@ export async function runExperiment(config: ExperimentConfig, options: RunOption
     const limit = pLimit(threads);
     let failed = false;
     try {
+      // The limited stage is only the worker's compute, so a worker gets its next
+      // chunk before the main thread writes the previous chunk's checkpoint.
       await Promise.all(
         remaining.map((chunk) =>
-          limit(async () => {
-            if (failed) return;
-            try {
-              const outcomes = await pool.run(chunk);
+          limit(() => (failed ? Promise.resolve(undefined) : pool.run(chunk))).then(
+            (outcomes) => {
+              if (!outcomes) return;
               checkpoints.save(chunk, outcomes, kind.outcomeColumns);
               done.set(chunk.index, outcomes);
               completed += chunk.count;
               options.onProgress?.(completed, rows);
-            } catch (error) {
+            },
+            (error: unknown) => {
               failed = true;
               limit.clearQueue();
               throw error;
-            }
-          }),
+            },
+          ),
         ),
       );
     } finally {

@@ -15,6 +15,15 @@ function yamlFiles(folder: string): string[] {
   });
 }
 
+/**
+ * Folders of configs/ that hold other kinds of YAML than experiments, each with the
+ * loader that validates them (by path, so this test does not tie the harness to
+ * their modules' types).
+ */
+const OTHER_CONFIG_FAMILIES = [
+  { folder: join('configs', 'models'), module: join('src', 'models', 'training-config.ts'), loader: 'loadModelTrainingConfig' },
+];
+
 const root = packageRoot();
 const files = yamlFiles(join(root, 'configs'));
 
@@ -23,7 +32,16 @@ describe('every YAML file under configs/', () => {
     expect(files.map((file) => relative(root, file))).toContain(join('configs', 'quickstart.yaml'));
   });
   for (const file of files) {
-    it(`loadConfig(${relative(root, file)}) validates and plans`, () => {
+    const path = relative(root, file);
+    const other = OTHER_CONFIG_FAMILIES.find((family) => path.startsWith(family.folder));
+    if (other) {
+      it(`${other.loader}(${path}) validates`, async () => {
+        const module = (await import(join(root, other.module))) as Record<string, (file: string) => unknown>;
+        expect(module[other.loader](file)).toBeTruthy();
+      });
+      continue;
+    }
+    it(`loadConfig(${path}) validates and plans`, () => {
       const config = loadConfig(file);
       const plan = buildPlan(config, findKind(config.kind)!);
       expect(plan.cells.length).toBeGreaterThan(0);

@@ -1,6 +1,5 @@
 import { isAbsolute, resolve } from 'node:path';
 import type { AuditPool } from '../../audit/pool.js';
-import { readPoolFile } from '../../audit/pool-io.js';
 import { type PreparedAudit, prepareAudit } from '../../audit/prepare-audit.js';
 import { runSequentialAudit } from '../../audit/sequential-audit.js';
 import { fixedSampleDecision } from '../../stats/fixed-sample-decision.js';
@@ -158,11 +157,30 @@ const outcomeColumns: readonly OutcomeColumn[] = [
   },
 ];
 
-function loadPool(settings: SequentialAuditSettings, origin: SettingsOrigin): AuditPool {
+/**
+ * Pools already loaded or generated in this thread, by recipe or path: the cells of a
+ * grid that differ only in metric, access or tolerance share one pool. A pool is
+ * read-only once made, so sharing it is safe.
+ */
+const poolCache = new Map<string, AuditPool>();
+
+async function loadPool(settings: SequentialAuditSettings, origin: SettingsOrigin): Promise<AuditPool> {
+  const key = canonicalJson({ pool: settings.pool, base: origin.baseDirectory, access: settings.access });
+  let pool = poolCache.get(key);
+  if (!pool) {
+    pool = await readOrGeneratePool(settings, origin);
+    poolCache.set(key, pool);
+  }
+  return pool;
+}
+
+async function readOrGeneratePool(settings: SequentialAuditSettings, origin: SettingsOrigin): Promise<AuditPool> {
   const { pool } = settings;
   if (pool.synthetic) {
     return generateSyntheticPool(pool.synthetic, `${origin.configFile}: settings.pool (synthetic ${pool.name ?? canonicalJson(pool.synthetic)})`);
   }
+  // Imported on demand: the Arrow reader costs a worker ~150 ms of start-up that synthetic pools never need.
+  const { readPoolFile } = await import('../../audit/pool-io.js');
   const file = pool.file as string;
   const path = isAbsolute(file) ? file : resolve(origin.baseDirectory, file);
   const required = settings.access === 'decision' ? [] : [settings.access];
@@ -181,7 +199,7 @@ export const sequentialAuditKind: ExperimentKind<SequentialAuditSettings, Prepar
   outcomeColumns,
   contextKey: (settings) => canonicalJson({ pool: settings.pool, metric: settings.metric, access: settings.access }),
   async prepare(settings, origin) {
-    return prepareAudit(loadPool(settings, origin), settings.metric, settings.access);
+    return prepareAudit(await loadPool(settings, origin), settings.metric, settings.access);
   },
   runReplicate(prepared, settings, random: Random) {
     const toleranceOfAccess =
