@@ -1,8 +1,7 @@
 import { isAbsolute, resolve } from 'node:path';
 import type { AuditPool } from '../../audit/pool.js';
-import { type PreparedAudit, prepareAudit } from '../../audit/prepare-audit.js';
+import { oracleDecision, type PreparedAudit, prepareAudit } from '../../audit/prepare-audit.js';
 import { runSequentialAudit } from '../../audit/sequential-audit.js';
-import { fixedSampleDecision } from '../../stats/fixed-sample-decision.js';
 import { generateSyntheticPool, syntheticPoolProblem } from '../../data/synthetic-pool.js';
 import type { Random } from '../../util/random.js';
 import { canonicalJson } from '../canonical-json.js';
@@ -214,7 +213,7 @@ export const sequentialAuditKind: ExperimentKind<SequentialAuditSettings, Prepar
       queries: result.queries,
       statistic: result.statistic,
       oracle_gap: prepared.oracleGap,
-      oracle_decision: fixedSampleDecision(prepared.oracleGap, settings.tolerance),
+      oracle_decision: oracleDecision(prepared, settings.tolerance),
       fixed_decision: result.fixedDecision ?? 'accept',
       fixed_samples: result.fixedSamples,
       pool_size: prepared.size,
