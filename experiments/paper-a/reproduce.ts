@@ -296,7 +296,8 @@ function reproductionReadme(result: PaperAReproduction, rows: PaperAComparisonRo
   if (differing.length > 0) {
     lines.push('| cell | published | this run | why |', '|---|---|---|---|');
     for (const row of differing) {
-      lines.push(`| ${row.table} ${row.row} ${row.column} | ${row.published} | ${row.reproduced ?? ''} | ${row.why.replaceAll('|', '\\|')} |`);
+      const reproduced = typeof row.reproduced === 'number' ? String(Number(row.reproduced.toPrecision(4))) : (row.reproduced ?? '');
+      lines.push(`| ${row.table} ${row.row} ${row.column} | ${row.published} | ${reproduced} | ${row.why.replaceAll('|', '\\|')} |`);
     }
     lines.push('');
   }

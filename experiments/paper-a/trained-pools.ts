@@ -1,13 +1,11 @@
 import type { PaperADataset } from '../../src/data/calibrated-pools.js';
-import { loadDataset } from '../../src/data/load-dataset.js';
-import { prepareSplit } from '../../src/data/prepare-split.js';
 import { datasetNames } from '../../src/data/registry.js';
-import { PAPER_A_MODEL_SPECS, trainPaperAModel } from '../../src/models/paper-a-models.js';
+import { trainPaperAModels } from '../../src/models/train-models.js';
 import { isInputError } from '../../src/util/errors.js';
 import type { DatasetPools, SourcedPool, TrainedPoolsProvider } from './pool-sources.js';
 import { PAPER_A_POOLS } from './pools.js';
 
-/** The seed of paper A's 70/30 split and of model training (the paper publishes none). */
+/** The seed of paper A's 70/30 split and of model training (the paper publishes neither). */
 export const PAPER_A_TRAINING_SEED = 'paper-a-2026';
 
 /** The registry name of a paper A dataset, or null when the registry has no loader for it. */
@@ -17,41 +15,61 @@ function registryName(dataset: PaperADataset): string | null {
   return names.find((name) => name.startsWith('acs')) ?? null;
 }
 
+/** Options of trainedPools. */
+export interface TrainedPoolsOptions {
+  /** A local mirror (else FAIRAUDIT_DATA_DIR, else data/downloads/). */
+  dataDirectory?: string;
+  /** The model cache (default data/cache/models/). */
+  cacheDirectory?: string;
+  /** Retrain even when cached. */
+  refresh?: boolean;
+  /** Threads training models at once (default: the models area's default). */
+  threads?: number;
+  onStage?: (stage: string) => void;
+}
+
 /**
- * trainedPools(options) returns the provider that loads a paper A dataset (the mirror
- * named by dataDirectory or FAIRAUDIT_DATA_DIR, else data/downloads/), splits it 70/30
- * stratified by label (paper A §4.1; seeded), trains the four models of §4.2 and scores
- * the test part into audit pools. A dataset that is missing or partial (the ACS mirror
- * has no feature columns) comes back unavailable with the loader's message as the reason.
- * Running time: dominated by training (see src/models).
+ * trainedPools(options) returns the provider that makes a paper A dataset's four audit
+ * pools with the models area's cache-aware trainPaperAModels: load the dataset (mirror,
+ * FAIRAUDIT_DATA_DIR or data/downloads/; checksums verified), split it 70/30 stratified
+ * by label (paper A §4.1, seeded), train the four models of §4.2 or read them from the
+ * cache, and score the test part. A dataset that is missing or partial (the ACS mirror
+ * has no feature columns) comes back unavailable, with the loader's message as the
+ * reason. Running time: training when not cached (minutes), else reading 4 pools.
  */
-export function trainedPools(options: { dataDirectory?: string; onStage?: (stage: string) => void } = {}): TrainedPoolsProvider {
+export function trainedPools(options: TrainedPoolsOptions = {}): TrainedPoolsProvider {
   return async (dataset: PaperADataset): Promise<DatasetPools> => {
     const name = registryName(dataset);
     if (name === null) {
       return { available: false, reason: `fairaudit's dataset registry has no loader for ${dataset} (src/data/registry.ts).` };
     }
-    let table: Awaited<ReturnType<typeof loadDataset>>;
+    let models: Awaited<ReturnType<typeof trainPaperAModels>>;
     try {
-      table = await loadDataset(name, options.dataDirectory === undefined ? {} : { dataDirectory: options.dataDirectory });
+      options.onStage?.(`models: ${name} (trained, or read from the cache)`);
+      models = await trainPaperAModels(name, PAPER_A_TRAINING_SEED, {
+        seed: PAPER_A_TRAINING_SEED,
+        ...(options.dataDirectory === undefined ? {} : { dataDirectory: options.dataDirectory }),
+        ...(options.cacheDirectory === undefined ? {} : { cacheDirectory: options.cacheDirectory }),
+        ...(options.threads === undefined ? {} : { threads: options.threads }),
+        refresh: options.refresh ?? false,
+        onModelReady: (model) => options.onStage?.(`model ${name}/${model.name} ${model.fromCache ? 'read from the cache' : 'trained'}`),
+      });
     } catch (error) {
       if (isInputError(error)) return { available: false, reason: error.message };
       throw error;
     }
-    const split = prepareSplit(table, { scheme: 'paper-a', seed: PAPER_A_TRAINING_SEED });
-    const pools: SourcedPool[] = [];
-    for (const pool of PAPER_A_POOLS.filter((entry) => entry.dataset === dataset)) {
-      options.onStage?.(`training ${pool.name}`);
-      const scored = trainPaperAModel(PAPER_A_MODEL_SPECS[pool.model], name, split.train, split.heldOut, PAPER_A_TRAINING_SEED);
-      pools.push({
+    const pools: SourcedPool[] = PAPER_A_POOLS.filter((entry) => entry.dataset === dataset).map((pool) => {
+      const model = models.find((candidate) => candidate.name === pool.model);
+      if (model === undefined) throw new Error(`trainedPools: trainPaperAModels returned no ${pool.model} for ${name}`);
+      return {
         pool,
-        auditPool: scored.pool,
-        origin: 'trained-model',
+        auditPool: model.pool,
+        origin: 'trained-model' as const,
         reason: null,
-        card: scored.card as unknown as Record<string, unknown>,
-        cached: false,
-      });
-    }
+        card: model.card as unknown as Record<string, unknown>,
+        cached: model.fromCache,
+      };
+    });
     return { available: true, pools };
   };
 }

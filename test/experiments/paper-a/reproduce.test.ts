@@ -4,7 +4,9 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type PaperAReproduction, reproducePaperA } from '../../../experiments/paper-a/reproduce.js';
 import { readPoolFile } from '../../../src/audit/pool-io.js';
+import { packageRoot } from '../../../src/util/paths.js';
 import { parseOverride } from '../../../src/runner/config.js';
+import { chromiumMissing, openReport } from '../../report/open-in-chromium.js';
 
 // The runner's worker threads load dist/: build first (`npx tsc -p tsconfig.build.json`).
 describe('reproducePaperA({ calibrated: true }) with 3 replicates', () => {
@@ -68,5 +70,17 @@ describe('reproducePaperA({ calibrated: true }) with 3 replicates', () => {
     expect(gap('Adult,Robust-Base,EO,')).toBe('0.0753');
     const pool = readPoolFile(join(out, 'pools/adult-robust-base.arrow'));
     expect(pool.size).toBe(13_567);
+  });
+
+  it.skipIf(chromiumMissing !== undefined)('report.html opens in Chromium with Figure 1 drawn and all five tables (screenshot under results/)', async () => {
+    const html = readFileSync(join(out, 'report.html'), 'utf8');
+    for (const n of [1, 2, 3, 4, 5]) expect(html).toContain(`id="table-paper-a-table-${n}"`);
+    expect(html).toContain('id="chart-paper-a-figure-1"');
+    const seen = await openReport(join(out, 'report.html'), join(packageRoot(), 'results', 'screenshots', 'paper-a-calibrated-report.png'));
+    expect(seen.consoleErrors).toEqual([]);
+    expect(seen.externalRequests).toEqual([]);
+    expect(seen.chartSvgCounts.length).toBeGreaterThanOrEqual(1);
+    expect(seen.chartSvgCounts.every((count) => count >= 1)).toBe(true);
+    expect(seen.markCount).toBeGreaterThan(12);
   });
 });
