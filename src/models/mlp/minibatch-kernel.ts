@@ -64,7 +64,14 @@ export function forwardMinibatch(
         for (let k = input.rowStart[row]; k < kEnd; k++) {
           const v = input.value[k];
           const w = weightStart + input.column[k] * outSize;
-          for (let j = 0; j < outSize; j++) out[base + j] += v * p[w + j];
+          let j = 0;
+          for (; j + 3 < outSize; j += 4) {
+            out[base + j] += v * p[w + j];
+            out[base + j + 1] += v * p[w + j + 1];
+            out[base + j + 2] += v * p[w + j + 2];
+            out[base + j + 3] += v * p[w + j + 3];
+          }
+          for (; j < outSize; j++) out[base + j] += v * p[w + j];
         }
       } else {
         const previous = workspace.activations[l];
@@ -73,7 +80,14 @@ export function forwardMinibatch(
           const a = previous[inBase + i];
           if (a === 0) continue;
           const w = weightStart + i * outSize;
-          for (let j = 0; j < outSize; j++) out[base + j] += a * p[w + j];
+          let j = 0;
+          for (; j + 3 < outSize; j += 4) {
+            out[base + j] += a * p[w + j];
+            out[base + j + 1] += a * p[w + j + 1];
+            out[base + j + 2] += a * p[w + j + 2];
+            out[base + j + 3] += a * p[w + j + 3];
+          }
+          for (; j < outSize; j++) out[base + j] += a * p[w + j];
         }
       }
       if (l + 1 < layers) {
@@ -148,7 +162,14 @@ export function minibatchLossAndGradient(
         for (let k = input.rowStart[row]; k < kEnd; k++) {
           const v = input.value[k];
           const w = weightStart + input.column[k] * outSize;
-          for (let j = 0; j < outSize; j++) gradient[w + j] += v * delta[base + j];
+          let j = 0;
+          for (; j + 3 < outSize; j += 4) {
+            gradient[w + j] += v * delta[base + j];
+            gradient[w + j + 1] += v * delta[base + j + 1];
+            gradient[w + j + 2] += v * delta[base + j + 2];
+            gradient[w + j + 3] += v * delta[base + j + 3];
+          }
+          for (; j < outSize; j++) gradient[w + j] += v * delta[base + j];
         }
       } else {
         const previous = workspace.activations[l];
@@ -162,7 +183,19 @@ export function minibatchLossAndGradient(
           }
           const w = weightStart + i * outSize;
           let sum = 0;
-          for (let j = 0; j < outSize; j++) {
+          let j = 0;
+          for (; j + 3 < outSize; j += 4) {
+            const d0 = delta[base + j];
+            const d1 = delta[base + j + 1];
+            const d2 = delta[base + j + 2];
+            const d3 = delta[base + j + 3];
+            gradient[w + j] += a * d0;
+            gradient[w + j + 1] += a * d1;
+            gradient[w + j + 2] += a * d2;
+            gradient[w + j + 3] += a * d3;
+            sum += p[w + j] * d0 + p[w + j + 1] * d1 + p[w + j + 2] * d2 + p[w + j + 3] * d3;
+          }
+          for (; j < outSize; j++) {
             const d = delta[base + j];
             gradient[w + j] += a * d;
             sum += p[w + j] * d;
