@@ -79,7 +79,7 @@ function missingDatasetError(
   lines.push('Provide it in one of two ways:');
   lines.push(
     downloadable
-      ? `  1. fairaudit data fetch ${manifest.name}   (downloads, verifies the sha256, stores under ${downloadFolder(locations, manifest.name)})`
+      ? `  1. fairaudit data fetch ${manifest.name}   (downloads, checks the sha256 where the manifest has one, stores under ${downloadFolder(locations, manifest.name)})`
       : `  1. download the files yourself (see ${manifest.homepage}) and put them in ${downloadFolder(locations, manifest.name)}`,
   );
   lines.push(

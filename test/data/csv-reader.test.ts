@@ -52,15 +52,41 @@ describe('parseCsvText(text, options)', () => {
 });
 
 describe('CsvReader.push(chunk)', () => {
-  it('CsvReader gives the same records whatever the chunk boundaries', () => {
-    const text = '\uFEFFa,"b ""q"", c"\r\n1,"x\r\ny"\r\n2,3';
-    const whole = fields(text);
-    for (let size = 1; size <= 5; size++) {
+  it('CsvReader gives the same records and line numbers whatever the chunk boundaries', () => {
+    const text = '\uFEFFa,"b ""q"", c"\r\n1,"x\r\ny"\r\n2,3\r\n\r\nplain,line\nold\rmac\r"q\n",z\n4,5';
+    const whole = parseCsvText(text, { file: 'whole.csv' });
+    expect(whole.map((record) => record.fields)).toEqual([
+      ['a', 'b "q", c'],
+      ['1', 'x\r\ny'],
+      ['2', '3'],
+      ['plain', 'line'],
+      ['old'],
+      ['mac'],
+      ['q\n', 'z'],
+      ['4', '5'],
+    ]);
+    expect(whole.map((record) => record.line)).toEqual([1, 2, 4, 6, 7, 8, 9, 11]);
+    for (let size = 1; size <= 13; size++) {
       const records: CsvRecord[] = [];
       const reader = new CsvReader({ file: 'chunks.csv' }, (record) => records.push(record));
       for (let i = 0; i < text.length; i += size) reader.push(text.slice(i, i + size));
       reader.end();
-      expect(records.map((record) => record.fields)).toEqual(whole);
+      expect(records).toEqual(whole);
     }
+  });
+
+  it('CsvReader keeps only the columns a handler selects, with the field count intact', () => {
+    const records: CsvRecord[] = [];
+    const reader = new CsvReader({ file: 'wide.csv' }, (record) => {
+      records.push(record);
+      return records.length === 1 ? [0, 2] : undefined;
+    });
+    reader.push('a,b,c,d\n1,2,3,4\n5,6,7\n');
+    reader.end();
+    expect(records.map((record) => record.fields)).toEqual([
+      ['a', 'b', 'c', 'd'],
+      ['1', '', '3', ''],
+      ['5', '', '7'],
+    ]);
   });
 });

@@ -146,7 +146,7 @@ describe('loadDataset(name, options) on generated Adult files', () => {
   });
 
   it('loadDataset("nope") lists the datasets', async () => {
-    await expect(loadDataset('nope')).rejects.toThrow(/expected one of adult, .*found "nope"/);
+    await expect(loadDataset('nope')).rejects.toThrow(/expected one of acs-income, adult, ccd, compas, hateday, found "nope"/);
   });
 
   it('loadDataset with a --data-dir that is not a folder says so', async () => {

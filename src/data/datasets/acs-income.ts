@@ -95,7 +95,8 @@ async function readPums(stream: Readable, file: string): Promise<DatasetContents
       if (positions === null) {
         positions = headerPositions(fields, needed, `${where} (header)`);
         width = fields.length;
-        return;
+        const found = positions;
+        return needed.map((name) => found.get(name) as number); // only these of the ~290 columns
       }
       if (fields.length !== width) throw inputError({ where, expected: `${width} fields as in the header`, found: `${fields.length} fields` });
       const index = rawRow++;
