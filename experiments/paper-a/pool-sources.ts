@@ -12,6 +12,8 @@ export interface SourcedPool {
   readonly origin: PoolOrigin;
   /** For calibrated pools: why the real data was not used. */
   readonly reason: string | null;
+  /** For calibrated pools: the data loader's whole message, when it gave one. */
+  readonly loaderMessage?: string | null;
   /** For trained models: the model card (accuracy, rates, training time, ...). */
   readonly card: Record<string, unknown> | null;
   /** For trained models: whether the model came from the cache. */
@@ -32,14 +34,15 @@ export type TrainedPoolsProvider = (dataset: PaperADataset) => Promise<DatasetPo
 /**
  * calibratedPools(dataset, reason) returns the four calibrated synthetic pools of a
  * dataset (src/data/calibrated-pools.ts), each tagged with the reason the real data
- * was not used. O(pool size) each.
+ * was not used (and the data loader's whole message, if any). O(pool size) each.
  */
-export function calibratedPools(dataset: PaperADataset, reason: string): SourcedPool[] {
+export function calibratedPools(dataset: PaperADataset, reason: string, loaderMessage: string | null = null): SourcedPool[] {
   return PAPER_A_POOLS.filter((pool) => pool.dataset === dataset).map((pool) => ({
     pool,
     auditPool: calibratedPool(pool.dataset, pool.model),
     origin: 'calibrated-synthetic' as const,
     reason: `${reason} ${CALIBRATED_SYNTHETIC_NOTICE}`,
+    loaderMessage,
     card: null,
     cached: null,
   }));

@@ -119,6 +119,20 @@ function paperAReportKind(base: ReportKind, notice: string | null): ReportKind {
   };
 }
 
+/**
+ * shortReason(message) keeps the first line of a loader's message and any sentence
+ * saying why the data cannot be used ("... cannot train a model: the ten features are
+ * missing."), for tables; the whole message goes to pools.json.
+ */
+export function shortReason(message: string): string {
+  const [first, ...rest] = message.split('\n');
+  const why = rest
+    .filter((line) => !/^\s*-/.test(line))
+    .flatMap((line) => line.split(/(?<=\.)\s+/))
+    .filter((sentence) => /cannot/i.test(sentence) && sentence.length < 300);
+  return [first.trim(), ...why.slice(0, 1).map((sentence) => sentence.trim())].join(' ');
+}
+
 /** Overrides that point a config's pool grid at the pool files written by this run. */
 function poolOverride(pools: readonly SourcedPool[], files: Map<string, string>, baseOnly: boolean): Override {
   const value = pools.filter((entry) => !baseOnly || entry.pool.base).map((entry) => ({ name: entry.pool.name, file: files.get(entry.pool.name) }));
@@ -163,7 +177,7 @@ export async function reproducePaperA(options: PaperAOptions = {}): Promise<Pape
     progress(`pools: ${dataset}`);
     const real = await provider(dataset);
     if (real.available) pools.push(...real.pools);
-    else pools.push(...calibratedPools(dataset, `No usable ${dataset} data: ${real.reason}`));
+    else pools.push(...calibratedPools(dataset, `No usable ${dataset} data: ${shortReason(real.reason)}`, real.reason));
   }
   const poolFiles = new Map<string, string>();
   for (const entry of pools) {
@@ -178,6 +192,7 @@ export async function reproducePaperA(options: PaperAOptions = {}): Promise<Pape
     model: entry.pool.model,
     origin: entry.origin,
     reason: entry.reason,
+    loaderMessage: entry.loaderMessage,
     cached: entry.cached,
     file: poolFiles.get(entry.pool.name) as string,
     source: entry.auditPool.source,
