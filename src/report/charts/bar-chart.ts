@@ -42,7 +42,11 @@ export function barChartSpec(data: BarDatum[], options: BarChartOptions): Record
   const hasErrors = options.errorBars === true && !options.stacked && data.some((datum) => datum.lower !== undefined && datum.upper !== undefined);
   const values = data.map((datum) => ({ ...datum, series: datum.series ?? '', panel: datum.panel ?? '' }));
   const longLabels = data.some((datum) => datum.category.length > 9);
-  const x = { field: 'category', type: 'nominal', title: options.categoryTitle, sort: null, axis: { labelAngle: longLabels ? -35 : 0 } };
+  // Long category labels wrap onto lines (at " / " when present, else at spaces) instead of rotating.
+  const axis = longLabels
+    ? { labelAngle: 0, labelExpr: "indexof(datum.label, ' / ') >= 0 ? split(datum.label, ' / ') : split(datum.label, ' ')" }
+    : { labelAngle: 0 };
+  const x = { field: 'category', type: 'nominal', title: options.categoryTitle, sort: null, axis };
   const y: Record<string, unknown> = { field: 'value', type: 'quantitative', title: options.valueTitle };
   if (options.valueDomain) y.scale = { domain: options.valueDomain };
   if (options.stacked) y.stack = 'zero';
@@ -66,7 +70,11 @@ export function barChartSpec(data: BarDatum[], options: BarChartOptions): Record
     });
   }
   const title = options.subtitle ? { text: options.title, subtitle: options.subtitle } : options.title;
-  const inner = { width: hasSeries ? 260 : 200, height: 220, layer: layers };
+  // Width by step: each category gets at least 64 px for its label and 22 px per
+  // side-by-side bar (with xOffset, Vega-Lite's step is one bar within a category).
+  const seriesCount = new Set(values.map((datum) => datum.series)).size;
+  const step = hasSeries && !options.stacked ? Math.max(22, Math.ceil(64 / seriesCount)) : 64;
+  const inner = { width: { step }, height: 220, layer: layers };
   if (!hasPanels) return { $schema: vegaLiteSchema, title, data: { values }, ...inner, config: chartConfig };
   return {
     $schema: vegaLiteSchema,
