@@ -19,15 +19,23 @@ export interface PaperAModelSpec {
   readonly name: string;
   readonly mlp: MlpSettings;
   /** The exponentiated-gradient reduction under demographic parity, or null for a plain MLP. */
-  readonly reduction: { readonly tolerance: number; readonly maxIterations: number } | null;
+  readonly reduction: {
+    readonly tolerance: number;
+    readonly maxIterations: number;
+    readonly mixture: 'average' | 'linear-program';
+  } | null;
 }
 
-/** Paper A section 4.2's settings for each model. */
+/**
+ * Paper A section 4.2's settings for each model. The reductions weigh their best
+ * responses by Fairlearn's LP step (the toolkit paper A cites for the reduction),
+ * not the plain average of Agarwal et al.'s Algorithm 1; see docs/models.md.
+ */
 export const PAPER_A_MODEL_SPECS: Readonly<Record<PaperAModelName, PaperAModelSpec>> = {
   'robust-base': { name: 'robust-base', mlp: ROBUST_BASE_SETTINGS, reduction: null },
   'unstable-base': { name: 'unstable-base', mlp: UNSTABLE_BASE_SETTINGS, reduction: null },
-  'robust-dp': { name: 'robust-dp', mlp: ROBUST_BASE_SETTINGS, reduction: { tolerance: 0.02, maxIterations: 10 } },
-  'unstable-dp': { name: 'unstable-dp', mlp: UNSTABLE_BASE_SETTINGS, reduction: { tolerance: 0.05, maxIterations: 2 } },
+  'robust-dp': { name: 'robust-dp', mlp: ROBUST_BASE_SETTINGS, reduction: { tolerance: 0.02, maxIterations: 10, mixture: 'linear-program' } },
+  'unstable-dp': { name: 'unstable-dp', mlp: UNSTABLE_BASE_SETTINGS, reduction: { tolerance: 0.05, maxIterations: 2, mixture: 'linear-program' } },
 };
 
 /** A trained model's audit pool (its outputs on the held-out rows) and model card. */
@@ -49,7 +57,7 @@ function decisionsOf(network: MlpNetwork, input: SparseRows): Uint8Array {
  * - A plain MLP (reduction null): trainMlp with the spec's settings; the pool holds
  *   logit z, score sigmoid(z) and decision [score >= 0.5].
  * - With a reduction: exponentiatedGradient over MLPs trained on the cost-sensitive
- *   problems (sample weights), giving a uniform mixture Q of best responses. The
+ *   problems (sample weights), giving a mixture Q of best responses. The
  *   pool's score is Q's probability of a positive decision, its logit that score's
  *   logit (clamped to +-13.8), its decision a seeded per-instance draw from Q
  *   (deployMixture), so the randomized classifier becomes a fixed deployed model.
@@ -79,7 +87,10 @@ export function trainPaperAModel(
       const { network } = trainMlp(trainInput, label, weight, spec.mlp, random);
       return { model: network, trainingDecisions: decisionsOf(network, trainInput) };
     });
-    const probability = mixtureProbability(result.models.map((network) => decisionsOf(network, testInput)));
+    const probability = mixtureProbability(
+      result.models.map((network) => decisionsOf(network, testInput)),
+      result.weights,
+    );
     const decision = deployMixture(probability, test.rowIndex, deriveSeed(seed, 'deploy'));
     pool = {
       size: test.rows,
@@ -91,7 +102,11 @@ export function trainPaperAModel(
       id: test.rowIndex.slice(),
       source,
     };
-    details = { reductionIterations: result.models.length, reductionTrace: result.trace };
+    details = {
+      reductionIterations: result.models.length,
+      mixtureWeights: Array.from(result.weights),
+      reductionTrace: result.trace,
+    };
   }
   const card: ModelCard = {
     model: spec.name,

@@ -1,4 +1,5 @@
 import { inputError } from '../../util/errors.js';
+import { bestMixture } from './best-mixture.js';
 import {
   costSensitiveProblem,
   DEMOGRAPHIC_PARITY_CONSTRAINTS,
@@ -18,6 +19,12 @@ export interface ExponentiatedGradientSettings {
   readonly stepSize?: number;
   /** Stop before maxIterations (but not before 5 iterations) once the duality gap estimate is at most this. */
   readonly gapTolerance?: number;
+  /**
+   * How the returned mixture weighs the best responses: 'average' (Algorithm 1's
+   * Q-hat, the uniform average; the default) or 'linear-program' (Fairlearn's LP step
+   * over the best responses found: bestMixture).
+   */
+  readonly mixture?: 'average' | 'linear-program';
 }
 
 /** One best response: the trained model and its 0/1 decisions on the training rows. */
@@ -26,10 +33,12 @@ export interface BestResponse<Model> {
   readonly trainingDecisions: Uint8Array;
 }
 
-/** What the reduction returns: the mixture Q (uniform over `models`) and its trace. */
+/** What the reduction returns: the mixture Q over `models` and its trace. */
 export interface ExponentiatedGradientResult<Model> {
-  /** h_1 .. h_T, the best responses; Q puts weight 1 / T on each. */
+  /** h_1 .. h_T, the best responses. */
   readonly models: Model[];
+  /** Q's weight on each model (1 / T each for 'average'). */
+  readonly weights: Float64Array;
   /** Mixture probability of a positive decision on each training row. */
   readonly trainingProbability: Float64Array;
   /** Per iteration: the multipliers lambda_t (4 each), the error and moments of h_t, the gap estimate. */
@@ -46,7 +55,8 @@ export interface ExponentiatedGradientResult<Model> {
  *     Q_t = uniform mixture of h_1..h_t, lambdaBar_t = mean of lambda_1..lambda_t
  *     stop when the duality gap estimate is at most gapTolerance (t >= 5)
  *     theta_(t+1) = theta_t + eta (gamma(h_t) - epsilon)
- * The gap estimate is the paper's nu_t, with min over h taken over the best
+ * With mixture 'linear-program' the returned weights instead solve Fairlearn's LP
+ * over h_1..h_T (bestMixture). The gap estimate is the paper's nu_t, with min over h taken over the best
  * responses found so far (no extra oracle call). fitBestResponse(label, weight,
  * iteration) must train a classifier on the reduced labels with the given sample
  * weights. Runs maxIterations oracle calls at most, plus O(T * rows) bookkeeping.
@@ -76,7 +86,7 @@ export function exponentiatedGradient<Model>(
   const n = counts.total;
   const theta = new Float64Array(DEMOGRAPHIC_PARITY_CONSTRAINTS);
   const multiplierSum = new Float64Array(DEMOGRAPHIC_PARITY_CONSTRAINTS);
-  const positiveCount = new Float64Array(n);
+  const decisionsOf: Uint8Array[] = [];
   const models: Model[] = [];
   const errors: number[] = [];
   const momentsOf: Float64Array[] = [];
@@ -98,10 +108,8 @@ export function exponentiatedGradient<Model>(
     const response = fitBestResponse(problem.label, problem.weight, t);
     const decisions = response.trainingDecisions;
     let mistakes = 0;
-    for (let i = 0; i < n; i++) {
-      positiveCount[i] += decisions[i];
-      if (decisions[i] !== label[i]) mistakes++;
-    }
+    for (let i = 0; i < n; i++) if (decisions[i] !== label[i]) mistakes++;
+    decisionsOf.push(decisions);
     const error = mistakes / n;
     const moments = demographicParityMoments(decisions, group, counts);
     models.push(response.model);
@@ -124,6 +132,14 @@ export function exponentiatedGradient<Model>(
     if (t >= 5 && gap <= gapTolerance) break;
     for (let k = 0; k < theta.length; k++) theta[k] += eta * (moments[k] - epsilon);
   }
-  const trainingProbability = positiveCount.map((count) => count / models.length);
-  return { models, trainingProbability, trace };
+  const weights =
+    settings.mixture === 'linear-program'
+      ? bestMixture(errors, momentsOf, bound, epsilon)
+      : new Float64Array(models.length).fill(1 / models.length);
+  const trainingProbability = new Float64Array(n);
+  decisionsOf.forEach((decisions, t) => {
+    if (weights[t] === 0) return;
+    for (let i = 0; i < n; i++) trainingProbability[i] += weights[t] * decisions[i];
+  });
+  return { models, weights, trainingProbability, trace };
 }

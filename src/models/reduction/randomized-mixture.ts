@@ -1,14 +1,19 @@
 import { createRandom, deriveSeed } from '../../util/random.js';
 
 /**
- * mixtureProbability(decisionsPerModel) averages the 0/1 decisions of the models of
- * a uniform mixture Q: the probability that Q predicts 1 on each row. O(T * rows).
+ * mixtureProbability(decisionsPerModel, weights) is the probability that the mixture
+ * Q (model t with probability weights[t]; uniform when weights is omitted) predicts 1
+ * on each row: sum_t weights[t] * decision_t. O(T * rows).
  */
-export function mixtureProbability(decisionsPerModel: readonly Uint8Array[]): Float64Array {
+export function mixtureProbability(decisionsPerModel: readonly Uint8Array[], weights?: ArrayLike<number>): Float64Array {
   const rows = decisionsPerModel[0]?.length ?? 0;
   const probability = new Float64Array(rows);
-  for (const decisions of decisionsPerModel) for (let i = 0; i < rows; i++) probability[i] += decisions[i];
-  for (let i = 0; i < rows; i++) probability[i] /= decisionsPerModel.length;
+  decisionsPerModel.forEach((decisions, t) => {
+    const weight = weights === undefined ? 1 / decisionsPerModel.length : weights[t];
+    if (weight === 0) return;
+    for (let i = 0; i < rows; i++) probability[i] += weight * decisions[i];
+  });
+  for (let i = 0; i < rows; i++) probability[i] = Math.min(1, probability[i]);
   return probability;
 }
 

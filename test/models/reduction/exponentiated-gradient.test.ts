@@ -38,6 +38,16 @@ describe('exponentiatedGradient(label, group, settings, fitBestResponse)', () =>
     expect(result.trace[7].multipliers[2]).toBeGreaterThan(result.trace[0].multipliers[2]);
   });
 
+  it("with mixture 'linear-program' meets the tolerance on the training rows better than the average", () => {
+    const settings = { tolerance: 0.02, maxIterations: 8 };
+    const average = exponentiatedGradient(data.label, data.group, settings, fit);
+    const program = exponentiatedGradient(data.label, data.group, { ...settings, mixture: 'linear-program' }, fit);
+    expect(program.weights.reduce((sum, w) => sum + w, 0)).toBeCloseTo(1, 12);
+    expect(parityGap(program.trainingProbability)).toBeLessThan(parityGap(average.trainingProbability));
+    // gamma_(1,+) = (n_0 / n) * gap, so a feasible mixture has gap <= 0.02 / (n_0 / n) (about 0.034).
+    expect(parityGap(program.trainingProbability)).toBeLessThan(0.04);
+  });
+
   it('is deterministic given the best-response seeds', () => {
     const first = exponentiatedGradient(data.label, data.group, { tolerance: 0.05, maxIterations: 2 }, fit);
     const second = exponentiatedGradient(data.label, data.group, { tolerance: 0.05, maxIterations: 2 }, fit);
