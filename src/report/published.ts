@@ -211,6 +211,21 @@ export function loadPublishedFile(path: string): PublishedFile {
 }
 
 /**
+ * loadPublishedNumbers(path, where) reads published numbers from a folder of JSON
+ * files or from one JSON file that the user named (the --published flag): throws
+ * InputError naming `where` when the path does not exist.
+ */
+export function loadPublishedNumbers(path: string, where: string): PublishedFile[] {
+  let isFolder: boolean;
+  try {
+    isFolder = statSync(path).isDirectory();
+  } catch {
+    throw inputError({ where, expected: 'a folder of published-number JSON files, or one such file', found: path });
+  }
+  return isFolder ? loadPublishedFolder(path) : [loadPublishedFile(path)];
+}
+
+/**
  * loadPublishedFolder(folder) reads every *.json file of a folder (sorted by name),
  * checking that cell ids are unique across files. A missing folder gives no files.
  */

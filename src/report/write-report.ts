@@ -8,7 +8,7 @@ import { svgToPng } from './charts/svg-to-png.js';
 import { cellsForExperiment, type ComparisonRow, comparePublished, comparisonTable } from './compare-published.js';
 import { layoutPaperTable } from './paper-table.js';
 import { paperTablesFor } from './paper-tables.js';
-import { loadPublishedFolder } from './published.js';
+import { loadPublishedFolder, loadPublishedNumbers } from './published.js';
 import type { ReportKind } from './report-kind.js';
 import { findReportKind } from './report-kinds.js';
 import { type RenderedChart, reportHtml } from './report-html.js';
@@ -19,7 +19,7 @@ import { writeTable } from './write-table.js';
 
 /** Options of writeReport and compareResults. */
 export interface ReportOptions {
-  /** Folder of published-number files (default: the package's experiments/published). */
+  /** Folder of published-number files, or one file (default: the package's experiments/published). */
   publishedFolder?: string;
   /** Standard errors allowed for Monte Carlo cells (default 3). */
   sigmas?: number;
@@ -55,7 +55,10 @@ export function summariseRun(directory: string, options: ReportOptions = {}): Su
   const results = readResultsFolder(directory);
   const kind = findReportKind(results.kind, `${join(directory, 'results.arrow')}: column kind`);
   const summaries = summarizeResults(results, kind);
-  const files = loadPublishedFolder(options.publishedFolder ?? join(packageRoot(), 'experiments', 'published'));
+  const files =
+    options.publishedFolder === undefined
+      ? loadPublishedFolder(join(packageRoot(), 'experiments', 'published'))
+      : loadPublishedNumbers(options.publishedFolder, '--published');
   const cells = cellsForExperiment(files, results.experiment);
   const comparison = comparePublished(cells, summaries, kind, { sigmas: options.sigmas });
   const unassignedPublishedCells = files.reduce((total, file) => total + file.cells.filter((cell) => cell.experiment === undefined).length, 0);

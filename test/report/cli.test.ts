@@ -103,6 +103,15 @@ describe('fairaudit compare RESULTS_DIR', () => {
     const json = JSON.parse(printed.join('\n'));
     expect(json.rows[0]).toMatchObject({ id: 'acs-decision-queries', status: 'outside', reproduced: 2550 });
   });
+  it('compare --published FILE reads one file; a --published path that does not exist exits 2', async () => {
+    const folder = join(mkdtempSync(join(tmpdir(), 'fairaudit-cli-')), 'fixture');
+    writeAuditResults(folder, fixtureRows());
+    const file = join(publishedFolder([{ ...queriesCell, value: 2349 }]), 'test.json');
+    expect(await main(['compare', folder, '--published', file])).toBe(0);
+    expect(printed.join('\n')).toMatch(/1 within/);
+    expect(await main(['compare', folder, '--published', join(folder, 'no-such.json')])).toBe(2);
+    expect(errors.join('')).toMatch(/--published: expected a folder of published-number JSON files, or one such file/);
+  });
   it('compare --sigmas 0 and compare <missing> exit 2', async () => {
     const folder = join(mkdtempSync(join(tmpdir(), 'fairaudit-cli-')), 'fixture');
     writeAuditResults(folder, fixtureRows());
