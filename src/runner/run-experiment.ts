@@ -90,58 +90,62 @@ export async function runExperiment(config: ExperimentConfig, options: RunOption
     }
   }
 
-  // Check every context this run needs once, in the main thread, before writing anything.
-  const usedCells = [...new Set(chunks.map((chunk) => chunk.cell))].map((index) => plan.cells[index]);
-  const checked = new Set<string>();
-  for (const cell of usedCells) {
-    const key = kind.contextKey(cell.settings);
-    if (checked.has(key)) continue;
-    checked.add(key);
-    await kind.prepare(cell.settings, origin);
-  }
-
+  // Workers start loading their modules while the main thread checks the input.
+  const threads = Math.max(1, Math.min(options.threads ?? availableParallelism(), Math.max(1, chunks.length)));
+  const pool = new WorkerPool(threads, {
+    kind: kind.name,
+    seed: plan.seed,
+    cells: plan.cells.map((cell) => ({ key: cell.key, settings: cell.settings })),
+    origin,
+  });
   const checkpoints = new Checkpoints(outDirectory);
-  const done = (options.resume ? checkpoints.resume(plan.fingerprint, shard, kind.outcomeColumns) : undefined) ?? new Map<number, ColumnData>();
-  if (done.size === 0) checkpoints.start(plan.fingerprint, shard);
-  const resumedChunks = [...done.keys()].filter((index) => chunks.some((chunk) => chunk.index === index)).length;
-  const remaining = chunks.filter((chunk) => !done.has(chunk.index));
-  let completed = chunks.filter((chunk) => done.has(chunk.index)).reduce((sum, chunk) => sum + chunk.count, 0);
-  options.onProgress?.(completed, rows);
+  const done = new Map<number, ColumnData>();
+  let resumedChunks = 0;
+  let ranChunks = 0;
+  try {
+    // Check every context this run needs once, in the main thread, before writing anything.
+    const usedCells = [...new Set(chunks.map((chunk) => chunk.cell))].map((index) => plan.cells[index]);
+    const checked = new Set<string>();
+    for (const cell of usedCells) {
+      const key = kind.contextKey(cell.settings);
+      if (checked.has(key)) continue;
+      checked.add(key);
+      await kind.prepare(cell.settings, origin);
+    }
 
-  const threads = Math.max(1, Math.min(options.threads ?? availableParallelism(), Math.max(1, remaining.length)));
-  if (remaining.length > 0) {
-    const pool = new WorkerPool(threads, {
-      kind: kind.name,
-      seed: plan.seed,
-      cells: plan.cells.map((cell) => ({ key: cell.key, settings: cell.settings })),
-      origin,
-    });
+    const resumed = options.resume ? checkpoints.resume(plan.fingerprint, shard, kind.outcomeColumns) : undefined;
+    for (const [index, outcomes] of resumed ?? []) done.set(index, outcomes);
+    if (done.size === 0) checkpoints.start(plan.fingerprint, shard);
+    resumedChunks = chunks.filter((chunk) => done.has(chunk.index)).length;
+    const remaining = chunks.filter((chunk) => !done.has(chunk.index));
+    ranChunks = remaining.length;
+    let completed = chunks.filter((chunk) => done.has(chunk.index)).reduce((sum, chunk) => sum + chunk.count, 0);
+    options.onProgress?.(completed, rows);
+
     const limit = pLimit(threads);
     let failed = false;
-    try {
-      // The limited stage is only the worker's compute, so a worker gets its next
-      // chunk before the main thread writes the previous chunk's checkpoint.
-      await Promise.all(
-        remaining.map((chunk) =>
-          limit(() => (failed ? Promise.resolve(undefined) : pool.run(chunk))).then(
-            (outcomes) => {
-              if (!outcomes) return;
-              checkpoints.save(chunk, outcomes, kind.outcomeColumns);
-              done.set(chunk.index, outcomes);
-              completed += chunk.count;
-              options.onProgress?.(completed, rows);
-            },
-            (error: unknown) => {
-              failed = true;
-              limit.clearQueue();
-              throw error;
-            },
-          ),
+    // The limited stage is only the worker's compute, so a worker gets its next
+    // chunk before the main thread writes the previous chunk's checkpoint.
+    await Promise.all(
+      remaining.map((chunk) =>
+        limit(() => (failed ? Promise.resolve(undefined) : pool.run(chunk))).then(
+          (outcomes) => {
+            if (!outcomes) return;
+            checkpoints.save(chunk, outcomes, kind.outcomeColumns);
+            done.set(chunk.index, outcomes);
+            completed += chunk.count;
+            options.onProgress?.(completed, rows);
+          },
+          (error: unknown) => {
+            failed = true;
+            limit.clearQueue();
+            throw error;
+          },
         ),
-      );
-    } finally {
-      await pool.close();
-    }
+      ),
+    );
+  } finally {
+    await pool.close();
   }
 
   const data = assembleResults(plan, kind, chunks, (chunk) => done.get(chunk.index) as ColumnData);
@@ -159,7 +163,7 @@ export async function runExperiment(config: ExperimentConfig, options: RunOption
     startedAt: started.toISOString(),
     finishedAt: finished.toISOString(),
     resumedChunks,
-    ranChunks: remaining.length,
+    ranChunks,
   });
   writeFileAtomic(runFile, `${JSON.stringify(record, null, 2)}\n`);
   checkpoints.clear();
@@ -170,7 +174,7 @@ export async function runExperiment(config: ExperimentConfig, options: RunOption
     rows,
     cells: plan.cells.length,
     resumedChunks,
-    ranChunks: remaining.length,
+    ranChunks,
     threads,
     wallSeconds,
     alreadyComplete: false,

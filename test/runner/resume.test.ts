@@ -35,13 +35,23 @@ describe('fairaudit run CONFIG --resume after kill -9', () => {
     const out = join(folder, 'killed');
     const child = spawn(join(packageRoot(), 'bin', 'fairaudit'), ['run', file, '--threads', '1', '--out', out, '--quiet'], {
       cwd: packageRoot(),
-      stdio: 'ignore',
+      stdio: ['ignore', 'ignore', 'pipe'],
     });
-    const exited = new Promise<NodeJS.Signals | null>((resolve) => child.on('exit', (_code, signal) => resolve(signal)));
+    let stderr = '';
+    child.stderr?.on('data', (data) => {
+      stderr += String(data);
+    });
+    let running = true;
+    const exited = new Promise<NodeJS.Signals | null>((resolve) =>
+      child.on('exit', (_code, signal) => {
+        running = false;
+        resolve(signal);
+      }),
+    );
     const deadline = Date.now() + 60_000;
-    while (chunkFiles(out).length < 3 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+    while (running && chunkFiles(out).length < 3 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
     child.kill('SIGKILL');
-    expect(await exited).toBe('SIGKILL');
+    expect(await exited, `the run ended before the kill: ${stderr}`).toBe('SIGKILL');
     const survived = chunkFiles(out).length;
     expect(survived).toBeGreaterThanOrEqual(3);
     expect(survived).toBeLessThan(CHUNKS);
