@@ -190,9 +190,8 @@ export function describeExpected(s: Schema): string {
       return `a list of ${count}values, each ${describeExpected(s.items)}`;
     }
     case 'object':
-      return s.exactlyOneOf
-        ? `a mapping with exactly one of ${s.exactlyOneOf.join(', ')}`
-        : `a mapping with keys ${Object.keys(s.properties).join(', ')}`;
+      if (s.exactlyOneOf) return `a mapping with exactly one of ${s.exactlyOneOf.join(', ')}`;
+      return Object.keys(s.properties).length > 0 ? `a mapping with keys ${Object.keys(s.properties).join(', ')}` : 'a mapping';
   }
 }
 
