@@ -57,6 +57,9 @@ export async function openZipEntry(path: string, entryName: string): Promise<Rea
       names.push(name);
       offset += 46 + nameLength + extraLength + commentLength;
       if (name !== entryName && !name.endsWith(`/${entryName}`)) continue;
+      if (compressedSize === 0xffffffff || localOffset === 0xffffffff) {
+        throw inputError({ where: `${path}: ${name}`, expected: `a member without ZIP64 sizes (or unzip it and use ${entryName})`, found: 'ZIP64 sizes' });
+      }
       if (method !== 0 && method !== 8) {
         throw inputError({ where: `${path}: ${name}`, expected: 'a stored or deflated zip member', found: `compression method ${method}` });
       }

@@ -9,11 +9,11 @@ import { basename, join } from 'node:path';
 export function realDataMirror(...relativePaths: string[]): { mirror: string | null; reason: string } {
   const mirror = process.env.FAIRAUDIT_DATA_DIR;
   if (mirror === undefined || mirror === '') {
-    return { mirror: null, reason: 'FAIRAUDIT_DATA_DIR is unset: skipping tests on the real dataset' };
+    return { mirror: null, reason: `FAIRAUDIT_DATA_DIR is unset: skipping the tests that read ${relativePaths.join(', ')}` };
   }
   for (const path of relativePaths) {
     if (!existsSync(join(mirror, path))) {
-      return { mirror: null, reason: `FAIRAUDIT_DATA_DIR=${mirror} lacks ${path}: skipping tests on the real dataset` };
+      return { mirror: null, reason: `FAIRAUDIT_DATA_DIR=${mirror} lacks ${path}: skipping the tests that read it` };
     }
   }
   return { mirror, reason: '' };
