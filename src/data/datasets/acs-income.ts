@@ -121,9 +121,9 @@ async function readPums(stream: Readable, file: string): Promise<DatasetContents
 
 /** Parses a label written True/False (pandas) or 1/0 (numpy). */
 function parseLabel(text: string, where: string): number {
-  const value = text.trim();
-  if (value === 'True' || value === '1' || value === '1.0') return 1;
-  if (value === 'False' || value === '0' || value === '0.0') return 0;
+  const value = text.trim().toLowerCase();
+  if (value === 'true' || value === '1' || value === '1.0') return 1;
+  if (value === 'false' || value === '0' || value === '0.0') return 0;
   throw inputError({ where, expected: 'a label True/False or 1/0', found: text });
 }
 
