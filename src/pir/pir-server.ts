@@ -53,18 +53,40 @@ export class PirServer {
   }
 
   /**
-   * hint(publicMatrix?) computes H = D·A ∈ Z_q^{ℓ×n} (row-major) in WebAssembly.
-   * O(ℓ·m·n) multiply-adds; A is expanded from the seed unless passed in.
+   * hint(publicMatrix?) computes H = D·A ∈ Z_q^{ℓ×n} (row-major) in WebAssembly:
+   * A is split into 16-bit limbs and pairs of columns of D meet pairs of rows of A
+   * in i32x4.dot_i16x8_s (see kernel-text.ts, matmulPairs). O(ℓ·m·n) multiply-adds;
+   * A is expanded from the seed unless passed in.
    */
   hint(publicMatrix: Uint32Array = this.publicMatrix()): Uint32Array {
-    const { rows, columns, lweDimension } = this.parameters;
+    const { rows, columns, lweDimension: n } = this.parameters;
+    const pairs = columns / 2;
     const mark = this.kernels.mark();
     try {
-      const a = this.kernels.allocate(publicMatrix.byteLength);
-      this.kernels.words(a, publicMatrix.length).set(publicMatrix);
-      const out = this.kernels.allocate(rows * lweDimension * 4);
-      this.kernels.exports.matmulBytes(this.databaseOffset, columns, rows, columns, a, lweDimension, out);
-      return this.kernels.words(out, rows * lweDimension).slice();
+      // Left: D[i][2t] | D[i][2t+1] << 16, one word per pair of columns of D.
+      const left = this.kernels.allocate(rows * pairs * 4);
+      const leftWords = this.kernels.words(left, rows * pairs);
+      const database = this.kernels.bytes(this.databaseOffset, rows * columns);
+      for (let i = 0; i < rows * pairs; i++) leftWords[i] = database[2 * i] | (database[2 * i + 1] << 16);
+      // Right, in panels of 8 columns of A: per pair t of rows, 16 low limbs (rows 2t
+      // and 2t+1 interleaved column by column) then 16 high limbs, A = high·2^16 + low.
+      const right = this.kernels.allocate(columns * n * 4);
+      const limbs = this.kernels.halves(right, columns * n * 2);
+      for (let t = 0; t < pairs; t++) {
+        for (let half = 0; half < 2; half++) {
+          const row = (2 * t + half) * n;
+          for (let k = 0; k < n; k++) {
+            const value = publicMatrix[row + k];
+            const low = (value << 16) >> 16;
+            const at = ((k >> 3) * pairs + t) * 32 + 2 * (k & 7) + half;
+            limbs[at] = low;
+            limbs[at + 16] = (value - low) >>> 16;
+          }
+        }
+      }
+      const out = this.kernels.allocate(rows * n * 4);
+      this.kernels.exports.matmulPairs(left, rows, pairs, right, n, out);
+      return this.kernels.words(out, rows * n).slice();
     } finally {
       this.kernels.release(mark);
     }

@@ -16,6 +16,13 @@
  *   with left one byte per element and right u32 (rows % 2 == 0, columns % 16 == 0).
  * - matmulWords(left, rows, inner, right, columns, out): the same with a u32 left.
  * - matvecWords(m, rows, inner, x, out): out = m·x for u32 m (inner % 16 == 0).
+ * - matmulPairs(leftPairs, rows, innerPairs, rightPairs, columns, out): out = left·right
+ *   with i32x4.dot_i16x8_s on pairs of inner indices (the hint H = D·A): leftPairs
+ *   holds D[i][2t] | D[i][2t+1] << 16 per word; rightPairs is cut in panels of 8
+ *   columns, each panel holding per pair t 64 contiguous bytes: the low limbs of
+ *   rows 2t, 2t+1 of A interleaved column by column, then the high limbs (see
+ *   `splitQueryLimbs`), so the inner loop streams one panel; rows % 2 == 0,
+ *   columns % 8 == 0.
  */
 export function kernelText(): string {
   return `(module
@@ -25,6 +32,7 @@ ${ceilingFunction()}
 ${matmulFunction('matmulBytes', true)}
 ${matmulFunction('matmulWords', false)}
 ${matvecFunction()}
+${pairedMatmulFunction()}
 )`;
 }
 
@@ -253,5 +261,66 @@ function matvecFunction(): string {
       (i32.store (i32.add (local.get $out) (i32.shl (local.get $i) (i32.const 2))) ${horizontalSum('$a0')})
       (local.set $i (i32.add (local.get $i) (i32.const 1)))
       (br $iLoop)))
+  )`;
+}
+
+function pairedMatmulFunction(): string {
+  const vectors = range(2);
+  const rowsInBlock = range(2);
+  const accumulate = vectors
+    .map(
+      (v) => `
+          (local.set $lo (v128.load offset=${16 * v} (local.get $pr)))
+          (local.set $hi (v128.load offset=${32 + 16 * v} (local.get $pr)))${rowsInBlock
+            .map(
+              (r) => `
+          (local.set $low${r}${v} (i32x4.add (local.get $low${r}${v}) (i32x4.dot_i16x8_s (local.get $s${r}) (local.get $lo))))
+          (local.set $high${r}${v} (i32x4.add (local.get $high${r}${v}) (i32x4.dot_i16x8_s (local.get $s${r}) (local.get $hi))))`,
+            )
+            .join('')}`,
+    )
+    .join('');
+  const stores = rowsInBlock
+    .map((r) =>
+      vectors
+        .map(
+          (v) => `
+        (v128.store offset=${16 * v} (local.get $po${r})
+          (i32x4.add (local.get $low${r}${v}) (i32x4.shl (local.get $high${r}${v}) (i32.const 16))))`,
+        )
+        .join(''),
+    )
+    .join('');
+  return `  (func (export "matmulPairs") (param $left i32) (param $rows i32) (param $innerPairs i32) (param $right i32) (param $columns i32) (param $out i32)
+    (local $k i32) (local $i i32) (local $t i32) (local $pl0 i32) (local $pl1 i32) (local $pr i32) (local $po0 i32) (local $po1 i32)
+    (local $halfRow i32) (local $leftRow i32) (local $s0 v128) (local $s1 v128) (local $lo v128) (local $hi v128)
+    ${rowsInBlock.map((r) => vectors.map((v) => `(local $low${r}${v} v128) (local $high${r}${v} v128)`).join(' ')).join(' ')}
+    (local.set $halfRow (i32.shl (local.get $columns) (i32.const 2)))
+    (local.set $leftRow (i32.shl (local.get $innerPairs) (i32.const 2)))
+    (block $kDone (loop $kLoop
+      (br_if $kDone (i32.ge_u (local.get $k) (local.get $columns)))
+      (local.set $i (i32.const 0))
+      (block $iDone (loop $iLoop
+        (br_if $iDone (i32.ge_u (local.get $i) (local.get $rows)))
+        ${rowsInBlock.map((r) => vectors.map((v) => `(local.set $low${r}${v} (v128.const i32x4 0 0 0 0)) (local.set $high${r}${v} (v128.const i32x4 0 0 0 0))`).join(' ')).join('\n        ')}
+        (local.set $pl0 (i32.add (local.get $left) (i32.mul (local.get $i) (local.get $leftRow))))
+        (local.set $pl1 (i32.add (local.get $pl0) (local.get $leftRow)))
+        (local.set $pr (i32.add (local.get $right) (i32.mul (local.get $k) (i32.shl (local.get $innerPairs) (i32.const 3)))))
+        (local.set $t (i32.const 0))
+        (block $tDone (loop $tLoop
+          (br_if $tDone (i32.ge_u (local.get $t) (local.get $innerPairs)))
+          (local.set $s0 (v128.load32_splat (local.get $pl0)))
+          (local.set $s1 (v128.load32_splat (local.get $pl1)))${accumulate}
+          (local.set $pl0 (i32.add (local.get $pl0) (i32.const 4)))
+          (local.set $pl1 (i32.add (local.get $pl1) (i32.const 4)))
+          (local.set $pr (i32.add (local.get $pr) (i32.const 64)))
+          (local.set $t (i32.add (local.get $t) (i32.const 1)))
+          (br $tLoop)))
+        (local.set $po0 (i32.add (local.get $out) (i32.shl (i32.add (i32.mul (local.get $i) (local.get $columns)) (local.get $k)) (i32.const 2))))
+        (local.set $po1 (i32.add (local.get $po0) (local.get $halfRow)))${stores}
+        (local.set $i (i32.add (local.get $i) (i32.const 2)))
+        (br $iLoop)))
+      (local.set $k (i32.add (local.get $k) (i32.const 8)))
+      (br $kLoop)))
   )`;
 }

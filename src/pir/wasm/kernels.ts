@@ -19,6 +19,7 @@ export interface KernelExports {
   ): void;
   matmulWords(left: number, rows: number, inner: number, right: number, columns: number, out: number): void;
   matvecWords(m: number, rows: number, inner: number, x: number, out: number): void;
+  matmulPairs(left: number, rows: number, innerPairs: number, right: number, columns: number, out: number): void;
 }
 
 /**
