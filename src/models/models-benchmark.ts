@@ -12,12 +12,15 @@ export interface ModelsBenchmark {
   /** Robust-Base (64-32, dropout 0.1, batch 32): milliseconds per epoch (wall clock, and CPU). */
   readonly robustEpochMilliseconds: number;
   readonly robustEpochCpuMilliseconds: number;
-  /** Unstable-Base (16 units, batch 32): milliseconds per epoch. */
+  /** Unstable-Base (16 units, batch 32): milliseconds per epoch (wall clock, and CPU). */
   readonly unstableEpochMilliseconds: number;
-  /** Projected seconds of paper A's four models on one thread: 330 Robust and 3 Unstable epochs. */
+  readonly unstableEpochCpuMilliseconds: number;
+  /** Projected seconds of paper A's four models on one thread: 330 Robust and 3 Unstable epochs (wall, CPU). */
   readonly projectedPaperASeconds: number;
-  /** Boosted trees on a CCD-shaped table (16,500 x 23, 31 leaves): milliseconds per tree. */
+  readonly projectedPaperACpuSeconds: number;
+  /** Boosted trees on a CCD-shaped table (16,500 x 23, 31 leaves): milliseconds per tree (wall, CPU). */
   readonly treeMilliseconds: number;
+  readonly treeCpuMilliseconds: number;
 }
 
 /**
@@ -63,7 +66,10 @@ export function benchmarkModels(epochs = 3): ModelsBenchmark {
     robustEpochMilliseconds: robustEpoch,
     robustEpochCpuMilliseconds: robust.cpu / epochs,
     unstableEpochMilliseconds: unstableEpoch,
+    unstableEpochCpuMilliseconds: unstable.cpu / epochs,
     projectedPaperASeconds: (robustEpoch * (30 + 300) + unstableEpoch * 3) / 1000,
+    projectedPaperACpuSeconds: ((robust.cpu / epochs) * (30 + 300) + (unstable.cpu / epochs) * 3) / 1000,
     treeMilliseconds: treeTime.wall / 100,
+    treeCpuMilliseconds: treeTime.cpu / 100,
   };
 }
