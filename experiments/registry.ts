@@ -1,5 +1,6 @@
 import type { Override } from '../src/runner/config.js';
 import { reproducePaperA } from './paper-a/reproduce.js';
+import { paperBReproduction } from './paper-b/reproduction.js';
 
 /** Options every reproduction accepts (the flags of `fairaudit reproduce`). */
 export interface ReproductionOptions {
@@ -51,6 +52,7 @@ export const reproductions: readonly Reproduction[] = [
       return { name: 'paper-a', outDirectory: result.outDirectory, lines };
     },
   },
+  paperBReproduction,
 ];
 
 /** reproductionNames() lists the names `fairaudit reproduce` accepts (plus "all"). */

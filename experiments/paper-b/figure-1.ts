@@ -97,7 +97,7 @@ export function figure1Charts(series: ReturnType<typeof figure1Series>): ChartSp
       spec: {
         $schema: schema,
         data: { values: series.flips.filter((point) => point.flips > 0) },
-        facet: { column: { field: 'regime', type: 'nominal', title: null } },
+        facet: { column: { field: 'regime', type: 'nominal', title: null, sort: { field: 'minority_share', order: 'ascending' } } },
         spec: {
           width: 260,
           height: 200,
@@ -117,7 +117,7 @@ export function figure1Charts(series: ReturnType<typeof figure1Series>): ChartSp
       spec: {
         $schema: schema,
         data: { values: series.detection },
-        facet: { column: { field: 'regime', type: 'nominal', title: null } },
+        facet: { column: { field: 'regime', type: 'nominal', title: null, sort: { field: 'minority_share', order: 'ascending' } } },
         spec: {
           width: 260,
           height: 200,

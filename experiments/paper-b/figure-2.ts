@@ -62,7 +62,7 @@ export function figure2Chart(points: readonly Figure2Point[], id: string, title:
     spec: {
       $schema: 'https://vega.github.io/schema/vega-lite/v6.json',
       data: { values: points },
-      facet: { field: 'setting', type: 'nominal', title: null },
+      facet: { field: 'setting', type: 'nominal', title: null, sort: null },
       columns: 4,
       spec: {
         width: 180,
