@@ -1,6 +1,5 @@
 import { checkTolerance } from '../stats/check-tolerance.js';
 import { type FixedSampleDecision, fixedSampleDecision } from '../stats/fixed-sample-decision.js';
-import { checkErrorLevels } from '../stats/thresholds.js';
 import { inputError } from '../util/errors.js';
 import type { Random } from '../util/random.js';
 import { restoreOrder, shufflePosition } from './partial-shuffle.js';
@@ -43,31 +42,45 @@ export interface SequentialAuditResult {
   readonly trajectory?: Float64Array;
 }
 
+/** Names a setting in an error message: "runSequentialAudit: tolerance" by default, a CLI flag for the CLI. */
+export type SettingNamer = (setting: 'tolerance' | 'budget' | 'alpha' | 'beta' | 'order' | 'random') => string;
+
+const defaultNamer: SettingNamer = (setting) => `runSequentialAudit: ${setting}`;
+
 /**
- * checkSequentialAuditSettings(prepared, settings, random) throws InputError naming the
- * first bad setting (tolerance range for the access regime, budget, alpha, beta, order,
- * a missing generator for random order). O(1).
+ * checkSequentialAuditSettings(prepared, settings, random, name) throws InputError naming
+ * the first bad setting (tolerance range for the access regime, budget, alpha, beta,
+ * order, a missing generator for random order); `name` turns a setting into the words
+ * of the message (a CLI passes its flag names). O(1).
  */
 export function checkSequentialAuditSettings(
   prepared: PreparedAudit,
   settings: SequentialAuditSettings,
   random: Random | null,
+  name: SettingNamer = defaultNamer,
 ): void {
-  const where = 'runSequentialAudit';
-  checkTolerance(
-    settings.tolerance,
-    `${where}: tolerance`,
-    prepared.access === 'logit' ? Number.POSITIVE_INFINITY : 1,
-  );
+  checkTolerance(settings.tolerance, name('tolerance'), prepared.access === 'logit' ? Number.POSITIVE_INFINITY : 1);
   if (!(Number.isSafeInteger(settings.budget) && settings.budget >= 1)) {
-    throw inputError({ where: `${where}: budget`, expected: 'an integer >= 1', found: settings.budget });
+    throw inputError({ where: name('budget'), expected: 'an integer >= 1', found: settings.budget });
   }
-  checkErrorLevels(settings.alpha, settings.beta, where);
+  if (!(settings.alpha > 0 && settings.alpha < 1)) {
+    throw inputError({ where: name('alpha'), expected: 'a number in (0, 1)', found: settings.alpha });
+  }
+  if (!(settings.beta > 0 && settings.beta < 1)) {
+    throw inputError({ where: name('beta'), expected: 'a number in (0, 1)', found: settings.beta });
+  }
+  if (!(settings.alpha + settings.beta < 1)) {
+    throw inputError({
+      where: `${name('alpha')} + ${name('beta')}`,
+      expected: 'less than 1',
+      found: settings.alpha + settings.beta,
+    });
+  }
   if (settings.order !== 'random' && settings.order !== 'given') {
-    throw inputError({ where: `${where}: order`, expected: '"random" or "given"', found: settings.order });
+    throw inputError({ where: name('order'), expected: '"random" or "given"', found: settings.order });
   }
   if (settings.order === 'random' && typeof random !== 'function') {
-    throw inputError({ where: `${where}: random`, expected: 'a seeded generator for random order', found: random });
+    throw inputError({ where: name('random'), expected: 'a seeded generator for random order', found: random });
   }
 }
 

@@ -1,0 +1,156 @@
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it, vi } from 'vitest';
+import { readPoolFile, writePoolFile } from '../../src/audit/pool-io.js';
+import type { AuditPool } from '../../src/audit/pool.js';
+import { main } from '../../src/cli/main.js';
+import { createRandom } from '../../src/util/random.js';
+
+// End to end: spawn bin/fairaudit, which runs the compiled dist/ (built by `make test`
+// or `npx tsc -p tsconfig.build.json` before the tests).
+const root = join(import.meta.dirname, '..', '..');
+const built = existsSync(join(root, 'dist', 'src', 'cli', 'main.js'));
+const fixtures = join(root, 'test', 'fixtures', 'pools');
+const scratch = mkdtempSync(join(tmpdir(), 'fairaudit-audit-cli-'));
+afterAll(() => rmSync(scratch, { recursive: true, force: true }));
+
+function fairaudit(...args: string[]) {
+  const run = spawnSync(process.execPath, [join(root, 'bin', 'fairaudit'), ...args], { encoding: 'utf8', cwd: root });
+  return { code: run.status, stdout: run.stdout, stderr: run.stderr };
+}
+
+/** A pool whose hard-decision rates are 0.3 (a) and 0.6 (b), written as Arrow. */
+function violatingPoolFile(): string {
+  const size = 6000;
+  const random = createRandom('cli-pool');
+  const pool: AuditPool = {
+    size,
+    group: Uint8Array.from({ length: size }, (_, i) => i % 2),
+    label: Uint8Array.from({ length: size }, (_, i) => (i % 3 === 0 ? 0 : 1)),
+    decision: Uint8Array.from({ length: size }, (_, i) => (random() < (i % 2 === 0 ? 0.3 : 0.6) ? 1 : 0)),
+    score: Float64Array.from({ length: size }, (_, i) => (i % 2 === 0 ? 0.3 : 0.6) + 0.1 * (random() - 0.5)),
+    logit: null,
+    id: null,
+    source: 'synthetic',
+  };
+  const path = join(scratch, 'violating.arrow');
+  writePoolFile(path, pool);
+  return path;
+}
+
+describe.skipIf(!built)('fairaudit audit --pool FILE (spawned; needs dist/)', () => {
+  it('audit --json prints decision, queries, statistic, the oracle and the fixed-sample decision', () => {
+    const pool = violatingPoolFile();
+    const { code, stdout } = fairaudit('audit', '--pool', pool, '--metric', 'sp', '--access', 'decision', '--seed', '7', '--json');
+    expect(code).toBe(0);
+    const result = JSON.parse(stdout);
+    expect(result.decision).toBe('reject');
+    expect(result.queries).toBeGreaterThan(2);
+    expect(result.queries).toBeLessThan(4000);
+    expect(result.statistic).toBeGreaterThanOrEqual(2.7725887);
+    expect(result.oracleDecision).toBe('reject');
+    expect(result.oracleGap).toBeCloseTo(readOracleGap(pool), 5);
+    expect(result.fixedDecision).toBe('reject');
+    expect(result.fixedSamples).toBe(4000);
+    // Same seed, same audit.
+    const again = JSON.parse(fairaudit('audit', '--pool', pool, '--seed', '7', '--json').stdout);
+    expect(again.queries).toBe(result.queries);
+  });
+
+  it('audit --replicates R prints decision frequencies and the mean and std of queries', () => {
+    const pool = violatingPoolFile();
+    const { code, stdout } = fairaudit('audit', '--pool', pool, '--metric', 'eo', '--access', 'score', '--tolerance', '0.05', '--seed', 's', '--replicates', '10', '--json');
+    expect(code).toBe(0);
+    const summary = JSON.parse(stdout);
+    expect(summary.replicates).toBe(10);
+    expect(summary.decisions.reject + summary.decisions.accept + summary.decisions.inconclusive).toBe(10);
+    expect(summary.decisions.reject).toBe(10);
+    expect(summary.meanQueries).toBeGreaterThan(0);
+    expect(summary.stdQueries).toBeGreaterThanOrEqual(0);
+    expect(summary.poolSize).toBe(4000);
+    const text = fairaudit('audit', '--pool', pool, '--seed', 's', '--replicates', '3');
+    expect(text.code).toBe(0);
+    expect(text.stdout).toMatch(/sequential: +reject 3, accept 0, inconclusive 0; queries/);
+  });
+
+  it('audit --order given runs the pool order without a seed', () => {
+    const { code, stdout } = fairaudit('audit', '--pool', join(fixtures, 'small.csv'), '--order', 'given', '--tolerance', '0.2');
+    expect(code).toBe(0);
+    expect(stdout).toMatch(/oracle: +hard-decision gap 0\.0000 -> accept/);
+    expect(stdout).toMatch(/fixed-sample: accept on 6 rows/);
+  });
+
+  it('exits 2 with the message on stderr for a bad pool (spawned)', () => {
+    const { code, stderr } = fairaudit('audit', '--pool', join(fixtures, 'bad-decision.csv'), '--seed', '1');
+    expect(code).toBe(2);
+    expect(stderr).toMatch(/bad-decision\.csv: row 2 \(line 3\), column "decision": expected 0 or 1, found "2"/);
+  });
+
+  it('audit --help lists the flags', () => {
+    const { code, stdout } = fairaudit('audit', '--help');
+    expect(code).toBe(0);
+    for (const flag of ['--pool', '--metric', '--access', '--tolerance', '--budget', '--alpha', '--beta', '--seed', '--order', '--replicates', '--json']) {
+      expect(stdout).toContain(flag);
+    }
+  });
+});
+
+function readOracleGap(path: string): number {
+  const pool = readPoolFile(path);
+  const positives = [0, 0];
+  const counts = [0, 0];
+  for (let i = 0; i < pool.size; i++) {
+    counts[pool.group[i]]++;
+    positives[pool.group[i]] += pool.decision[i];
+  }
+  return Math.abs(positives[1] / counts[1] - positives[0] / counts[0]);
+}
+
+/** Runs the CLI in this process (the same main() bin/fairaudit calls), capturing its output. */
+async function inProcess(...args: string[]) {
+  let stdout = '';
+  let stderr = '';
+  const out = vi.spyOn(process.stdout, 'write').mockImplementation((chunk) => {
+    stdout += String(chunk);
+    return true;
+  });
+  const err = vi.spyOn(process.stderr, 'write').mockImplementation((chunk) => {
+    stderr += String(chunk);
+    return true;
+  });
+  try {
+    const code = await main(args);
+    return { code, stdout, stderr };
+  } finally {
+    out.mockRestore();
+    err.mockRestore();
+  }
+}
+
+describe('fairaudit audit bad input (in process, through main())', () => {
+  it('exits 2 naming the file, row, column or flag for every bad input of the issue', async () => {
+    const cases: Array<[string[], RegExp]> = [
+      [['--pool', join(fixtures, 'decisions-only.csv'), '--access', 'score', '--seed', '1'], /decisions-only\.csv: column "score"/],
+      [['--pool', join(fixtures, 'decisions-only.csv'), '--access', 'logit', '--seed', '1'], /decisions-only\.csv: column "logit"/],
+      [['--pool', join(fixtures, 'bad-decision.csv'), '--seed', '1'], /bad-decision\.csv: row 2 \(line 3\), column "decision"/],
+      [['--pool', join(fixtures, 'nan-score.csv'), '--seed', '1'], /nan-score\.csv: row 2 \(line 3\), column "score"/],
+      [['--pool', join(fixtures, 'one-group.csv'), '--seed', '1'], /one-group\.csv: metric sp: expected rows of both groups/],
+      [['--pool', join(fixtures, 'small.csv'), '--seed', '1', '--tolerance', '1.5'], /--tolerance: expected a number in \(0, 1\), found 1\.5/],
+      [['--pool', join(fixtures, 'small.csv'), '--seed', '1', '--tolerance', '0'], /--tolerance/],
+      [['--pool', join(fixtures, 'small.csv'), '--seed', '1', '--budget', '0'], /--budget/],
+      [['--pool', join(fixtures, 'small.csv'), '--seed', '1', '--alpha', 'x'], /--alpha/],
+      [['--pool', join(fixtures, 'small.csv'), '--seed', '1', '--beta', '0.99'], /--alpha \+ --beta/],
+      [['--pool', join(fixtures, 'small.csv')], /--seed/],
+      [['--pool', join(fixtures, 'small.csv'), '--seed', '1', '--metric', 'dp'], /metric/],
+      [['--pool', join(fixtures, 'small.csv'), '--seed', '1', '--frobnicate'], /frobnicate/],
+      [['--pool', join(scratch, 'absent.csv'), '--seed', '1'], /absent\.csv/],
+    ];
+    for (const [args, message] of cases) {
+      const { code, stderr } = await inProcess('audit', ...args);
+      expect({ args, code, stderr }).toEqual({ args, code: 2, stderr });
+      expect(stderr).toMatch(message);
+    }
+  });
+});
