@@ -166,6 +166,14 @@ export async function reproducePaperA(options: PaperAOptions = {}): Promise<Pape
   const progress = options.onProgress ?? (() => {});
   for (const layout of PAPER_A_TABLES) registerPaperTable(layout);
 
+  // Stage 0: validate every config with the user's overrides before anything is written.
+  const userOverrides = options.overrides ?? [];
+  const runs: Array<{ key: keyof typeof CONFIG_FILES; directory: string }> = [{ key: 'main', directory: out }];
+  if (options.sensitivity !== false) {
+    runs.push({ key: 'score', directory: join(out, 'score-tolerance') }, { key: 'logit', directory: join(out, 'logit-tolerance') });
+  }
+  for (const run of runs) loadConfig(join(paperAConfigFolder(), CONFIG_FILES[run.key]), userOverrides);
+
   // Stage 1: pools.
   const provider = options.trainedPools ?? trainedPools({ dataDirectory: options.dataDirectory, onStage: progress });
   const pools: SourcedPool[] = [];
@@ -205,11 +213,6 @@ export async function reproducePaperA(options: PaperAOptions = {}): Promise<Pape
   // Stage 2: audits through the harness.
   const notice = calibrated ? (pools.every((p) => p.origin === 'calibrated-synthetic') ? CALIBRATED_SYNTHETIC_NOTICE : `PARTLY CALIBRATED SYNTHETIC DATA (${mode}). ${CALIBRATED_SYNTHETIC_NOTICE}`) : null;
   const descriptionOverride: Override[] = notice ? [{ path: ['description'], value: notice, flag: 'reproduce paper-a (calibrated notice)' }] : [];
-  const userOverrides = options.overrides ?? [];
-  const runs: Array<{ key: keyof typeof CONFIG_FILES; directory: string }> = [{ key: 'main', directory: out }];
-  if (options.sensitivity !== false) {
-    runs.push({ key: 'score', directory: join(out, 'score-tolerance') }, { key: 'logit', directory: join(out, 'logit-tolerance') });
-  }
   const baseKind = findReportKind('sequential-audit', 'reproduce paper-a');
   registerReportKind(paperAReportKind(baseKind, notice));
   const done: PaperARun[] = [];
