@@ -122,6 +122,7 @@ export async function writeReport(directory: string, options: ReportOptions = {}
   for (const table of paperTables) files.push(...writeTable(join(folder, 'tables'), table));
 
   const charts: RenderedChart[] = [];
+  let pngProblem: string | null = null;
   for (const chart of kind.charts?.(summaries, results.varyingSettings, results.experiment) ?? []) {
     const svg = await renderChartSvg(chart.spec);
     const base = join('charts', chart.id);
@@ -129,10 +130,14 @@ export async function writeReport(directory: string, options: ReportOptions = {}
     writeFileAtomic(join(folder, `${base}.svg`), svg);
     files.push(join(folder, `${base}.vl.json`), join(folder, `${base}.svg`));
     let png: string | null = null;
-    if (options.png !== false) {
-      writeFileAtomic(join(folder, `${base}.png`), svgToPng(svg));
-      png = `${base}.png`;
-      files.push(join(folder, png));
+    if (options.png !== false && pngProblem === null) {
+      try {
+        writeFileAtomic(join(folder, `${base}.png`), svgToPng(svg));
+        png = `${base}.png`;
+        files.push(join(folder, png));
+      } catch (error) {
+        pngProblem = (error as Error).message;
+      }
     }
     charts.push({ chart, svg, files: { spec: `${base}.vl.json`, svg: `${base}.svg`, png } });
   }
@@ -143,6 +148,7 @@ export async function writeReport(directory: string, options: ReportOptions = {}
     files.push(...writeTable(folder, comparison.table));
   }
   const notices: string[] = [];
+  if (pngProblem !== null) notices.push(`PNG files were not written (${pngProblem}); the SVG charts are complete.`);
   if (results.run === null) notices.push('This results folder has no run.json: provenance is limited to results.arrow.');
   if (run.comparison.length === 0) notices.push(`No published cells name the experiment "${results.experiment}"; nothing to compare.`);
   if (run.unassignedPublishedCells > 0) {

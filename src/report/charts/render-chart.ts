@@ -1,12 +1,12 @@
-import { parse, View } from 'vega';
-import { compile } from 'vega-lite';
-
 /**
  * renderChartSvg(spec) compiles a Vega-Lite spec with vega-lite and renders it
  * headless with a vega View (renderer 'none', no DOM, no network) to an SVG string.
- * Throws Error with vega-lite's message when the spec does not compile. O(marks).
+ * Throws Error with vega-lite's message when the spec does not compile. vega and
+ * vega-lite are loaded on first use, so commands that draw nothing start fast.
+ * O(marks).
  */
 export async function renderChartSvg(spec: Record<string, unknown>): Promise<string> {
+  const [{ parse, View }, { compile }] = await Promise.all([import('vega'), import('vega-lite')]);
   // biome-ignore lint/suspicious/noExplicitAny: vega-lite's TopLevelSpec union is too deep to build in code
   const compiled = compile(spec as any, { logger: silentLogger() }).spec;
   const view = new View(parse(compiled), { renderer: 'none' });
