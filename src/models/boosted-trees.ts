@@ -4,6 +4,7 @@ import { poolFigures } from './model-card.js';
 import type { ScoredModel } from './paper-a-models.js';
 import { poolFromLogits } from './scored-pool.js';
 import { boostedLogits, GRADIENT_BOOSTING_DEFAULTS, type GradientBoostingSettings } from './trees/gradient-boosting.js';
+import { foldFitPool } from './trees/fold-fit-pool.js';
 import { PAPER_B_SEARCH_SPACE, randomSearch, type SearchSpace } from './trees/random-search.js';
 
 /** Paper B's tuned boosted trees: the search and the untuned settings. */
@@ -30,25 +31,28 @@ export const PAPER_B_BOOSTED_TREES: BoostedTreesSpec = {
  * (randomSearch), refits the best on all of `train`, and scores `heldOut` into an
  * audit pool (logit = the boosted log-odds, score its sigmoid, decision [score >=
  * 0.5]). The card's details hold the chosen hyperparameters and every candidate's
- * CV accuracy. Runs draws * folds + 1 fits.
+ * CV accuracy. With threads > 1 the cross-validation fits run on that many worker
+ * threads (same result). Runs draws * folds + 1 fits.
  */
-export function trainBoostedTreesModel(
+export async function trainBoostedTreesModel(
   spec: BoostedTreesSpec,
   datasetName: string,
   train: TabularData,
   heldOut: TabularData,
   seed: string,
+  threads = 1,
   onProgress?: (done: number, total: number) => void,
-): ScoredModel {
+): Promise<ScoredModel> {
   const started = performance.now();
   const trainRows = Int32Array.from({ length: train.rows }, (_, i) => i);
-  const search = randomSearch(
+  const search = await randomSearch(
     train,
     train.label,
     trainRows,
     { draws: spec.draws, folds: spec.folds, space: spec.space, base: spec.base },
     seed,
     onProgress,
+    threads > 1 ? foldFitPool(train, train.label, spec.base, seed, threads) : undefined,
   );
   const heldOutRows = Int32Array.from({ length: heldOut.rows }, (_, i) => i);
   const pool = poolFromLogits(heldOut, boostedLogits(search.model, heldOut, heldOutRows), `model:${datasetName}/${spec.name}`);

@@ -36,11 +36,13 @@ export async function runTrainingJobs(
   onDone?: (index: number, result: ScoredModel) => void,
 ): Promise<ScoredModel[]> {
   if (threads <= 1 || jobs.length <= 1) {
-    return jobs.map((job, index) => {
-      const result = runTrainingJob(job);
+    const results: ScoredModel[] = [];
+    for (const [index, job] of jobs.entries()) {
+      const result = await runTrainingJob(job);
       onDone?.(index, result);
-      return result;
-    });
+      results.push(result);
+    }
+    return results;
   }
   const limit = pLimit(threads);
   return Promise.all(

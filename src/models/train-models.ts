@@ -125,14 +125,19 @@ export async function trainModelsOnSplit(
     const common = { dataset: split.dataset, train: split.train, heldOut: split.heldOut, seed };
     const job: TrainingJob =
       name === 'boosted-trees'
-        ? { kind: 'boosted-trees', spec: spec as BoostedTreesSpec, ...common }
+        ? { kind: 'boosted-trees', spec: spec as BoostedTreesSpec, threads: 1, ...common }
         : { kind: 'paper-a', spec: spec as PaperAModelSpec, ...common };
     pending.push({ index, name, directory, job });
   });
   pending.sort((a, b) => EXPECTED_COST[b.name] - EXPECTED_COST[a.name]);
+  const threads = options.threads ?? 2;
+  // A lone boosted-trees job spreads its cross-validation fits over the threads instead.
+  const jobs = pending.map((entry) =>
+    entry.job.kind === 'boosted-trees' && pending.length === 1 ? { ...entry.job, threads } : entry.job,
+  );
   await runTrainingJobs(
-    pending.map((entry) => entry.job),
-    options.threads ?? 2,
+    jobs,
+    threads,
     (k, scored) => {
       const entry = pending[k];
       const auditPool =

@@ -18,14 +18,16 @@ export type TrainingJob =
   | {
       readonly kind: 'boosted-trees';
       readonly spec: BoostedTreesSpec;
+      /** Worker threads for the search's cross-validation fits. */
+      readonly threads: number;
       readonly dataset: string;
       readonly train: TabularData;
       readonly heldOut: TabularData;
       readonly seed: string;
     };
 
-/** runTrainingJob(job) trains the job's model in this thread and returns its pool and card. */
-export function runTrainingJob(job: TrainingJob): ScoredModel {
+/** runTrainingJob(job) trains the job's model (in this thread, or its CV fits on workers) and returns its pool and card. */
+export async function runTrainingJob(job: TrainingJob): Promise<ScoredModel> {
   if (job.kind === 'paper-a') return trainPaperAModel(job.spec, job.dataset, job.train, job.heldOut, job.seed);
-  return trainBoostedTreesModel(job.spec, job.dataset, job.train, job.heldOut, job.seed);
+  return trainBoostedTreesModel(job.spec, job.dataset, job.train, job.heldOut, job.seed, job.threads);
 }

@@ -6,9 +6,7 @@ import { runTrainingJob, type TrainingJob } from './training-job.js';
  * back { pool, card } or { error }.
  */
 const job = workerData as TrainingJob;
-try {
-  const result = runTrainingJob(job);
-  parentPort?.postMessage({ result });
-} catch (error) {
-  parentPort?.postMessage({ error: (error as Error)?.stack ?? String(error) });
-}
+runTrainingJob(job).then(
+  (result) => parentPort?.postMessage({ result }),
+  (error) => parentPort?.postMessage({ error: (error as Error)?.stack ?? String(error) }),
+);

@@ -97,42 +97,86 @@ export interface RandomSearchSettings {
   readonly base: GradientBoostingSettings;
 }
 
+/** One (draw, fold) fit of a search: what it trains on and how it is seeded. */
+export interface FoldFit {
+  readonly hyperparameters: TunedHyperparameters;
+  readonly draw: number;
+  readonly fold: number;
+  readonly fitRows: Int32Array;
+  readonly heldRows: Int32Array;
+}
+
 /**
- * randomSearch(data, label, rows, settings, seed, onProgress) tunes boosted trees as
- * scikit-learn's RandomizedSearchCV does: draws `draws` hyperparameter settings,
- * scores each by the mean accuracy over `folds` stratified folds (fit on the other
- * folds, score on the held-out one), then refits the best (ties: the earlier draw)
- * on all rows. All randomness derives from `seed`. Runs draws * folds + 1 fits.
+ * scoreFoldFit(data, label, base, seed, fit) fits boosted trees with the fit's
+ * hyperparameters on its fitRows and returns the accuracy on its heldRows and the
+ * number of trees grown. Its random source derives from (seed, draw, fold), so the
+ * result does not depend on which thread runs it.
  */
-export function randomSearch(
+export function scoreFoldFit(
+  data: FeatureMatrix,
+  label: Uint8Array,
+  base: GradientBoostingSettings,
+  seed: string,
+  fit: FoldFit,
+): { accuracy: number; iterations: number } {
+  const model = fitGradientBoosting(
+    data,
+    label,
+    fit.fitRows,
+    { ...base, ...fit.hyperparameters },
+    createRandom(deriveSeed(seed, 'fit', fit.draw, fit.fold)),
+  );
+  return { accuracy: accuracyOf(boostedLogits(model, data, fit.heldRows), label, fit.heldRows), iterations: model.trees.length };
+}
+
+/** Runs a search's fold fits, possibly on several threads; results in the fits' order. */
+export type FoldFitRunner = (
+  fits: readonly FoldFit[],
+  onDone: () => void,
+) => Promise<Array<{ accuracy: number; iterations: number }>>;
+
+/**
+ * randomSearch(data, label, rows, settings, seed, onProgress, runFits) tunes boosted
+ * trees as scikit-learn's RandomizedSearchCV does: draws `draws` hyperparameter
+ * settings, scores each by the mean accuracy over `folds` stratified folds (fit on
+ * the other folds, score on the held-out one), then refits the best (ties: the
+ * earlier draw) on all rows. All randomness derives from `seed`; `runFits` (default:
+ * one after the other in this thread) may spread the draws * folds fits over worker
+ * threads without changing the result. Runs draws * folds + 1 fits.
+ */
+export async function randomSearch(
   data: FeatureMatrix,
   label: Uint8Array,
   rows: Int32Array,
   settings: RandomSearchSettings,
   seed: string,
   onProgress?: (done: number, total: number) => void,
-): RandomSearchResult {
+  runFits?: FoldFitRunner,
+): Promise<RandomSearchResult> {
   const candidates = drawCandidates(createRandom(deriveSeed(seed, 'candidates')), settings.draws, settings.space);
   const folds = stratifiedFolds(label, rows, settings.folds, createRandom(deriveSeed(seed, 'folds')));
   const total = settings.draws * settings.folds + 1;
   let done = 0;
+  const fitRowsOf = folds.map((held) => {
+    const heldSet = new Set(held);
+    return Int32Array.from(Array.from(rows).filter((row) => !heldSet.has(row)));
+  });
+  const fits: FoldFit[] = [];
+  candidates.forEach((hyperparameters, draw) => {
+    folds.forEach((heldRows, fold) => fits.push({ hyperparameters, draw, fold, fitRows: fitRowsOf[fold], heldRows }));
+  });
+  const progress = () => onProgress?.(++done, total);
+  const outcomes = runFits
+    ? await runFits(fits, progress)
+    : fits.map((fit) => {
+        const outcome = scoreFoldFit(data, label, settings.base, seed, fit);
+        progress();
+        return outcome;
+      });
   const scores: CandidateScore[] = candidates.map((hyperparameters, draw) => {
-    const foldAccuracies: number[] = [];
-    const foldIterations: number[] = [];
-    folds.forEach((held, fold) => {
-      const heldSet = new Set(held);
-      const fitRows = Int32Array.from(Array.from(rows).filter((row) => !heldSet.has(row)));
-      const model = fitGradientBoosting(
-        data,
-        label,
-        fitRows,
-        { ...settings.base, ...hyperparameters },
-        createRandom(deriveSeed(seed, 'fit', draw, fold)),
-      );
-      foldAccuracies.push(accuracyOf(boostedLogits(model, data, held), label, held));
-      foldIterations.push(model.trees.length);
-      onProgress?.(++done, total);
-    });
+    const mine = outcomes.slice(draw * settings.folds, (draw + 1) * settings.folds);
+    const foldAccuracies = mine.map((outcome) => outcome.accuracy);
+    const foldIterations = mine.map((outcome) => outcome.iterations);
     const meanAccuracy = foldAccuracies.reduce((sum, a) => sum + a, 0) / foldAccuracies.length;
     return { hyperparameters, foldAccuracies, meanAccuracy, foldIterations };
   });
@@ -145,6 +189,6 @@ export function randomSearch(
     { ...settings.base, ...best.hyperparameters },
     createRandom(deriveSeed(seed, 'refit')),
   );
-  onProgress?.(++done, total);
+  progress();
   return { candidates: scores, best, model };
 }

@@ -41,7 +41,7 @@ describe('stratifiedFolds(label, rows, folds, random)', () => {
 });
 
 describe('randomSearch(data, label, rows, settings, seed)', () => {
-  it('scores every draw by cross-validation, picks the most accurate and refits it on all rows', () => {
+  it('scores every draw by cross-validation, picks the most accurate and refits it on all rows', async () => {
     const random = createRandom('search-data');
     const rows = 600;
     const features = Float64Array.from({ length: rows * 2 }, () => random());
@@ -54,13 +54,13 @@ describe('randomSearch(data, label, rows, settings, seed)', () => {
       base: GRADIENT_BOOSTING_DEFAULTS,
     };
     const progress: number[] = [];
-    const result = randomSearch({ features, columns: 2 }, label, all, settings, 'seed', (done) => progress.push(done));
+    const result = await randomSearch({ features, columns: 2 }, label, all, settings, 'seed', (done) => progress.push(done));
     expect(result.candidates).toHaveLength(3);
     expect(progress).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9, 10]);
     for (const c of result.candidates) expect(c.meanAccuracy).toBeLessThanOrEqual(result.best.meanAccuracy);
     expect(result.best.meanAccuracy).toBeGreaterThan(0.95);
     expect(result.model.trees.length).toBeLessThanOrEqual(result.best.hyperparameters.maxIterations);
-    const again = randomSearch({ features, columns: 2 }, label, all, settings, 'seed');
+    const again = await randomSearch({ features, columns: 2 }, label, all, settings, 'seed');
     expect(again.best).toEqual(result.best);
   });
 });

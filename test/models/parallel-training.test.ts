@@ -1,0 +1,62 @@
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { PAPER_A_MODEL_SPECS } from '../../src/models/paper-a-models.js';
+import { syntheticTabularData } from '../../src/models/synthetic-tabular.js';
+import { trainModelsOnSplit } from '../../src/models/train-models.js';
+import { foldFitPool } from '../../src/models/trees/fold-fit-pool.js';
+import { GRADIENT_BOOSTING_DEFAULTS } from '../../src/models/trees/gradient-boosting.js';
+import { randomSearch } from '../../src/models/trees/random-search.js';
+import { createRandom } from '../../src/util/random.js';
+
+// Worker threads run the compiled dist/ (built by `npx tsc -p tsconfig.build.json`
+// before the tests), so these tests skip when it is absent.
+const root = join(import.meta.dirname, '..', '..');
+const built = existsSync(join(root, 'dist', 'src', 'models', 'training-worker.js'));
+if (!built) console.warn('dist/ is not built: skipping the worker-thread model tests');
+
+const cacheDirectory = mkdtempSync(join(tmpdir(), 'fairaudit-models-parallel-'));
+afterAll(() => rmSync(cacheDirectory, { recursive: true, force: true }));
+
+describe.skipIf(!built)('model training on worker threads (needs dist/)', () => {
+  it('trainModelsOnSplit(..., {threads: 2}) gives the same pools as threads: 1', async () => {
+    const shape = { numericColumns: 3, categoricalLevels: [4], groupEffect: 1 };
+    const split = {
+      dataset: 'synthetic',
+      protectedAttribute: 'group',
+      train: syntheticTabularData({ ...shape, rows: 800 }, createRandom('train')),
+      heldOut: syntheticTabularData({ ...shape, rows: 300 }, createRandom('held-out')),
+      auditRows: null,
+    };
+    const robust = PAPER_A_MODEL_SPECS['robust-base'];
+    const specs = { 'robust-base': { ...robust, mlp: { ...robust.mlp, epochs: 2 } } };
+    const names = ['robust-base', 'unstable-base', 'unstable-dp'];
+    const one = await trainModelsOnSplit({ split, fingerprint: 'one' }, names, { seed: 3, threads: 1, cacheDirectory, specs });
+    const two = await trainModelsOnSplit({ split, fingerprint: 'two' }, names, { seed: 3, threads: 2, cacheDirectory, specs });
+    for (let k = 0; k < names.length; k++) {
+      expect(two[k].fromCache).toBe(false);
+      expect(Array.from(two[k].pool.score!)).toEqual(Array.from(one[k].pool.score!));
+      expect(Array.from(two[k].pool.decision)).toEqual(Array.from(one[k].pool.decision));
+    }
+  });
+
+  it('randomSearch with a foldFitPool runner equals the single-thread search', async () => {
+    const random = createRandom('pool-search');
+    const rows = 500;
+    const features = Float64Array.from({ length: rows * 3 }, () => random());
+    const label = Uint8Array.from({ length: rows }, (_, i) => (features[3 * i] + 0.3 * random() > 0.6 ? 1 : 0));
+    const all = Int32Array.from({ length: rows }, (_, i) => i);
+    const settings = {
+      draws: 3,
+      folds: 3,
+      space: { learningRate: [0.05, 0.5], maxLeafNodes: [4, 8], maxIterations: [5, 40] } as const,
+      base: GRADIENT_BOOSTING_DEFAULTS,
+    };
+    const data = { features, columns: 3 };
+    const single = await randomSearch(data, label, all, settings, 'seed');
+    const pooled = await randomSearch(data, label, all, settings, 'seed', undefined, foldFitPool(data, label, settings.base, 'seed', 2));
+    expect(pooled.candidates).toEqual(single.candidates);
+    expect(pooled.model.trees.length).toBe(single.model.trees.length);
+  });
+});
