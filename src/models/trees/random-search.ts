@@ -163,7 +163,9 @@ export async function randomSearch(
   });
   const fits: FoldFit[] = [];
   candidates.forEach((hyperparameters, draw) => {
-    folds.forEach((heldRows, fold) => fits.push({ hyperparameters, draw, fold, fitRows: fitRowsOf[fold], heldRows }));
+    folds.forEach((heldRows, fold) => {
+      fits.push({ hyperparameters, draw, fold, fitRows: fitRowsOf[fold], heldRows });
+    });
   });
   const progress = () => onProgress?.(++done, total);
   const outcomes = runFits
