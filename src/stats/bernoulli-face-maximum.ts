@@ -40,7 +40,7 @@ export function bernoulliFaceArgmax(
   scratch[FACE_F2] = f2;
   scratch[FACE_TOLERANCE] = tolerance;
   scratch[FACE_X] = start;
-  faceArgmaxInPlace(scratch);
+  solveBernoulliFace(scratch);
   return scratch[FACE_X];
 }
 
@@ -61,78 +61,86 @@ export const FACE_LENGTH = 7;
 const scratch = new Float64Array(FACE_LENGTH);
 
 /**
- * faceArgmaxInPlace(face) is bernoulliFaceArgmax reading its inputs from and writing its
- * result to a typed array: the maximiser is too large a function for V8 to inline, and
- * doubles passed to or returned from a call that is not inlined are boxed on the heap,
- * so the streaming path passes only the array and allocates nothing.
+ * solveBernoulliFace(face) solves the face problem held in `face` (layout FACE_*: counts
+ * s1, f1, s2, f2, the tolerance, and at FACE_X a warm start, negative for none): it
+ * writes the maximiser to face[FACE_X] (see bernoulliFaceArgmax) and its deficit
+ * l(theta_hat) - f(x) to face[FACE_DEFICIT] (see bernoulliFaceDeficit). The streaming
+ * form: the solver is too large for V8 to inline, and doubles passed to or returned from
+ * a call that is not inlined are boxed on the heap, so only the array crosses the call
+ * and a hot loop allocates nothing. O(1).
  */
-function faceArgmaxInPlace(face: Float64Array): void {
+export function solveBernoulliFace(face: Float64Array): void {
   const s1 = face[FACE_S1];
   const f1 = face[FACE_F1];
   const s2 = face[FACE_S2];
   const f2 = face[FACE_F2];
   const tolerance = face[FACE_TOLERANCE];
   const start = face[FACE_X];
-  const out = face;
-  const offset = FACE_X;
   const width = 1 - tolerance;
-  if (s1 === 0 && -f1 + s2 / tolerance - (f2 > 0 ? f2 / width : 0) <= 0) {
-    out[offset] = 0;
-    return;
-  }
-  if (f2 === 0 && (s1 > 0 ? s1 / width : 0) - f1 / tolerance + s2 >= 0) {
-    out[offset] = width;
-    return;
-  }
-  let low = 0;
-  let high = width;
   let x = start;
-  if (!(x > 0 && x < width)) {
-    const n1 = s1 + f1;
-    const n2 = s2 + f2;
-    x = (s1 + s2 - n2 * tolerance) / (n1 + n2);
-    if (!(x > 0 && x < width)) x = 0.5 * width;
-  }
-  const scale = LIKELIHOOD_ACCURACY * (s1 + f1 + s2 + f2);
-  for (let iteration = 0; iteration < 200; iteration++) {
-    const inverseA = 1 / x;
-    const inverseB = 1 / (1 - x);
-    const inverseC = 1 / (x + tolerance);
-    const inverseD = 1 / (width - x);
-    const termA = s1 * inverseA;
-    const termB = f1 * inverseB;
-    const termC = s2 * inverseC;
-    const termD = f2 * inverseD;
-    const slope = termA - termB + termC - termD;
-    if (slope > 0) low = x;
-    else if (slope < 0) high = x;
-    else break;
-    const curvatureA = termA * inverseA;
-    const curvatureB = termB * inverseB;
-    const curvatureC = termC * inverseC;
-    const curvatureD = termD * inverseD;
-    const curvature = curvatureA + curvatureB + curvatureC + curvatureD;
-    // The third derivative of f: 2 (s1/x^3 - f1/(1-x)^3 + s2/(x+t)^3 - f2/(1-t-x)^3).
-    const third = 2 * (curvatureA * inverseA - curvatureB * inverseB + curvatureC * inverseC - curvatureD * inverseD);
-    // Halley's step (cubic convergence); Newton's if its denominator is not positive.
-    const denominator = 2 * curvature * curvature - slope * third;
-    const step = denominator > 0 ? (2 * slope * curvature) / denominator : slope / curvature;
-    const next = x + step;
-    if (next > low && next < high) {
-      // After a Halley step h the error in x is about h^3 / w^2 (w: distance to the
-      // nearest singularity), so the error in f is about curvature h^6 / (2 w^4).
-      const nearest = Math.min(x, width - x);
-      const squared = step * step;
-      const nearestSquared = nearest * nearest;
-      x = next;
-      if (curvature * squared * squared * squared <= scale * nearestSquared * nearestSquared) break;
-    } else {
-      const middle = 0.5 * (low + high);
-      if (middle === low || middle === high) break;
-      x = middle;
+  if (s1 === 0 && -f1 + s2 / tolerance - (f2 > 0 ? f2 / width : 0) <= 0) {
+    x = 0;
+  } else if (f2 === 0 && (s1 > 0 ? s1 / width : 0) - f1 / tolerance + s2 >= 0) {
+    x = width;
+  } else {
+    let low = 0;
+    let high = width;
+    if (!(x > 0 && x < width)) {
+      const n1 = s1 + f1;
+      const n2 = s2 + f2;
+      x = (s1 + s2 - n2 * tolerance) / (n1 + n2);
+      if (!(x > 0 && x < width)) x = 0.5 * width;
+    }
+    const scale = LIKELIHOOD_ACCURACY * (s1 + f1 + s2 + f2);
+    for (let iteration = 0; iteration < 200; iteration++) {
+      const inverseA = 1 / x;
+      const inverseB = 1 / (1 - x);
+      const inverseC = 1 / (x + tolerance);
+      const inverseD = 1 / (width - x);
+      const termA = s1 * inverseA;
+      const termB = f1 * inverseB;
+      const termC = s2 * inverseC;
+      const termD = f2 * inverseD;
+      const slope = termA - termB + termC - termD;
+      if (slope > 0) low = x;
+      else if (slope < 0) high = x;
+      else break;
+      const curvatureA = termA * inverseA;
+      const curvatureB = termB * inverseB;
+      const curvatureC = termC * inverseC;
+      const curvatureD = termD * inverseD;
+      const curvature = curvatureA + curvatureB + curvatureC + curvatureD;
+      // The third derivative of f: 2 (s1/x^3 - f1/(1-x)^3 + s2/(x+t)^3 - f2/(1-t-x)^3).
+      const third = 2 * (curvatureA * inverseA - curvatureB * inverseB + curvatureC * inverseC - curvatureD * inverseD);
+      // Halley's step (cubic convergence); Newton's if its denominator is not positive.
+      const denominator = 2 * curvature * curvature - slope * third;
+      const step = denominator > 0 ? (2 * slope * curvature) / denominator : slope / curvature;
+      const next = x + step;
+      if (next > low && next < high) {
+        // After a Halley step h the error in x is about h^3 / w^2 (w: distance to the
+        // nearest singularity), so the error in f is about curvature h^6 / (2 w^4).
+        const nearest = Math.min(x, width - x);
+        const squared = step * step;
+        const nearestSquared = nearest * nearest;
+        x = next;
+        if (curvature * squared * squared * squared <= scale * nearestSquared * nearestSquared) break;
+      } else {
+        const middle = 0.5 * (low + high);
+        if (middle === low || middle === high) break;
+        x = middle;
+      }
     }
   }
-  out[offset] = x;
+  face[FACE_X] = x;
+  // The deficit as in bernoulliFaceDeficit, written out so that no double crosses a call.
+  const n1 = s1 + f1;
+  const n2 = s2 + f2;
+  let deficit = 0;
+  if (s1 > 0) deficit += s1 * Math.log(s1 / (n1 * x));
+  if (f1 > 0) deficit += f1 * Math.log(f1 / (n1 * (1 - x)));
+  if (s2 > 0) deficit += s2 * Math.log(s2 / (n2 * (x + tolerance)));
+  if (f2 > 0) deficit += f2 * Math.log(f2 / (n2 * (1 - tolerance - x)));
+  face[FACE_DEFICIT] = deficit;
 }
 
 /**
@@ -159,23 +167,4 @@ export function bernoulliFaceDeficit(
   if (s2 > 0) value += s2 * Math.log(s2 / (n2 * (x + tolerance)));
   if (f2 > 0) value += f2 * Math.log(f2 / (n2 * (1 - tolerance - x)));
   return value;
-}
-
-/**
- * solveBernoulliFace(face) solves the face problem held in `face` (layout FACE_*: counts
- * s1, f1, s2, f2, the tolerance, and at FACE_X a warm start, negative for none): it
- * writes the maximiser to face[FACE_X] and its deficit l(theta_hat) - f(x) to
- * face[FACE_DEFICIT]. The streaming form of bernoulliFaceArgmax + bernoulliFaceDeficit:
- * no double crosses a call boundary, so a hot loop allocates nothing. O(1).
- */
-export function solveBernoulliFace(face: Float64Array): void {
-  faceArgmaxInPlace(face);
-  face[FACE_DEFICIT] = bernoulliFaceDeficit(
-    face[FACE_S1],
-    face[FACE_F1],
-    face[FACE_S2],
-    face[FACE_F2],
-    face[FACE_TOLERANCE],
-    face[FACE_X],
-  );
 }
