@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 import type { AuditPool } from '../audit/pool.js';
 import { type LoadDatasetOptions, loadDataset } from '../data/load-dataset.js';
 import { type PreparedSplit, prepareSplit, type SplitOptions } from '../data/prepare-split.js';
@@ -142,7 +142,7 @@ export async function trainModelsOnSplit(
       const entry = pending[k];
       const auditPool =
         split.auditRows === null ? null : subsetPool(scored.pool, split.auditRows, `${scored.pool.source}/audit`);
-      const card = { ...scored.card, cacheKey: entry.directory, split: prepared.fingerprint };
+      const card = { ...scored.card, cacheKey: basename(entry.directory), split: prepared.fingerprint };
       const stored = writeCachedModel(entry.directory, scored.pool, auditPool, card);
       const model: TrainedModel = { ...stored, name: entry.name, fromCache: false };
       results[entry.index] = model;
