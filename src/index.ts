@@ -15,6 +15,7 @@ export {
   type SequentialAuditSettings,
   type SequentialDecision,
 } from './audit/sequential-audit.js';
+export { type AuditSummary, summarizeAudits } from './audit/summarize-audits.js';
 export { type BernoulliCounts, bernoulliGlr } from './stats/bernoulli-glr.js';
 export { BernoulliGlrStream } from './stats/bernoulli-glr-stream.js';
 export { type FixedSampleDecision, fixedSampleDecision } from './stats/fixed-sample-decision.js';
