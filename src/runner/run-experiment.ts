@@ -11,7 +11,7 @@ import { findKind } from './kinds.js';
 import { buildPlan, chunksOfShard, type Plan, type Shard } from './plan.js';
 import { type ColumnData, encodeResultTable } from './results-table.js';
 import { buildRunRecord, fairauditVersion, gitCommit, readRunRecord } from './run-record.js';
-import { WorkerPool } from './worker-pool.js';
+import { kindModuleFile, WorkerPool } from './worker-pool.js';
 
 /** Options of runExperiment. */
 export interface RunOptions {
@@ -94,6 +94,7 @@ export async function runExperiment(config: ExperimentConfig, options: RunOption
   const threads = Math.max(1, Math.min(options.threads ?? availableParallelism(), Math.max(1, chunks.length)));
   const pool = new WorkerPool(threads, {
     kind: kind.name,
+    kindModule: kindModuleFile(kind),
     seed: plan.seed,
     cells: plan.cells.map((cell) => ({ key: cell.key, settings: cell.settings })),
     origin,

@@ -1,9 +1,27 @@
+import { existsSync } from 'node:fs';
+import { join, relative, sep } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import { InputError } from '../util/errors.js';
-import { compiledModule } from '../util/paths.js';
+import { compiledModule, packageRoot } from '../util/paths.js';
+import type { ExperimentKind } from './kind.js';
 import type { PlanChunk } from './plan.js';
 import type { ColumnData } from './results-table.js';
 import type { ChunkReply, WorkerSetup } from './worker-protocol.js';
+
+/**
+ * kindModuleFile(kind) is the compiled file a worker thread should import to get the
+ * kind (its own module, under dist/ even when the caller runs from src/ under
+ * vitest), or null when the kind does not name its module or it is not compiled.
+ */
+export function kindModuleFile(kind: ExperimentKind): string | null {
+  if (!kind.module) return null;
+  const path = fileURLToPath(kind.module);
+  const root = packageRoot();
+  const inPackage = relative(root, path);
+  const compiled = inPackage.startsWith(`dist${sep}`) ? path : join(root, 'dist', inPackage.replace(/\.ts$/, '.js'));
+  return existsSync(compiled) ? compiled : null;
+}
 
 interface PoolWorker {
   worker: Worker;

@@ -5,6 +5,8 @@ import type { ColumnData } from './results-table.js';
 /** What a worker thread is started with (workerData). */
 export interface WorkerSetup {
   kind: string;
+  /** The compiled module that exports the kind, or null to look it up in the registry. */
+  kindModule: string | null;
   seed: string;
   cells: { key: string; settings: Record<string, unknown> }[];
   origin: SettingsOrigin;

@@ -1,6 +1,7 @@
+import { pathToFileURL } from 'node:url';
 import { parentPort, workerData } from 'node:worker_threads';
 import { isInputError } from '../util/errors.js';
-import { findKind } from './kinds.js';
+import type { ExperimentKind } from './kind.js';
 import { runChunk } from './run-chunk.js';
 import type { ChunkReply, ChunkRequest, WorkerSetup } from './worker-protocol.js';
 
@@ -10,11 +11,24 @@ import type { ChunkReply, ChunkRequest, WorkerSetup } from './worker-protocol.js
  * per context key and reused by every later chunk, never once per replicate.
  */
 const setup = workerData as WorkerSetup;
-const kind = findKind(setup.kind);
 const contexts = new Map<string, Promise<unknown>>();
 
-function contextFor(settings: Record<string, unknown>): Promise<unknown> {
-  if (!kind) throw new Error(`worker: unknown experiment kind ${setup.kind}`);
+function isKind(value: unknown): value is ExperimentKind {
+  return typeof value === 'object' && value !== null && (value as ExperimentKind).name === setup.kind && 'runReplicate' in value;
+}
+
+/** The kind: from its own module when the main thread named one, else from the registry. */
+async function loadKind(): Promise<ExperimentKind> {
+  const found = setup.kindModule
+    ? Object.values((await import(pathToFileURL(setup.kindModule).href)) as Record<string, unknown>).find(isKind)
+    : (await import('./kinds.js')).findKind(setup.kind);
+  if (!found) throw new Error(`worker: experiment kind ${setup.kind} not found in ${setup.kindModule ?? 'the registry'}`);
+  return found;
+}
+
+const kindLoaded = loadKind();
+
+function contextFor(kind: ExperimentKind, settings: Record<string, unknown>): Promise<unknown> {
   const key = kind.contextKey(settings);
   let context = contexts.get(key);
   if (!context) {
@@ -27,9 +41,9 @@ function contextFor(settings: Record<string, unknown>): Promise<unknown> {
 parentPort?.on('message', async (request: ChunkRequest) => {
   let reply: ChunkReply;
   try {
-    if (!kind) throw new Error(`worker: unknown experiment kind ${setup.kind}`);
+    const kind = await kindLoaded;
     const cell = setup.cells[request.chunk.cell];
-    const context = await contextFor(cell.settings);
+    const context = await contextFor(kind, cell.settings);
     reply = { type: 'done', chunk: request.chunk.index, outcomes: runChunk(kind, context, cell, setup.seed, request.chunk) };
   } catch (error) {
     reply = {

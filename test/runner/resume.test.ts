@@ -8,20 +8,20 @@ import { runExperiment } from '../../src/runner/run-experiment.js';
 import { packageRoot } from '../../src/util/paths.js';
 import { bytesOf, spawnCli, temporaryFolder, writeText } from './helpers.js';
 
-// 2 cells × 600 replicates in chunks of 20: 60 chunks, a few seconds of work at one
-// thread, so the kill lands mid-run.
+// 2 cells × 1500 replicates in chunks of 25: 120 chunks, about two seconds of work at
+// one thread on an idle core (more on a busy machine), so the kill lands mid-run.
 const YAML = `experiment: resume
 kind: sequential-audit
 seed: resume-test
-replicates: 600
-chunkSize: 20
+replicates: 1500
+chunkSize: 25
 settings:
   budget: 4000
   pool: { name: near, synthetic: { size: 20000, decisionRate: [0.40, 0.37] } }
 grid:
   access: [decision, logit]
 `;
-const CHUNKS = 60;
+const CHUNKS = 120;
 
 function chunkFiles(folder: string): string[] {
   const checkpoints = join(folder, '.checkpoints');
@@ -67,8 +67,8 @@ describe('fairaudit run CONFIG --resume after kill -9', () => {
     const table = decodeResultTable(bytesOf(join(out, 'results.arrow')), 'resumed');
     const seen = new Set<string>();
     for (let row = 0; row < table.rows; row++) seen.add(`${table.data.cell[row]}#${table.data.replicate[row]}`);
-    expect(table.rows).toBe(1200);
-    expect(seen.size).toBe(1200);
+    expect(table.rows).toBe(3000);
+    expect(seen.size).toBe(3000);
 
     const reference = await runExperiment(parseConfig(YAML, file), { threads: 2, outDirectory: join(folder, 'whole') });
     expect(bytesOf(join(out, 'results.arrow')).equals(bytesOf(reference.resultsFile))).toBe(true);

@@ -193,6 +193,7 @@ async function readOrGeneratePool(settings: SequentialAuditSettings, origin: Set
  */
 export const sequentialAuditKind: ExperimentKind<SequentialAuditSettings, PreparedAudit> = {
   name: 'sequential-audit',
+  module: import.meta.url,
   description: 'Sequential GLR fairness audits (paper A) on a pool file or a synthetic pool.',
   settings: sequentialAuditSettings,
   outcomeColumns,
