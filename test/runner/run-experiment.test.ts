@@ -12,7 +12,13 @@ describe('runExperiment(config, {threads})', () => {
   it('writes byte-identical results.arrow with 1 and 2 threads, rows in canonical order', async () => {
     const folder = temporaryFolder();
     const config = parseConfig(smallExperimentYaml('threads'), join(folder, 'threads.yaml'));
-    const one = await runExperiment(config, { threads: 1, outDirectory: join(folder, 'one') });
+    const progress: [number, number][] = [];
+    const one = await runExperiment(config, { threads: 1, outDirectory: join(folder, 'one'), onProgress: (done, total) => progress.push([done, total]) });
+    // onProgress(done, total): from 0 to 120 replicates, one call per chunk of at most 7.
+    expect(progress[0]).toEqual([0, 120]);
+    expect(progress.at(-1)).toEqual([120, 120]);
+    expect(progress).toHaveLength(1 + 20);
+    for (let i = 1; i < progress.length; i++) expect(progress[i][0]).toBeGreaterThan(progress[i - 1][0]);
     const two = await runExperiment(config, { threads: 2, outDirectory: join(folder, 'two') });
     expect(two.threads).toBe(2);
     expect(bytesOf(two.resultsFile).equals(bytesOf(one.resultsFile))).toBe(true);
