@@ -1,9 +1,11 @@
+import { randomBytes } from 'node:crypto';
 import { commitmentChallenge } from './commitment-challenge.js';
 import { expandSeed } from './expand-seed.js';
 import { sampleDiscreteGaussian, sampleUniformWords } from './discrete-gaussian.js';
 import { entryLocation, readEntry } from './packing.js';
 import { CHALLENGE_ROWS, type PirParameters, scalingFactor } from './parameters.js';
 import { PirVerificationError } from './pir-verification-error.js';
+import { secretChallengeShape } from './secret-challenge.js';
 import { KernelInstance } from './wasm/kernels.js';
 
 /** What the client keeps between a query and its answer: the secret s and the column. */
@@ -12,6 +14,14 @@ export interface QueryState {
   readonly secret: Uint32Array;
   /** The query sent, kept for the answer check Z·u = C·v. */
   readonly query: Uint32Array;
+}
+
+/** What the auditor keeps between beginSecretChallenge and finishSecretChallenge. */
+export interface SecretChallengeState {
+  /** The secret C ∈ {0,1}^{λ×ℓ}, row-major. */
+  readonly challenge: Uint8Array;
+  /** The secrets s_1 … s_λ as an n × λ matrix (column k = s_k). */
+  readonly secretsTransposed: Uint32Array;
 }
 
 /** The recovered column: ℓ values of Z_p and the largest decryption noise seen. */
@@ -30,6 +40,7 @@ export interface RecoveredColumn {
 export class PirClient {
   /** Offsets of C (λ × ℓ' words, ℓ' = ℓ rounded up to 16) and Z once verified. */
   private commitment: { challenge: number; proof: number; paddedRows: number } | undefined;
+  private secret = false;
 
   private constructor(
     readonly parameters: PirParameters,
@@ -73,31 +84,37 @@ export class PirClient {
    * satisfy Z·u = C·v (mod q). O(λ·(m + ℓ)·n). Throws PirVerificationError.
    */
   verifyCommitment(proof: Int32Array): void {
+    const challenge = commitmentChallenge(this.parameters, this.seed, this.hint);
+    this.checkProof(challenge, proof, 'commitment');
+    this.installChallenge(challenge, proof);
+    this.secret = false;
+  }
+
+  /** Whether the installed challenge C is the auditor's secret one (VeriSimplePIR's PreVerify). */
+  get secretChallenge(): boolean {
+    return this.secret;
+  }
+
+  /** Rejects unless Z is λ × m, ‖Z‖∞ ≤ p·ℓ and Z·A = C·H (mod q). O(λ·(m + ℓ)·n). */
+  private checkProof(challenge: Uint8Array, proof: Int32Array, what: string): void {
     const { rows, columns, lweDimension, plaintextModulus } = this.parameters;
     if (proof.length !== CHALLENGE_ROWS * columns) {
       throw new PirVerificationError(
-        `commitment proof Z: expected ${CHALLENGE_ROWS} × ${columns} integers, found ${proof.length}`,
+        `${what} proof Z: expected ${CHALLENGE_ROWS} × ${columns} integers, found ${proof.length}`,
       );
     }
     const limit = plaintextModulus * rows;
     for (let i = 0; i < proof.length; i++) {
       if (Math.abs(proof[i]) > limit) {
         throw new PirVerificationError(
-          `commitment proof Z: ‖Z‖∞ must be at most p·ℓ = ${limit}, found ${proof[i]} at position ${i}`,
+          `${what} proof Z: ‖Z‖∞ must be at most p·ℓ = ${limit}, found ${proof[i]} at position ${i}`,
         );
       }
     }
-    const challenge = commitmentChallenge(this.parameters, this.seed, this.hint);
-    const paddedRows = Math.ceil(rows / 16) * 16;
-    const z = this.kernels.allocate(proof.byteLength);
-    this.kernels.words(z, proof.length).set(new Uint32Array(proof.buffer, proof.byteOffset, proof.length));
-    const c = this.kernels.allocate(CHALLENGE_ROWS * paddedRows * 4);
-    const cWords = this.kernels.words(c, CHALLENGE_ROWS * paddedRows);
-    for (let k = 0; k < CHALLENGE_ROWS; k++) {
-      for (let r = 0; r < rows; r++) cWords[k * paddedRows + r] = challenge[k * rows + r];
-    }
     const mark = this.kernels.mark();
     try {
+      const z = this.kernels.allocate(proof.byteLength);
+      this.kernels.words(z, proof.length).set(new Uint32Array(proof.buffer, proof.byteOffset, proof.length));
       const left = this.kernels.allocate(challenge.length);
       this.kernels.bytes(left, challenge.length).set(challenge);
       const za = this.kernels.allocate(CHALLENGE_ROWS * lweDimension * 4);
@@ -109,14 +126,116 @@ export class PirClient {
       for (let i = 0; i < zaView.length; i++) {
         if (zaView[i] !== chView[i]) {
           throw new PirVerificationError(
-            `commitment: Z·A ≠ C·H at row ${Math.floor(i / lweDimension)}, column ${i % lweDimension}; the hint does not commit to the database behind Z`,
+            `${what}: Z·A ≠ C·H at row ${Math.floor(i / lweDimension)}, column ${i % lweDimension}; the hint does not commit to the database behind Z`,
           );
         }
       }
     } finally {
       this.kernels.release(mark);
     }
+  }
+
+  /** Keeps C (as λ × ℓ' words, ℓ' = ℓ rounded up to 16) and Z for the answer checks. */
+  private installChallenge(challenge: Uint8Array, proof: Int32Array): void {
+    const { rows } = this.parameters;
+    const paddedRows = Math.ceil(rows / 16) * 16;
+    const z = this.kernels.allocate(proof.byteLength);
+    this.kernels.words(z, proof.length).set(new Uint32Array(proof.buffer, proof.byteOffset, proof.length));
+    const c = this.kernels.allocate(CHALLENGE_ROWS * paddedRows * 4);
+    const cWords = this.kernels.words(c, CHALLENGE_ROWS * paddedRows);
+    for (let k = 0; k < CHALLENGE_ROWS; k++) {
+      for (let r = 0; r < rows; r++) cWords[k * paddedRows + r] = challenge[k * rows + r];
+    }
     this.commitment = { challenge: c, proof: z, paddedRows };
+  }
+
+  /**
+   * beginSecretChallenge(seed) starts VeriSimplePIR's reusable-proof preprocessing
+   * (Construction 5.1, PrQry): it draws a secret C ∈ {0,1}^{λ×ℓ} and λ secrets s_k
+   * from node:crypto and encrypts each row c_k under A_2 = PRG(seed):
+   * U_k = A_2·s_k + e_k + Δ'·c_k, returned as ℓ × λ words (column k = U_k) for
+   * PirServer.answerChallenge. O(ℓnλ).
+   */
+  beginSecretChallenge(seed: Uint8Array): { encrypted: Uint32Array; state: SecretChallengeState } {
+    const { rows, lweDimension: n } = this.parameters;
+    const shape = secretChallengeShape(this.parameters);
+    const bits = randomBytes(Math.ceil((CHALLENGE_ROWS * rows) / 8));
+    const challenge = new Uint8Array(CHALLENGE_ROWS * rows);
+    for (let i = 0; i < challenge.length; i++) challenge[i] = (bits[i >> 3] >> (i & 7)) & 1;
+    const secretsTransposed = sampleUniformWords(n * CHALLENGE_ROWS);
+    const scaling = 2 ** (32 - shape.plaintextBits);
+    const mark = this.kernels.mark();
+    try {
+      const a = this.kernels.allocate(rows * n * 4);
+      this.kernels.words(a, rows * n).set(expandSeed(seed, rows * n, 2));
+      const s = this.kernels.allocate(secretsTransposed.byteLength);
+      this.kernels.words(s, secretsTransposed.length).set(secretsTransposed);
+      const out = this.kernels.allocate(rows * CHALLENGE_ROWS * 4);
+      this.kernels.exports.matmulWords(a, rows, n, s, CHALLENGE_ROWS, out);
+      const encrypted = this.kernels.words(out, rows * CHALLENGE_ROWS).slice();
+      const errors = sampleDiscreteGaussian(encrypted.length);
+      for (let i = 0; i < rows; i++) {
+        for (let k = 0; k < CHALLENGE_ROWS; k++) {
+          const at = i * CHALLENGE_ROWS + k;
+          encrypted[at] = (encrypted[at] + errors[at] + scaling * challenge[k * rows + i]) >>> 0;
+        }
+      }
+      return { encrypted, state: { challenge, secretsTransposed } };
+    } finally {
+      this.kernels.release(mark);
+    }
+  }
+
+  /**
+   * finishSecretChallenge(state, hints, answers) decrypts the provider's evaluation
+   * (PrRec): per digit plane d, Z_d^T = round((V_d − H_2,d·S)/Δ') with every entry's
+   * noise within the bound, Z = Σ_d 2^(g·d)·Z_d; then checks ‖Z‖∞ ≤ p·ℓ and Z·A = C·H
+   * against the verified digest, and from then on checks every answer with the secret
+   * C (Z·u = C·v), which only the exactly correct v passes except with probability
+   * about 2^-λ. O(planes·mnλ + λ(m+ℓ)n). Throws PirVerificationError.
+   */
+  finishSecretChallenge(state: SecretChallengeState, hints: Uint32Array, answers: Uint32Array): void {
+    const { columns, lweDimension: n } = this.parameters;
+    const shape = secretChallengeShape(this.parameters);
+    if (hints.length !== shape.planes * columns * n || answers.length !== shape.planes * columns * CHALLENGE_ROWS) {
+      throw new PirVerificationError(
+        `secret challenge: expected ${shape.planes} planes of ${columns} × ${n} hint words and ${columns} × ${CHALLENGE_ROWS} answer words`,
+      );
+    }
+    const shift = 32 - shape.plaintextBits;
+    const scaling = 2 ** shift;
+    const proof = new Int32Array(CHALLENGE_ROWS * columns);
+    const mark = this.kernels.mark();
+    try {
+      const s = this.kernels.allocate(state.secretsTransposed.byteLength);
+      this.kernels.words(s, state.secretsTransposed.length).set(state.secretsTransposed);
+      const h = this.kernels.allocate(columns * n * 4);
+      const out = this.kernels.allocate(columns * CHALLENGE_ROWS * 4);
+      for (let plane = 0; plane < shape.planes; plane++) {
+        this.kernels.words(h, columns * n).set(hints.subarray(plane * columns * n, (plane + 1) * columns * n));
+        this.kernels.exports.matmulWords(h, columns, n, s, CHALLENGE_ROWS, out);
+        const masked = this.kernels.words(out, columns * CHALLENGE_ROWS);
+        const base = plane * columns * CHALLENGE_ROWS;
+        const weight = 2 ** (shape.digitBits * plane);
+        for (let j = 0; j < columns; j++) {
+          for (let k = 0; k < CHALLENGE_ROWS; k++) {
+            const decrypted = (answers[base + j * CHALLENGE_ROWS + k] - masked[j * CHALLENGE_ROWS + k]) >>> 0;
+            const value = ((decrypted + scaling / 2) >>> 0) >>> shift;
+            if (Math.abs((decrypted - value * scaling) | 0) > shape.noiseBound) {
+              throw new PirVerificationError(
+                'secret challenge: decryption noise beyond the bound; the provider did not evaluate the committed database',
+              );
+            }
+            proof[k * columns + j] += weight * value;
+          }
+        }
+      }
+    } finally {
+      this.kernels.release(mark);
+    }
+    this.checkProof(state.challenge, proof, 'secret challenge');
+    this.installChallenge(state.challenge, proof);
+    this.secret = true;
   }
 
   /**

@@ -4,6 +4,7 @@ import { expandSeed, SEED_BYTES } from './expand-seed.js';
 import { packDatabase } from './packing.js';
 import { CHALLENGE_ROWS, type PirParameters } from './parameters.js';
 import { splitQueryLimbs } from './query-limbs.js';
+import { secretChallengeShape } from './secret-challenge.js';
 import { KernelInstance } from './wasm/kernels.js';
 
 /**
@@ -122,6 +123,75 @@ export class PirServer {
       const out = this.kernels.allocate(challengeRows * columns * 4);
       this.kernels.exports.matmulBytes(left, rows, challengeRows, rows, wide, columns, out);
       return this.kernels.words(out, challengeRows * columns).slice();
+    } finally {
+      this.kernels.release(mark);
+    }
+  }
+
+  /** D_d^T, the transposed digit plane d of D (m × ℓ bytes), in kernel memory. */
+  private transposedPlane(plane: number, digitBits: number): number {
+    const { rows, columns } = this.parameters;
+    const offset = this.kernels.allocate(rows * columns);
+    const out = this.kernels.bytes(offset, rows * columns);
+    const database = this.kernels.bytes(this.databaseOffset, rows * columns);
+    const mask = 2 ** digitBits - 1;
+    for (let r = 0; r < rows; r++) {
+      for (let c = 0; c < columns; c++) out[c * rows + r] = (database[r * columns + c] >> (plane * digitBits)) & mask;
+    }
+    return offset;
+  }
+
+  /**
+   * challengeHints(seed) is the provider's offline half of VeriSimplePIR's secret
+   * challenge (Construction 5.1): with A_2 ∈ Z_q^{ℓ×n} expanded from `seed`, the hint
+   * H_2,d = D_d^T·A_2 (m × n) of each digit plane (see secretChallengeShape), planes
+   * end to end. O(planes·ℓmn).
+   */
+  challengeHints(seed: Uint8Array): Uint32Array {
+    const { rows, columns, lweDimension: n } = this.parameters;
+    const { digitBits, planes } = secretChallengeShape(this.parameters);
+    const publicMatrix = expandSeed(seed, rows * n, 2);
+    const hints = new Uint32Array(planes * columns * n);
+    const mark = this.kernels.mark();
+    try {
+      const a = this.kernels.allocate(publicMatrix.byteLength);
+      this.kernels.words(a, publicMatrix.length).set(publicMatrix);
+      const out = this.kernels.allocate(columns * n * 4);
+      for (let plane = 0; plane < planes; plane++) {
+        const inner = this.kernels.mark();
+        const left = this.transposedPlane(plane, digitBits);
+        this.kernels.exports.matmulBytes(left, rows, columns, rows, a, n, out);
+        hints.set(this.kernels.words(out, columns * n), plane * columns * n);
+        this.kernels.release(inner);
+      }
+      return hints;
+    } finally {
+      this.kernels.release(mark);
+    }
+  }
+
+  /**
+   * answerChallenge(encrypted) evaluates every digit plane's D_d^T on the auditor's
+   * encrypted challenge (ℓ × λ words: column k encrypts row k of the secret C), giving
+   * planes × (m × λ) words. The provider learns nothing of C (LWE). O(planes·ℓmλ).
+   */
+  answerChallenge(encrypted: Uint32Array): Uint32Array {
+    const { rows, columns } = this.parameters;
+    const { digitBits, planes } = secretChallengeShape(this.parameters);
+    const answers = new Uint32Array(planes * columns * CHALLENGE_ROWS);
+    const mark = this.kernels.mark();
+    try {
+      const right = this.kernels.allocate(encrypted.byteLength);
+      this.kernels.words(right, encrypted.length).set(encrypted);
+      const out = this.kernels.allocate(columns * CHALLENGE_ROWS * 4);
+      for (let plane = 0; plane < planes; plane++) {
+        const inner = this.kernels.mark();
+        const left = this.transposedPlane(plane, digitBits);
+        this.kernels.exports.matmulBytes(left, rows, columns, rows, right, CHALLENGE_ROWS, out);
+        answers.set(this.kernels.words(out, columns * CHALLENGE_ROWS), plane * columns * CHALLENGE_ROWS);
+        this.kernels.release(inner);
+      }
+      return answers;
     } finally {
       this.kernels.release(mark);
     }
