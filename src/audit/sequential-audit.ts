@@ -21,6 +21,12 @@ export interface SequentialAuditSettings {
   readonly trajectory?: boolean;
   /** Also compute the fixed-sample decision on the first min(B, pool) rows (default true). */
   readonly fixedSample?: boolean;
+  /**
+   * The test starts once each group has at least this many observations (default 1, as
+   * in paper A: once both groups are observed). A burn-in for the Gaussian proxy GLR,
+   * whose profiled variance makes it heavy-tailed with a handful of observations.
+   */
+  readonly minimumPerGroup?: number;
 }
 
 export type SequentialDecision = 'reject' | 'accept' | 'inconclusive';
@@ -43,7 +49,9 @@ export interface SequentialAuditResult {
 }
 
 /** Names a setting in an error message: "runSequentialAudit: tolerance" by default, a CLI flag for the CLI. */
-export type SettingNamer = (setting: 'tolerance' | 'budget' | 'alpha' | 'beta' | 'order' | 'random') => string;
+export type SettingNamer = (
+  setting: 'tolerance' | 'budget' | 'alpha' | 'beta' | 'order' | 'random' | 'minimumPerGroup',
+) => string;
 
 const defaultNamer: SettingNamer = (setting) => `runSequentialAudit: ${setting}`;
 
@@ -76,6 +84,10 @@ export function checkSequentialAuditSettings(
       found: settings.alpha + settings.beta,
     });
   }
+  const minimum = settings.minimumPerGroup;
+  if (minimum !== undefined && !(Number.isSafeInteger(minimum) && minimum >= 1)) {
+    throw inputError({ where: name('minimumPerGroup'), expected: 'an integer >= 1', found: minimum });
+  }
   if (settings.order !== 'random' && settings.order !== 'given') {
     throw inputError({ where: name('order'), expected: '"random" or "given"', found: settings.order });
   }
@@ -90,7 +102,8 @@ export function checkSequentialAuditSettings(
  * partial Fisher-Yates shuffle driven by `random`, one draw per position, so only the
  * positions used cost anything) or in the pool's order; each query folds one observation
  * into the statistic in O(1); once the statistic is defined (both groups observed; for
- * the Gaussian also a positive pooled variance) the audit rejects at statistic >= upper,
+ * the Gaussian also a positive pooled variance) and each group has at least
+ * settings.minimumPerGroup observations (default 1) the audit rejects at statistic >= upper,
  * accepts at <= lower, and is inconclusive when min(B, pool size) queries pass without
  * either. The fixed-sample decision uses the first min(B, pool size) rows of the same
  * order. Running time O(min(B, pool size)) (O(queries) with fixedSample: false); no
@@ -110,6 +123,7 @@ export function runSequentialAudit(
   const cap = Math.min(settings.budget, size);
   const shuffle = settings.order === 'random';
   const wantFixed = settings.fixedSample !== false;
+  const minimum = settings.minimumPerGroup ?? 1;
   const trajectory = settings.trajectory === true ? new Float64Array(cap) : null;
   const { group, value, order, swaps, stream } = prepared;
   stream.reset(settings.tolerance);
@@ -136,7 +150,7 @@ export function runSequentialAudit(
     if (trajectory !== null) trajectory[position] = statistic;
     position++;
     if (statistic >= upper || statistic <= lower) {
-      if (stream.ready) {
+      if (stream.ready && countA >= minimum && countB >= minimum) {
         decision = statistic >= upper ? 'reject' : 'accept';
         break;
       }

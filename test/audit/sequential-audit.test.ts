@@ -98,6 +98,29 @@ describe('runSequentialAudit(prepared, settings, random)', () => {
     expect(whole.fixedGap).toBeCloseTo(prepared.oracleSignedGap, 12);
   });
 
+  it('skips the fixed-sample decision with fixedSample: false and draws the same order', () => {
+    const prepared = prepareAudit(syntheticPool(5000, 0.3, 0.5, 'nofixed'), 'sp', 'decision');
+    const withFixed = runSequentialAudit(prepared, settings, createRandom('f'));
+    const without = runSequentialAudit(prepared, { ...settings, fixedSample: false }, createRandom('f'));
+    expect(without.fixedDecision).toBeNull();
+    expect(without.fixedGap).toBeNaN();
+    expect(without.queries).toBe(withFixed.queries);
+    expect(without.statistic).toBe(withFixed.statistic);
+  });
+
+  it('starts the test only once each group has minimumPerGroup observations', () => {
+    const pool = syntheticPool(3000, 0.1, 0.9, 'burn-in');
+    const prepared = prepareAudit(pool, 'sp', 'decision');
+    const early = runSequentialAudit(prepared, { ...settings, order: 'given' }, null);
+    const late = runSequentialAudit(prepared, { ...settings, order: 'given', minimumPerGroup: 25 }, null);
+    expect(early.decision).toBe('reject');
+    expect(early.queries).toBeLessThan(50);
+    // Rows alternate between the groups, so 25 per group means at least 50 queries.
+    expect(late.decision).toBe('reject');
+    expect(late.queries).toBeGreaterThanOrEqual(50);
+    expect(() => runSequentialAudit(prepared, { ...settings, minimumPerGroup: 0 }, createRandom(1))).toThrow(/minimumPerGroup/);
+  });
+
   it('audits the label = 1 rows under eo', () => {
     const pool = syntheticPool(3000, 0.3, 0.6);
     const prepared = prepareAudit(pool, 'eo', 'decision');

@@ -27,10 +27,19 @@ interface AuditArguments {
   seed?: string;
   order: 'random' | 'given';
   replicates: number;
+  'minimum-per-group': number;
   json: boolean;
 }
 
-const flagOf = { tolerance: '--tolerance', budget: '--budget', alpha: '--alpha', beta: '--beta', order: '--order', random: '--seed' } as const;
+const flagOf = {
+  tolerance: '--tolerance',
+  budget: '--budget',
+  alpha: '--alpha',
+  beta: '--beta',
+  order: '--order',
+  random: '--seed',
+  minimumPerGroup: '--minimum-per-group',
+} as const;
 
 /**
  * Flags checked by name before any work (yargs reports unknown flags and bad choices only
@@ -43,7 +52,7 @@ function checkNumberFlags(argv: AuditArguments): void {
   if (!ACCESS_REGIMES.includes(argv.access)) {
     throw inputError({ where: '--access', expected: ACCESS_REGIMES.join(', '), found: argv.access });
   }
-  for (const flag of ['tolerance', 'budget', 'alpha', 'beta', 'replicates'] as const) {
+  for (const flag of ['tolerance', 'budget', 'alpha', 'beta', 'replicates', 'minimum-per-group'] as const) {
     if (Number.isNaN(argv[flag])) throw inputError({ where: `--${flag}`, expected: 'a number', found: argv[flag] });
   }
   if (!(Number.isSafeInteger(argv.replicates) && argv.replicates >= 1)) {
@@ -78,6 +87,11 @@ export const auditCommand: CommandModule<object, AuditArguments> = {
       .option('seed', { type: 'string', describe: 'Seed of the random query order (replicate r uses deriveSeed(seed, r))' })
       .option('order', { choices: ['random', 'given'] as const, default: 'random' as const, describe: 'random: uniform without replacement; given: the pool order' })
       .option('replicates', { type: 'number', default: 1, describe: 'Run R seeded audits and print their summary' })
+      .option('minimum-per-group', {
+        type: 'number',
+        default: 1,
+        describe: 'Start the test once each group has this many observations (paper A: 1)',
+      })
       .option('json', { type: 'boolean', default: false, describe: 'Print JSON' })
       .example('$0 audit --pool pool.arrow --metric sp --access decision --tolerance 0.05 --seed 1', '')
       .example('$0 audit --pool pool.csv --metric eo --access score --tolerance 0.03 --seed 1 --replicates 20 --json', '') as unknown as Argv<AuditArguments>,
@@ -94,6 +108,7 @@ export const auditCommand: CommandModule<object, AuditArguments> = {
       alpha: argv.alpha,
       beta: argv.beta,
       order: argv.order,
+      minimumPerGroup: argv['minimum-per-group'],
     };
     checkSequentialAuditSettings(prepared, settings, argv.order === 'given' ? null : () => 0, (setting) => flagOf[setting]);
     const results: SequentialAuditResult[] = [];
@@ -118,6 +133,7 @@ export const auditCommand: CommandModule<object, AuditArguments> = {
       budget: argv.budget,
       alpha: argv.alpha,
       beta: argv.beta,
+      minimumPerGroup: argv['minimum-per-group'],
       upperThreshold: round(thresholds.upper),
       lowerThreshold: round(thresholds.lower),
       ...(argv.order === 'given' ? { order: 'given' } : { seed: argv.seed }),
