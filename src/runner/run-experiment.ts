@@ -75,6 +75,7 @@ export async function runExperiment(config: ExperimentConfig, options: RunOption
   if (options.resume && existsSync(resultsFile) && existsSync(runFile)) {
     const previous = readRunRecord(outDirectory);
     if (previous.plan.fingerprint === plan.fingerprint && JSON.stringify(previous.shard) === JSON.stringify(shard)) {
+      new Checkpoints(outDirectory).clear(); // left behind if the run was killed after writing run.json
       return {
         outDirectory,
         resultsFile,
