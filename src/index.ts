@@ -76,3 +76,18 @@ export { type ObliviousAuditSetup, drawObliviousAudit, passRate, prepareObliviou
 export { type RespirFlips, respirFlipBound } from './respir/respir-flip-bound.js';
 export { respirKind, respirMinimalFlipsKind } from './respir/respir-experiment-kinds.js';
 export { vanillaFlipBound } from './respir/vanilla-flip-bound.js';
+export type { ModelCard, GroupRates } from './models/model-card.js';
+export { PAPER_A_MODEL_NAMES, PAPER_A_MODEL_SPECS, type PaperAModelSpec, type ScoredModel } from './models/paper-a-models.js';
+export { PAPER_B_BOOSTED_TREES, type BoostedTreesSpec } from './models/boosted-trees.js';
+export { syntheticTabularData, type SyntheticTabularShape } from './models/synthetic-tabular.js';
+export {
+  MODEL_NAMES,
+  type ModelName,
+  type ModelTrainingOptions,
+  type TrainedModel,
+  trainBoostedTrees,
+  trainModels,
+  trainModelsOnSplit,
+  trainPaperAModels,
+} from './models/train-models.js';
+export { loadModelTrainingConfig, type ModelTrainingConfig } from './models/training-config.js';
