@@ -1,13 +1,15 @@
 import { inputError, isInputError } from '../util/errors.js';
-import { choosePirParameters, type PirParameters } from './parameters.js';
+import { CHALLENGE_ROWS, choosePirParameters, type PirParameters } from './parameters.js';
 import { PirClient, type QueryState } from './pir-client.js';
 import { PirVerificationError } from './pir-verification-error.js';
 import { LOOPBACK_HOST, type ProviderSetup } from './provider-service.js';
+import { secretChallengeShape } from './secret-challenge.js';
 import { decodeMessage, encodeMessage } from './wire-format.js';
 
 /** Bytes and time spent talking to the provider. */
 export interface TrafficCounters {
   offlineBytesReceived: number;
+  offlineBytesSent: number;
   bytesSent: number;
   bytesReceived: number;
   offlineMs: number;
@@ -37,10 +39,17 @@ export class ProviderConnection {
   /**
    * ProviderConnection.connect(url, expected?) fetches /setup, /hint and /proof from a loopback provider,
    * derives the parameters from (entryCount, entryBits), and runs the commitment
-   * checks of Figure 3. Throws InputError for a non-loopback URL and
-   * PirVerificationError for a malformed or inconsistent digest.
+   * checks of Figure 3; then, unless `secretChallenge` is false, VeriSimplePIR's
+   * secret-challenge preprocessing (GET /challenge-hints, POST /challenge), after
+   * which every answer is checked with a C the provider does not know. Throws
+   * InputError for a non-loopback URL and PirVerificationError for a malformed or
+   * inconsistent digest or challenge.
    */
-  static async connect(url: string, expected?: { entryCount: number; entryBits: number }): Promise<ProviderConnection> {
+  static async connect(
+    url: string,
+    expected?: { entryCount: number; entryBits: number },
+    options: { secretChallenge?: boolean } = {},
+  ): Promise<ProviderConnection> {
     let parsed: URL;
     try {
       parsed = new URL(url);
@@ -52,7 +61,13 @@ export class ProviderConnection {
     }
     const base = `${parsed.protocol}//${parsed.host}`;
     const started = performance.now();
-    const traffic: TrafficCounters = { offlineBytesReceived: 0, bytesSent: 0, bytesReceived: 0, offlineMs: 0 };
+    const traffic: TrafficCounters = {
+      offlineBytesReceived: 0,
+      offlineBytesSent: 0,
+      bytesSent: 0,
+      bytesReceived: 0,
+      offlineMs: 0,
+    };
     const setupBytes = await fetchBytes(`${base}/setup`);
     traffic.offlineBytesReceived += setupBytes.length;
     const setup = parseSetup(setupBytes);
@@ -77,6 +92,7 @@ export class ProviderConnection {
     const seed = new Uint8Array(Buffer.from(setup.seed, 'hex'));
     const client = await PirClient.create(parameters, seed, hint.words);
     client.verifyCommitment(new Int32Array(proof.words.buffer));
+    if (options.secretChallenge ?? true) await secretChallenge(base, client, setup, traffic);
     traffic.offlineMs = performance.now() - started;
     return new ProviderConnection(base, setup, client, traffic);
   }
@@ -117,6 +133,35 @@ export class ProviderConnection {
   }
 }
 
+async function secretChallenge(
+  base: string,
+  client: PirClient,
+  setup: ProviderSetup,
+  traffic: TrafficCounters,
+): Promise<void> {
+  const { parameters } = client;
+  const shape = secretChallengeShape(parameters);
+  const seed = new Uint8Array(Buffer.from(setup.challengeSeed, 'hex'));
+  const hintBytes = await fetchBytes(`${base}/challenge-hints`);
+  traffic.offlineBytesReceived += hintBytes.length;
+  const hints = asVerification(() =>
+    decodeMessage(hintBytes, 'challenge-hint', parameters.lweDimension, shape.planes * parameters.columns, 'PIR challenge hints'),
+  );
+  const { encrypted, state } = client.beginSecretChallenge(seed);
+  const body = encodeMessage('challenge', encrypted, parameters.rows, CHALLENGE_ROWS);
+  traffic.offlineBytesSent += body.length;
+  const response = await fetch(`${base}/challenge`, { method: 'POST', body });
+  const bytes = new Uint8Array(await response.arrayBuffer());
+  traffic.offlineBytesReceived += bytes.length;
+  if (!response.ok) {
+    throw new PirVerificationError(`provider refused the secret challenge (HTTP ${response.status}): ${Buffer.from(bytes).toString()}`);
+  }
+  const answers = asVerification(() =>
+    decodeMessage(bytes, 'challenge-answer', CHALLENGE_ROWS, shape.planes * parameters.columns, 'PIR challenge answer'),
+  );
+  client.finishSecretChallenge(state, hints.words, answers.words);
+}
+
 function asVerification<T>(decode: () => T): T {
   try {
     return decode();
@@ -145,7 +190,9 @@ function parseSetup(bytes: Uint8Array): ProviderSetup {
     !Number.isInteger(setup.entryCount) ||
     !Number.isInteger(setup.entryBits) ||
     typeof setup.seed !== 'string' ||
-    !/^[0-9a-f]{32}$/.test(setup.seed)
+    !/^[0-9a-f]{32}$/.test(setup.seed) ||
+    typeof setup.challengeSeed !== 'string' ||
+    !/^[0-9a-f]{32}$/.test(setup.challengeSeed)
   ) {
     throw new PirVerificationError(`setup: malformed provider setup ${JSON.stringify(setup).slice(0, 200)}`);
   }

@@ -1,7 +1,10 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { inputError, isInputError } from '../util/errors.js';
+import { randomBytes } from 'node:crypto';
+import { CHALLENGE_ROWS } from './parameters.js';
 import type { PirServer } from './pir-server.js';
+import { secretChallengeShape } from './secret-challenge.js';
 import { decodeMessage, encodeMessage, HEADER_BYTES } from './wire-format.js';
 
 /** The only address the PIR services bind to or talk to. */
@@ -14,6 +17,8 @@ export interface ProviderSetup {
   readonly entryBits: number;
   /** The seed of A, hex. */
   readonly seed: string;
+  /** The seed of A_2 for the secret-challenge preprocessing, hex. */
+  readonly challengeSeed: string;
   readonly maxBatch: number;
 }
 
@@ -59,8 +64,9 @@ async function readBody(request: IncomingMessage, limit: number): Promise<Uint8A
  * startProviderService(options) serves the provider's side of the oblivious audit
  * over loopback HTTP on 127.0.0.1 (never another interface):
  * GET /setup (JSON ProviderSetup), GET /hint and GET /proof (framed binary, see
- * wire-format.ts), POST /answer (framed queries in, framed answers out, one matrix
- * product per batch), POST /shutdown. A malformed query gets HTTP 400 with a message
+ * wire-format.ts), GET /challenge-hints and POST /challenge (the secret-challenge
+ * preprocessing, see PirClient.beginSecretChallenge), POST /answer (framed queries in,
+ * framed answers out, one matrix product per batch), POST /shutdown. A malformed query gets HTTP 400 with a message
  * saying what was expected and found. The service stops by itself after
  * `idleTimeoutMs` without a request.
  */
@@ -74,8 +80,11 @@ export async function startProviderService(options: ProviderServiceOptions): Pro
     entryCount: parameters.entryCount,
     entryBits: parameters.entryBits,
     seed: Buffer.from(server.seed).toString('hex'),
+    challengeSeed: randomBytes(16).toString('hex'),
     maxBatch,
   };
+  const challengeShape = secretChallengeShape(parameters);
+  let challengeHintMessage: Uint8Array | undefined;
   const hintMessage = encodeMessage('hint', hint, parameters.rows, parameters.lweDimension);
   const proofMessage = encodeMessage('proof', proof, proof.length / parameters.columns, parameters.columns);
   const counters = { requests: 0, queries: 0, bytesIn: 0, bytesOut: 0 };
@@ -111,6 +120,30 @@ export async function startProviderService(options: ProviderServiceOptions): Pro
       counters.queries += count;
       const answers = answerFrom.answer(words, count);
       return send(response, 200, 'application/octet-stream', encodeMessage('answer', answers, count, parameters.rows));
+    }
+    if (route === 'GET /challenge-hints') {
+      challengeHintMessage ??= encodeMessage(
+        'challenge-hint',
+        answerFrom.challengeHints(Buffer.from(setup.challengeSeed, 'hex')),
+        challengeShape.planes * parameters.columns,
+        parameters.lweDimension,
+      );
+      return send(response, 200, 'application/octet-stream', challengeHintMessage);
+    }
+    if (route === 'POST /challenge') {
+      const body = await readBody(request, HEADER_BYTES + parameters.rows * CHALLENGE_ROWS * 4);
+      counters.bytesIn += body.length;
+      const { words } = decodeMessage(body, 'challenge', CHALLENGE_ROWS, parameters.rows, 'PIR secret challenge');
+      if (words.length !== parameters.rows * CHALLENGE_ROWS) {
+        throw inputError({ where: 'PIR secret challenge', expected: `${parameters.rows} vectors`, found: words.length / CHALLENGE_ROWS });
+      }
+      const answers = answerFrom.answerChallenge(words);
+      return send(
+        response,
+        200,
+        'application/octet-stream',
+        encodeMessage('challenge-answer', answers, challengeShape.planes * parameters.columns, CHALLENGE_ROWS),
+      );
     }
     if (route === 'POST /shutdown') {
       send(response, 200, 'text/plain', Buffer.from('stopping'));

@@ -2,7 +2,15 @@ import { inputError } from '../util/errors.js';
 import { MODULUS_BITS } from './parameters.js';
 
 /** The kinds of binary PIR messages. */
-export const MESSAGE_KINDS = { query: 1, answer: 2, hint: 3, proof: 4 } as const;
+export const MESSAGE_KINDS = {
+  query: 1,
+  answer: 2,
+  hint: 3,
+  proof: 4,
+  'challenge-hint': 5,
+  challenge: 6,
+  'challenge-answer': 7,
+} as const;
 export type MessageKind = keyof typeof MESSAGE_KINDS;
 
 const MAGIC = 0x52495046; // "FPIR" read little-endian

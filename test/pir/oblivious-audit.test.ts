@@ -3,6 +3,7 @@ import { createRandom } from '../../src/util/random.js';
 import { drawAuditSet, runObliviousAudit } from '../../src/pir/oblivious-audit.js';
 import { choosePirParameters } from '../../src/pir/parameters.js';
 import { PirServer } from '../../src/pir/pir-server.js';
+import { PirVerificationError } from '../../src/pir/pir-verification-error.js';
 import { ProviderConnection } from '../../src/pir/provider-connection.js';
 import { type ProviderService, startProviderService } from '../../src/pir/provider-service.js';
 import { tamperMatrix } from '../../src/pir/tamper.js';
@@ -78,7 +79,8 @@ describe('runObliviousAudit(connection, options, random) over loopback HTTP', ()
     const { groups, labels } = candidateSet(5000, 0.3, 0.3, 'tampered');
     for (const cheat of ['flip-label', 'second-database'] as const) {
       const service = await provide(labels, cheat);
-      const connection = await ProviderConnection.connect(service.url);
+      // Figure 3's public checks only: the tampering shows up online, answer by answer.
+      const connection = await ProviderConnection.connect(service.url, undefined, { secretChallenge: false });
       const result = await runObliviousAudit(
         connection,
         { ...auditSettings, sampleSize: 400, groups, canaries: [], test: 'sequential' },
@@ -86,6 +88,14 @@ describe('runObliviousAudit(connection, options, random) over loopback HTTP', ()
       );
       expect(result.decision).toBe('provider-rejected');
       expect(result.reason).toMatch(/not computed from the committed database/);
+    }
+  });
+
+  test('with the secret challenge (default), a tampered provider is rejected before any query', async () => {
+    const { labels } = candidateSet(5000, 0.3, 0.3, 'tampered-offline');
+    for (const cheat of ['flip-label', 'second-database'] as const) {
+      const service = await provide(labels, cheat);
+      await expect(ProviderConnection.connect(service.url)).rejects.toThrow(PirVerificationError);
     }
   });
 

@@ -89,12 +89,13 @@ describe('fairaudit pir audit', () => {
     ]);
     expect(code).toBe(0);
     const report = JSON.parse(out);
+    expect(report.secretChallenge).toBe(true);
     expect(report.results.map((result: { test: string }) => result.test)).toEqual(['fixed', 'sequential']);
     expect(report.results.map((result: { decision: string }) => result.decision)).toEqual(['reject', 'reject']);
     expect(report.results[0].canariesChecked).toBe(5);
   });
 
-  test('a cheating provider (pir serve --tamper second-database) is reported as provider-rejected', async () => {
+  test('a cheating provider (pir serve --tamper second-database) is reported as provider-rejected offline', async () => {
     const path = writePool(3000, 0.3, 0.3);
     const provider = await startPoolProvider(readPoolFile(path), { idleTimeoutMs: 30_000, tamper: 'second-database' });
     providers.push(provider);
@@ -102,7 +103,21 @@ describe('fairaudit pir audit', () => {
       'pir', 'audit', '--provider', provider.service.url, '--pool', path, '--sample-size', '300', '--test', 'fixed', '--json',
     ]);
     expect(code).toBe(0);
-    expect(JSON.parse(out).results[0].decision).toBe('provider-rejected');
+    expect(JSON.parse(out).decision).toBe('provider-rejected');
+  });
+
+  test('with --no-secret-challenge the same cheat is caught online, answer by answer', async () => {
+    const path = writePool(3000, 0.3, 0.3);
+    const provider = await startPoolProvider(readPoolFile(path), { idleTimeoutMs: 30_000, tamper: 'flip-label' });
+    providers.push(provider);
+    const { code, out } = await capture([
+      'pir', 'audit', '--provider', provider.service.url, '--pool', path, '--sample-size', '300', '--test', 'fixed',
+      '--no-secret-challenge', '--json',
+    ]);
+    expect(code).toBe(0);
+    const report = JSON.parse(out);
+    expect(report.secretChallenge).toBe(false);
+    expect(report.results[0].decision).toBe('provider-rejected');
   });
 
   test('a provider URL off loopback exits 2', async () => {

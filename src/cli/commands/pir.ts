@@ -1,6 +1,7 @@
 import type { Argv, CommandModule } from 'yargs';
 import { readPoolFile } from '../../audit/pool-io.js';
 import { type ObliviousTest, runObliviousAudit } from '../../pir/oblivious-audit.js';
+import { PirVerificationError } from '../../pir/pir-verification-error.js';
 import { ProviderConnection } from '../../pir/provider-connection.js';
 import { startPoolProvider } from '../../pir/provider-from-pool.js';
 import { TAMPER_MODES, type TamperMode } from '../../pir/tamper.js';
@@ -31,6 +32,7 @@ interface AuditArguments {
   seed: string;
   json: boolean;
   shutdown: boolean;
+  'secret-challenge': boolean;
 }
 
 function checkInteger(value: number, flag: string, low: number, high: number): void {
@@ -105,6 +107,11 @@ const auditCommand: CommandModule<object, AuditArguments> = {
       .option('beta', { type: 'number', default: 0.2 })
       .option('test', { type: 'string', choices: ['fixed', 'sequential', 'both'], default: 'both' })
       .option('seed', { type: 'string', default: 'pir-audit', describe: 'seed of the draw of S and of the canaries' })
+      .option('secret-challenge', {
+        type: 'boolean',
+        default: true,
+        describe: "VeriSimplePIR's secret-challenge preprocessing (--no-secret-challenge: Figure 3's public checks only)",
+      })
       .option('json', { type: 'boolean', default: false, describe: 'print the results as one JSON object' })
       .option('shutdown', { type: 'boolean', default: false, describe: 'stop the provider afterwards' }) as Argv<AuditArguments>,
   handler: async (argv) => {
@@ -114,7 +121,22 @@ const auditCommand: CommandModule<object, AuditArguments> = {
       throw inputError({ where: '--tolerance', expected: 'a number in (0, 1)', found: argv.tolerance });
     }
     const pool = readPoolFile(argv.pool);
-    const connection = await ProviderConnection.connect(argv.provider, { entryCount: pool.size, entryBits: 1 });
+    let connection: ProviderConnection;
+    try {
+      connection = await ProviderConnection.connect(
+        argv.provider,
+        { entryCount: pool.size, entryBits: 1 },
+        { secretChallenge: argv['secret-challenge'] },
+      );
+    } catch (error) {
+      if (!(error instanceof PirVerificationError)) throw error;
+      if (argv.json) {
+        process.stdout.write(`${JSON.stringify({ provider: argv.provider, decision: 'provider-rejected', reason: error.message })}\n`);
+      } else {
+        process.stdout.write(`provider ${argv.provider}: provider-rejected during the offline phase (${error.message})\n`);
+      }
+      return;
+    }
     const random = createRandom(argv.seed);
     const candidates = shuffleInPlace(random, Array.from({ length: pool.size }, (_, i) => i));
     const canaries = candidates.slice(0, argv.canaries).map((index) => ({ index, label: pool.decision[index] }));
@@ -143,13 +165,14 @@ const auditCommand: CommandModule<object, AuditArguments> = {
     const { parameters, traffic } = connection;
     if (argv.json) {
       process.stdout.write(
-        `${JSON.stringify({ provider: connection.url, candidates: pool.size, plaintextModulus: parameters.plaintextModulus, rows: parameters.rows, columns: parameters.columns, offlineBytes: traffic.offlineBytesReceived, offlineMs: traffic.offlineMs, results })}\n`,
+        `${JSON.stringify({ provider: connection.url, candidates: pool.size, plaintextModulus: parameters.plaintextModulus, rows: parameters.rows, columns: parameters.columns, secretChallenge: connection.client.secretChallenge, offlineBytesReceived: traffic.offlineBytesReceived, offlineBytesSent: traffic.offlineBytesSent, offlineMs: traffic.offlineMs, results })}\n`,
       );
       return;
     }
     process.stdout.write(
-      `provider ${connection.url}: ${pool.size} candidates, digest verified (‖Z‖∞ ≤ p·ℓ, Z·A = C·H) in ${traffic.offlineMs.toFixed(0)} ms, ` +
-        `${(traffic.offlineBytesReceived / 1e6).toFixed(2)} MB offline\n`,
+      `provider ${connection.url}: ${pool.size} candidates, digest verified (‖Z‖∞ ≤ p·ℓ, Z·A = C·H)` +
+        `${connection.client.secretChallenge ? ' and secret challenge C installed' : ' (public challenge only)'} in ${traffic.offlineMs.toFixed(0)} ms, ` +
+        `${(traffic.offlineBytesReceived / 1e6).toFixed(2)} MB down, ${(traffic.offlineBytesSent / 1e6).toFixed(2)} MB up offline\n`,
     );
     for (const result of results) {
       process.stdout.write(
