@@ -235,11 +235,9 @@ export function parseConfig(text: string, file: string, overrides: readonly Over
   try {
     envelope = validate(raw, envelopeSchema);
   } catch (error) {
-    if (error instanceof SchemaViolation && !(error.problem.path[0] === 'settings' || error.problem.path[0] === 'grid')) {
-      throw locator.error(error.problem.path, error.problem.expected, error.problem.found);
-    }
+    // settings and grid are open mappings here (only their type is checked); their
+    // contents are checked per kind below.
     if (!(error instanceof SchemaViolation)) throw error;
-    // settings and grid are open mappings here; only their type can be wrong.
     throw locator.error(error.problem.path, error.problem.expected, error.problem.found);
   }
   const kind = findKind(envelope.kind);
