@@ -85,6 +85,32 @@ describe('answers from a table other than the committed one', () => {
     expect(caught['flip-label']).toBe(334);
   });
 
+  test('the same 1,000 tampering trials are all caught once the secret challenge C is installed', async () => {
+    const { parameters, server, hint, proof } = await committed(2 ** 14, 'tamper-secret');
+    const client = await PirClient.create(parameters, server.seed, hint);
+    client.verifyCommitment(proof);
+    const seed = new Uint8Array(16).fill(3);
+    const { encrypted, state } = client.beginSecretChallenge(seed);
+    client.finishSecretChallenge(state, server.challengeHints(seed), server.answerChallenge(encrypted));
+    expect(client.secretChallenge).toBe(true);
+    const random = createRandom('tamper-secret-trials');
+    const matrix = server.matrix();
+    let caught = 0;
+    for (let trial = 0; trial < 1000; trial++) {
+      const mode = TAMPER_MODES[trial % TAMPER_MODES.length];
+      const cheat = await PirServer.fromMatrix(tamperMatrix(matrix, parameters, mode, random), parameters, server.seed);
+      const index = Math.floor(random() * parameters.entryCount);
+      const state = client.query(index);
+      try {
+        client.recover(cheat.answer(state.query, 1), state, index);
+      } catch (error) {
+        if (!(error instanceof PirVerificationError)) throw error;
+        caught++;
+      }
+    }
+    expect(caught).toBe(1000);
+  });
+
   test('the honest table passes the same checks on 300 queries', async () => {
     const { parameters, entries, server, hint, proof } = await committed(2 ** 14, 'honest-many');
     const client = await PirClient.create(parameters, server.seed, hint);
