@@ -1,6 +1,8 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { writePoolFile } from '../../src/audit/pool-io.js';
+import { generateSyntheticPool } from '../../src/data/synthetic-pool.js';
 import { parseConfig } from '../../src/runner/config.js';
 import { mergeShards } from '../../src/runner/merge-shards.js';
 import { decodeResultTable } from '../../src/runner/results-table.js';
@@ -106,5 +108,36 @@ describe('fairaudit run CONFIG --shard i/4, then fairaudit merge', () => {
     expect(existsSync(out)).toBe(false);
     mergeShards([join(folder, 's2'), join(folder, 's1')], out);
     expect(decodeResultTable(bytesOf(join(out, 'results.arrow')), 'merged').rows).toBe(4 * 8);
+  });
+});
+
+describe('runExperiment(config) with a pool file', () => {
+  it('reads a pool file relative to the config and gives the results of the same pool generated in place', async () => {
+    const folder = temporaryFolder();
+    const recipe = { size: 3000, groupShare: 0.5, labelRate: [0.4, 0.4], decisionRate: [0.45, 0.3], logitScale: 2, seed: '9' };
+    writePoolFile(join(folder, 'pool.arrow'), generateSyntheticPool(recipe));
+    const base = 'experiment: file-pool\nkind: sequential-audit\nseed: 3\nreplicates: 12\nsettings:\n  budget: 500\n  access: logit\n';
+    const fromFile = await runExperiment(parseConfig(`${base}  pool: { file: pool.arrow }\n`, join(folder, 'a.yaml')), {
+      threads: 1,
+      outDirectory: join(folder, 'a'),
+    });
+    const generated = await runExperiment(parseConfig(`${base}  pool: { synthetic: ${JSON.stringify(recipe)} }\n`, join(folder, 'b.yaml')), {
+      threads: 1,
+      outDirectory: join(folder, 'b'),
+    });
+    const a = decodeResultTable(bytesOf(fromFile.resultsFile), 'a');
+    const b = decodeResultTable(bytesOf(generated.resultsFile), 'b');
+    expect(a.data.queries).toEqual(b.data.queries);
+    expect(a.data.statistic).toEqual(b.data.statistic);
+    expect(a.data.decision).toEqual(b.data.decision);
+  });
+
+  it('stops with InputError and writes nothing when the pool lacks the column the access regime needs', async () => {
+    const folder = temporaryFolder();
+    const pool = generateSyntheticPool({ size: 500, groupShare: 0.5, labelRate: [0.4, 0.4], decisionRate: [0.45, 0.3], logitScale: 2, seed: '9' });
+    writePoolFile(join(folder, 'pool.arrow'), { ...pool, score: null, logit: null });
+    const config = parseConfig('experiment: no-score\nkind: sequential-audit\nseed: 3\nsettings:\n  access: score\n  pool: { file: pool.arrow }\n', join(folder, 'c.yaml'));
+    await expect(runExperiment(config, { threads: 1, outDirectory: join(folder, 'out') })).rejects.toThrow(/score/);
+    expect(existsSync(join(folder, 'out'))).toBe(false);
   });
 });
