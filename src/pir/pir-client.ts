@@ -126,7 +126,11 @@ export class PirClient {
       for (let i = 0; i < zaView.length; i++) {
         if (zaView[i] !== chView[i]) {
           throw new PirVerificationError(
-            `${what}: Z·A ≠ C·H at row ${Math.floor(i / lweDimension)}, column ${i % lweDimension}; the hint does not commit to the database behind Z`,
+            `${what}: Z·A ≠ C·H at row ${Math.floor(i / lweDimension)}, column ${i % lweDimension}; ${
+              what === 'commitment'
+                ? 'the hint does not commit to the database behind Z'
+                : 'the provider did not evaluate the committed database on the challenge'
+            }`,
           );
         }
       }

@@ -129,7 +129,20 @@ export class ProviderConnection {
 
   /** shutdown() asks the provider to stop (POST /shutdown). */
   async shutdown(): Promise<void> {
-    await fetch(`${this.url}/shutdown`, { method: 'POST' }).then((response) => response.arrayBuffer());
+    await ProviderConnection.requestShutdown(this.url);
+  }
+
+  /**
+   * requestShutdown(url) asks a loopback provider to stop even when no verified
+   * connection exists (e.g. after a rejected digest). Throws InputError for a URL
+   * that is not http://127.0.0.1:PORT.
+   */
+  static async requestShutdown(url: string): Promise<void> {
+    const parsed = new URL(url);
+    if (parsed.protocol !== 'http:' || parsed.hostname !== LOOPBACK_HOST) {
+      throw inputError({ where: '--provider', expected: 'an http://127.0.0.1:PORT URL (loopback only)', found: url });
+    }
+    await fetch(`http://${parsed.host}/shutdown`, { method: 'POST' }).then((response) => response.arrayBuffer());
   }
 }
 

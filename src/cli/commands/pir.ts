@@ -130,6 +130,7 @@ const auditCommand: CommandModule<object, AuditArguments> = {
       );
     } catch (error) {
       if (!(error instanceof PirVerificationError)) throw error;
+      if (argv.shutdown) await ProviderConnection.requestShutdown(argv.provider);
       if (argv.json) {
         process.stdout.write(`${JSON.stringify({ provider: argv.provider, decision: 'provider-rejected', reason: error.message })}\n`);
       } else {
