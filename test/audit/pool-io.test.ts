@@ -1,6 +1,7 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { Bool, Float32, tableFromArrays, tableToIPC, Table, vectorFromArray } from 'apache-arrow';
 import { afterAll, describe, expect, it } from 'vitest';
 import { poolToArrowBytes, readPoolFile, writePoolFile } from '../../src/audit/pool-io.js';
 import { InputError } from '../../src/util/errors.js';
@@ -100,6 +101,33 @@ describe('writePoolFile(path, pool) and readPoolFile(path) on Arrow IPC', () => 
     const path = join(scratch, 'bad.arrow');
     writeFileSync(path, poolToArrowBytes({ ...pool, score }));
     expect(() => readPoolFile(path)).toThrow(/bad\.arrow: row 4, column "score"/);
+  });
+
+  it('readPoolFile(arrow) accepts int64, boolean and float32 columns as other writers produce them', () => {
+    const table = new Table({
+      group: vectorFromArray([false, true, true], new Bool()),
+      label: tableFromArrays({ x: BigInt64Array.from([1n, 0n, 1n]) }).getChild('x')!,
+      decision: tableFromArrays({ x: Float64Array.from([1, 0, 0]) }).getChild('x')!,
+      score: vectorFromArray([0.5, 0.25, 0.75], new Float32()),
+    });
+    const path = join(scratch, 'typed.arrow');
+    writeFileSync(path, tableToIPC(table, 'file'));
+    const pool = readPoolFile(path);
+    expect([...pool.group]).toEqual([0, 1, 1]);
+    expect([...pool.label]).toEqual([1, 0, 1]);
+    expect([...pool.decision]).toEqual([1, 0, 0]);
+    expect([...pool.score!]).toEqual([0.5, 0.25, 0.75]);
+  });
+
+  it('readPoolFile(arrow) names the row of a null value', () => {
+    const table = new Table({
+      group: vectorFromArray([0, 1, null]),
+      label: vectorFromArray([1, 1, 1]),
+      decision: vectorFromArray([1, 0, 1]),
+    });
+    const path = join(scratch, 'null.arrow');
+    writeFileSync(path, tableToIPC(table, 'file'));
+    expect(() => readPoolFile(path)).toThrow(/null\.arrow: row 3, column "group": expected 0 or 1, found null/);
   });
 
   it('readPoolFile(arrow) rejects a file that is not Arrow', () => {
