@@ -2,6 +2,7 @@ import type { TabularData } from '../data/tabular.js';
 import type { ModelCard } from './model-card.js';
 import { poolFigures } from './model-card.js';
 import type { ScoredModel } from './paper-a-models.js';
+import { workersAvailable } from './workers-available.js';
 import { poolFromLogits } from './scored-pool.js';
 import { boostedLogits, GRADIENT_BOOSTING_DEFAULTS, type GradientBoostingSettings } from './trees/gradient-boosting.js';
 import { foldFitPool } from './trees/fold-fit-pool.js';
@@ -31,8 +32,8 @@ export const PAPER_B_BOOSTED_TREES: BoostedTreesSpec = {
  * (randomSearch), refits the best on all of `train`, and scores `heldOut` into an
  * audit pool (logit = the boosted log-odds, score its sigmoid, decision [score >=
  * 0.5]). The card's details hold the chosen hyperparameters and every candidate's
- * CV accuracy. With threads > 1 the cross-validation fits run on that many worker
- * threads (same result). Runs draws * folds + 1 fits.
+ * CV accuracy. With threads > 1 (and dist/ built) the cross-validation fits run on
+ * that many worker threads (same result). Runs draws * folds + 1 fits.
  */
 export async function trainBoostedTreesModel(
   spec: BoostedTreesSpec,
@@ -52,7 +53,7 @@ export async function trainBoostedTreesModel(
     { draws: spec.draws, folds: spec.folds, space: spec.space, base: spec.base },
     seed,
     onProgress,
-    threads > 1 ? foldFitPool(train, train.label, spec.base, seed, threads) : undefined,
+    threads > 1 && workersAvailable() ? foldFitPool(train, train.label, spec.base, seed, threads) : undefined,
   );
   const heldOutRows = Int32Array.from({ length: heldOut.rows }, (_, i) => i);
   const pool = poolFromLogits(heldOut, boostedLogits(search.model, heldOut, heldOutRows), `model:${datasetName}/${spec.name}`);

@@ -3,6 +3,7 @@ import pLimit from 'p-limit';
 import { compiledModule } from '../util/paths.js';
 import type { ScoredModel } from './paper-a-models.js';
 import { runTrainingJob, type TrainingJob } from './training-job.js';
+import { workersAvailable } from './workers-available.js';
 
 function runInWorker(job: TrainingJob): Promise<ScoredModel> {
   return new Promise((resolve, reject) => {
@@ -26,7 +27,7 @@ function runInWorker(job: TrainingJob): Promise<ScoredModel> {
 /**
  * runTrainingJobs(jobs, threads, onDone) trains the jobs, `threads` at a time on
  * worker threads (which load the compiled dist/ code), or one after the other in this
- * thread when threads <= 1 or there is a single job. Results come back in the jobs'
+ * thread when threads <= 1, there is a single job, or dist/ is not built. Results come back in the jobs'
  * order; each job's result does not depend on the thread count (its draws derive
  * from its own seed). onDone(index, result) is called as each job finishes.
  */
@@ -35,7 +36,7 @@ export async function runTrainingJobs(
   threads: number,
   onDone?: (index: number, result: ScoredModel) => void,
 ): Promise<ScoredModel[]> {
-  if (threads <= 1 || jobs.length <= 1) {
+  if (threads <= 1 || jobs.length <= 1 || !workersAvailable()) {
     const results: ScoredModel[] = [];
     for (const [index, job] of jobs.entries()) {
       const result = await runTrainingJob(job);
