@@ -103,7 +103,7 @@ export class KernelInstance {
     this.exports = instance.exports as unknown as KernelExports;
   }
 
-  /** createKernelInstance() makes an instance with an empty memory. */
+  /** KernelInstance.create() makes an instance of the compiled kernels with an empty memory. */
   static async create(): Promise<KernelInstance> {
     return new KernelInstance(await kernelModule());
   }
