@@ -1,6 +1,7 @@
 import type { CellSummary } from '../../src/report/cell-results.js';
 import type { PaperTableLayout } from '../../src/report/paper-table.js';
 import { PAPER_A_BASE_POOLS, PAPER_A_EXPERIMENT } from './pools.js';
+import type { SiblingCells } from './sibling-cells.js';
 
 /** The three access regimes of §4.3, in the column order of Tables 2 and 3. */
 export const ACCESS_REGIMES = [
@@ -13,7 +14,8 @@ const capitalised = (text: string | number | null | undefined): string | null =>
   typeof text === 'string' && text.length > 0 ? text[0].toUpperCase() + text.slice(1) : null;
 
 /** "Reject, 2349 ± 1345": a decision and mean ± std of queries, as Tables 2 and 3 print them. */
-export function decisionAndQueries(cell: CellSummary): string | null {
+export function decisionAndQueries(cell: CellSummary | undefined): string | null {
+  if (cell === undefined) return null;
   const decision = capitalised(cell.values.decision_mode);
   const mean = cell.values.queries_mean;
   const std = cell.values.queries_std;
@@ -23,13 +25,14 @@ export function decisionAndQueries(cell: CellSummary): string | null {
 }
 
 /**
- * accessTable(metric, id, title, caption) lays out Table 2 (SP) or Table 3 (EO): for
- * each base model and access regime, the oracle gap, the most frequent decision and
- * mean ± std of queries over the replicates, plus the proxy gap that the score and
- * logit audits test. One row per (dataset, model, access): the paper prints the
- * three regimes side by side in one row.
+ * accessTable(metric, id, title, caption, siblings) lays out Table 2 (SP) or Table 3
+ * (EO) as printed: one row per base model with the oracle gap and, per access regime,
+ * the most frequent decision and mean ± std of queries over the replicates; then the
+ * proxy gaps that the score and logit audits test (not printed in the paper). A row
+ * reads its decision-access cell; the score and logit columns read the sibling cells.
  */
-export function accessTable(metric: 'sp' | 'eo', id: string, title: string, caption: string): PaperTableLayout {
+export function accessTable(metric: 'sp' | 'eo', id: string, title: string, caption: string, siblings: SiblingCells): PaperTableLayout {
+  const at = (cell: CellSummary, access: string) => (access === 'decision' ? cell : siblings.sibling(cell, { access }));
   return {
     id,
     title,
@@ -38,19 +41,25 @@ export function accessTable(metric: 'sp' | 'eo', id: string, title: string, capt
     columns: [
       { name: 'dataset', label: 'Dataset', type: 'string' },
       { name: 'model', label: 'Model', type: 'string' },
-      { name: 'access', label: 'Access', type: 'string' },
-      { name: 'oracle_gap', label: `Oracle ${metric.toUpperCase()} gap`, type: 'number', digits: 4, value: (cell) => cell.values.oracle_gap ?? null },
-      { name: 'entry', label: 'Decision, mean queries ± std', type: 'string', value: decisionAndQueries },
-      { name: 'decision', label: 'Decision', type: 'string', value: (cell) => cell.values.decision_mode ?? null },
-      { name: 'queries_mean', label: 'Mean queries', type: 'number', digits: 1, value: (cell) => cell.values.queries_mean ?? null },
-      { name: 'queries_std', label: 'Std queries', type: 'number', digits: 1, value: (cell) => cell.values.queries_std ?? null },
-      { name: 'proxy_gap', label: 'Proxy gap', type: 'number', digits: 4, value: (cell) => cell.values.proxy_gap ?? null },
-    ],
-    rows: PAPER_A_BASE_POOLS.flatMap((pool) =>
-      ACCESS_REGIMES.map(({ access, label }) => ({
-        labels: { dataset: pool.datasetLabel, model: pool.modelLabel, access: label },
-        where: { pool: pool.name, metric, access },
+      { name: 'oracle_gap', label: `Oracle ${metric.toUpperCase()} Gap`, type: 'number', digits: 4, value: (cell) => cell.values.oracle_gap ?? null },
+      ...ACCESS_REGIMES.map(({ access, label }) => ({
+        name: access,
+        label,
+        type: 'string' as const,
+        value: (cell: CellSummary) => decisionAndQueries(at(cell, access)),
       })),
-    ),
+      ...(['score', 'logit'] as const).map((access) => ({
+        name: `${access}_proxy_gap`,
+        label: `${access === 'score' ? 'Score' : 'Logit'} proxy gap`,
+        type: 'number' as const,
+        digits: 4,
+        description: `|mean ${access}_a − mean ${access}_b| over the ${metric.toUpperCase()} pool: what the ${access} audit tests against its tolerance`,
+        value: (cell: CellSummary) => at(cell, access)?.values.proxy_gap ?? null,
+      })),
+    ],
+    rows: PAPER_A_BASE_POOLS.map((pool) => ({
+      labels: { dataset: pool.datasetLabel, model: pool.modelLabel },
+      where: { pool: pool.name, metric, access: 'decision' },
+    })),
   };
 }

@@ -7,7 +7,7 @@ import { registerPaperTable } from '../../src/report/paper-tables.js';
 import { loadPublishedFile } from '../../src/report/published.js';
 import type { ReportKind } from '../../src/report/report-kind.js';
 import { findReportKind, registerReportKind } from '../../src/report/report-kinds.js';
-import { writeReport } from '../../src/report/write-report.js';
+import { summariseRun, writeReport } from '../../src/report/write-report.js';
 import { writeTable } from '../../src/report/write-table.js';
 import { loadConfig, type Override } from '../../src/runner/config.js';
 import { runExperiment } from '../../src/runner/run-experiment.js';
@@ -17,6 +17,7 @@ import { explainPaperAComparison, type PaperAComparisonRow, paperAComparisonTabl
 import { figure1Chart, type PublishedFigurePoint } from './figure-1.js';
 import { calibratedPools, type SourcedPool, type TrainedPoolsProvider } from './pool-sources.js';
 import { PAPER_A_EXPERIMENT, PAPER_A_SENSITIVITY_EXPERIMENTS } from './pools.js';
+import { paperASiblingCells } from './sibling-cells.js';
 import { paperATable1 } from './table-1.js';
 import { paperATable2 } from './table-2.js';
 import { paperATable3 } from './table-3.js';
@@ -231,6 +232,7 @@ export async function reproducePaperA(options: PaperAOptions = {}): Promise<Pape
         onProgress: (completed, total) => progress(`audits: ${config.experiment}`, completed, total),
       });
       progress(`report: ${config.experiment}`);
+      paperASiblingCells.use(summariseRun(run.directory).summaries);
       const report = await writeReport(run.directory, { png: options.png });
       if (run.key === 'main') {
         const settings = config.settings as { scoreTolerance?: number; logitTolerance?: number; tolerance?: number };

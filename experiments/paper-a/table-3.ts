@@ -1,10 +1,12 @@
 import type { PaperTableLayout } from '../../src/report/paper-table.js';
 import { accessTable } from './access-table.js';
+import { paperASiblingCells } from './sibling-cells.js';
 
 /** Paper A Table 3: sequential auditing under EO (the label = 1 pool), base models. */
 export const paperATable3: PaperTableLayout = accessTable(
   'eo',
   'paper-a-table-3',
   'Table 3. Sequential auditing under EO',
-  'Oracle hard-decision EO gap; decision (most frequent over replicates; inconclusive = no boundary crossed within min(B, EO pool)) and mean queries ± std, on the label = 1 pool.',
+  'Oracle hard-decision EO gap; per access regime the decision (most frequent over replicates; inconclusive = no boundary crossed within min(B, EO pool)) and mean queries ± std, on the label = 1 pool.',
+  paperASiblingCells,
 );
