@@ -46,6 +46,32 @@ describe('minibatchLossAndGradient(network, input, label, weight, ...)', () => {
     }
   });
 
+  it('matches finite differences with dropout too, when every evaluation draws the same mask', () => {
+    const rows = 6;
+    const { input, label, weight, order } = smallProblem('gradient-dropout', rows, 4);
+    const network = createMlpNetwork(4, [5, 3], createRandom('init-dropout'));
+    // Nonzero biases: with zero biases a row whose inputs all drop out sits exactly at the ReLU kink.
+    const jitter = createRandom('biases');
+    for (let k = 0; k < network.parameters.length; k++) network.parameters[k] += 0.2 * (jitter() - 0.5);
+    const workspace = createMinibatchWorkspace(network, rows);
+    const gradient = new Float64Array(network.parameters.length);
+    const scratch = new Float64Array(network.parameters.length);
+    const evaluate = (into: Float64Array) =>
+      minibatchLossAndGradient(network, input, label, weight, order, 0, rows, 0.3, createRandom('mask'), workspace, into);
+    evaluate(gradient);
+    const step = 1e-6;
+    for (let k = 0; k < network.parameters.length; k++) {
+      const held = network.parameters[k];
+      network.parameters[k] = held + step;
+      const up = evaluate(scratch);
+      network.parameters[k] = held - step;
+      const down = evaluate(scratch);
+      network.parameters[k] = held;
+      const numeric = (up - down) / (2 * step);
+      expect(Math.abs(gradient[k] - numeric)).toBeLessThan(1e-6 * Math.max(1, Math.abs(numeric)));
+    }
+  });
+
   it('returns the mean of w (softplus(z) - y z) over the minibatch', () => {
     // With every weight and bias zero the logit is 0, so each row's loss is log 2.
     const { input, label, weight, order } = smallProblem('zero', 4, 3);
