@@ -139,3 +139,17 @@ export function bestManipulation(counts: GroupCounts, maxFlips: number): Manipul
   }
   return bestManipulationKernel(counts, maxFlips);
 }
+
+/**
+ * bestEffortManipulation(counts) is the provider's best effort when no target above 0
+ * is asked (paper B §5: "the number of output modifications required to achieve
+ * |d_C| = 0"): the fewest flips that bring |gap| within half the finest flip step,
+ * 1/(2·max(N₀, N₁)), of zero (an exact zero can need far more flips when the group sizes
+ * share no factor). Falls back to the lowest reachable gap when even that is out of
+ * reach. About ⌈|gap|·min(N₀, N₁)⌉ flips, as the paper counts. O(min(N₀, N₁)) at worst.
+ */
+export function bestEffortManipulation(counts: GroupCounts): Manipulation {
+  const [n0, n1] = counts.sizes;
+  const nearZero = fewestFlipsToGapKernel(counts, 1 / (2 * Math.max(n0, n1)));
+  return nearZero ?? bestManipulationKernel(counts, n0 + n1);
+}

@@ -1,5 +1,5 @@
 import { createRandom } from '../util/random.js';
-import { bestManipulationKernel } from './adversary.js';
+import { bestEffortManipulation, bestManipulationKernel } from './adversary.js';
 import { type ObliviousAuditSetup, passRate, prepareObliviousAudit } from './oblivious-audit-simulation.js';
 import { eligibleCounts } from './respir-manipulation-plan.js';
 
@@ -9,7 +9,7 @@ export interface MinimalPassingFlips {
   flips: number;
   /** Estimated pass rate at that count (at the largest count tried when unreachable). */
   passRate: number;
-  /** Flips that bring |d_C| to its lowest reachable value (the bisection's upper end). */
+  /** The best effort's flips, |d_C| to zero within half the finest flip step (the bisection's upper end). */
   maximumUsefulFlips: number;
   /** Flip counts whose pass rate was estimated. */
   steps: number;
@@ -21,7 +21,7 @@ export interface MinimalPassingFlips {
  * least 1 − δ: for a flip count m the provider uses the m flips that bring |d_C|
  * lowest (bestManipulation), the pass rate is estimated from drawsPerStep audit-set
  * draws (the same draws for every m: common random numbers from `seed`), and m is
- * found by bisection between 0 and the flips that reach the lowest |d_C| (the pass
+ * found by bisection between 0 and the best effort's flips (bestEffortManipulation; the pass
  * rate grows with m as |d_C| shrinks). `setup.manipulation` is ignored. O(log(m) ×
  * drawsPerStep × strata × sd).
  */
@@ -32,14 +32,13 @@ export function minimalPassingFlips(
   seed: string,
 ): MinimalPassingFlips {
   const counts = eligibleCounts(setup.population);
-  const total = setup.population.groupSizes[0] + setup.population.groupSizes[1];
   let steps = 0;
   const rateAt = (flips: number): number => {
     steps++;
     const manipulation = bestManipulationKernel(counts, flips);
     return passRate(prepareObliviousAudit({ ...setup, manipulation }), drawsPerStep, createRandom(seed));
   };
-  const maximumUsefulFlips = bestManipulationKernel(counts, total).flips;
+  const maximumUsefulFlips = bestEffortManipulation(counts).flips;
   const atZero = rateAt(0);
   if (atZero >= passProbability) return { flips: 0, passRate: atZero, maximumUsefulFlips, steps };
   const atMaximum = rateAt(maximumUsefulFlips);

@@ -198,7 +198,7 @@ export type RespirMinimalFlipsSettings = Infer<typeof respirMinimalFlipsSettings
 const minimalColumns: readonly OutcomeColumn[] = [
   { name: 'minimal_flips', type: 'int32', description: 'Fewest flips on C whose estimated pass rate reaches 1 − δ (−1: unreachable).' },
   { name: 'minimal_flips_pass_rate', type: 'float64', description: 'Estimated pass rate at minimal_flips.' },
-  { name: 'maximum_useful_flips', type: 'int32', description: "Flips that bring |d_C| to its lowest reachable value." },
+  { name: 'maximum_useful_flips', type: 'int32', description: "The best effort's flips (|d_C| to zero within half the finest flip step): the bisection's upper end." },
   { name: 'bisection_steps', type: 'int32', description: 'Flip counts tried.' },
   { name: 'pass_target', type: 'float64', description: '1 − δ.' },
 ];

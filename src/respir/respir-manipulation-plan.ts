@@ -1,4 +1,4 @@
-import { bestManipulationKernel, fewestFlipsToGapKernel, type Manipulation } from './adversary.js';
+import { bestEffortManipulation, bestManipulationKernel, fewestFlipsToGapKernel, type Manipulation } from './adversary.js';
 import { type AuditDesign, groupAuditSizes } from './audit-set-drawer.js';
 import type { CandidatePopulation } from './candidate-population.js';
 import { finitePopulationMargin, hoeffdingMargin } from './concentration-margin.js';
@@ -9,8 +9,9 @@ import type { GroupCounts } from './group-counts.js';
  * - 'none': no flips;
  * - 'theorem-1' / 'theorem-4': the fewest flips that bring |d_C| to ε − γ (Theorem 2's
  *   sufficient condition) or to ε − γ_FPC (Theorem 4's), with the audit's expected
- *   group counts; best effort (lowest reachable |d_C|) when that target is below 0;
- * - 'best-effort': the lowest reachable |d_C| with the fewest flips;
+ *   group counts; best effort (bestEffortManipulation: |d_C| to zero within half the
+ *   finest flip step) when that target is below 0;
+ * - 'best-effort': that best effort directly;
  * - a number m: the m-flip manipulation that brings |d_C| lowest.
  */
 export type ManipulationPlan = 'none' | 'theorem-1' | 'theorem-4' | 'best-effort' | number;
@@ -69,8 +70,7 @@ export function planRespirManipulation(
 ): PlannedManipulation {
   const counts = eligibleCounts(population);
   const expected = expectedAuditEligible(population, auditSetSize, design);
-  const everything = population.groupSizes[0] + population.groupSizes[1];
-  const lowest = (): Manipulation => bestManipulationKernel(counts, everything);
+  const lowest = (): Manipulation => bestEffortManipulation(counts);
   if (plan === 'none' || typeof plan === 'number') {
     return {
       manipulation: bestManipulationKernel(counts, plan === 'none' ? 0 : plan),

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { bestManipulation, fewestFlipsToGap } from '../../src/respir/adversary.js';
+import { bestEffortManipulation, bestManipulation, fewestFlipsToGap } from '../../src/respir/adversary.js';
 import { ceilFlipCount } from '../../src/respir/flip-count.js';
 import { type GroupCounts, gapOf } from '../../src/respir/group-counts.js';
 import { vanillaFlipBound } from '../../src/respir/vanilla-flip-bound.js';
@@ -104,5 +104,28 @@ describe('bestManipulation(counts, maxFlips)', () => {
     expect(untouched.flips).toBe(0);
     expect(untouched.gap).toBeCloseTo(0.6, 12);
     expect(() => bestManipulation({ sizes: [5, 5], positives: [1, 4] }, 1.5)).toThrow(/maxFlips/);
+  });
+});
+
+describe('bestEffortManipulation(counts)', () => {
+  it('brings the gap within 1/(2·N_max) of zero with about ⌈|d|·N_min⌉ flips, the paper\'s best-effort count', () => {
+    // CCD-gender-sized C: N₀ = 8150, N₁ = 5350, d = 1500/5350 − 2050/8150 ≈ 0.0288
+    const counts = { sizes: [8150, 5350] as const, positives: [2050, 1500] as const };
+    const result = bestEffortManipulation(counts);
+    expect(Math.abs(result.gap)).toBeLessThanOrEqual(1 / (2 * 8150) + 1e-15);
+    const paperCount = ceilFlipCount(Math.abs(gapOf(counts)) * 5350);
+    expect(result.flips).toBeGreaterThanOrEqual(paperCount - 1);
+    expect(result.flips).toBeLessThanOrEqual(paperCount + 2);
+    // an exact zero needs far more flips here: bestManipulation with the whole budget finds it
+    expect(bestManipulation(counts, 13_500).flips).toBeGreaterThan(result.flips);
+  });
+  it('is the fewest flips to that target on small cases (exhaustive search)', () => {
+    const random = createRandom('best-effort');
+    for (let trial = 0; trial < 100; trial++) {
+      const sizes: [number, number] = [1 + Math.floor(random() * 6), 1 + Math.floor(random() * 5)];
+      const positives: [number, number] = [Math.floor(random() * (sizes[0] + 1)), Math.floor(random() * (sizes[1] + 1))];
+      const truth = exhaustive({ sizes, positives }, 1 / (2 * Math.max(...sizes)), 0);
+      expect(bestEffortManipulation({ sizes, positives }).flips, JSON.stringify({ sizes, positives })).toBe(truth.fewest);
+    }
   });
 });
