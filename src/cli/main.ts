@@ -1,5 +1,5 @@
 import yargs, { type CommandModule } from 'yargs';
-import { isInputError } from '../util/errors.js';
+import { InputError, isInputError } from '../util/errors.js';
 import { commands } from './commands/index.js';
 
 /**
@@ -8,7 +8,6 @@ import { commands } from './commands/index.js';
  * the file, key, row or flag; internal failures exit 1 with the stack.
  */
 export async function main(argv: string[]): Promise<number> {
-  let usageFailure: string | undefined;
   const parser = yargs(argv)
     .scriptName('fairaudit')
     .usage('$0 <command> [options]')
@@ -20,8 +19,10 @@ export async function main(argv: string[]): Promise<number> {
     .version(false)
     .wrap(Math.min(110, process.stdout.columns ?? 110))
     .fail((message, error) => {
+      // Throwing here stops yargs before any handler runs: a misspelt flag never
+      // half-runs a command.
       if (error) throw error;
-      usageFailure = message;
+      throw new InputError(`${message}\nRun "fairaudit --help" for the commands and their flags.`);
     });
   for (const command of commands) parser.command(command as CommandModule);
   try {
@@ -33,10 +34,6 @@ export async function main(argv: string[]): Promise<number> {
     }
     process.stderr.write(`fairaudit: internal error\n${(error as Error)?.stack ?? String(error)}\n`);
     return 1;
-  }
-  if (usageFailure !== undefined) {
-    process.stderr.write(`fairaudit: ${usageFailure}\nRun "fairaudit --help" for the commands and their flags.\n`);
-    return 2;
   }
   return process.exitCode === undefined ? 0 : Number(process.exitCode);
 }
