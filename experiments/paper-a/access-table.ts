@@ -1,6 +1,7 @@
 import type { CellSummary } from '../../src/report/cell-results.js';
 import type { PaperTableLayout } from '../../src/report/paper-table.js';
 import { PAPER_A_BASE_POOLS, PAPER_A_EXPERIMENT } from './pools.js';
+import type { PoolDataLabels } from './pool-data-labels.js';
 import type { SiblingCells } from './sibling-cells.js';
 
 /** The three access regimes of §4.3, in the column order of Tables 2 and 3. */
@@ -30,8 +31,16 @@ export function decisionAndQueries(cell: CellSummary | undefined): string | null
  * the most frequent decision and mean ± std of queries over the replicates; then the
  * proxy gaps that the score and logit audits test (not printed in the paper). A row
  * reads its decision-access cell; the score and logit columns read the sibling cells.
+ * With `data`, a Data column says what each row stands on.
  */
-export function accessTable(metric: 'sp' | 'eo', id: string, title: string, caption: string, siblings: SiblingCells): PaperTableLayout {
+export function accessTable(
+  metric: 'sp' | 'eo',
+  id: string,
+  title: string,
+  caption: string,
+  siblings: SiblingCells,
+  data?: PoolDataLabels,
+): PaperTableLayout {
   const at = (cell: CellSummary, access: string) => (access === 'decision' ? cell : siblings.sibling(cell, { access }));
   return {
     id,
@@ -56,6 +65,7 @@ export function accessTable(metric: 'sp' | 'eo', id: string, title: string, capt
         description: `|mean ${access}_a − mean ${access}_b| over the ${metric.toUpperCase()} pool: what the ${access} audit tests against its tolerance`,
         value: (cell: CellSummary) => at(cell, access)?.values.proxy_gap ?? null,
       })),
+      ...(data ? [data.column()] : []),
     ],
     rows: PAPER_A_BASE_POOLS.map((pool) => ({
       labels: { dataset: pool.datasetLabel, model: pool.modelLabel },

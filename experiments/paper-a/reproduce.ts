@@ -17,6 +17,7 @@ import { explainPaperAComparison, type PaperAComparisonRow, paperAComparisonTabl
 import { figure1Chart, type PublishedFigurePoint } from './figure-1.js';
 import { calibratedPools, type SourcedPool, type TrainedPoolsProvider } from './pool-sources.js';
 import { PAPER_A_EXPERIMENT, PAPER_A_SENSITIVITY_EXPERIMENTS } from './pools.js';
+import { paperAPoolData } from './pool-data-labels.js';
 import { paperASiblingCells } from './sibling-cells.js';
 import { paperATable1 } from './table-1.js';
 import { paperATable2 } from './table-2.js';
@@ -210,6 +211,15 @@ export async function reproducePaperA(options: PaperAOptions = {}): Promise<Pape
   }));
   writeFileAtomic(join(out, 'pools', 'pools.json'), `${JSON.stringify({ mode, pools: poolRecords }, null, 2)}\n`);
   const poolSeconds = (performance.now() - started) / 1000;
+
+  paperAPoolData.use(
+    new Map(
+      pools.map((entry) => [
+        entry.pool.name,
+        entry.origin === 'trained-model' ? `real data (trained model${entry.cached ? ', cached' : ''})` : 'CALIBRATED SYNTHETIC, not a reproduction',
+      ]),
+    ),
+  );
 
   // Stage 2: audits through the harness.
   const notice = calibrated ? (pools.every((p) => p.origin === 'calibrated-synthetic') ? CALIBRATED_SYNTHETIC_NOTICE : `PARTLY CALIBRATED SYNTHETIC DATA (${mode}). ${CALIBRATED_SYNTHETIC_NOTICE}`) : null;

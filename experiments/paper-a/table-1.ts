@@ -1,5 +1,6 @@
 import type { PaperTableLayout } from '../../src/report/paper-table.js';
 import { PAPER_A_EXPERIMENT, PAPER_A_POOLS } from './pools.js';
+import { paperAPoolData, type PoolDataLabels } from './pool-data-labels.js';
 import { paperASiblingCells, type SiblingCells } from './sibling-cells.js';
 
 /**
@@ -7,9 +8,10 @@ import { paperASiblingCells, type SiblingCells } from './sibling-cells.js';
  * (dataset, model) with its population-level SP and EO gaps on the test pool, plus the
  * oracle decisions at δ = 0.05 that §5 states in words. A row reads the SP
  * decision-access cell of its pool; the EO columns read the EO cell through `siblings`
- * (the oracle gap does not depend on the access regime).
+ * (the oracle gap does not depend on the access regime). With `data`, a Data column
+ * says what each row stands on.
  */
-export function paperATable1Layout(siblings: SiblingCells): PaperTableLayout {
+export function paperATable1Layout(siblings: SiblingCells, data?: PoolDataLabels): PaperTableLayout {
   const eo = (cell: Parameters<SiblingCells['sibling']>[0]) => siblings.sibling(cell, { metric: 'eo' });
   return {
     id: 'paper-a-table-1',
@@ -26,6 +28,7 @@ export function paperATable1Layout(siblings: SiblingCells): PaperTableLayout {
       { name: 'eo_oracle', label: 'EO oracle (δ = 0.05)', type: 'string', value: (cell) => eo(cell)?.values.oracle_decision ?? null },
       { name: 'sp_pool', label: 'SP pool', type: 'number', digits: 0, value: (cell) => cell.values.pool_size ?? null },
       { name: 'eo_pool', label: 'EO pool', type: 'number', digits: 0, value: (cell) => eo(cell)?.values.pool_size ?? null },
+      ...(data ? [data.column()] : []),
     ],
     rows: PAPER_A_POOLS.map((pool) => ({
       labels: { dataset: pool.datasetLabel, model: pool.modelLabel },
@@ -35,4 +38,4 @@ export function paperATable1Layout(siblings: SiblingCells): PaperTableLayout {
 }
 
 /** Paper A Table 1, reading EO cells through the pipeline's lookup. */
-export const paperATable1: PaperTableLayout = paperATable1Layout(paperASiblingCells);
+export const paperATable1: PaperTableLayout = paperATable1Layout(paperASiblingCells, paperAPoolData);

@@ -1,5 +1,6 @@
 import type { PaperTableLayout } from '../../src/report/paper-table.js';
 import { accessTable } from './access-table.js';
+import { paperAPoolData } from './pool-data-labels.js';
 import { paperASiblingCells } from './sibling-cells.js';
 
 /** Paper A Table 3: sequential auditing under EO (the label = 1 pool), base models. */
@@ -9,4 +10,5 @@ export const paperATable3: PaperTableLayout = accessTable(
   'Table 3. Sequential auditing under EO',
   'Oracle hard-decision EO gap; per access regime the decision (most frequent over replicates; inconclusive = no boundary crossed within min(B, EO pool)) and mean queries ± std, on the label = 1 pool.',
   paperASiblingCells,
+  paperAPoolData,
 );

@@ -1,4 +1,5 @@
 import type { PaperTableLayout } from '../../src/report/paper-table.js';
+import { paperAPoolData } from './pool-data-labels.js';
 import { PAPER_A_BASE_POOLS, PAPER_A_EXPERIMENT } from './pools.js';
 
 /**
@@ -30,6 +31,7 @@ export const paperATable4: PaperTableLayout = {
     },
     { name: 'fixed_accuracy', label: 'Fixed accuracy', type: 'number', digits: 2, value: (cell) => cell.values.fixed_accuracy ?? null },
     { name: 'fixed_samples', label: 'Fixed samples', type: 'number', digits: 0, value: (cell) => cell.values.fixed_samples_mean ?? null },
+    paperAPoolData.column(),
   ],
   rows: PAPER_A_BASE_POOLS.flatMap((pool) =>
     (['sp', 'eo'] as const).map((metric) => ({

@@ -1,5 +1,6 @@
 import type { PaperTableLayout } from '../../src/report/paper-table.js';
 import { paperATable4 } from './table-4.js';
+import { paperAPoolData } from './pool-data-labels.js';
 import { PAPER_A_EXPERIMENT } from './pools.js';
 
 /**
@@ -20,6 +21,7 @@ export const paperATable5: PaperTableLayout = {
     { name: 'reject', label: 'Reject', type: 'number', digits: 2, value: (cell) => cell.values.frequency_reject ?? null },
     { name: 'accept', label: 'Accept', type: 'number', digits: 2, value: (cell) => cell.values.frequency_accept ?? null },
     { name: 'inconclusive', label: 'Inconclusive', type: 'number', digits: 2, value: (cell) => cell.values.frequency_inconclusive ?? null },
+    paperAPoolData.column(),
   ],
   rows: paperATable4.rows,
 };

@@ -50,6 +50,12 @@ describe('reproducePaperA({ calibrated: true }) with 3 replicates', () => {
   it('says plainly, in every output, that the data is calibrated synthetic and not a reproduction', () => {
     expect(result.calibrated).toBe(true);
     expect(result.mode).toMatch(/NOT A REPRODUCTION/);
+    for (const n of [1, 2, 3, 4, 5]) {
+      const table = readFileSync(join(out, `tables/paper-a-table-${n}.md`), 'utf8');
+      const rows = table.split('\n').filter((line) => line.startsWith('| ACS') || line.startsWith('| Adult'));
+      expect(rows.length, `table ${n}`).toBeGreaterThan(0);
+      expect(rows.every((line) => line.includes('CALIBRATED SYNTHETIC, not a reproduction')), `table ${n}`).toBe(true);
+    }
     for (const file of ['README.md', 'report.html', 'score-tolerance/report.html', 'logit-tolerance/report.html', 'charts/paper-a-figure-1.svg']) {
       expect(readFileSync(join(out, file), 'utf8'), file).toMatch(/[Cc]alibrated synthetic|CALIBRATED SYNTHETIC/);
     }
