@@ -42,6 +42,16 @@ describe('trainModelsOnSplit(prepared, models, options)', () => {
       expect(base.decision[i]).toBe(base.score![i] >= 0.5 ? 1 : 0);
       expect(base.score![i]).toBeCloseTo(1 / (1 + Math.exp(-base.logit![i])), 12);
     }
+    const reduced = first[1].pool;
+    for (let i = 0; i < reduced.size; i++) {
+      const score = reduced.score![i];
+      if (score === 0) expect(reduced.decision[i]).toBe(0);
+      if (score === 1) expect(reduced.decision[i]).toBe(1);
+      const clamped = Math.min(1 - 1e-6, Math.max(1e-6, score));
+      expect(reduced.logit![i]).toBeCloseTo(Math.log(clamped / (1 - clamped)), 9);
+    }
+    const weights = first[1].card.details?.mixtureWeights as number[];
+    expect(weights.reduce((sum, w) => sum + w, 0)).toBeCloseTo(1, 12);
     const second = await trainModelsOnSplit({ split, fingerprint: { synthetic: 1 } }, ['unstable-dp', 'robust-base'], options);
     expect(second.map((model) => [model.name, model.fromCache])).toEqual([
       ['unstable-dp', true],
