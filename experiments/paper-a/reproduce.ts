@@ -102,8 +102,9 @@ function figurePoints(): PublishedFigurePoint[] {
 
 /**
  * The report kind used while reporting paper A: the built-in sequential-audit kind,
- * with Figure 1 and the tolerance-sensitivity charts added to its charts for paper A's
- * experiments, and its description saying when the data is calibrated synthetic.
+ * whose charts for paper A's experiments are Figure 1 and the tolerance-sensitivity
+ * charts (each saying when the data is calibrated synthetic), and whose description
+ * says so too; other experiments keep the built-in charts.
  */
 function paperAReportKind(base: ReportKind, notice: string | null): ReportKind {
   return {
@@ -115,7 +116,8 @@ function paperAReportKind(base: ReportKind, notice: string | null): ReportKind {
       if (experiment === PAPER_A_EXPERIMENT) own.push(figure1Chart(summaries, figurePoints(), subtitle));
       if (experiment === PAPER_A_SENSITIVITY_EXPERIMENTS.score) own.push(...toleranceSensitivityCharts('score', summaries, notice ? 'Calibrated synthetic data.' : undefined));
       if (experiment === PAPER_A_SENSITIVITY_EXPERIMENTS.logit) own.push(...toleranceSensitivityCharts('logit', summaries, notice ? 'Calibrated synthetic data.' : undefined));
-      const general = experiment === PAPER_A_EXPERIMENT ? [] : (base.charts?.(summaries, varyingSettings, experiment) ?? []);
+      const ours = experiment === PAPER_A_EXPERIMENT || Object.values(PAPER_A_SENSITIVITY_EXPERIMENTS).includes(experiment as never);
+      const general = ours ? [] : (base.charts?.(summaries, varyingSettings, experiment) ?? []);
       return [...own, ...general];
     },
   };
