@@ -106,16 +106,16 @@ function figurePoints(): PublishedFigurePoint[] {
  * charts (each saying when the data is calibrated synthetic), and whose description
  * says so too; other experiments keep the built-in charts.
  */
-function paperAReportKind(base: ReportKind, notice: string | null): ReportKind {
+function paperAReportKind(base: ReportKind, notice: string | null, chartNote: string | undefined): ReportKind {
   return {
     ...base,
     description: notice ? `${notice} ${base.description}` : base.description,
     charts(summaries, varyingSettings, experiment) {
       const own: ChartSpec[] = [];
-      const subtitle = notice ? 'Calibrated synthetic data, not a reproduction. Red ticks: published means (Table 2).' : undefined;
+      const subtitle = chartNote ? `${chartNote} Red ticks: published means (Table 2).` : undefined;
       if (experiment === PAPER_A_EXPERIMENT) own.push(figure1Chart(summaries, figurePoints(), subtitle));
-      if (experiment === PAPER_A_SENSITIVITY_EXPERIMENTS.score) own.push(...toleranceSensitivityCharts('score', summaries, notice ? 'Calibrated synthetic data.' : undefined));
-      if (experiment === PAPER_A_SENSITIVITY_EXPERIMENTS.logit) own.push(...toleranceSensitivityCharts('logit', summaries, notice ? 'Calibrated synthetic data.' : undefined));
+      if (experiment === PAPER_A_SENSITIVITY_EXPERIMENTS.score) own.push(...toleranceSensitivityCharts('score', summaries, chartNote));
+      if (experiment === PAPER_A_SENSITIVITY_EXPERIMENTS.logit) own.push(...toleranceSensitivityCharts('logit', summaries, chartNote));
       const ours = experiment === PAPER_A_EXPERIMENT || Object.values(PAPER_A_SENSITIVITY_EXPERIMENTS).includes(experiment as never);
       const general = ours ? [] : (base.charts?.(summaries, varyingSettings, experiment) ?? []);
       return [...own, ...general];
@@ -143,12 +143,18 @@ function poolOverride(pools: readonly SourcedPool[], files: Map<string, string>,
   return { path: ['grid', 'pool'], value, flag: 'reproduce paper-a (pool files of this run)' };
 }
 
-function describeMode(pools: readonly SourcedPool[]): { mode: string; calibrated: boolean } {
+function describeMode(pools: readonly SourcedPool[]): { mode: string; calibrated: boolean; chartNote: string | undefined } {
   const real = [...new Set(pools.filter((p) => p.origin === 'trained-model').map((p) => p.pool.datasetLabel))];
   const synthetic = [...new Set(pools.filter((p) => p.origin === 'calibrated-synthetic').map((p) => p.pool.datasetLabel))];
-  if (synthetic.length === 0) return { mode: 'real data', calibrated: false };
-  if (real.length === 0) return { mode: 'calibrated synthetic (no dataset available): NOT A REPRODUCTION', calibrated: true };
-  return { mode: `mixed: ${real.join(', ')} on real data; ${synthetic.join(', ')} calibrated synthetic (not reproduced)`, calibrated: true };
+  if (synthetic.length === 0) return { mode: 'real data', calibrated: false, chartNote: undefined };
+  if (real.length === 0) {
+    return { mode: 'calibrated synthetic (no dataset available): NOT A REPRODUCTION', calibrated: true, chartNote: 'Calibrated synthetic data, not a reproduction.' };
+  }
+  return {
+    mode: `mixed: ${real.join(', ')} on real data; ${synthetic.join(', ')} calibrated synthetic (not reproduced)`,
+    calibrated: true,
+    chartNote: `${synthetic.join(', ')}: calibrated synthetic data, not a reproduction; ${real.join(', ')}: real data.`,
+  };
 }
 
 /**
@@ -197,7 +203,7 @@ export async function reproducePaperA(options: PaperAOptions = {}): Promise<Pape
     writePoolFile(file, entry.auditPool);
     poolFiles.set(entry.pool.name, file);
   }
-  const { mode, calibrated } = describeMode(pools);
+  const { mode, calibrated, chartNote } = describeMode(pools);
   const poolRecords = pools.map((entry) => ({
     name: entry.pool.name,
     dataset: entry.pool.dataset,
@@ -227,7 +233,7 @@ export async function reproducePaperA(options: PaperAOptions = {}): Promise<Pape
   const notice = calibrated ? (pools.every((p) => p.origin === 'calibrated-synthetic') ? CALIBRATED_SYNTHETIC_NOTICE : `PARTLY CALIBRATED SYNTHETIC DATA (${mode}). ${CALIBRATED_SYNTHETIC_NOTICE}`) : null;
   const descriptionOverride: Override[] = notice ? [{ path: ['description'], value: notice, flag: 'reproduce paper-a (calibrated notice)' }] : [];
   const baseKind = findReportKind('sequential-audit', 'reproduce paper-a');
-  registerReportKind(paperAReportKind(baseKind, notice));
+  registerReportKind(paperAReportKind(baseKind, notice, chartNote));
   const done: PaperARun[] = [];
   let comparisonRows: PaperAComparisonRow[] = [];
   try {
