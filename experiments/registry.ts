@@ -11,6 +11,8 @@ export interface ReproductionOptions {
   /** Use embedded calibrated/synthetic data even when real data exists. */
   calibrated?: boolean;
   dataDirectory?: string;
+  /** Retrain models even when they are cached. */
+  refreshModels?: boolean;
   png?: boolean;
   onProgress?: (stage: string, done?: number, total?: number) => void;
 }

@@ -40,6 +40,8 @@ export interface PaperAOptions {
   calibrated?: boolean;
   /** A local dataset mirror (else FAIRAUDIT_DATA_DIR, else data/downloads/). */
   dataDirectory?: string;
+  /** Retrain the models even when the model cache has them. */
+  refreshModels?: boolean;
   /** How real pools are made (default: load, split, train through src/data and src/models). */
   trainedPools?: TrainedPoolsProvider;
   /** Run the score/logit tolerance sweeps too (default true). */
@@ -185,7 +187,7 @@ export async function reproducePaperA(options: PaperAOptions = {}): Promise<Pape
   for (const run of runs) loadConfig(join(paperAConfigFolder(), CONFIG_FILES[run.key]), userOverrides);
 
   // Stage 1: pools.
-  const provider = options.trainedPools ?? trainedPools({ dataDirectory: options.dataDirectory, onStage: progress });
+  const provider = options.trainedPools ?? trainedPools({ dataDirectory: options.dataDirectory, refresh: options.refreshModels, onStage: progress });
   const pools: SourcedPool[] = [];
   for (const dataset of PAPER_A_DATASETS) {
     if (options.calibrated) {

@@ -11,6 +11,7 @@ interface ReproduceArguments {
   threads?: number;
   calibrated: boolean;
   dataDir?: string;
+  retrain: boolean;
   png: boolean;
   quiet: boolean;
 }
@@ -30,6 +31,7 @@ export const reproduceCommand: CommandModule<object, ReproduceArguments> = {
       .option('threads', { type: 'number', describe: 'Worker threads (default: one per core)' })
       .option('calibrated', { type: 'boolean', default: false, describe: 'Use the embedded calibrated synthetic data even when datasets are available' })
       .option('data-dir', { type: 'string', describe: 'A local dataset mirror (default: FAIRAUDIT_DATA_DIR, then data/downloads/)' })
+      .option('retrain', { type: 'boolean', default: false, describe: 'Retrain the models even when the model cache has them' })
       .option('png', { type: 'boolean', default: true, describe: 'Write PNGs beside the SVG charts (--no-png to skip)' })
       .option('quiet', { type: 'boolean', default: false, describe: 'No progress and no summary' }) as unknown as Argv<ReproduceArguments>,
   handler: async (args) => {
@@ -51,6 +53,7 @@ export const reproduceCommand: CommandModule<object, ReproduceArguments> = {
         ...(args.threads === undefined ? {} : { threads: args.threads }),
         calibrated: args.calibrated,
         ...(args.dataDir === undefined ? {} : { dataDirectory: args.dataDir }),
+        refreshModels: args.retrain,
         png: args.png,
         onProgress: (stage, done, total) => {
           if (done === undefined || total === undefined) {
