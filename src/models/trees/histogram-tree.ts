@@ -76,6 +76,23 @@ function takeHistogram(workspace: TreeWorkspace, size: number): Float64Array {
   return workspace.histograms.pop() ?? new Float64Array(size);
 }
 
+/** Zeroes the slots of the bins each feature uses (not all 256). */
+function clearHistogram(binned: BinnedRows, histogram: Float64Array): void {
+  for (let f = 0; f < binned.columns; f++) {
+    const start = f * MAX_BINS * 3;
+    histogram.fill(0, start, start + binned.binCount[f] * 3);
+  }
+}
+
+/** parent -= child over the slots of the bins each feature uses. */
+function subtractHistogram(binned: BinnedRows, parent: Float64Array, child: Float64Array): void {
+  for (let f = 0; f < binned.columns; f++) {
+    const start = f * MAX_BINS * 3;
+    const end = start + binned.binCount[f] * 3;
+    for (let k = start; k < end; k++) parent[k] -= child[k];
+  }
+}
+
 /** Sums gradient, hessian and count per (feature, bin) over order[start..end). */
 function buildHistogram(
   binned: BinnedRows,
@@ -86,7 +103,7 @@ function buildHistogram(
   end: number,
   histogram: Float64Array,
 ): void {
-  histogram.fill(0);
+  clearHistogram(binned, histogram);
   const order = workspace.order;
   const g = workspace.gradientOrdered;
   const h = workspace.hessianOrdered;
@@ -252,7 +269,7 @@ export function growTree(
     const parentHistogram = node.histogram;
     small.histogram = takeHistogram(workspace, histogramSize);
     buildHistogram(binned, gradient, hessian, workspace, small.start, small.end, small.histogram);
-    for (let k = 0; k < histogramSize; k++) parentHistogram[k] -= small.histogram[k];
+    subtractHistogram(binned, parentHistogram, small.histogram);
     large.histogram = parentHistogram;
     for (const child of [leftNode, rightNode]) {
       child.split = bestSplit(binned, child.histogram, child.gradient, child.hessian, child.end - child.start, settings);
