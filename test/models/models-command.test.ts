@@ -1,24 +1,19 @@
-import { spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, expect, it } from 'vitest';
+import { describeWithBuiltCli, spawnCliSync } from '../helpers/cli.js';
 
 // End to end: spawn bin/fairaudit, which runs the compiled dist/ (built by
 // `npx tsc -p tsconfig.build.json` before the tests).
-const root = join(import.meta.dirname, '..', '..');
-const built = existsSync(join(root, 'dist', 'src', 'cli', 'main.js'));
-if (!built) console.warn('dist/ is not built: skipping the spawned "fairaudit models" tests');
 const scratch = mkdtempSync(join(tmpdir(), 'fairaudit-models-cli-'));
 afterAll(() => rmSync(scratch, { recursive: true, force: true }));
 
 function fairaudit(environment: Record<string, string>, ...args: string[]) {
-  const env = { ...process.env, ...environment };
-  const run = spawnSync(process.execPath, [join(root, 'bin', 'fairaudit'), ...args], { encoding: 'utf8', cwd: root, env });
-  return { code: run.status, stdout: run.stdout, stderr: run.stderr };
+  return spawnCliSync(args, { env: environment });
 }
 
-describe.skipIf(!built)('fairaudit models train CONFIG (spawned; needs dist/)', () => {
+describeWithBuiltCli('fairaudit models train CONFIG (spawned; needs dist/)', () => {
   it('exits 2 naming the file and key of a bad config', () => {
     const config = join(scratch, 'bad.yaml');
     writeFileSync(config, 'dataset: adult\nsplit: {scheme: paper-c, seed: 1}\nmodels: [robust-base]\n');

@@ -1,35 +1,21 @@
-import { type ChildProcess, spawn } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterEach, describe, expect, test } from 'vitest';
-import { packageRoot } from '../../src/util/paths.js';
+import { afterEach, expect, test } from 'vitest';
 import { createRandom } from '../../src/util/random.js';
+import { describeWithBuiltCli, type RunningCli, spawnCli } from '../helpers/cli.js';
 
-const root = packageRoot();
-const cli = join(root, 'bin', 'fairaudit');
-const built = existsSync(join(root, 'dist', 'src', 'cli', 'main.js'));
 const started: ChildProcess[] = [];
 
 afterEach(() => {
   for (const child of started.splice(0)) if (child.exitCode === null) child.kill('SIGTERM');
 });
 
-function run(args: string[]): { child: ChildProcess; done: Promise<{ code: number | null; out: string; err: string }> } {
-  const child = spawn(process.execPath, [cli, ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
-  started.push(child);
-  let out = '';
-  let err = '';
-  child.stdout?.on('data', (chunk) => {
-    out += chunk;
-  });
-  child.stderr?.on('data', (chunk) => {
-    err += chunk;
-  });
-  const done = new Promise<{ code: number | null; out: string; err: string }>((resolve) => {
-    child.on('exit', (code) => resolve({ code, out, err }));
-  });
-  return { child, done };
+function run(args: string[]): RunningCli {
+  const running = spawnCli(args);
+  started.push(running.child);
+  return running;
 }
 
 async function waitForFile(path: string, timeoutMs: number): Promise<string> {
@@ -41,7 +27,7 @@ async function waitForFile(path: string, timeoutMs: number): Promise<string> {
   throw new Error(`${path} did not appear within ${timeoutMs} ms`);
 }
 
-describe.skipIf(!built)('fairaudit pir serve | pir audit as two processes (needs npm run build)', () => {
+describeWithBuiltCli('fairaudit pir serve | pir audit as two processes (needs npm run build)', () => {
   test('the auditor process audits the provider process over 127.0.0.1 and shuts it down', async () => {
     const folder = mkdtempSync(join(tmpdir(), 'fairaudit-pir-processes-'));
     const random = createRandom('processes');
@@ -60,10 +46,10 @@ describe.skipIf(!built)('fairaudit pir serve | pir audit as two processes (needs
     const auditor = run(['pir', 'audit', '--provider', url, '--pool', pool, '--sample-size', '600', '--json', '--shutdown']);
     const audit = await auditor.done;
     expect(audit.code).toBe(0);
-    const report = JSON.parse(audit.out);
+    const report = JSON.parse(audit.stdout);
     expect(report.results.map((result: { decision: string }) => result.decision)).toEqual(['reject', 'reject']);
     const served = await provider.done;
     expect(served.code).toBe(0);
-    expect(served.out).toMatch(/stopped: \d+ queries answered/);
+    expect(served.stdout).toMatch(/stopped: \d+ queries answered/);
   });
 });
