@@ -18,6 +18,7 @@ export {
 export { type AuditSummary, summarizeAudits } from './audit/summarize-audits.js';
 export { type BernoulliCounts, bernoulliGlr } from './stats/bernoulli-glr.js';
 export { BernoulliGlrStream } from './stats/bernoulli-glr-stream.js';
+export { countGapDecision, countGapExceedsTolerance, decimalFraction } from './stats/count-gap-comparison.js';
 export { type FixedSampleDecision, fixedSampleDecision } from './stats/fixed-sample-decision.js';
 export { type GaussianSums, gaussianGlr } from './stats/gaussian-glr.js';
 export { GaussianGlrStream } from './stats/gaussian-glr-stream.js';

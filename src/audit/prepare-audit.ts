@@ -1,5 +1,7 @@
 import { BernoulliGlrStream } from '../stats/bernoulli-glr-stream.js';
 import { GaussianGlrStream } from '../stats/gaussian-glr-stream.js';
+import { countGapDecision } from '../stats/count-gap-comparison.js';
+import type { FixedSampleDecision } from '../stats/fixed-sample-decision.js';
 import type { GlrStream } from '../stats/glr-stream.js';
 import { inputError } from '../util/errors.js';
 import { ACCESS_REGIMES, type AccessRegime, accessFamily } from './access-regime.js';
@@ -27,6 +29,9 @@ export interface PreparedAudit {
   /** Sum of `value` over each group's rows of the metric's pool. */
   readonly totalA: number;
   readonly totalB: number;
+  /** Rows with decision = 1 in each group of the metric's pool (the oracle's counts). */
+  readonly decisionPositivesA: number;
+  readonly decisionPositivesB: number;
   /** The signed hard-decision gap (rate of b minus rate of a) on the metric's pool. */
   readonly oracleSignedGap: number;
   /** |oracleSignedGap|: the oracle the audits are judged against. */
@@ -108,6 +113,8 @@ export function prepareAudit(pool: AuditPool, metric: FairnessMetric, access: Ac
     countB: counts[1],
     totalA: totals[0],
     totalB: totals[1],
+    decisionPositivesA: decisions[0],
+    decisionPositivesB: decisions[1],
     oracleSignedGap,
     oracleGap: Math.abs(oracleSignedGap),
     proxyGap: family === 'gaussian' ? Math.abs(totals[1] / counts[1] - totals[0] / counts[0]) : Number.NaN,
@@ -118,7 +125,18 @@ export function prepareAudit(pool: AuditPool, metric: FairnessMetric, access: Ac
   };
 }
 
-/** The oracle decision: reject when the pool's hard-decision gap exceeds the tolerance. */
-export function oracleDecision(prepared: PreparedAudit, tolerance: number): 'reject' | 'accept' {
-  return prepared.oracleGap > tolerance ? 'reject' : 'accept';
+/**
+ * oracleDecision(prepared, tolerance) is the oracle: reject when the pool's hard-decision
+ * gap exceeds the tolerance, compared exactly on the decision counts with the tolerance
+ * as the decimal it prints as (countGapDecision: a gap of exactly 0.05 by counts is
+ * accepted at tolerance 0.05, whatever its double difference). O(1).
+ */
+export function oracleDecision(prepared: PreparedAudit, tolerance: number): FixedSampleDecision {
+  return countGapDecision(
+    prepared.countA,
+    prepared.decisionPositivesA,
+    prepared.countB,
+    prepared.decisionPositivesB,
+    tolerance,
+  );
 }

@@ -1,4 +1,5 @@
 import { checkTolerance } from '../stats/check-tolerance.js';
+import { countGapDecision } from '../stats/count-gap-comparison.js';
 import { type FixedSampleDecision, fixedSampleDecision } from '../stats/fixed-sample-decision.js';
 import { inputError } from '../util/errors.js';
 import type { Random } from '../util/random.js';
@@ -97,6 +98,27 @@ export function checkSequentialAuditSettings(
 }
 
 /**
+ * The fixed-sample decision: on hard decisions the gap of counts is compared exactly
+ * (countGapDecision; sums of 0/1 values are the positives, exact in doubles); on scores
+ * or logits the plug-in mean gap is compared in floating point (fixedSampleDecision).
+ */
+function fixedDecisionOf(
+  prepared: PreparedAudit,
+  wholePool: boolean,
+  countA: number,
+  sumA: number,
+  countB: number,
+  sumB: number,
+  gap: number,
+  tolerance: number,
+): FixedSampleDecision {
+  if (prepared.family === 'gaussian') return fixedSampleDecision(Number.isNaN(gap) ? 0 : gap, tolerance);
+  return wholePool
+    ? countGapDecision(prepared.countA, prepared.totalA, prepared.countB, prepared.totalB, tolerance)
+    : countGapDecision(countA, sumA, countB, sumB, tolerance);
+}
+
+/**
  * runSequentialAudit(prepared, settings, random) runs one sequential GLR audit (paper A
  * section 3.5): rows are queried in a uniformly random order without replacement (a
  * partial Fisher-Yates shuffle driven by `random`, one draw per position, so only the
@@ -106,7 +128,7 @@ export function checkSequentialAuditSettings(
  * settings.minimumPerGroup observations (default 1) the audit rejects at statistic >= upper,
  * accepts at <= lower, and is inconclusive when min(B, pool size) queries pass without
  * either. The fixed-sample decision uses the first min(B, pool size) rows of the same
- * order. Running time O(min(B, pool size)) (O(queries) with fixedSample: false); no
+ * order (exact on counts for hard decisions, see fixedDecisionOf). Running time O(min(B, pool size)) (O(queries) with fixedSample: false); no
  * allocation proportional to the pool (the prepared scratch is shuffled and restored).
  * The result depends only on the prepared pool, the settings and the generator's stream.
  * Throws InputError for bad settings (see checkSequentialAuditSettings).
@@ -180,7 +202,7 @@ export function runSequentialAudit(
     decision,
     queries,
     statistic,
-    fixedDecision: wantFixed ? fixedSampleDecision(Number.isNaN(fixedGap) ? 0 : fixedGap, settings.tolerance) : null,
+    fixedDecision: wantFixed ? fixedDecisionOf(prepared, cap === size, countA, sumA, countB, sumB, fixedGap, settings.tolerance) : null,
     fixedSamples: cap,
     fixedGap,
     ...(trajectory !== null ? { trajectory: trajectory.subarray(0, queries) } : {}),

@@ -6,6 +6,9 @@ export type FixedSampleDecision = 'reject' | 'accept';
  * baseline of paper A section 5.4: reject when the empirical gap |mean_b - mean_a| on
  * the first min(B, pool) rows exceeds the tolerance, accept otherwise. A NaN gap (a
  * group without observations) is treated as no evidence of violation: accept. O(1).
+ * A floating comparison, for means of scores or logits; a gap of hard decisions is a
+ * difference of count ratios and is compared exactly by countGapDecision
+ * (count-gap-comparison.ts) instead.
  */
 export function fixedSampleDecision(gap: number, tolerance: number): FixedSampleDecision {
   return Math.abs(gap) > tolerance ? 'reject' : 'accept';

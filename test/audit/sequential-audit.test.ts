@@ -170,3 +170,51 @@ describe('prepareAudit(pool, metric, access)', () => {
     expect(prepareAudit(pool, 'sp', 'decision').proxyGap).toBeNaN();
   });
 });
+
+/** A pool of countA rows of group a (positivesA deciding 1) and countB of group b, alternating groups while both last. */
+function countPool(countA: number, positivesA: number, countB: number, positivesB: number): AuditPool {
+  const size = countA + countB;
+  const group = new Uint8Array(size);
+  const decision = new Uint8Array(size);
+  const seen = [0, 0];
+  for (let i = 0; i < size; i++) {
+    const g = (i % 2 === 1 && seen[1] < countB) || seen[0] >= countA ? 1 : 0;
+    group[i] = g;
+    decision[i] = seen[g] < (g === 0 ? positivesA : positivesB) ? 1 : 0;
+    seen[g]++;
+  }
+  return { size, group, label: new Uint8Array(size).fill(1), decision, score: null, logit: null, id: null, source: 'synthetic:counts' };
+}
+
+describe('oracleDecision(prepared, tolerance) and the fixed-sample decision at a gap of exactly the tolerance', () => {
+  // Gaps exactly 0.05, 0.1, 0.25 by counts whose double differences lie above the
+  // tolerance (0.05000000000000004, 0.10000000000000003, 0.25000000000000006; found with
+  // Python's fractions.Fraction).
+  const cases: Array<[number, number, number, number, number]> = [
+    [20, 7, 20, 8, 0.05],
+    [3, 1, 30, 13, 0.1],
+    [3, 1, 12, 7, 0.25],
+  ];
+
+  it('accepts (H0 is |gap| <= tolerance), and rejects one positive more', () => {
+    for (const [na, sa, nb, sb, tolerance] of cases) {
+      const prepared = prepareAudit(countPool(na, sa, nb, sb), 'sp', 'decision');
+      expect(prepared.oracleSignedGap).toBeGreaterThan(tolerance);
+      expect(oracleDecision(prepared, tolerance)).toBe('accept');
+      const whole = runSequentialAudit(prepared, { ...settings, tolerance, budget: na + nb, order: 'given' }, null);
+      expect(whole.fixedDecision).toBe('accept');
+      const shuffled = runSequentialAudit(prepared, { ...settings, tolerance, budget: 10_000 }, createRandom(3));
+      expect(shuffled.fixedDecision).toBe('accept');
+      const above = prepareAudit(countPool(na, sa, nb, sb + 1), 'sp', 'decision');
+      expect(oracleDecision(above, tolerance)).toBe('reject');
+    }
+  });
+
+  it('compares the first min(B, pool) rows exactly when the budget is below the pool', () => {
+    // The first 40 rows alternate: 20 of a (7 positives first) and 20 of b (8 positives first).
+    const prepared = prepareAudit(countPool(30, 7, 30, 8), 'sp', 'decision');
+    const result = runSequentialAudit(prepared, { ...settings, budget: 40, order: 'given' }, null);
+    expect(result.fixedGap).toBeGreaterThan(0.05);
+    expect(result.fixedDecision).toBe('accept');
+  });
+});
