@@ -1,32 +1,11 @@
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterEach, describe, expect, test, vi } from 'vitest';
+import { afterEach, describe, expect, test } from 'vitest';
 import { readPoolFile } from '../../src/audit/pool-io.js';
-import { main } from '../../src/cli/main.js';
 import { type PoolProvider, startPoolProvider } from '../../src/pir/provider-from-pool.js';
 import { createRandom } from '../../src/util/random.js';
-
-async function capture(argv: string[]): Promise<{ code: number; out: string; err: string }> {
-  let out = '';
-  let err = '';
-  const stdout = vi.spyOn(process.stdout, 'write').mockImplementation((chunk) => {
-    out += String(chunk);
-    return true;
-  });
-  const stderr = vi.spyOn(process.stderr, 'write').mockImplementation((chunk) => {
-    err += String(chunk);
-    return true;
-  });
-  try {
-    const code = await main(argv);
-    return { code, out, err };
-  } finally {
-    stdout.mockRestore();
-    stderr.mockRestore();
-    process.exitCode = undefined;
-  }
-}
+import { runCliInProcess } from '../helpers/cli.js';
 
 function writePool(size: number, rateA: number, rateB: number): string {
   const random = createRandom(`cli-pool-${size}-${rateB}`);
@@ -48,7 +27,7 @@ afterEach(async () => {
 
 describe('fairaudit bench pir', () => {
   test('--log-n 10,12 --json prints one object per size with the documented fields, all correct', async () => {
-    const { code, out } = await capture(['bench', 'pir', '--log-n', '10,12', '--repetitions', '3', '--json']);
+    const { code, stdout: out } = await runCliInProcess(['bench', 'pir', '--log-n', '10,12', '--repetitions', '3', '--json']);
     expect(code).toBe(0);
     const rows = out.trim().split('\n').map((line) => JSON.parse(line));
     expect(rows.map((row) => row.logN)).toEqual([10, 12]);
@@ -64,7 +43,7 @@ describe('fairaudit bench pir', () => {
 
   test('--out writes paper B Table 1 (Arrow, CSV, Markdown) and its chart', async () => {
     const folder = mkdtempSync(join(tmpdir(), 'fairaudit-pir-table-'));
-    const { code } = await capture(['bench', 'pir', '--log-n', '10', '--sizes', '2778', '--repetitions', '2', '--out', folder]);
+    const { code } = await runCliInProcess(['bench', 'pir', '--log-n', '10', '--sizes', '2778', '--repetitions', '2', '--out', folder]);
     expect(code).toBe(0);
     const markdown = readFileSync(join(folder, 'paper-b-table-1.md'), 'utf8');
     expect(markdown).toContain('2,778 (COMPAS)');
@@ -73,7 +52,7 @@ describe('fairaudit bench pir', () => {
   });
 
   test('a malformed --log-n exits 2 naming the flag', async () => {
-    const { code, err } = await capture(['bench', 'pir', '--log-n', '14..x']);
+    const { code, stderr: err } = await runCliInProcess(['bench', 'pir', '--log-n', '14..x']);
     expect(code).toBe(2);
     expect(err).toContain('--log-n: expected a range such as 14..24');
   });
@@ -84,7 +63,7 @@ describe('fairaudit pir audit', () => {
     const path = writePool(6000, 0.3, 0.5);
     const provider = await startPoolProvider(readPoolFile(path), { idleTimeoutMs: 30_000 });
     providers.push(provider);
-    const { code, out } = await capture([
+    const { code, stdout: out } = await runCliInProcess([
       'pir', 'audit', '--provider', provider.service.url, '--pool', path, '--sample-size', '800', '--canaries', '5', '--json',
     ]);
     expect(code).toBe(0);
@@ -99,7 +78,7 @@ describe('fairaudit pir audit', () => {
     const path = writePool(3000, 0.3, 0.3);
     const provider = await startPoolProvider(readPoolFile(path), { idleTimeoutMs: 30_000, tamper: 'second-database' });
     providers.push(provider);
-    const { code, out } = await capture([
+    const { code, stdout: out } = await runCliInProcess([
       'pir', 'audit', '--provider', provider.service.url, '--pool', path, '--sample-size', '300', '--test', 'fixed', '--json',
     ]);
     expect(code).toBe(0);
@@ -110,7 +89,7 @@ describe('fairaudit pir audit', () => {
     const path = writePool(3000, 0.3, 0.3);
     const provider = await startPoolProvider(readPoolFile(path), { idleTimeoutMs: 30_000, tamper: 'flip-label' });
     providers.push(provider);
-    const { code, out } = await capture([
+    const { code, stdout: out } = await runCliInProcess([
       'pir', 'audit', '--provider', provider.service.url, '--pool', path, '--sample-size', '300', '--test', 'fixed',
       '--no-secret-challenge', '--json',
     ]);
@@ -122,7 +101,7 @@ describe('fairaudit pir audit', () => {
 
   test('a provider URL off loopback exits 2', async () => {
     const path = writePool(100, 0.3, 0.3);
-    const { code, err } = await capture(['pir', 'audit', '--provider', 'http://192.0.2.1:80', '--pool', path]);
+    const { code, stderr: err } = await runCliInProcess(['pir', 'audit', '--provider', 'http://192.0.2.1:80', '--pool', path]);
     expect(code).toBe(2);
     expect(err).toContain('loopback only');
   });

@@ -1,39 +1,14 @@
 import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it, vi } from 'vitest';
-import { main } from '../../../src/cli/main.js';
+import { describe, expect, it } from 'vitest';
 import { realDataMirror } from '../../data/real-datasets.js';
-
-/** Runs the CLI, capturing what it writes. */
-async function run(argv: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  let stdout = '';
-  let stderr = '';
-  const out = vi.spyOn(process.stdout, 'write').mockImplementation((chunk: string | Uint8Array) => {
-    stdout += String(chunk);
-    return true;
-  });
-  const err = vi.spyOn(process.stderr, 'write').mockImplementation((chunk: string | Uint8Array) => {
-    stderr += String(chunk);
-    return true;
-  });
-  try {
-    const code = await main(argv);
-    return { code, stdout, stderr };
-  } finally {
-    out.mockRestore();
-    err.mockRestore();
-  }
-}
-
-afterEach(() => {
-  process.exitCode = undefined;
-});
+import { runCliInProcess } from '../../helpers/cli.js';
 
 describe('fairaudit data', () => {
   it('fairaudit data info adult --data-dir EMPTY exits 2 and says how to provide the data', async () => {
     const empty = mkdtempSync(join(tmpdir(), 'fairaudit-cli-'));
-    const result = await run(['data', 'info', 'adult', '--data-dir', empty]);
+    const result = await runCliInProcess(['data', 'info', 'adult', '--data-dir', empty]);
     expect(result.code).toBe(2);
     expect(result.stderr).toMatch(/dataset "adult"/);
     expect(result.stderr).toMatch(/fairaudit data fetch adult/);
@@ -43,7 +18,7 @@ describe('fairaudit data', () => {
     const mirror = mkdtempSync(join(tmpdir(), 'fairaudit-cli-'));
     mkdirSync(join(mirror, 'compas'));
     writeFileSync(join(mirror, 'compas', 'compas-scores-two-years.csv'), 'id,name\n1,x\n');
-    const result = await run(['data', 'info', 'compas', '--data-dir', mirror]);
+    const result = await runCliInProcess(['data', 'info', 'compas', '--data-dir', mirror]);
     expect(result.code).toBe(2);
     expect(result.stderr).toMatch(/compas-scores-two-years\.csv: expected 2546489 bytes/);
   });
@@ -51,19 +26,19 @@ describe('fairaudit data', () => {
   it('fairaudit data info compas --no-verify with a malformed file exits 2 naming file and line', async () => {
     const mirror = mkdtempSync(join(tmpdir(), 'fairaudit-cli-'));
     writeFileSync(join(mirror, 'compas-scores-two-years.csv'), 'id,name\n1,x\n');
-    const result = await run(['data', 'info', 'compas', '--data-dir', mirror, '--no-verify']);
+    const result = await runCliInProcess(['data', 'info', 'compas', '--data-dir', mirror, '--no-verify']);
     expect(result.code).toBe(2);
     expect(result.stderr).toMatch(/compas-scores-two-years\.csv: line 1 \(header of compas-scores-two-years\.csv\): expected columns/);
   });
 
   it('fairaudit data info nope exits 2', async () => {
-    const result = await run(['data', 'info', 'nope']);
+    const result = await runCliInProcess(['data', 'info', 'nope']);
     expect(result.code).toBe(2);
   });
 
   const { mirror, reason } = realDataMirror('compas/compas-scores-two-years.csv');
   it.skipIf(mirror === null)(`fairaudit data info compas prints rows, label rate and group shares${mirror === null ? ` (${reason})` : ''}`, async () => {
-    const result = await run(['data', 'info', 'compas', '--data-dir', mirror as string, '--json']);
+    const result = await runCliInProcess(['data', 'info', 'compas', '--data-dir', mirror as string, '--json']);
     expect(result.code).toBe(0);
     const summary = JSON.parse(result.stdout);
     expect(summary.rows).toBe(6172);
@@ -72,7 +47,7 @@ describe('fairaudit data', () => {
   });
 
   it.skipIf(mirror === null)('fairaudit data list --data-dir MIRROR shows each dataset\'s status', async () => {
-    const result = await run(['data', 'list', '--data-dir', mirror as string, '--json']);
+    const result = await runCliInProcess(['data', 'list', '--data-dir', mirror as string, '--json']);
     expect(result.code).toBe(0);
     const entries = JSON.parse(result.stdout) as Array<{ name: string; status: string }>;
     expect(entries.find((entry) => entry.name === 'compas')?.status).toBe('ready');
