@@ -4,6 +4,8 @@ import { summarizeDataset } from '../../data/dataset-summary.js';
 import { fetchDataset } from '../../data/fetch-dataset.js';
 import { loadDataset } from '../../data/load-dataset.js';
 import { datasetNames } from '../../data/registry.js';
+import { commandGroup } from '../command-group.js';
+import { dataDirectoryOption, jsonOption, quietOption } from '../common-options.js';
 import { ProgressBar } from '../progress.js';
 
 interface LocationArguments {
@@ -23,11 +25,6 @@ interface FetchArguments {
   quiet: boolean;
 }
 
-const dataDirOption = {
-  type: 'string',
-  describe: 'a local mirror with the canonical file names (overrides FAIRAUDIT_DATA_DIR)',
-} as const;
-
 function percent(value: number): string {
   return Number.isNaN(value) ? 'n/a' : `${(100 * value).toFixed(2)}%`;
 }
@@ -37,8 +34,8 @@ const listCommand: CommandModule<object, LocationArguments> = {
   describe: 'Which datasets are available, in which form, and where',
   builder: (yargs: Argv) =>
     yargs
-      .option('data-dir', dataDirOption)
-      .option('json', { type: 'boolean', default: false, describe: 'print JSON' }) as unknown as Argv<LocationArguments>,
+      .option('data-dir', dataDirectoryOption)
+      .option('json', jsonOption) as unknown as Argv<LocationArguments>,
   handler: (args) => {
     const entries = datasetAvailability({ dataDirectory: args['data-dir'] });
     if (args.json) {
@@ -75,9 +72,9 @@ const infoCommand: CommandModule<object, InfoArguments> = {
   builder: (yargs: Argv) =>
     yargs
       .positional('name', { type: 'string', choices: datasetNames(), describe: 'the dataset' })
-      .option('data-dir', dataDirOption)
+      .option('data-dir', dataDirectoryOption)
       .option('verify', { type: 'boolean', default: true, describe: 'check sizes and sha256 (--no-verify skips it)' })
-      .option('json', { type: 'boolean', default: false, describe: 'print JSON' })
+      .option('json', jsonOption)
       .example('$0 data info adult --data-dir /work/shared/datasets', '') as unknown as Argv<InfoArguments>,
   handler: async (args) => {
     const table = await loadDataset(args.name, { dataDirectory: args['data-dir'], verify: args.verify });
@@ -113,7 +110,7 @@ const fetchCommand: CommandModule<object, FetchArguments> = {
       .positional('name', { type: 'string', choices: datasetNames(), describe: 'the dataset' })
       .option('form', { type: 'string', describe: 'which form of the dataset to download (see data/NAME.json)' })
       .option('force', { type: 'boolean', default: false, describe: 'download again even when a verified copy is there' })
-      .option('quiet', { type: 'boolean', default: false, describe: 'no progress bar' }) as unknown as Argv<FetchArguments>,
+      .option('quiet', quietOption) as unknown as Argv<FetchArguments>,
   handler: async (args) => {
     let bar: ProgressBar | null = null;
     let current = '';
@@ -138,14 +135,8 @@ const fetchCommand: CommandModule<object, FetchArguments> = {
 };
 
 /** `fairaudit data <list|info|fetch>`: the datasets and where they come from. */
-export const dataCommand: CommandModule = {
-  command: 'data <command>',
-  describe: 'Datasets: list what is available, show one, fetch one',
-  builder: (yargs: Argv) =>
-    yargs
-      .command(listCommand)
-      .command(infoCommand)
-      .command(fetchCommand)
-      .demandCommand(1, 'data needs a subcommand; see "fairaudit data --help"'),
-  handler: () => {},
-};
+export const dataCommand = commandGroup('data', 'Datasets: list what is available, show one, fetch one', [
+  listCommand,
+  infoCommand,
+  fetchCommand,
+]);

@@ -2,6 +2,9 @@ import type { Argv, CommandModule } from 'yargs';
 import { benchmarkModels } from '../../models/models-benchmark.js';
 import { type TrainedModel, trainModels } from '../../models/train-models.js';
 import { loadModelTrainingConfig } from '../../models/training-config.js';
+import { checkIntegerFlag } from '../check-flag.js';
+import { commandGroup } from '../command-group.js';
+import { dataDirectoryOption, jsonOption, quietOption } from '../common-options.js';
 import { ProgressBar } from '../progress.js';
 
 interface TrainArguments {
@@ -39,16 +42,14 @@ const trainCommand: CommandModule<object, TrainArguments> = {
   builder: (yargs: Argv) =>
     yargs
       .positional('config', { type: 'string', describe: 'a model-training YAML config (see configs/models/)' })
-      .option('data-dir', {
-        type: 'string',
-        describe: 'a local dataset mirror with the canonical file names (overrides FAIRAUDIT_DATA_DIR)',
-      })
+      .option('data-dir', dataDirectoryOption)
       .option('cache-dir', { type: 'string', describe: 'where trained models are cached (default data/cache/models/)' })
       .option('threads', { type: 'number', describe: "worker threads (overrides the config's threads)" })
       .option('refresh', { type: 'boolean', default: false, describe: 'retrain even when the cache has the model' })
       .option('json', { type: 'boolean', default: false, describe: 'print the model cards as JSON' })
-      .option('quiet', { type: 'boolean', default: false, describe: 'no progress bar' }) as unknown as Argv<TrainArguments>,
+      .option('quiet', quietOption) as unknown as Argv<TrainArguments>,
   handler: async (args) => {
+    if (args.threads !== undefined) checkIntegerFlag('--threads', args.threads, 1, 1024);
     const config = loadModelTrainingConfig(args.config);
     const started = Date.now();
     const bar = new ProgressBar(`models ${config.dataset}`, config.models.length, args.quiet || args.json, 'models');
@@ -81,8 +82,9 @@ const benchCommand: CommandModule<object, BenchArguments> = {
   builder: (yargs: Argv) =>
     yargs
       .option('epochs', { type: 'number', default: 3, describe: 'MLP epochs to time' })
-      .option('json', { type: 'boolean', default: false, describe: 'print JSON' }) as unknown as Argv<BenchArguments>,
+      .option('json', jsonOption) as unknown as Argv<BenchArguments>,
   handler: (args) => {
+    checkIntegerFlag('--epochs', args.epochs, 1, 1000);
     const figures = benchmarkModels(args.epochs);
     if (args.json) {
       process.stdout.write(`${JSON.stringify(figures, null, 2)}\n`);
@@ -101,13 +103,8 @@ const benchCommand: CommandModule<object, BenchArguments> = {
 };
 
 /** `fairaudit models train CONFIG` and `fairaudit models bench`. */
-export const modelsCommand: CommandModule = {
-  command: 'models <command>',
-  describe: "Train the papers' audited models into audit pools and model cards; time the kernels",
-  builder: (yargs: Argv) =>
-    yargs
-      .command(trainCommand)
-      .command(benchCommand)
-      .demandCommand(1, 'models needs a subcommand; see "fairaudit models --help"'),
-  handler: () => {},
-};
+export const modelsCommand = commandGroup(
+  'models',
+  "Train the papers' audited models into audit pools and model cards; time the kernels",
+  [trainCommand, benchCommand],
+);

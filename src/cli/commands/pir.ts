@@ -6,8 +6,9 @@ import { ProviderConnection } from '../../pir/provider-connection.js';
 import { startPoolProvider } from '../../pir/provider-from-pool.js';
 import { TAMPER_MODES, type TamperMode } from '../../pir/tamper.js';
 import { writeFileAtomic } from '../../util/atomic-write.js';
-import { inputError } from '../../util/errors.js';
 import { createRandom, shuffleInPlace } from '../../util/random.js';
+import { checkIntegerFlag, checkNumberFlag, checkProbabilityFlag } from '../check-flag.js';
+import { commandGroup } from '../command-group.js';
 
 interface ServeArguments {
   pool: string;
@@ -35,12 +36,6 @@ interface AuditArguments {
   'secret-challenge': boolean;
 }
 
-function checkInteger(value: number, flag: string, low: number, high: number): void {
-  if (!(Number.isInteger(value) && value >= low && value <= high)) {
-    throw inputError({ where: flag, expected: `an integer in [${low}, ${high}]`, found: value });
-  }
-}
-
 const serveCommand: CommandModule<object, ServeArguments> = {
   command: 'serve',
   describe: "Provider: label the candidate set (the pool's decision column), commit, and serve PIR answers on 127.0.0.1",
@@ -54,11 +49,9 @@ const serveCommand: CommandModule<object, ServeArguments> = {
       .option('url-file', { type: 'string', describe: 'write the service URL to this file once listening' })
       .example('$0 pir serve --pool pool.arrow --url-file provider.url', 'serve until 10 minutes without a request') as Argv<ServeArguments>,
   handler: async (argv) => {
-    checkInteger(argv.port, '--port', 0, 65535);
-    checkInteger(argv['max-batch'], '--max-batch', 1, 4096);
-    if (!(argv['idle-timeout'] > 0 && argv['idle-timeout'] <= 86_400)) {
-      throw inputError({ where: '--idle-timeout', expected: 'seconds in (0, 86400]', found: argv['idle-timeout'] });
-    }
+    checkIntegerFlag('--port', argv.port, 0, 65535);
+    checkIntegerFlag('--max-batch', argv['max-batch'], 1, 4096);
+    checkNumberFlag('--idle-timeout', argv['idle-timeout'], { low: 0, high: 86_400, lowOpen: true }, 'seconds');
     const pool = readPoolFile(argv.pool);
     const provider = await startPoolProvider(pool, {
       port: argv.port,
@@ -115,11 +108,9 @@ const auditCommand: CommandModule<object, AuditArguments> = {
       .option('json', { type: 'boolean', default: false, describe: 'print the results as one JSON object' })
       .option('shutdown', { type: 'boolean', default: false, describe: 'stop the provider afterwards' }) as Argv<AuditArguments>,
   handler: async (argv) => {
-    checkInteger(argv.canaries, '--canaries', 0, 10_000);
-    checkInteger(argv['batch-size'], '--batch-size', 1, 4096);
-    if (!(argv.tolerance > 0 && argv.tolerance < 1)) {
-      throw inputError({ where: '--tolerance', expected: 'a number in (0, 1)', found: argv.tolerance });
-    }
+    checkIntegerFlag('--canaries', argv.canaries, 0, 10_000);
+    checkIntegerFlag('--batch-size', argv['batch-size'], 1, 4096);
+    checkProbabilityFlag('--tolerance', argv.tolerance);
     const pool = readPoolFile(argv.pool);
     let connection: ProviderConnection;
     try {
@@ -188,10 +179,8 @@ const auditCommand: CommandModule<object, AuditArguments> = {
 };
 
 /** `fairaudit pir serve|audit`: the two sides of the oblivious audit over loopback HTTP. */
-export const pirCommand: CommandModule = {
-  command: 'pir <command>',
-  describe: 'Oblivious audit through verifiable PIR: the provider (serve) and the auditor (audit) on 127.0.0.1',
-  builder: (yargs: Argv) =>
-    yargs.command(serveCommand).command(auditCommand).demandCommand(1, 'pir needs a subcommand: serve or audit'),
-  handler: () => {},
-};
+export const pirCommand = commandGroup(
+  'pir',
+  'Oblivious audit through verifiable PIR: the provider (serve) and the auditor (audit) on 127.0.0.1',
+  [serveCommand, auditCommand],
+);

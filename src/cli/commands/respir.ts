@@ -5,6 +5,8 @@ import { benchmarkRespir } from '../../respir/respir-benchmark.js';
 import { publishedTable2 } from '../../../experiments/paper-b/dataset-characteristics.js';
 import { paperBTable3Options, table3Rows, table3SummaryTable } from '../../../experiments/paper-b/table-3.js';
 import { formatSummaryValue } from '../../report/summary-table.js';
+import { checkIntegerFlag, checkNumberFlag } from '../check-flag.js';
+import { commandGroup } from '../command-group.js';
 
 interface BoundsArguments {
   candidates: number;
@@ -53,10 +55,7 @@ function resolveTolerance(args: BoundsArguments): number {
     });
   }
   if (hasTolerance) return args.tolerance as number;
-  const fraction = args['hide-fraction'] as number;
-  if (!(fraction >= 0 && fraction <= 1)) {
-    throw inputError({ where: '--hide-fraction', expected: 'a fraction of the gap to hide in [0, 1]', found: fraction });
-  }
+  const fraction = checkNumberFlag('--hide-fraction', args['hide-fraction'] as number, { low: 0, high: 1 }, 'a fraction of the gap to hide');
   return (1 - fraction) * Math.abs(args.gap);
 }
 
@@ -181,8 +180,8 @@ export const benchRespirCommand: CommandModule<object, BenchRespirArguments> = {
       .option('threads', { type: 'number', default: 2, describe: 'worker threads' })
       .option('json', { type: 'boolean', default: false, describe: 'print the figures as JSON' }) as unknown as Argv<BenchRespirArguments>,
   handler: async (args) => {
-    if (!(Number.isInteger(args.draws) && args.draws >= 100)) throw inputError({ where: '--draws', expected: 'an integer ≥ 100', found: args.draws });
-    if (!(Number.isInteger(args.threads) && args.threads >= 1)) throw inputError({ where: '--threads', expected: 'an integer ≥ 1', found: args.threads });
+    checkIntegerFlag('--draws', args.draws, 100);
+    checkIntegerFlag('--threads', args.threads, 1);
     const figures = await benchmarkRespir(args.draws, args.threads);
     if (args.json) {
       process.stdout.write(`${JSON.stringify({ respir: figures }, null, 2)}\n`);
@@ -204,13 +203,8 @@ export const benchRespirCommand: CommandModule<object, BenchRespirArguments> = {
 };
 
 /** `fairaudit respir <what>`: paper B's manipulation bounds, simulations and reproductions. */
-export const respirCommand: CommandModule = {
-  command: 'respir <command>',
-  describe: 'Paper B (respir): manipulation bounds, the flipping adversary, canaries and Monte Carlo checks',
-  builder: (yargs: Argv) =>
-    yargs
-      .command(boundsCommand as unknown as CommandModule)
-      .command(table3Command as unknown as CommandModule)
-      .demandCommand(1, 'respir needs a subcommand; see "fairaudit respir --help"'),
-  handler: () => {},
-};
+export const respirCommand = commandGroup(
+  'respir',
+  'Paper B (respir): manipulation bounds, the flipping adversary, canaries and Monte Carlo checks',
+  [boundsCommand, table3Command],
+);

@@ -1,6 +1,6 @@
 import type { Argv, CommandModule } from 'yargs';
 import { benchmarkPaperA } from '../../../../experiments/paper-a/bench.js';
-import { inputError } from '../../../util/errors.js';
+import { checkIntegerFlag } from '../../check-flag.js';
 
 interface BenchPaperAArguments {
   json: boolean;
@@ -16,9 +16,7 @@ export const benchPaperACommand: CommandModule<object, BenchPaperAArguments> = {
       .option('json', { type: 'boolean', default: false, describe: 'Print the figures as JSON' })
       .option('replicates', { type: 'number', default: 20, describe: 'Replicates per cell' }) as unknown as Argv<BenchPaperAArguments>,
   handler: (args) => {
-    if (!(Number.isInteger(args.replicates) && args.replicates >= 1)) {
-      throw inputError({ where: '--replicates', expected: 'a positive integer', found: args.replicates });
-    }
+    checkIntegerFlag('--replicates', args.replicates, 1);
     const figures = benchmarkPaperA(args.replicates);
     if (args.json) {
       process.stdout.write(`${JSON.stringify({ 'paper-a': figures }, null, 2)}\n`);

@@ -2,6 +2,7 @@ import type { Argv, CommandModule } from 'yargs';
 import { benchmarkPir, type PirBenchmarkRow } from '../../../pir/benchmark-pir.js';
 import { PAPER_B_CANDIDATE_SETS, writePaperBTableOne } from '../../../pir/paper-b-table-one.js';
 import { inputError } from '../../../util/errors.js';
+import { checkIntegerFlag } from '../../check-flag.js';
 
 interface BenchPirArguments {
   'log-n': string;
@@ -55,12 +56,8 @@ export const benchPirCommand: CommandModule<object, BenchPirArguments> = {
       .example('$0 bench pir --log-n 14..24 --json', 'the speed figures per size as JSON lines')
       .example('$0 bench pir --paper-sizes --out results/pir-table-1', 'paper B Table 1 as a table and chart') as Argv<BenchPirArguments>,
   handler: async (argv) => {
-    if (!(Number.isInteger(argv.repetitions) && argv.repetitions >= 1 && argv.repetitions <= 10_000)) {
-      throw inputError({ where: '--repetitions', expected: 'an integer in [1, 10000]', found: argv.repetitions });
-    }
-    if (!(Number.isInteger(argv['entry-bits']) && argv['entry-bits'] >= 1 && argv['entry-bits'] <= 8)) {
-      throw inputError({ where: '--entry-bits', expected: 'an integer in [1, 8] for the benchmark', found: argv['entry-bits'] });
-    }
+    checkIntegerFlag('--repetitions', argv.repetitions, 1, 10_000);
+    checkIntegerFlag('--entry-bits', argv['entry-bits'], 1, 8);
     const sizes = parseLogSizes(argv['log-n']).map((log) => 2 ** log);
     if (argv.sizes) sizes.push(...parseSizes(argv.sizes));
     if (argv['paper-sizes']) sizes.push(...PAPER_B_CANDIDATE_SETS.map((set) => set.entries));

@@ -1,6 +1,6 @@
 import type { Argv, CommandModule } from 'yargs';
 import { benchmarkRunner } from '../../../runner/benchmark.js';
-import { inputError } from '../../../util/errors.js';
+import { checkIntegerFlag } from '../../check-flag.js';
 
 interface BenchRunnerArguments {
   json: boolean;
@@ -16,9 +16,7 @@ export const benchRunnerCommand: CommandModule<object, BenchRunnerArguments> = {
       .option('json', { type: 'boolean', default: false, describe: 'Print the figures as JSON' })
       .option('replicates', { type: 'number', default: 8000, describe: 'Replicates per timed run' }) as unknown as Argv<BenchRunnerArguments>,
   handler: async (args) => {
-    if (!(Number.isInteger(args.replicates) && args.replicates >= 100)) {
-      throw inputError({ where: '--replicates', expected: 'an integer ≥ 100', found: args.replicates });
-    }
+    checkIntegerFlag('--replicates', args.replicates, 100);
     const figures = await benchmarkRunner(args.replicates);
     if (args.json) {
       process.stdout.write(`${JSON.stringify({ runner: figures }, null, 2)}\n`);
