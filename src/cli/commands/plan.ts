@@ -4,6 +4,7 @@ import { configReference } from '../../runner/config-reference.js';
 import { findKind } from '../../runner/kinds.js';
 import { buildPlan, chunksOfShard, parseShard } from '../../runner/plan.js';
 import { InputError } from '../../util/errors.js';
+import { textTable } from '../text-table.js';
 
 interface PlanArguments {
   config?: string;
@@ -78,9 +79,7 @@ export const planCommand: CommandModule<object, PlanArguments> = {
       ...columns.map((column) => String(cell.columns[column])),
       String(chunks.filter((chunk) => chunk.cell === cell.index).reduce((sum, chunk) => sum + chunk.count, 0)),
     ]);
-    const widths = header.map((title, i) => Math.max(title.length, ...rows.map((row) => row[i].length)));
-    const format = (row: string[]) => row.map((text, i) => text.padEnd(widths[i])).join('  ').trimEnd();
-    lines.push('', format(header), ...rows.map(format));
+    lines.push('', ...textTable(header, rows));
     process.stdout.write(`${lines.join('\n')}\n`);
   },
 };

@@ -7,6 +7,7 @@ import { paperBTable3Options, table3Rows, table3SummaryTable } from '../../../ex
 import { formatSummaryValue } from '../../report/summary-table.js';
 import { checkIntegerFlag, checkNumberFlag } from '../check-flag.js';
 import { commandGroup } from '../command-group.js';
+import { textTable } from '../text-table.js';
 
 interface BoundsArguments {
   candidates: number;
@@ -120,9 +121,7 @@ const boundsCommand: CommandModule<object, BoundsArguments> = {
         ...ks.map((k) => formatProbability(result.details.finitePopulation.detection[k])),
       ],
     ];
-    const widths = header.map((cell, column) => Math.max(cell.length, ...rows.map((row) => row[column].length)));
-    const line = (cells: string[]) => cells.map((cell, column) => cell.padEnd(widths[column])).join('  ').trimEnd();
-    const lines = [line(header), ...rows.map(line)];
+    const lines = textTable(header, rows);
     lines.push(
       `γ = ${result.details.margin.toFixed(6)}; respir target gap ${result.details.targetGap.toFixed(6)}` +
         (result.respir.bestEffort ? ' (ε − γ < 0: no manipulation reaches the guarantee; flips remove the whole gap)' : ''),
@@ -151,12 +150,9 @@ const table3Command: CommandModule<object, Table3Arguments> = {
     }
     const header = table.columns.map((column) => column.label);
     const body = table.rows.map((row) => table.columns.map((column) => formatSummaryValue(row[column.name], column)));
-    const widths = header.map((cell, i) => Math.max(cell.length, ...body.map((row) => row[i].length)));
-    const line = (cells: string[]) => cells.map((cell, i) => cell.padEnd(widths[i])).join('  ').trimEnd();
     process.stdout.write(
       [
-        line(header),
-        ...body.map(line),
+        ...textTable(header, body),
         `ε = |d_C|/2, 1 − δ = 0.8, q = 0.8 (paper B §5); computed in ${milliseconds.toFixed(1)} ms. Table 3 is an image in the paper's text: these are our analytic numbers.`,
         '',
       ].join('\n'),
