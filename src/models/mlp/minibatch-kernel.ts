@@ -26,6 +26,32 @@ export function createMinibatchWorkspace(network: MlpNetwork, capacity: number):
 }
 
 /**
+ * addScaled(target, targetStart, scale, source, sourceStart, length) adds
+ * scale * source[sourceStart + j] to target[targetStart + j] for j < length: the
+ * inner loop of both passes. Unrolled by four on purpose: the unrolled loops made an
+ * MLP epoch about 1.3x cheaper in CPU (commit 9500dab, `fairaudit models bench`), and
+ * V8 inlines this function into its three callers (measured: same CPU per epoch as
+ * the three inline copies it replaced). O(length).
+ */
+function addScaled(
+  target: Float64Array,
+  targetStart: number,
+  scale: number,
+  source: Float64Array,
+  sourceStart: number,
+  length: number,
+): void {
+  let j = 0;
+  for (; j + 3 < length; j += 4) {
+    target[targetStart + j] += scale * source[sourceStart + j];
+    target[targetStart + j + 1] += scale * source[sourceStart + j + 1];
+    target[targetStart + j + 2] += scale * source[sourceStart + j + 2];
+    target[targetStart + j + 3] += scale * source[sourceStart + j + 3];
+  }
+  for (; j < length; j++) target[targetStart + j] += scale * source[sourceStart + j];
+}
+
+/**
  * forwardMinibatch(...) computes the network's logits for rows order[start..end) of
  * `input` into workspace.activations[last][0..end-start). Hidden units are ReLU; with
  * dropoutRate > 0 (training) each hidden activation is zeroed with that probability
@@ -62,32 +88,14 @@ export function forwardMinibatch(
         const row = order[start + r];
         const kEnd = input.rowStart[row + 1];
         for (let k = input.rowStart[row]; k < kEnd; k++) {
-          const v = input.value[k];
-          const w = weightStart + input.column[k] * outSize;
-          let j = 0;
-          for (; j + 3 < outSize; j += 4) {
-            out[base + j] += v * p[w + j];
-            out[base + j + 1] += v * p[w + j + 1];
-            out[base + j + 2] += v * p[w + j + 2];
-            out[base + j + 3] += v * p[w + j + 3];
-          }
-          for (; j < outSize; j++) out[base + j] += v * p[w + j];
+          addScaled(out, base, input.value[k], p, weightStart + input.column[k] * outSize, outSize);
         }
       } else {
         const previous = workspace.activations[l];
         const inBase = r * inSize;
         for (let i = 0; i < inSize; i++) {
           const a = previous[inBase + i];
-          if (a === 0) continue;
-          const w = weightStart + i * outSize;
-          let j = 0;
-          for (; j + 3 < outSize; j += 4) {
-            out[base + j] += a * p[w + j];
-            out[base + j + 1] += a * p[w + j + 1];
-            out[base + j + 2] += a * p[w + j + 2];
-            out[base + j + 3] += a * p[w + j + 3];
-          }
-          for (; j < outSize; j++) out[base + j] += a * p[w + j];
+          if (a !== 0) addScaled(out, base, a, p, weightStart + i * outSize, outSize);
         }
       }
       if (l + 1 < layers) {
@@ -160,16 +168,7 @@ export function minibatchLossAndGradient(
         const row = order[start + r];
         const kEnd = input.rowStart[row + 1];
         for (let k = input.rowStart[row]; k < kEnd; k++) {
-          const v = input.value[k];
-          const w = weightStart + input.column[k] * outSize;
-          let j = 0;
-          for (; j + 3 < outSize; j += 4) {
-            gradient[w + j] += v * delta[base + j];
-            gradient[w + j + 1] += v * delta[base + j + 1];
-            gradient[w + j + 2] += v * delta[base + j + 2];
-            gradient[w + j + 3] += v * delta[base + j + 3];
-          }
-          for (; j < outSize; j++) gradient[w + j] += v * delta[base + j];
+          addScaled(gradient, weightStart + input.column[k] * outSize, input.value[k], delta, base, outSize);
         }
       } else {
         const previous = workspace.activations[l];
