@@ -148,26 +148,8 @@ export class PirServer {
    * end to end. O(planes·ℓmn).
    */
   challengeHints(seed: Uint8Array): Uint32Array {
-    const { rows, columns, lweDimension: n } = this.parameters;
-    const { digitBits, planes } = secretChallengeShape(this.parameters);
-    const publicMatrix = expandSeed(seed, rows * n, 2);
-    const hints = new Uint32Array(planes * columns * n);
-    const mark = this.kernels.mark();
-    try {
-      const a = this.kernels.allocate(publicMatrix.byteLength);
-      this.kernels.words(a, publicMatrix.length).set(publicMatrix);
-      const out = this.kernels.allocate(columns * n * 4);
-      for (let plane = 0; plane < planes; plane++) {
-        const inner = this.kernels.mark();
-        const left = this.transposedPlane(plane, digitBits);
-        this.kernels.exports.matmulBytes(left, rows, columns, rows, a, n, out);
-        hints.set(this.kernels.words(out, columns * n), plane * columns * n);
-        this.kernels.release(inner);
-      }
-      return hints;
-    } finally {
-      this.kernels.release(mark);
-    }
+    const { rows, lweDimension } = this.parameters;
+    return this.transposedPlanesTimes(expandSeed(seed, rows * lweDimension, 2), lweDimension);
   }
 
   /**
@@ -176,22 +158,32 @@ export class PirServer {
    * planes × (m × λ) words. The provider learns nothing of C (LWE). O(planes·ℓmλ).
    */
   answerChallenge(encrypted: Uint32Array): Uint32Array {
+    return this.transposedPlanesTimes(encrypted, CHALLENGE_ROWS);
+  }
+
+  /**
+   * transposedPlanesTimes(right, width) is D_d^T·right (m × width words, mod 2^32) for
+   * every digit plane d of secretChallengeShape, planes end to end, where right is an
+   * ℓ × width matrix: the one product behind challengeHints and answerChallenge.
+   * O(planes·ℓm·width).
+   */
+  private transposedPlanesTimes(right: Uint32Array, width: number): Uint32Array {
     const { rows, columns } = this.parameters;
     const { digitBits, planes } = secretChallengeShape(this.parameters);
-    const answers = new Uint32Array(planes * columns * CHALLENGE_ROWS);
+    const products = new Uint32Array(planes * columns * width);
     const mark = this.kernels.mark();
     try {
-      const right = this.kernels.allocate(encrypted.byteLength);
-      this.kernels.words(right, encrypted.length).set(encrypted);
-      const out = this.kernels.allocate(columns * CHALLENGE_ROWS * 4);
+      const rightAddress = this.kernels.allocate(right.byteLength);
+      this.kernels.words(rightAddress, right.length).set(right);
+      const out = this.kernels.allocate(columns * width * 4);
       for (let plane = 0; plane < planes; plane++) {
         const inner = this.kernels.mark();
         const left = this.transposedPlane(plane, digitBits);
-        this.kernels.exports.matmulBytes(left, rows, columns, rows, right, CHALLENGE_ROWS, out);
-        answers.set(this.kernels.words(out, columns * CHALLENGE_ROWS), plane * columns * CHALLENGE_ROWS);
+        this.kernels.exports.matmulBytes(left, rows, columns, rows, rightAddress, width, out);
+        products.set(this.kernels.words(out, columns * width), plane * columns * width);
         this.kernels.release(inner);
       }
-      return answers;
+      return products;
     } finally {
       this.kernels.release(mark);
     }
