@@ -1,10 +1,10 @@
 import { describe, expect, test } from 'vitest';
-import { createRandom } from '../../src/util/random.js';
-import { choosePirParameters, CHALLENGE_ROWS } from '../../src/pir/parameters.js';
+import { createRandom, type Random } from '../../src/util/random.js';
+import { choosePirParameters, CHALLENGE_ROWS, type PirParameters } from '../../src/pir/parameters.js';
 import { PirClient } from '../../src/pir/pir-client.js';
 import { PirServer } from '../../src/pir/pir-server.js';
 import { PirVerificationError } from '../../src/pir/pir-verification-error.js';
-import { TAMPER_MODES, tamperMatrix } from '../../src/pir/tamper.js';
+import { TAMPER_MODES, type TamperMode, tamperMatrix } from '../../src/pir/tamper.js';
 
 async function committed(count: number, seed: string) {
   const parameters = choosePirParameters({ entryCount: count, entryBits: 1 });
@@ -13,6 +13,35 @@ async function committed(count: number, seed: string) {
   const server = await PirServer.create(entries, parameters);
   const { hint, proof } = server.commit();
   return { parameters, entries, server, hint, proof };
+}
+
+/**
+ * Plays `trials` cheating providers against client (the tamper modes in turn, each a
+ * fresh tampered copy of server's table answering one query) and counts, per mode, the
+ * answers the client rejects with a PirVerificationError.
+ */
+async function caughtTampering(
+  client: PirClient,
+  server: PirServer,
+  parameters: PirParameters,
+  random: Random,
+  trials: number,
+): Promise<Record<TamperMode, number>> {
+  const matrix = server.matrix();
+  const caught: Record<TamperMode, number> = { 'flip-label': 0, 'swap-rows': 0, 'second-database': 0 };
+  for (let trial = 0; trial < trials; trial++) {
+    const mode = TAMPER_MODES[trial % TAMPER_MODES.length];
+    const cheat = await PirServer.fromMatrix(tamperMatrix(matrix, parameters, mode, random), parameters, server.seed);
+    const index = Math.floor(random() * parameters.entryCount);
+    const state = client.query(index);
+    try {
+      client.recover(cheat.answer(state.query, 1), state, index);
+    } catch (error) {
+      if (!(error instanceof PirVerificationError)) throw error;
+      caught[mode]++;
+    }
+  }
+  return caught;
 }
 
 describe('PirClient.verifyCommitment(proof) (paper B Figure 3)', () => {
@@ -65,22 +94,8 @@ describe('answers from a table other than the committed one', () => {
     const { parameters, server, hint, proof } = await committed(2 ** 14, 'tamper-base');
     const client = await PirClient.create(parameters, server.seed, hint);
     client.verifyCommitment(proof);
-    const random = createRandom('tamper-trials');
-    const matrix = server.matrix();
-    const caught = { 'flip-label': 0, 'swap-rows': 0, 'second-database': 0 };
     const trials = 1000;
-    for (let trial = 0; trial < trials; trial++) {
-      const mode = TAMPER_MODES[trial % TAMPER_MODES.length];
-      const cheat = await PirServer.fromMatrix(tamperMatrix(matrix, parameters, mode, random), parameters, server.seed);
-      const index = Math.floor(random() * parameters.entryCount);
-      const state = client.query(index);
-      try {
-        client.recover(cheat.answer(state.query, 1), state, index);
-      } catch (error) {
-        if (error instanceof PirVerificationError) caught[mode]++;
-        else throw error;
-      }
-    }
+    const caught = await caughtTampering(client, server, parameters, createRandom('tamper-trials'), trials);
     expect(caught['flip-label'] + caught['swap-rows'] + caught['second-database']).toBe(trials);
     expect(caught['flip-label']).toBe(334);
   });
@@ -93,22 +108,8 @@ describe('answers from a table other than the committed one', () => {
     const { encrypted, state } = client.beginSecretChallenge(seed);
     client.finishSecretChallenge(state, server.challengeHints(seed), server.answerChallenge(encrypted));
     expect(client.secretChallenge).toBe(true);
-    const random = createRandom('tamper-secret-trials');
-    const matrix = server.matrix();
-    let caught = 0;
-    for (let trial = 0; trial < 1000; trial++) {
-      const mode = TAMPER_MODES[trial % TAMPER_MODES.length];
-      const cheat = await PirServer.fromMatrix(tamperMatrix(matrix, parameters, mode, random), parameters, server.seed);
-      const index = Math.floor(random() * parameters.entryCount);
-      const state = client.query(index);
-      try {
-        client.recover(cheat.answer(state.query, 1), state, index);
-      } catch (error) {
-        if (!(error instanceof PirVerificationError)) throw error;
-        caught++;
-      }
-    }
-    expect(caught).toBe(1000);
+    const caught = await caughtTampering(client, server, parameters, createRandom('tamper-secret-trials'), 1000);
+    expect(caught['flip-label'] + caught['swap-rows'] + caught['second-database']).toBe(1000);
   });
 
   test('the honest table passes the same checks on 300 queries', async () => {
