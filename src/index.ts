@@ -27,8 +27,10 @@ export { type SequentialThresholds, sequentialThresholds } from './stats/thresho
 export type { CellResults, CellSummary, ResultRow, SettingValue } from './report/cell-results.js';
 export type { ChartSpec } from './report/charts/chart-spec.js';
 export { type ComparisonRow, comparePublished, regressionFailures } from './report/compare-published.js';
-export { layoutPaperTable, type PaperTableLayout } from './report/paper-table.js';
+export { layoutPaperTable, type PaperTableLayout, siblingCell } from './report/paper-table.js';
 export { registerPaperTable } from './report/paper-tables.js';
+export type { PaperLayout, PaperLayoutParts } from './report/paper-layout.js';
+export { registerPaperLayout } from './report/paper-layouts.js';
 export { loadPublishedFolder, type PublishedCell, type PublishedFile } from './report/published.js';
 export type { ReportKind } from './report/report-kind.js';
 export { registerReportKind } from './report/report-kinds.js';

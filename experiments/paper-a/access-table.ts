@@ -1,8 +1,7 @@
 import type { CellSummary } from '../../src/report/cell-results.js';
-import type { PaperTableLayout } from '../../src/report/paper-table.js';
+import { type PaperTableLayout, siblingCell } from '../../src/report/paper-table.js';
 import { PAPER_A_BASE_POOLS, PAPER_A_EXPERIMENT } from './pools.js';
-import type { PoolDataLabels } from './pool-data-labels.js';
-import type { SiblingCells } from './sibling-cells.js';
+import { type PoolDataLabels, poolDataColumn } from './pool-data-labels.js';
 
 /** The three access regimes of §4.3, in the column order of Tables 2 and 3. */
 export const ACCESS_REGIMES = [
@@ -26,11 +25,11 @@ export function decisionAndQueries(cell: CellSummary | undefined): string | null
 }
 
 /**
- * accessTable(metric, id, title, caption, siblings) lays out Table 2 (SP) or Table 3
+ * accessTable(metric, id, title, caption, data?) lays out Table 2 (SP) or Table 3
  * (EO) as printed: one row per base model with the oracle gap and, per access regime,
  * the most frequent decision and mean ± std of queries over the replicates; then the
  * proxy gaps that the score and logit audits test (not printed in the paper). A row
- * reads its decision-access cell; the score and logit columns read the sibling cells.
+ * reads its decision-access cell; the score and logit columns read the sibling cells of the same pool and metric.
  * With `data`, a Data column says what each row stands on.
  */
 export function accessTable(
@@ -38,10 +37,10 @@ export function accessTable(
   id: string,
   title: string,
   caption: string,
-  siblings: SiblingCells,
   data?: PoolDataLabels,
 ): PaperTableLayout {
-  const at = (cell: CellSummary, access: string) => (access === 'decision' ? cell : siblings.sibling(cell, { access }));
+  const at = (cell: CellSummary, all: readonly CellSummary[], access: string) =>
+    access === 'decision' ? cell : siblingCell(all, cell, ['pool', 'metric', 'access'], { access });
   return {
     id,
     title,
@@ -55,7 +54,7 @@ export function accessTable(
         name: access,
         label,
         type: 'string' as const,
-        value: (cell: CellSummary) => decisionAndQueries(at(cell, access)),
+        value: (cell: CellSummary, all: readonly CellSummary[]) => decisionAndQueries(at(cell, all, access)),
       })),
       ...(['score', 'logit'] as const).map((access) => ({
         name: `${access}_proxy_gap`,
@@ -63,9 +62,9 @@ export function accessTable(
         type: 'number' as const,
         digits: 4,
         description: `|mean ${access}_a − mean ${access}_b| over the ${metric.toUpperCase()} pool: what the ${access} audit tests against its tolerance`,
-        value: (cell: CellSummary) => at(cell, access)?.values.proxy_gap ?? null,
+        value: (cell: CellSummary, all: readonly CellSummary[]) => at(cell, all, access)?.values.proxy_gap ?? null,
       })),
-      ...(data ? [data.column()] : []),
+      ...(data ? [poolDataColumn(data)] : []),
     ],
     rows: PAPER_A_BASE_POOLS.map((pool) => ({
       labels: { dataset: pool.datasetLabel, model: pool.modelLabel },

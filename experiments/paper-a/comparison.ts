@@ -2,7 +2,7 @@ import { type CellSummary, findCells } from '../../src/report/cell-results.js';
 import type { ComparisonRow } from '../../src/report/compare-published.js';
 import type { PublishedCell } from '../../src/report/published.js';
 import type { SummaryTable, SummaryValue } from '../../src/report/summary-table.js';
-import type { SourcedPool } from './pool-sources.js';
+import type { PoolProvenance } from './pool-sources.js';
 
 /** What a compared cell stands on: real data, calibrated synthetic data, or nothing. */
 export type ReproductionStatus = 'reproduced' | 'differs' | 'missing' | 'not reproduced (calibrated synthetic)';
@@ -42,7 +42,7 @@ export function explainPaperAComparison(
   rows: ComparisonRow[],
   cells: PublishedCell[],
   summaries: CellSummary[],
-  pools: readonly SourcedPool[],
+  pools: readonly PoolProvenance[],
 ): PaperAComparisonRow[] {
   const byId = new Map(cells.map((cell) => [cell.id, cell]));
   return rows.map((row) => {
@@ -50,7 +50,7 @@ export function explainPaperAComparison(
     const poolName = typeof cell?.where?.pool === 'string' ? cell.where.pool : null;
     const metric = typeof cell?.where?.metric === 'string' ? cell.where.metric : 'sp';
     const access = typeof cell?.where?.access === 'string' ? cell.where.access : 'decision';
-    const sourced = pools.find((entry) => entry.pool.name === poolName);
+    const sourced = pools.find((entry) => entry.name === poolName);
     if (sourced === undefined) {
       return { ...row, pool: poolName, data: 'none', verdict: 'missing', why: `no pool ${poolName ?? '(none named)'} in this run` };
     }

@@ -20,6 +20,21 @@ export interface SourcedPool {
   readonly cached: boolean | null;
 }
 
+/** What the report needs to know of a pool: its name and where it came from (report-layout.json). */
+export interface PoolProvenance {
+  readonly name: string;
+  readonly origin: PoolOrigin;
+  readonly reason: string | null;
+  readonly cached: boolean | null;
+  /** The pool's Arrow file, when it was written (report-layout.json: relative to the results folder). */
+  readonly file?: string;
+}
+
+/** poolProvenance(sourced, file?) keeps what the report reads of a sourced pool. O(1). */
+export function poolProvenance(sourced: SourcedPool, file?: string): PoolProvenance {
+  return { name: sourced.pool.name, origin: sourced.origin, reason: sourced.reason, cached: sourced.cached, ...(file ? { file } : {}) };
+}
+
 /** A dataset's real pools, or the reason they could not be made. */
 export type DatasetPools =
   | { readonly available: true; readonly pools: readonly SourcedPool[] }

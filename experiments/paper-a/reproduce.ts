@@ -1,31 +1,17 @@
 import { readFileSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { join, relative, resolve } from 'node:path';
 import { writePoolFile } from '../../src/audit/pool-io.js';
 import { CALIBRATED_SYNTHETIC_NOTICE, PAPER_A_DATASETS } from '../../src/data/calibrated-pools.js';
-import type { ChartSpec } from '../../src/report/charts/chart-spec.js';
-import { registerPaperTable } from '../../src/report/paper-tables.js';
+import { writePaperLayoutManifest } from '../../src/report/paper-layout.js';
 import { loadPublishedFile } from '../../src/report/published.js';
-import type { ReportKind } from '../../src/report/report-kind.js';
-import { findReportKind, registerReportKind } from '../../src/report/report-kinds.js';
-import { summariseRun, writeReport } from '../../src/report/write-report.js';
-import { writeTable } from '../../src/report/write-table.js';
+import { writeReport } from '../../src/report/write-report.js';
 import { loadConfig, type Override } from '../../src/runner/config.js';
 import { runExperiment } from '../../src/runner/run-experiment.js';
 import { writeFileAtomic } from '../../src/util/atomic-write.js';
 import { packageRoot } from '../../src/util/paths.js';
-import { explainPaperAComparison, type PaperAComparisonRow, paperAComparisonTable } from './comparison.js';
-import { figure1Chart, type PublishedFigurePoint } from './figure-1.js';
-import { calibratedPools, type SourcedPool, type TrainedPoolsProvider } from './pool-sources.js';
-import { PAPER_A_EXPERIMENT, PAPER_A_SENSITIVITY_EXPERIMENTS } from './pools.js';
-import { paperAPoolData } from './pool-data-labels.js';
-import { paperASiblingCells } from './sibling-cells.js';
-import { paperATable1 } from './table-1.js';
-import { paperATable2 } from './table-2.js';
-import { paperATable3 } from './table-3.js';
-import { paperATable4 } from './table-4.js';
-import { paperATable5 } from './table-5.js';
-import { toleranceReference, toleranceReferenceTable } from './tolerance-reference.js';
-import { toleranceSensitivityCharts } from './tolerance-sensitivity.js';
+import { explainPaperAComparison, type PaperAComparisonRow } from './comparison.js';
+import { calibratedPools, poolProvenance, type SourcedPool, type TrainedPoolsProvider } from './pool-sources.js';
+import type { PaperALayoutOptions } from './report-layout.js';
 import { trainedPools } from './trained-pools.js';
 
 /** Options of reproducePaperA. */
@@ -76,9 +62,6 @@ export interface PaperAReproduction {
   summaryPath: string;
 }
 
-/** Paper A's table layouts, in table order. */
-export const PAPER_A_TABLES = [paperATable1, paperATable2, paperATable3, paperATable4, paperATable5];
-
 const CONFIG_FILES = {
   main: 'paper-a.yaml',
   score: 'score-tolerance.yaml',
@@ -93,36 +76,6 @@ export function paperAConfigFolder(): string {
 /** The published cells of paper A (experiments/published/paper-a.json). */
 export function paperAPublishedPath(): string {
   return join(packageRoot(), 'experiments', 'published', 'paper-a.json');
-}
-
-function figurePoints(): PublishedFigurePoint[] {
-  const published = loadPublishedFile(paperAPublishedPath());
-  return published.cells
-    .filter((cell) => cell.table === 'Figure 1' && typeof cell.value === 'number' && cell.where !== undefined)
-    .map((cell) => ({ pool: String(cell.where?.pool), access: String(cell.where?.access), mean: cell.value as number }));
-}
-
-/**
- * The report kind used while reporting paper A: the built-in sequential-audit kind,
- * whose charts for paper A's experiments are Figure 1 and the tolerance-sensitivity
- * charts (each saying when the data is calibrated synthetic), and whose description
- * says so too; other experiments keep the built-in charts.
- */
-function paperAReportKind(base: ReportKind, notice: string | null, chartNote: string | undefined): ReportKind {
-  return {
-    ...base,
-    description: notice ? `${notice} ${base.description}` : base.description,
-    charts(summaries, varyingSettings, experiment) {
-      const own: ChartSpec[] = [];
-      const subtitle = chartNote ? `${chartNote} Red ticks: published means (Table 2).` : undefined;
-      if (experiment === PAPER_A_EXPERIMENT) own.push(figure1Chart(summaries, figurePoints(), subtitle));
-      if (experiment === PAPER_A_SENSITIVITY_EXPERIMENTS.score) own.push(...toleranceSensitivityCharts('score', summaries, chartNote));
-      if (experiment === PAPER_A_SENSITIVITY_EXPERIMENTS.logit) own.push(...toleranceSensitivityCharts('logit', summaries, chartNote));
-      const ours = experiment === PAPER_A_EXPERIMENT || Object.values(PAPER_A_SENSITIVITY_EXPERIMENTS).includes(experiment as never);
-      const general = ours ? [] : (base.charts?.(summaries, varyingSettings, experiment) ?? []);
-      return [...own, ...general];
-    },
-  };
 }
 
 /**
@@ -176,7 +129,6 @@ export async function reproducePaperA(options: PaperAOptions = {}): Promise<Pape
   const started = performance.now();
   const out = resolve(options.outDirectory ?? join('results', 'paper-a'));
   const progress = options.onProgress ?? (() => {});
-  for (const layout of PAPER_A_TABLES) registerPaperTable(layout);
 
   // Stage 0: validate every config with the user's overrides before anything is written.
   const userOverrides = options.overrides ?? [];
@@ -222,62 +174,46 @@ export async function reproducePaperA(options: PaperAOptions = {}): Promise<Pape
   writeFileAtomic(join(out, 'pools', 'pools.json'), `${JSON.stringify({ mode, pools: poolRecords }, null, 2)}\n`);
   const poolSeconds = (performance.now() - started) / 1000;
 
-  paperAPoolData.use(
-    new Map(
-      pools.map((entry) => [
-        entry.pool.name,
-        entry.origin === 'trained-model' ? `real data (trained model${entry.cached ? ', cached' : ''})` : 'CALIBRATED SYNTHETIC, not a reproduction',
-      ]),
-    ),
-  );
-
   // Stage 2: audits through the harness.
   const notice = calibrated ? (pools.every((p) => p.origin === 'calibrated-synthetic') ? CALIBRATED_SYNTHETIC_NOTICE : `PARTLY CALIBRATED SYNTHETIC DATA (${mode}). ${CALIBRATED_SYNTHETIC_NOTICE}`) : null;
   const descriptionOverride: Override[] = notice ? [{ path: ['description'], value: notice, flag: 'reproduce paper-a (calibrated notice)' }] : [];
-  const baseKind = findReportKind('sequential-audit', 'reproduce paper-a');
-  registerReportKind(paperAReportKind(baseKind, notice, chartNote));
+  const layoutOptions: PaperALayoutOptions = {
+    notice,
+    chartNote: chartNote ?? null,
+    pools: pools.map((entry) => poolProvenance(entry, poolFiles.get(entry.pool.name))),
+  };
   const done: PaperARun[] = [];
   let comparisonRows: PaperAComparisonRow[] = [];
-  try {
-    for (const run of runs) {
-      const config = loadConfig(join(paperAConfigFolder(), CONFIG_FILES[run.key]), [
-        poolOverride(pools, poolFiles, run.key !== 'main'),
-        ...descriptionOverride,
-        ...userOverrides,
-      ]);
-      progress(`audits: ${config.experiment}`, 0, config.cells.length * config.replicates);
-      const summary = await runExperiment(config, {
-        outDirectory: run.directory,
-        threads: options.threads,
-        onProgress: (completed, total) => progress(`audits: ${config.experiment}`, completed, total),
-      });
-      progress(`report: ${config.experiment}`);
-      paperASiblingCells.use(summariseRun(run.directory).summaries);
-      const report = await writeReport(run.directory, { png: options.png });
-      if (run.key === 'main') {
-        const settings = config.settings as { scoreTolerance?: number; logitTolerance?: number; tolerance?: number };
-        const references = pools
-          .filter((entry) => entry.pool.base)
-          .flatMap((entry) => (['sp', 'eo'] as const).map((metric) => toleranceReference(entry.pool.name, entry.auditPool, metric, settings.tolerance ?? 0.05)))
-          .filter((reference) => reference !== null);
-        const referenceNote = notice ? 'Calibrated synthetic pools: the logit spread is an assumption.' : undefined;
-        writeTable(join(run.directory, 'tables'), toleranceReferenceTable(references, { score: settings.scoreTolerance ?? 0.05, logit: settings.logitTolerance ?? 0.2 }, referenceNote));
-        const published = loadPublishedFile(paperAPublishedPath());
-        comparisonRows = explainPaperAComparison(report.comparison, published.cells, report.summaries, pools);
-        writeTable(join(run.directory, 'tables'), paperAComparisonTable(comparisonRows));
-      }
-      done.push({
-        experiment: config.experiment,
-        directory: run.directory,
-        reportPath: report.reportPath,
-        rows: summary.rows,
-        cells: summary.cells,
-        auditSeconds: summary.wallSeconds,
-        threads: summary.threads,
-      });
+  for (const run of runs) {
+    const config = loadConfig(join(paperAConfigFolder(), CONFIG_FILES[run.key]), [
+      poolOverride(pools, poolFiles, run.key !== 'main'),
+      ...descriptionOverride,
+      ...userOverrides,
+    ]);
+    progress(`audits: ${config.experiment}`, 0, config.cells.length * config.replicates);
+    const summary = await runExperiment(config, {
+      outDirectory: run.directory,
+      threads: options.threads,
+      onProgress: (completed, total) => progress(`audits: ${config.experiment}`, completed, total),
+    });
+    progress(`report: ${config.experiment}`);
+    // Pool files relative to the folder, so a moved or copied results folder still finds them.
+    const relativePools = layoutOptions.pools.map((pool) => (pool.file ? { ...pool, file: relative(run.directory, pool.file) } : pool));
+    writePaperLayoutManifest(run.directory, { layout: 'paper-a', options: { ...layoutOptions, pools: relativePools } });
+    const report = await writeReport(run.directory, { png: options.png });
+    if (run.key === 'main') {
+      const published = loadPublishedFile(paperAPublishedPath());
+      comparisonRows = explainPaperAComparison(report.comparison, published.cells, report.summaries, layoutOptions.pools);
     }
-  } finally {
-    registerReportKind(baseKind);
+    done.push({
+      experiment: config.experiment,
+      directory: run.directory,
+      reportPath: report.reportPath,
+      rows: summary.rows,
+      cells: summary.cells,
+      auditSeconds: summary.wallSeconds,
+      threads: summary.threads,
+    });
   }
 
   const count = (verdict: string) => comparisonRows.filter((row) => row.verdict === verdict).length;

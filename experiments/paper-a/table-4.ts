@@ -1,5 +1,5 @@
-import type { PaperTableLayout } from '../../src/report/paper-table.js';
-import { paperAPoolData } from './pool-data-labels.js';
+import type { PaperTableLayout, PaperTableRow } from '../../src/report/paper-table.js';
+import { type PoolDataLabels, poolDataColumn } from './pool-data-labels.js';
 import { PAPER_A_BASE_POOLS, PAPER_A_EXPERIMENT } from './pools.js';
 
 /**
@@ -8,8 +8,10 @@ import { PAPER_A_BASE_POOLS, PAPER_A_EXPERIMENT } from './pools.js';
  * baseline decides on the first min(B, pool) rows of the same order (B for SP,
  * min(B, N_{Y=1}) for EO). The paper prints Sequential and Fixed as two rows of one
  * (dataset, model, metric); both read the same cell, so they sit side by side here.
+ * With `data`, a Data column says what each row stands on.
  */
-export const paperATable4: PaperTableLayout = {
+export function paperATable4(data?: PoolDataLabels): PaperTableLayout {
+  return {
   id: 'paper-a-table-4',
   title: 'Table 4. Sequential vs. fixed-sample auditing (decision-only)',
   caption:
@@ -31,15 +33,19 @@ export const paperATable4: PaperTableLayout = {
     },
     { name: 'fixed_accuracy', label: 'Fixed accuracy', type: 'number', digits: 2, value: (cell) => cell.values.fixed_accuracy ?? null },
     { name: 'fixed_samples', label: 'Fixed samples', type: 'number', digits: 0, value: (cell) => cell.values.fixed_samples_mean ?? null },
-    paperAPoolData.column(),
+    ...(data ? [poolDataColumn(data)] : []),
   ],
-  rows: PAPER_A_BASE_POOLS.flatMap((pool) =>
-    (['sp', 'eo'] as const).map((metric) => ({
-      labels: { dataset: pool.datasetLabel, model: pool.modelLabel, metric: metric.toUpperCase() },
-      where: { pool: pool.name, metric, access: 'decision' },
-    })),
-  ).sort((a, b) => rowOrder(a.labels) - rowOrder(b.labels)),
-};
+  rows: PAPER_A_TABLE_4_ROWS,
+  };
+}
+
+/** The rows of Tables 4 and 5: base model × metric, decision access, in the printed order. */
+export const PAPER_A_TABLE_4_ROWS: PaperTableRow[] = PAPER_A_BASE_POOLS.flatMap((pool) =>
+  (['sp', 'eo'] as const).map((metric) => ({
+    labels: { dataset: pool.datasetLabel, model: pool.modelLabel, metric: metric.toUpperCase() },
+    where: { pool: pool.name, metric, access: 'decision' },
+  })),
+).sort((a, b) => rowOrder(a.labels) - rowOrder(b.labels));
 
 /** Table 4's printed order: dataset, then metric (SP before EO), then model. */
 function rowOrder(labels: Record<string, string>): number {

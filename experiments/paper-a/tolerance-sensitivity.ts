@@ -12,7 +12,9 @@ export const SENSITIVITY_ACCESS = {
 /**
  * toleranceSensitivityCharts(access, summaries, notice?) plots, over the swept
  * operational tolerance of one access regime, for each base model and metric:
- * mean queries, and the frequencies of reject and of inconclusive outcomes.
+ * mean queries, and the frequencies of reject and of inconclusive outcomes, each with
+ * a band of ± one Monte Carlo standard error (std/√n for the mean, √(p(1−p)/n) for
+ * a frequency).
  * The default tolerance (δ for scores, 4δ for logits) is named in the subtitle.
  * O(cells).
  */
@@ -27,11 +29,15 @@ export function toleranceSensitivityCharts(access: 'score' | 'logit', summaries:
     if (pool === undefined || !Number.isFinite(tolerance) || summary.settings.access !== access) continue;
     const series = `${pool.datasetLabel} ${pool.modelLabel}`;
     const panel = String(summary.settings.metric).toUpperCase();
-    const mean = Number(summary.values.queries_mean);
-    const std = Number(summary.values.queries_std);
-    queries.push({ x: tolerance, series, panel, value: mean, lower: Math.max(0, mean - (Number.isFinite(std) ? std : 0)), upper: mean + (Number.isFinite(std) ? std : 0) });
-    rejects.push({ x: tolerance, series, panel, value: Number(summary.values.frequency_reject) });
-    inconclusive.push({ x: tolerance, series, panel, value: Number(summary.values.frequency_inconclusive) });
+    const point = (value: string, floor: number, ceiling: number): LineDatum => {
+      const mean = Number(summary.values[value]);
+      const se = Number(summary.values[`${value}_se`]);
+      const spread = Number.isFinite(se) ? se : 0;
+      return { x: tolerance, series, panel, value: mean, lower: Math.max(floor, mean - spread), upper: Math.min(ceiling, mean + spread) };
+    };
+    queries.push(point('queries_mean', 0, Number.POSITIVE_INFINITY));
+    rejects.push(point('frequency_reject', 0, 1));
+    inconclusive.push(point('frequency_inconclusive', 0, 1));
   }
   const byX = (a: LineDatum, b: LineDatum) => (a.panel ?? '').localeCompare(b.panel ?? '') || (a.series ?? '').localeCompare(b.series ?? '') || a.x - b.x;
   const subtitle = `${notice ? `${notice} ` : ''}Default ${setting} = ${defaultValue}.`;
@@ -40,23 +46,22 @@ export function toleranceSensitivityCharts(access: 'score' | 'logit', summaries:
     {
       id: `paper-a-${access}-tolerance-queries`,
       title: `Queries vs ${title.toLowerCase()} (${access} access)`,
-      caption: `Mean queries to termination as the ${access}-space operational tolerance varies (the paper does not state it); the summary table has the std and the Monte Carlo error.`,
-      // No ± band: with a band the line chart loses its legend in this Vega-Lite set-up, and
-      // one-std bands of ±1500 queries overlap into a blur; the std is in summary.md.
-      spec: lineChartSpec(queries.sort(byX), { ...common, title: `Queries vs ${title.toLowerCase()}`, valueTitle: 'Mean queries to termination' }),
+      caption: `Mean queries to termination as the ${access}-space operational tolerance varies (the paper does not state it); band: ± one Monte Carlo standard error of the mean (std/√n; the std itself is in the summary table).`,
+      spec: lineChartSpec(queries.sort(byX), { ...common, band: true, title: `Queries vs ${title.toLowerCase()}`, valueTitle: 'Mean queries to termination' }),
     },
     {
       id: `paper-a-${access}-tolerance-reject`,
       title: `Reject frequency vs ${title.toLowerCase()} (${access} access)`,
-      caption: 'Fraction of replicates that reject the proxy null |μa − μb| ≤ τ.',
-      spec: lineChartSpec(rejects.sort(byX), { ...common, title: `Reject frequency vs ${title.toLowerCase()}`, valueTitle: 'Reject frequency', valueDomain: [0, 1] }),
+      caption: 'Fraction of replicates that reject the proxy null |μa − μb| ≤ τ; band: ± one binomial standard error.',
+      spec: lineChartSpec(rejects.sort(byX), { ...common, band: true, title: `Reject frequency vs ${title.toLowerCase()}`, valueTitle: 'Reject frequency', valueDomain: [0, 1] }),
     },
     {
       id: `paper-a-${access}-tolerance-inconclusive`,
       title: `Inconclusive frequency vs ${title.toLowerCase()} (${access} access)`,
-      caption: 'Fraction of replicates that cross neither threshold within min(B, pool).',
+      caption: 'Fraction of replicates that cross neither threshold within min(B, pool); band: ± one binomial standard error.',
       spec: lineChartSpec(inconclusive.sort(byX), {
         ...common,
+        band: true,
         title: `Inconclusive frequency vs ${title.toLowerCase()}`,
         valueTitle: 'Inconclusive frequency',
         valueDomain: [0, 1],

@@ -4,10 +4,33 @@ import type { SummaryColumn, SummaryTable, SummaryValue } from './summary-table.
 /**
  * A column of a paper table. Without `value` the column is a label column: each row
  * gives its text in `labels`. With `value` it is computed from the row's summarised
- * cell (for example `(cell) => cell.values.queries_mean`).
+ * cell (for example `(cell) => cell.values.queries_mean`); `all` is every summarised
+ * cell of the run, for columns that read a cell beside the row's own (Table 2's score
+ * column sits in the decision-access row: `siblingCell(all, cell, ['pool', 'metric', 'access'], { access: 'score' })`).
  */
 export interface PaperTableColumn extends SummaryColumn {
-  value?: (cell: CellSummary) => SummaryValue;
+  value?: (cell: CellSummary, all: readonly CellSummary[]) => SummaryValue;
+}
+
+/**
+ * siblingCell(all, cell, keys, change) is the one cell of `all` whose settings named in
+ * `keys` equal `cell`'s, with `change` applied (for example keys pool, metric, access
+ * and change { access: 'score' }), or undefined when none or several match.
+ * O(cells × keys).
+ */
+export function siblingCell(
+  all: readonly CellSummary[],
+  cell: CellSummary,
+  keys: readonly string[],
+  change: Record<string, SettingValue>,
+): CellSummary | undefined {
+  const where: Record<string, SettingValue> = {};
+  for (const key of keys) {
+    const value = cell.settings[key];
+    if (value !== undefined) where[key] = value;
+  }
+  const matches = findCells(all as CellSummary[], { ...where, ...change });
+  return matches.length === 1 ? matches[0] : undefined;
 }
 
 /** One row of a paper table, as published: its labels and the cell it reads. */
@@ -49,7 +72,7 @@ export function layoutPaperTable(layout: PaperTableLayout, summaries: CellSummar
     const record: Record<string, SummaryValue> = {};
     for (const column of layout.columns) {
       if (column.value === undefined) record[column.name] = row.labels[column.name] ?? null;
-      else record[column.name] = matches.length === 1 ? column.value(matches[0]) : null;
+      else record[column.name] = matches.length === 1 ? column.value(matches[0], summaries) : null;
     }
     const where = JSON.stringify(row.where);
     record.note = matches.length === 1 ? null : matches.length === 0 ? `no cell matches ${where}` : `${matches.length} cells match ${where}`;

@@ -6,6 +6,8 @@ import type { CellSummary } from './cell-results.js';
 import { renderChartSvg } from './charts/render-chart.js';
 import { svgToPng } from './charts/svg-to-png.js';
 import { cellsForExperiment, type ComparisonRow, comparePublished, comparisonTable } from './compare-published.js';
+import { type PaperLayoutParts, readPaperLayoutManifest } from './paper-layout.js';
+import { findPaperLayout } from './paper-layouts.js';
 import { layoutPaperTable } from './paper-table.js';
 import { paperTablesFor } from './paper-tables.js';
 import { loadPublishedFolder, loadPublishedNumbers } from './published.js';
@@ -37,6 +39,8 @@ export interface SummarisedRun {
   comparison: ComparisonRow[];
   /** Published cells that name no experiment (cannot be compared anywhere). */
   unassignedPublishedCells: number;
+  /** What the folder's paper layout (report-layout.json) adds, or null without one. */
+  paper: PaperLayoutParts | null;
 }
 
 /** What writeReport wrote. */
@@ -48,8 +52,10 @@ export interface ReportOutput extends SummarisedRun {
 /**
  * summariseRun(directory, options) runs the first stages of the report pipeline:
  * read the results folder (stage 1), find its kind (2), summarise each cell (3) and
- * compare with the published numbers of that experiment (4). Throws InputError for a
- * missing, empty or unknown-kind folder and for bad published files. O(rows + cells).
+ * compare with the published numbers of that experiment (4), then lay out the paper's
+ * parts when report-layout.json names a paper layout (src/report/paper-layouts.ts).
+ * Throws InputError for a missing, empty or unknown-kind folder, for bad published
+ * files and for an unknown or bad layout. O(rows + cells).
  */
 export function summariseRun(directory: string, options: ReportOptions = {}): SummarisedRun {
   const results = readResultsFolder(directory);
@@ -62,7 +68,24 @@ export function summariseRun(directory: string, options: ReportOptions = {}): Su
   const cells = cellsForExperiment(files, results.experiment);
   const comparison = comparePublished(cells, summaries, kind, { sigmas: options.sigmas });
   const unassignedPublishedCells = files.reduce((total, file) => total + file.cells.filter((cell) => cell.experiment === undefined).length, 0);
-  return { results, kind, summaries, comparison, unassignedPublishedCells };
+  const manifest = readPaperLayoutManifest(results.directory);
+  let paper: PaperLayoutParts | null = null;
+  if (manifest !== null) {
+    const layout = findPaperLayout(manifest.layout, join(results.directory, 'report-layout.json'));
+    if (layout.experiments.includes(results.experiment)) {
+      const config = results.run?.raw.config;
+      paper = layout.build({
+        directory: results.directory,
+        experiment: results.experiment,
+        summaries,
+        config: config !== null && typeof config === 'object' && !Array.isArray(config) ? (config as Record<string, unknown>) : null,
+        comparison,
+        publishedCells: files.flatMap((file) => file.cells),
+        options: manifest.options,
+      });
+    }
+  }
+  return { results, kind, summaries, comparison, unassignedPublishedCells, paper };
 }
 
 function flatten(value: unknown, prefix: string, into: Array<[string, string]>): void {
@@ -107,7 +130,9 @@ function provenanceRows(run: SummarisedRun): Array<[string, string]> {
  * writeReport(directory, options) runs the whole report pipeline on a results folder:
  * summarise and compare (summariseRun), write summary and paper tables as Arrow, CSV
  * and Markdown (stage 5), build, render and save the charts as Vega-Lite JSON, SVG
- * and PNG (6), and write the self-contained report.html (7). Throws InputError for
+ * and PNG (6), and write the self-contained report.html (7). When the folder's
+ * report-layout.json names a paper layout, its tables, charts (instead of the kind's),
+ * annotated comparison (tables/<id>.*, shown in report.html) and notices join in. Throws InputError for
  * bad input (exit 2). O(rows + cells + chart pixels).
  */
 export async function writeReport(directory: string, options: ReportOptions = {}): Promise<ReportOutput> {
@@ -118,12 +143,16 @@ export async function writeReport(directory: string, options: ReportOptions = {}
 
   const summary = summaryTable(summaries, results.varyingSettings, kind, `Summary per cell: ${results.experiment}`);
   files.push(...writeTable(folder, summary));
-  const paperTables: SummaryTable[] = paperTablesFor(results.experiment).map((layout) => layoutPaperTable(layout, summaries));
+  const paperTables: SummaryTable[] = [
+    ...paperTablesFor(results.experiment).map((layout) => layoutPaperTable(layout, summaries)),
+    ...(run.paper?.tables ?? []),
+  ];
   for (const table of paperTables) files.push(...writeTable(join(folder, 'tables'), table));
 
   const charts: RenderedChart[] = [];
   let pngProblem: string | null = null;
-  for (const chart of kind.charts?.(summaries, results.varyingSettings, results.experiment) ?? []) {
+  const chartSpecs = run.paper?.charts ?? kind.charts?.(summaries, results.varyingSettings, results.experiment) ?? [];
+  for (const chart of chartSpecs) {
     const svg = await renderChartSvg(chart.spec);
     const base = join('charts', chart.id);
     writeFileAtomic(join(folder, `${base}.vl.json`), `${JSON.stringify(chart.spec, null, 2)}\n`);
@@ -144,10 +173,13 @@ export async function writeReport(directory: string, options: ReportOptions = {}
 
   let comparison: { rows: ComparisonRow[]; table: SummaryTable } | null = null;
   if (run.comparison.length > 0) {
-    comparison = { rows: run.comparison, table: comparisonTable(run.comparison, results.experiment) };
-    files.push(...writeTable(folder, comparison.table));
+    const generic = comparisonTable(run.comparison, results.experiment);
+    files.push(...writeTable(folder, generic));
+    const annotated = run.paper?.comparisonTable;
+    if (annotated !== undefined) files.push(...writeTable(join(folder, 'tables'), annotated));
+    comparison = { rows: run.comparison, table: annotated ?? generic };
   }
-  const notices: string[] = [];
+  const notices: string[] = [...(run.paper?.notices ?? [])];
   if (pngProblem !== null) notices.push(`PNG files were not written (${pngProblem}); the SVG charts are complete.`);
   if (results.run === null) notices.push('This results folder has no run.json: provenance is limited to results.arrow.');
   if (run.comparison.length === 0) notices.push(`No published cells name the experiment "${results.experiment}"; nothing to compare.`);
@@ -157,7 +189,7 @@ export async function writeReport(directory: string, options: ReportOptions = {}
   const html = reportHtml({
     experiment: results.experiment,
     kind: kind.kind,
-    kindDescription: kind.description,
+    kindDescription: run.paper?.description ? `${run.paper.description} ${kind.description}` : kind.description,
     generatedAt: (options.now ?? new Date()).toISOString(),
     provenance: provenanceRows(run),
     config: results.run?.raw.config ?? null,

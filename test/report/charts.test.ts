@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { CellSummary } from '../../src/report/cell-results.js';
 import { barChartSpec } from '../../src/report/charts/bar-chart.js';
+import { lineChartSpec } from '../../src/report/charts/line-chart.js';
 import { renderChartSvg } from '../../src/report/charts/render-chart.js';
 import { chooseChartLayout, sequentialAuditCharts } from '../../src/report/charts/sequential-audit-charts.js';
 import { svgToPng } from '../../src/report/charts/svg-to-png.js';
@@ -71,5 +72,23 @@ describe('sequentialAuditCharts(summaries, varyingSettings, experiment)', () => 
   });
   it('returns no charts for no cells', () => {
     expect(sequentialAuditCharts([], [], 'x')).toEqual([]);
+  });
+});
+
+describe('lineChartSpec(data, { band: true })', () => {
+  const data = ['Robust', 'Unstable'].flatMap((series, s) =>
+    [0.01, 0.05, 0.1].map((x) => ({ x, series, panel: 'SP', value: 100 * (s + 1) * x, lower: 90 * (s + 1) * x, upper: 110 * (s + 1) * x })),
+  );
+  it('keeps the series legend beside the shaded band (one legend entry per series)', async () => {
+    const options = { title: 'Queries', xTitle: 'Tolerance', valueTitle: 'Queries', seriesTitle: 'Pool', panelTitle: 'Metric' };
+    const plain = await renderChartSvg(lineChartSpec(data, options));
+    const banded = await renderChartSvg(lineChartSpec(data, { ...options, band: true }));
+    const legendEntries = (svg: string) => (svg.match(/role-legend-symbol/g) ?? []).length;
+    expect(legendEntries(plain)).toBe(2);
+    expect(legendEntries(banded)).toBe(2);
+    expect(banded).toMatch(/role-legend-title[\s\S]*?Pool/);
+    // The band is drawn as area marks; the plain chart has none.
+    expect(banded).toMatch(/class="mark-area role-mark/);
+    expect(plain).not.toMatch(/class="mark-area role-mark/);
   });
 });

@@ -21,6 +21,12 @@ export interface BrowserCheck {
   /** Requests for anything but the report file itself (should be none: self-contained). */
   externalRequests: string[];
   title: string;
+  /** Ids of the <table> elements the page lays out with a visible size. */
+  visibleTableIds: string[];
+  /** Ids of the chart figures whose SVG has a visible size. */
+  visibleChartIds: string[];
+  /** Texts of the notices at the top of the report. */
+  notices: string[];
 }
 
 /**
@@ -63,9 +69,21 @@ export async function openReport(htmlPath: string, screenshotPath: string): Prom
     await page.goto(reportUrl, { waitUntil: 'load' });
     const chartSvgCounts = await page.$$eval('figure.chart-figure', (figures) => figures.map((figure) => figure.querySelectorAll('.chart svg').length));
     const markCount = await page.$$eval('figure.chart-figure .chart svg path, figure.chart-figure .chart svg rect, figure.chart-figure .chart svg line', (marks) => marks.length);
+    const visibleTableIds = await page.$$eval('table[id]', (tables) =>
+      tables.filter((table) => table.getBoundingClientRect().width > 0 && table.getBoundingClientRect().height > 0).map((table) => table.id),
+    );
+    const visibleChartIds = await page.$$eval('figure.chart-figure', (figures) =>
+      figures
+        .filter((figure) => {
+          const svg = figure.querySelector('.chart svg');
+          return svg !== null && svg.getBoundingClientRect().width > 50 && svg.getBoundingClientRect().height > 50;
+        })
+        .map((figure) => figure.id),
+    );
+    const notices = await page.$$eval('p.notice', (paragraphs) => paragraphs.map((paragraph) => paragraph.textContent ?? ''));
     mkdirSync(dirname(screenshotPath), { recursive: true });
     await page.screenshot({ path: screenshotPath, fullPage: true });
-    return { chartSvgCounts, markCount, consoleErrors, externalRequests, title: await page.title() };
+    return { chartSvgCounts, markCount, consoleErrors, externalRequests, title: await page.title(), visibleTableIds, visibleChartIds, notices };
   } finally {
     await context.close();
     rmSync(profile, { recursive: true, force: true });

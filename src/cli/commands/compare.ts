@@ -54,12 +54,19 @@ export const compareCommand: CommandModule<object, CompareArguments> = {
     const run = summariseRun(args.results, { publishedFolder: args.published, sigmas: args.sigmas });
     const failures = regressionFailures(run.comparison);
     if (args.json) {
-      console.log(JSON.stringify({ experiment: run.results.experiment, rows: run.comparison, regressionFailures: failures.map((row) => row.id) }, null, 2));
+      const reasons = run.paper?.reasons ?? {};
+      const rows = run.comparison.map((row) => (reasons[row.id] === undefined ? row : { ...row, reason: reasons[row.id] }));
+      console.log(JSON.stringify({ experiment: run.results.experiment, notices: run.paper?.notices ?? [], rows, regressionFailures: failures.map((row) => row.id) }, null, 2));
     } else if (run.comparison.length === 0) {
       console.log(`compare: no published cells name the experiment "${run.results.experiment}"; nothing to compare.`);
       if (run.unassignedPublishedCells > 0) console.log(`  (${run.unassignedPublishedCells} published cells name no experiment; see docs/report.md)`);
     } else {
+      for (const notice of run.paper?.notices ?? []) console.log(`note: ${notice}`);
       printRows(run.comparison);
+      const reasons = run.paper?.reasons ?? {};
+      const differing = run.comparison.filter((row) => row.status === 'outside' && reasons[row.id] !== undefined);
+      if (differing.length > 0) console.log('');
+      for (const row of differing) console.log(`${row.id}: ${reasons[row.id]}`);
       const count = (status: string) => run.comparison.filter((row) => row.status === status).length;
       console.log(
         `compare: ${run.results.experiment}: ${count('within')} within, ${count('outside')} outside, ${count('missing')} missing, ${count('unmapped')} unmapped; ` +

@@ -39,7 +39,11 @@ export function lineChartSpec(data: LineDatum[], options: LineChartOptions): Rec
   const x: Record<string, unknown> = { field: 'x', type: 'quantitative', title: options.xTitle, scale: { zero: false, ...(options.logX ? { type: 'log' } : {}) } };
   const y: Record<string, unknown> = { field: 'value', type: 'quantitative', title: options.valueTitle };
   if (options.valueDomain) y.scale = { domain: options.valueDomain };
-  const color = hasSeries ? { color: { field: 'series', type: 'nominal', title: options.seriesTitle ?? '', sort: null } } : {};
+  // The band and the line share one color encoding: with `legend: null` on the band, Vega-Lite
+  // merges the two layers' legends into none. symbolOpacity keeps the merged symbols solid.
+  const color = hasSeries
+    ? { color: { field: 'series', type: 'nominal', title: options.seriesTitle ?? '', sort: null, legend: { symbolOpacity: 1 } } }
+    : {};
   const layers: Array<Record<string, unknown>> = [];
   if (hasBand) {
     layers.push({
@@ -48,7 +52,7 @@ export function lineChartSpec(data: LineDatum[], options: LineChartOptions): Rec
         x,
         y: { field: 'lower', type: 'quantitative' },
         y2: { field: 'upper' },
-        ...(hasSeries ? { color: { field: 'series', type: 'nominal', sort: null, legend: null } } : {}),
+        ...color,
       },
     });
   }

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { explainPaperAComparison } from '../../../experiments/paper-a/comparison.js';
-import { calibratedPools, type SourcedPool } from '../../../experiments/paper-a/pool-sources.js';
+import { calibratedPools, type PoolProvenance, poolProvenance } from '../../../experiments/paper-a/pool-sources.js';
 import { PAPER_A_POOLS } from '../../../experiments/paper-a/pools.js';
 import { shortReason } from '../../../experiments/paper-a/reproduce.js';
 import type { CellSummary } from '../../../src/report/cell-results.js';
@@ -37,14 +37,7 @@ const row = (id: string, statistic: string, status: ComparisonRow['status']): Co
 });
 
 const adultRobustBase = PAPER_A_POOLS.find((pool) => pool.name === 'adult-robust-base')!;
-const realPool = (cached: boolean): SourcedPool => ({
-  pool: adultRobustBase,
-  auditPool: calibratedPools('adult', 'x')[0].auditPool,
-  origin: 'trained-model',
-  reason: null,
-  card: null,
-  cached,
-});
+const realPool = (cached: boolean): PoolProvenance => ({ name: adultRobustBase.name, origin: 'trained-model', reason: null, cached });
 const summary = (gap: number): CellSummary => ({
   cell: 'c',
   settings: { pool: 'adult-robust-base', metric: 'sp', access: 'decision' },
@@ -62,7 +55,7 @@ describe('explainPaperAComparison(rows, cells, summaries, pools)', () => {
   ];
 
   it('marks every cell of a calibrated pool "not reproduced", even when within tolerance', () => {
-    const pools = calibratedPools('adult', 'No data.');
+    const pools = calibratedPools('adult', 'No data.').map((pool) => poolProvenance(pool));
     const [explained] = explainPaperAComparison([row('g', 'oracle_gap', 'within')], cells, [summary(0.1716)], pools);
     expect(explained.verdict).toBe('not reproduced (calibrated synthetic)');
     expect(explained.why).toMatch(/by construction/);

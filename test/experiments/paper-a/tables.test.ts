@@ -1,7 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { accessTable } from '../../../experiments/paper-a/access-table.js';
-import { SiblingCells } from '../../../experiments/paper-a/sibling-cells.js';
-import { paperATable1Layout } from '../../../experiments/paper-a/table-1.js';
+import { paperATable1 } from '../../../experiments/paper-a/table-1.js';
 import { paperATable4 } from '../../../experiments/paper-a/table-4.js';
 import { paperATable5 } from '../../../experiments/paper-a/table-5.js';
 import type { CellSummary } from '../../../src/report/cell-results.js';
@@ -20,10 +19,8 @@ const summaries: CellSummary[] = [
 ];
 
 describe('paper A table layouts', () => {
-  it('accessTable("sp", ..., siblings) prints a row per model with the three regimes side by side, as Table 2 does', () => {
-    const siblings = new SiblingCells();
-    siblings.use(summaries);
-    const table = layoutPaperTable(accessTable('sp', 't2', 'Table 2', '', siblings), summaries);
+  it('accessTable("sp", ...) prints a row per model with the three regimes side by side, as Table 2 does', () => {
+    const table = layoutPaperTable(accessTable('sp', 't2', 'Table 2', ''), summaries);
     expect(table.rows.length).toBe(4);
     const [row] = table.rows;
     expect(row).toMatchObject({
@@ -41,23 +38,28 @@ describe('paper A table layouts', () => {
     expect(table.rows[3].note).toMatch(/no cell matches/);
   });
 
-  it('accessTable(...) without filled siblings leaves the score and logit columns empty', () => {
-    const table = layoutPaperTable(accessTable('sp', 't2', 'Table 2', '', new SiblingCells()), summaries);
+  it('accessTable(...) leaves the score and logit columns empty when the run has no such cells', () => {
+    const decisionOnly = summaries.filter((summary) => summary.settings.access === 'decision');
+    const table = layoutPaperTable(accessTable('sp', 't2', 'Table 2', ''), decisionOnly);
     expect(table.rows[0].decision).toBe('Reject, 2349 ± 1345');
     expect(table.rows[0].score).toBeNull();
   });
 
-  it('paperATable1Layout(siblings) puts the SP and EO gaps of a model in one row, as Table 1 does', () => {
-    const siblings = new SiblingCells();
-    siblings.use(summaries);
-    const table = layoutPaperTable(paperATable1Layout(siblings), summaries);
+  it('accessTable(..., data) adds a Data column saying what each row stands on', () => {
+    const data = new Map([['acs-robust-base', 'CALIBRATED SYNTHETIC, not a reproduction']]);
+    const table = layoutPaperTable(accessTable('sp', 't2', 'Table 2', '', data), summaries);
+    expect(table.rows[0].data).toBe('CALIBRATED SYNTHETIC, not a reproduction');
+  });
+
+  it('paperATable1() puts the SP and EO gaps of a model in one row, as Table 1 does', () => {
+    const table = layoutPaperTable(paperATable1(), summaries);
     expect(table.rows.length).toBe(8);
     const row = table.rows.find((r) => r.model === 'Robust-Base' && r.dataset === 'ACS');
     expect(row).toMatchObject({ sp_gap: 0.0923, eo_gap: 0.0202, sp_oracle: 'reject', eo_oracle: 'accept', sp_pool: 58700, eo_pool: 24101 });
   });
 
   it('Tables 4 and 5 list their eight rows in the printed order (ACS then Adult; SP then EO; Robust then Unstable)', () => {
-    const order = paperATable4.rows.map((row) => `${row.labels.dataset} ${row.labels.model} ${row.labels.metric}`);
+    const order = paperATable4().rows.map((row) => `${row.labels.dataset} ${row.labels.model} ${row.labels.metric}`);
     expect(order).toEqual([
       'ACS Robust-Base SP',
       'ACS Unstable-Base SP',
@@ -68,6 +70,6 @@ describe('paper A table layouts', () => {
       'Adult Robust-Base EO',
       'Adult Unstable-Base EO',
     ]);
-    expect(paperATable5.rows).toBe(paperATable4.rows);
+    expect(paperATable5().rows).toEqual(paperATable4().rows);
   });
 });
