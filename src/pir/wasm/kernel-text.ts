@@ -48,25 +48,35 @@ function horizontalSum(local: string): string {
               (i32.add (i32x4.extract_lane 2 (local.get ${local})) (i32x4.extract_lane 3 (local.get ${local}))))`;
 }
 
-function answerFunction(): string {
-  const rows = range(ROWS_PER_BLOCK);
-  const accumulators = rows
-    .map((r) => `(local $low${r} v128) (local $high${r} v128)`)
-    .join(' ');
-  const body = rows
+/**
+ * One step of the answer loop for four rows: load 16 bytes of each row at $c, widen
+ * them to i16 and add their pmaddwd with the low-limb registers lowFirst, lowSecond
+ * into $lowR and with the high-limb registers highFirst, highSecond into $highR.
+ * Shared by `answer` (the query's limbs) and `ceiling` (constant registers).
+ */
+function rowMultiplyAdds(rows: number[], lowFirst: string, lowSecond: string, highFirst: string, highSecond: string): string {
+  return rows
     .map(
       (r) => `
           (local.set $bytes (v128.load (i32.add (local.get $row${r}) (local.get $c))))
           (local.set $wideLow (i16x8.extend_low_i8x16_u (local.get $bytes)))
           (local.set $wideHigh (i16x8.extend_high_i8x16_u (local.get $bytes)))
           (local.set $low${r} (i32x4.add (local.get $low${r})
-            (i32x4.add (i32x4.dot_i16x8_s (local.get $wideLow) (local.get $qLow0))
-                       (i32x4.dot_i16x8_s (local.get $wideHigh) (local.get $qLow1)))))
+            (i32x4.add (i32x4.dot_i16x8_s (local.get $wideLow) (local.get ${lowFirst}))
+                       (i32x4.dot_i16x8_s (local.get $wideHigh) (local.get ${lowSecond})))))
           (local.set $high${r} (i32x4.add (local.get $high${r})
-            (i32x4.add (i32x4.dot_i16x8_s (local.get $wideLow) (local.get $qHigh0))
-                       (i32x4.dot_i16x8_s (local.get $wideHigh) (local.get $qHigh1)))))`,
+            (i32x4.add (i32x4.dot_i16x8_s (local.get $wideLow) (local.get ${highFirst}))
+                       (i32x4.dot_i16x8_s (local.get $wideHigh) (local.get ${highSecond})))))`,
     )
     .join('');
+}
+
+function answerFunction(): string {
+  const rows = range(ROWS_PER_BLOCK);
+  const accumulators = rows
+    .map((r) => `(local $low${r} v128) (local $high${r} v128)`)
+    .join(' ');
+  const body = rowMultiplyAdds(rows, '$qLow0', '$qLow1', '$qHigh0', '$qHigh1');
   const stores = rows
     .map(
       (r) => `
@@ -123,20 +133,7 @@ function answerFunction(): string {
 
 function ceilingFunction(): string {
   const rows = range(ROWS_PER_BLOCK);
-  const body = rows
-    .map(
-      (r) => `
-        (local.set $bytes (v128.load (i32.add (local.get $row${r}) (local.get $c))))
-        (local.set $wideLow (i16x8.extend_low_i8x16_u (local.get $bytes)))
-        (local.set $wideHigh (i16x8.extend_high_i8x16_u (local.get $bytes)))
-        (local.set $low${r} (i32x4.add (local.get $low${r})
-          (i32x4.add (i32x4.dot_i16x8_s (local.get $wideLow) (local.get $k0))
-                     (i32x4.dot_i16x8_s (local.get $wideHigh) (local.get $k1)))))
-        (local.set $high${r} (i32x4.add (local.get $high${r})
-          (i32x4.add (i32x4.dot_i16x8_s (local.get $wideLow) (local.get $k2))
-                     (i32x4.dot_i16x8_s (local.get $wideHigh) (local.get $k3)))))`,
-    )
-    .join('');
+  const body = rowMultiplyAdds(rows, '$k0', '$k1', '$k2', '$k3');
   return `  (func (export "ceiling") (param $d i32) (param $rows i32) (param $columns i32) (param $out i32)
     (local $rowBase i32) (local $c i32)
     ${rows.map((r) => `(local $row${r} i32) (local $low${r} v128) (local $high${r} v128)`).join(' ')}
