@@ -29,16 +29,18 @@ export function resultMetadata(plan: Plan): Map<string, string> {
 }
 
 /**
- * assembleResults(plan, kind, chunks, outcomesOf) lays out the rows of the given
- * chunks in canonical order (chunks in plan order: cells in plan order, then
- * replicate index), adding the plan's columns to each chunk's outcome columns.
- * O(rows × columns).
+ * assembleResults(plan, kind, chunks, outcomesOf, seedsOf) lays out the rows of the
+ * given chunks in canonical order (chunks in plan order: cells in plan order, then
+ * replicate index), adding the plan's columns to each chunk's outcome columns. The
+ * seed column comes from seedsOf(chunk) when given (the seeds a worker used), else
+ * from replicateSeed. O(rows × columns).
  */
 export function assembleResults(
   plan: Plan,
   kind: ExperimentKind,
   chunks: readonly PlanChunk[],
   outcomesOf: (chunk: PlanChunk) => ColumnData,
+  seedsOf?: (chunk: PlanChunk) => readonly string[],
 ): ColumnData {
   const columns = resultColumns(plan, kind);
   const data: ColumnData = {};
@@ -47,6 +49,7 @@ export function assembleResults(
   for (const chunk of ordered) {
     const cell = plan.cells[chunk.cell];
     const outcomes = outcomesOf(chunk);
+    const seeds = seedsOf?.(chunk);
     for (let i = 0; i < chunk.count; i++) {
       const replicate = chunk.firstReplicate + i;
       data.experiment.push(plan.experiment);
@@ -54,7 +57,7 @@ export function assembleResults(
       data.cell.push(cell.key);
       for (const column of plan.gridColumns) data[column.column].push(cell.columns[column.column] as ColumnValue);
       data.replicate.push(replicate);
-      data.seed.push(replicateSeed(plan.seed, cell.key, replicate));
+      data.seed.push(seeds ? seeds[i] : replicateSeed(plan.seed, cell.key, replicate));
       for (const column of kind.outcomeColumns) data[column.name].push(outcomes[column.name][i]);
     }
   }

@@ -31,8 +31,9 @@ export interface SettingsOrigin {
  *   generated pool, a prepared audit), made once per worker per key and reused by
  *   every replicate of every cell with that key;
  * - `runReplicate`: one replicate from (context, settings, a seeded Random) to a row.
- * `prepare` also runs once per key in the main thread before anything is written,
- * so bad input (a missing pool file, an empty group) stops the run with exit 2.
+ * Before anything is written, a worker thread prepares every context key the run
+ * needs once (the main thread never does), so bad input (a missing pool file, an
+ * empty group) stops the run with exit 2 and an untouched output folder.
  */
 export interface ExperimentKind<Settings = Record<string, unknown>, Context = unknown> {
   readonly name: string;

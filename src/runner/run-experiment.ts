@@ -5,11 +5,12 @@ import pLimit from 'p-limit';
 import { writeFileAtomic } from '../util/atomic-write.js';
 import { assembleResults, resultColumns, resultMetadata } from './assemble-results.js';
 import { Checkpoints } from './checkpoints.js';
+import { type ChunkPayload, decodeChunkPayload } from './chunk-payload.js';
 import type { ExperimentConfig } from './config.js';
 import type { ExperimentKind } from './kind.js';
 import { findKind } from './kinds.js';
-import { buildPlan, chunksOfShard, type Plan, type Shard } from './plan.js';
-import { type ColumnData, encodeResultTable } from './results-table.js';
+import { buildPlan, chunksOfShard, type Plan, type PlanChunk, type Shard } from './plan.js';
+import { encodeResultTable } from './results-table.js';
 import { buildRunRecord, fairauditVersion, gitCommit, readRunRecord } from './run-record.js';
 import { kindModuleFile, WorkerPool } from './worker-pool.js';
 
@@ -51,10 +52,11 @@ export function defaultOutDirectory(experiment: string, shard?: Shard): string {
 }
 
 /**
- * runExperiment(config, options) runs a validated experiment: plan → check every
- * context in the main thread (bad input stops here, before anything is written) →
- * run the chunks of the plan (or of one shard) on a pool of worker threads, at most
- * one chunk in flight per thread, checkpointing each completed chunk atomically →
+ * runExperiment(config, options) runs a validated experiment: plan → run the chunks of
+ * the plan (or of one shard) on a pool of worker threads, two chunks queued per
+ * thread, after a worker has prepared every context the run needs (bad input stops
+ * the run there, before anything is written) → checkpoint each completed chunk
+ * atomically →
  * write results.arrow (rows in canonical order; the same plan gives the same bytes
  * whatever the threads, shards or interruptions) and run.json (config, plan,
  * provenance) → remove the checkpoints.
@@ -91,7 +93,7 @@ export async function runExperiment(config: ExperimentConfig, options: RunOption
     }
   }
 
-  // Workers start loading their modules while the main thread checks the input.
+  // Workers start loading their modules while the main thread reads the checkpoints.
   const threads = Math.max(1, Math.min(options.threads ?? availableParallelism(), Math.max(1, chunks.length)));
   const pool = new WorkerPool(threads, {
     kind: kind.name,
@@ -101,56 +103,72 @@ export async function runExperiment(config: ExperimentConfig, options: RunOption
     origin,
   });
   const checkpoints = new Checkpoints(outDirectory);
-  const done = new Map<number, ColumnData>();
+  const done = new Map<number, ChunkPayload>();
   let resumedChunks = 0;
   let ranChunks = 0;
   try {
-    // Check every context this run needs once, in the main thread, before writing anything.
-    const usedCells = [...new Set(chunks.map((chunk) => chunk.cell))].map((index) => plan.cells[index]);
-    const checked = new Set<string>();
-    for (const cell of usedCells) {
-      const key = kind.contextKey(cell.settings);
-      if (checked.has(key)) continue;
-      checked.add(key);
-      await kind.prepare(cell.settings, origin);
-    }
-
     const resumed = options.resume ? checkpoints.resume(plan.fingerprint, shard, kind.outcomeColumns) : undefined;
-    for (const [index, outcomes] of resumed ?? []) done.set(index, outcomes);
-    if (done.size === 0) checkpoints.start(plan.fingerprint, shard);
+    const chunkCount = new Map(chunks.map((chunk) => [chunk.index, chunk.count]));
+    for (const [index, payload] of resumed ?? []) if (chunkCount.get(index) === payload.rows) done.set(index, payload);
+    const fresh = done.size === 0;
     resumedChunks = chunks.filter((chunk) => done.has(chunk.index)).length;
     const remaining = chunks.filter((chunk) => !done.has(chunk.index));
     ranChunks = remaining.length;
     let completed = chunks.filter((chunk) => done.has(chunk.index)).reduce((sum, chunk) => sum + chunk.count, 0);
     options.onProgress?.(completed, rows);
 
-    const limit = pLimit(threads);
+    const limit = pLimit(threads * pool.depth);
     let failed = false;
-    // The limited stage is only the worker's compute, so a worker gets its next
-    // chunk before the main thread writes the previous chunk's checkpoint.
-    await Promise.all(
-      remaining.map((chunk) =>
+    const stop = () => {
+      failed = true;
+      limit.clearQueue();
+    };
+    // Every context this run needs is prepared once by a worker before anything is
+    // written: bad input (InputError) stops the run with the output folder untouched.
+    // Chunks start at once; their checkpoints wait for the checks.
+    const contextCells = new Map<string, number>();
+    for (const chunk of remaining) {
+      const key = kind.contextKey(plan.cells[chunk.cell].settings);
+      if (!contextCells.has(key)) contextCells.set(key, chunk.cell);
+    }
+    const writable = Promise.all([...contextCells.values()].map((cell) => pool.check(cell))).then(() => {
+      if (fresh) checkpoints.start(plan.fingerprint, shard);
+    });
+    writable.catch(stop);
+    // The limited stage is only the worker's compute (two chunks queued per worker),
+    // so a worker has its next chunk while the main thread writes the last checkpoint.
+    await Promise.all([
+      writable,
+      ...remaining.map((chunk) =>
         limit(() => (failed ? Promise.resolve(undefined) : pool.run(chunk))).then(
-          (outcomes) => {
-            if (!outcomes) return;
-            checkpoints.save(chunk, outcomes, kind.outcomeColumns);
-            done.set(chunk.index, outcomes);
+          async (payload) => {
+            if (!payload) return;
+            await writable;
+            if (failed) return;
+            checkpoints.save(chunk, payload);
+            done.set(chunk.index, decodeChunkPayload(payload, kind.outcomeColumns, `chunk ${chunk.index}`));
             completed += chunk.count;
             options.onProgress?.(completed, rows);
           },
           (error: unknown) => {
-            failed = true;
-            limit.clearQueue();
+            stop();
             throw error;
           },
         ),
       ),
-    );
+    ]);
   } finally {
     await pool.close();
   }
 
-  const data = assembleResults(plan, kind, chunks, (chunk) => done.get(chunk.index) as ColumnData);
+  const payloadOf = (chunk: PlanChunk) => done.get(chunk.index) as ChunkPayload;
+  const data = assembleResults(
+    plan,
+    kind,
+    chunks,
+    (chunk) => payloadOf(chunk).outcomes,
+    (chunk) => payloadOf(chunk).seeds,
+  );
   writeFileAtomic(resultsFile, encodeResultTable(resultColumns(plan, kind), data, resultMetadata(plan)));
   const finished = new Date();
   const wallSeconds = (finished.getTime() - started.getTime()) / 1000;

@@ -6,8 +6,7 @@ import { InputError } from '../util/errors.js';
 import { compiledModule, packageRoot } from '../util/paths.js';
 import type { ExperimentKind } from './kind.js';
 import type { PlanChunk } from './plan.js';
-import type { ColumnData } from './results-table.js';
-import type { ChunkReply, WorkerSetup } from './worker-protocol.js';
+import type { WorkerReply, WorkerRequest, WorkerSetup } from './worker-protocol.js';
 
 /**
  * kindModuleFile(kind) is the compiled file a worker thread should import to get the
@@ -23,59 +22,79 @@ export function kindModuleFile(kind: ExperimentKind): string | null {
   return existsSync(compiled) ? compiled : null;
 }
 
+interface Pending {
+  resolve: (payload: Uint8Array | undefined) => void;
+  reject: (error: Error) => void;
+}
+
 interface PoolWorker {
   worker: Worker;
-  busy: boolean;
-  pending?: { resolve: (outcomes: ColumnData) => void; reject: (error: Error) => void };
+  /** Requests sent and not yet answered, by id. */
+  pending: Map<number, Pending>;
 }
 
 /**
- * A fixed pool of worker threads running dist/src/runner/worker.js. run(chunk) sends
- * a chunk to an idle worker and resolves with its outcome columns; callers keep at
- * most `size` chunks in flight (run-experiment bounds them with p-limit). A worker's
- * InputError comes back as an InputError; any other failure as an Error with the
- * worker's stack.
+ * A fixed pool of worker threads running dist/src/runner/worker.js. run(chunk) queues
+ * a chunk on the worker with the fewest requests in flight and resolves with the
+ * chunk's payload bytes (encodeChunkPayload); check(cell) has a worker prepare the
+ * cell's context. Callers keep at most `depth` requests in flight per worker
+ * (run-experiment bounds them with p-limit), so a worker always has its next chunk
+ * queued while the main thread handles the last one. A worker's InputError comes back
+ * as an InputError; any other failure as an Error with the worker's stack.
  */
 export class WorkerPool {
   private readonly workers: PoolWorker[] = [];
+  private nextId = 0;
+  private nextCheck = 0;
 
   constructor(
     readonly size: number,
     setup: WorkerSetup,
+    /** Requests in flight per worker: 2 keeps the next chunk waiting in the worker. */
+    readonly depth = 2,
   ) {
     const file = compiledModule('runner/worker.js');
     for (let i = 0; i < size; i++) {
-      const entry: PoolWorker = { worker: new Worker(file, { workerData: setup }), busy: false };
-      entry.worker.on('message', (reply: ChunkReply) => {
-        const pending = entry.pending;
-        entry.pending = undefined;
-        entry.busy = false;
+      const entry: PoolWorker = { worker: new Worker(file, { workerData: setup }), pending: new Map() };
+      const failAll = (error: Error) => {
+        for (const pending of entry.pending.values()) pending.reject(error);
+        entry.pending.clear();
+      };
+      entry.worker.on('message', (reply: WorkerReply) => {
+        const pending = entry.pending.get(reply.id);
         if (!pending) return;
-        if (reply.type === 'done') pending.resolve(reply.outcomes);
+        entry.pending.delete(reply.id);
+        if (reply.type === 'done') pending.resolve(reply.payload);
         else if (reply.inputError) pending.reject(new InputError(reply.message));
-        else pending.reject(new Error(`worker failed on chunk ${reply.chunk}: ${reply.stack}`));
+        else pending.reject(new Error(`worker failed: ${reply.stack}`));
       });
-      entry.worker.on('error', (error) => {
-        entry.pending?.reject(error);
-        entry.pending = undefined;
-      });
-      entry.worker.on('exit', (code) => {
-        entry.pending?.reject(new Error(`worker exited with code ${code} during a chunk`));
-        entry.pending = undefined;
-      });
+      entry.worker.on('error', failAll);
+      entry.worker.on('exit', (code) => failAll(new Error(`worker exited with code ${code} during a chunk`)));
       this.workers.push(entry);
     }
   }
 
-  /** Runs one chunk on an idle worker. Throws if every worker is busy (a caller bug). */
-  run(chunk: PlanChunk): Promise<ColumnData> {
-    const entry = this.workers.find((w) => !w.busy);
-    if (!entry) throw new Error('WorkerPool.run: every worker is busy; bound the calls to the pool size');
-    entry.busy = true;
-    return new Promise<ColumnData>((resolve, reject) => {
-      entry.pending = { resolve, reject };
-      entry.worker.postMessage({ chunk });
+  private send(entry: PoolWorker, request: WorkerRequest): Promise<Uint8Array | undefined> {
+    return new Promise((resolve, reject) => {
+      entry.pending.set(request.id, { resolve, reject });
+      entry.worker.postMessage(request);
     });
+  }
+
+  /**
+   * Runs one chunk on the worker with the fewest requests in flight (the first such);
+   * resolves with the chunk's payload bytes.
+   */
+  async run(chunk: PlanChunk): Promise<Uint8Array> {
+    let entry = this.workers[0];
+    for (const candidate of this.workers) if (candidate.pending.size < entry.pending.size) entry = candidate;
+    return (await this.send(entry, { type: 'chunk', id: this.nextId++, chunk })) as Uint8Array;
+  }
+
+  /** Has a worker (the next in turn) prepare the context of plan cell `cell`; rejects with its error. */
+  async check(cell: number): Promise<void> {
+    const entry = this.workers[this.nextCheck++ % this.workers.length];
+    await this.send(entry, { type: 'check', id: this.nextId++, cell });
   }
 
   /** Stops every worker. */

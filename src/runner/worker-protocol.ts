@@ -1,6 +1,5 @@
 import type { SettingsOrigin } from './kind.js';
 import type { PlanChunk } from './plan.js';
-import type { ColumnData } from './results-table.js';
 
 /** What a worker thread is started with (workerData). */
 export interface WorkerSetup {
@@ -12,12 +11,17 @@ export interface WorkerSetup {
   origin: SettingsOrigin;
 }
 
-/** A message from the main thread: run this chunk. */
-export interface ChunkRequest {
-  chunk: PlanChunk;
-}
+/**
+ * A message from the main thread: prepare the context of a cell (the check, before
+ * anything is written, that the run's input is good), or run a chunk. A worker
+ * answers its requests one at a time, in the order they came.
+ */
+export type WorkerRequest = { type: 'check'; id: number; cell: number } | { type: 'chunk'; id: number; chunk: PlanChunk };
 
-/** A worker's answer: the chunk's outcome columns, or the error that stopped it. */
-export type ChunkReply =
-  | { type: 'done'; chunk: number; outcomes: ColumnData }
-  | { type: 'error'; chunk: number; message: string; stack: string; inputError: boolean };
+/**
+ * A worker's answer to request `id`: done (for a chunk, its payload as the bytes of
+ * encodeChunkPayload, transferred), or the error that stopped it.
+ */
+export type WorkerReply =
+  | { type: 'done'; id: number; payload?: Uint8Array }
+  | { type: 'error'; id: number; message: string; stack: string; inputError: boolean };

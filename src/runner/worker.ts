@@ -1,14 +1,19 @@
 import { pathToFileURL } from 'node:url';
 import { parentPort, workerData } from 'node:worker_threads';
 import { isInputError } from '../util/errors.js';
+import { encodeChunkPayload } from './chunk-payload.js';
 import type { ExperimentKind } from './kind.js';
 import { runChunk } from './run-chunk.js';
-import type { ChunkReply, ChunkRequest, WorkerSetup } from './worker-protocol.js';
+import type { WorkerReply, WorkerRequest, WorkerSetup } from './worker-protocol.js';
 
 /**
- * The worker thread: runs chunks of replicates sent by the main thread. A kind's
- * context (a pool loaded or generated, an audit prepared) is made once per worker
- * per context key and reused by every later chunk, never once per replicate.
+ * The worker thread: prepares contexts and runs chunks of replicates sent by the main
+ * thread, one request at a time in arrival order (the main thread keeps the next chunk
+ * queued here, so the worker never waits for a round trip). A kind's context (a pool
+ * loaded or generated, an audit prepared) is made once per worker per context key and
+ * reused by every later chunk, never once per replicate. A chunk's outcomes go back
+ * as one byte buffer (encodeChunkPayload), transferred rather than cloned, which the
+ * main thread writes as the chunk's checkpoint as it is.
  */
 const setup = workerData as WorkerSetup;
 const contexts = new Map<string, Promise<unknown>>();
@@ -27,6 +32,8 @@ async function loadKind(): Promise<ExperimentKind> {
 }
 
 const kindLoaded = loadKind();
+// Handled where it is awaited; this only keeps an early failure from being reported as unhandled.
+kindLoaded.catch(() => undefined);
 
 function contextFor(kind: ExperimentKind, settings: Record<string, unknown>): Promise<unknown> {
   const key = kind.contextKey(settings);
@@ -38,21 +45,31 @@ function contextFor(kind: ExperimentKind, settings: Record<string, unknown>): Pr
   return context;
 }
 
-parentPort?.on('message', async (request: ChunkRequest) => {
-  let reply: ChunkReply;
+async function answer(request: WorkerRequest): Promise<void> {
   try {
     const kind = await kindLoaded;
+    if (request.type === 'check') {
+      await contextFor(kind, setup.cells[request.cell].settings);
+      parentPort?.postMessage({ type: 'done', id: request.id } satisfies WorkerReply);
+      return;
+    }
     const cell = setup.cells[request.chunk.cell];
     const context = await contextFor(kind, cell.settings);
-    reply = { type: 'done', chunk: request.chunk.index, outcomes: runChunk(kind, context, cell, setup.seed, request.chunk) };
+    const payload = encodeChunkPayload(kind.outcomeColumns, runChunk(kind, context, cell, setup.seed, request.chunk));
+    parentPort?.postMessage({ type: 'done', id: request.id, payload } satisfies WorkerReply, [payload.buffer as ArrayBuffer]);
   } catch (error) {
-    reply = {
+    parentPort?.postMessage({
       type: 'error',
-      chunk: request.chunk.index,
+      id: request.id,
       message: (error as Error)?.message ?? String(error),
       stack: (error as Error)?.stack ?? String(error),
       inputError: isInputError(error),
-    };
+    } satisfies WorkerReply);
   }
-  parentPort?.postMessage(reply);
+}
+
+// Requests are answered one at a time, in arrival order.
+let queue: Promise<void> = Promise.resolve();
+parentPort?.on('message', (request: WorkerRequest) => {
+  queue = queue.then(() => answer(request));
 });

@@ -25,7 +25,7 @@ const CHUNKS = 120;
 
 function chunkFiles(folder: string): string[] {
   const checkpoints = join(folder, '.checkpoints');
-  return existsSync(checkpoints) ? readdirSync(checkpoints).filter((name) => /^chunk-\d+\.arrow$/.test(name)) : [];
+  return existsSync(checkpoints) ? readdirSync(checkpoints).filter((name) => /^chunk-\d+\.bin$/.test(name)) : [];
 }
 
 describe('fairaudit run CONFIG --resume after kill -9', () => {

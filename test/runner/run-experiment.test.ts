@@ -140,4 +140,29 @@ describe('runExperiment(config) with a pool file', () => {
     await expect(runExperiment(config, { threads: 1, outDirectory: join(folder, 'out') })).rejects.toThrow(/score/);
     expect(existsSync(join(folder, 'out'))).toBe(false);
   });
+
+  it('writes nothing when one context of a grid is bad, even after chunks of a good one have finished (2 threads)', async () => {
+    const folder = temporaryFolder();
+    const pool = generateSyntheticPool({ size: 500, groupShare: 0.5, labelRate: [0.4, 0.4], decisionRate: [0.45, 0.3], logitScale: 2, seed: '9' });
+    writePoolFile(join(folder, 'pool.arrow'), { ...pool, score: null, logit: null });
+    // The good pool's 20 chunks of 2 replicates each are queued on both workers; the bad pool is checked by one of them.
+    const config = parseConfig(
+      `experiment: one-bad
+kind: sequential-audit
+seed: 3
+replicates: 40
+chunkSize: 2
+settings:
+  access: score
+  budget: 200
+grid:
+  pool:
+    - { name: good, synthetic: { size: 2000, decisionRate: [0.45, 0.3] } }
+    - { name: bad, file: pool.arrow }
+`,
+      join(folder, 'd.yaml'),
+    );
+    await expect(runExperiment(config, { threads: 2, outDirectory: join(folder, 'out') })).rejects.toThrow(/score/);
+    expect(existsSync(join(folder, 'out'))).toBe(false);
+  });
 });
