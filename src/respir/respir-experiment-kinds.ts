@@ -6,7 +6,12 @@ import type { CandidatePopulation } from './candidate-population.js';
 import { detectionProbability } from './detection-probability.js';
 import { finitePopulationFlipBound } from './finite-population-flip-bound.js';
 import { minimalPassingFlips } from './minimal-passing-flips.js';
-import { drawObliviousAudit, type ObliviousAuditSimulation, prepareObliviousAudit } from './oblivious-audit-simulation.js';
+import {
+  drawObliviousAudit,
+  type ObliviousAuditSetup,
+  type ObliviousAuditSimulation,
+  prepareObliviousAudit,
+} from './oblivious-audit-simulation.js';
 import { expectedAuditEligible, type ManipulationPlan, planRespirManipulation, type PlannedManipulation } from './respir-manipulation-plan.js';
 import { respirFlipBound } from './respir-flip-bound.js';
 import {
@@ -62,6 +67,27 @@ function cellFacts(settings: RespirCommonSettings, origin: SettingsOrigin): Resp
     theorem1BestEffort: theorem1.bestEffort,
     theorem4Flips: theorem4.flips,
     theorem4BestEffort: theorem4.bestEffort,
+  };
+}
+
+/**
+ * The audit a cell simulates, before any manipulation: C, n, the sampling design and
+ * sampler, ε from the facts, and `canaries` canaries of the given effectiveness.
+ */
+function unmanipulatedAudit(
+  facts: RespirCellFacts,
+  settings: RespirCommonSettings,
+  canaries: number,
+  canaryEffectiveness: number,
+): Omit<ObliviousAuditSetup, 'manipulation'> {
+  return {
+    population: facts.population,
+    auditSetSize: facts.auditSetSize,
+    design: settings.design,
+    sampler: settings.sampler,
+    tolerance: facts.tolerance,
+    canaries,
+    canaryEffectiveness,
   };
 }
 
@@ -135,13 +161,7 @@ export const respirKind: ExperimentKind<RespirSettings, RespirContext> = {
     const plan: ManipulationPlan = settings.manipulation === 'flips' ? settings.flips : settings.manipulation;
     const planned = planRespirManipulation(facts.population, plan, facts.tolerance, settings.passProbability, facts.auditSetSize, settings.design);
     const simulation = prepareObliviousAudit({
-      population: facts.population,
-      auditSetSize: facts.auditSetSize,
-      design: settings.design,
-      sampler: settings.sampler,
-      tolerance: facts.tolerance,
-      canaries: settings.canaries,
-      canaryEffectiveness: settings.canaryEffectiveness,
+      ...unmanipulatedAudit(facts, settings, settings.canaries, settings.canaryEffectiveness),
       manipulation: planned.manipulation,
     });
     const total = facts.population.groupSizes[0] + facts.population.groupSizes[1];
@@ -220,20 +240,8 @@ export const respirMinimalFlipsKind: ExperimentKind<RespirMinimalFlipsSettings, 
   },
   runReplicate(facts, settings, random: Random) {
     const seed = String(Math.floor(random() * 2 ** 52));
-    const result = minimalPassingFlips(
-      {
-        population: facts.population,
-        auditSetSize: facts.auditSetSize,
-        design: settings.design,
-        sampler: settings.sampler,
-        tolerance: facts.tolerance,
-        canaries: 0,
-        canaryEffectiveness: 0,
-      },
-      settings.passProbability,
-      settings.drawsPerStep,
-      seed,
-    );
+    // No canaries: the bisection asks only whether the manipulated audit passes.
+    const result = minimalPassingFlips(unmanipulatedAudit(facts, settings, 0, 0), settings.passProbability, settings.drawsPerStep, seed);
     return {
       minimal_flips: result.flips,
       minimal_flips_pass_rate: result.passRate,

@@ -23,6 +23,12 @@ function cellLabel(summary: CellSummary, varying: string[]): string {
   return parts.length > 0 ? parts.join(' / ') : summary.cell;
 }
 
+/** A bar of `value` with an error bar of ±2 standard errors (no error bar when standardError is undefined). */
+function barWithError(category: string, series: string, value: number, standardError?: number): BarDatum {
+  if (standardError === undefined) return { category, series, value };
+  return { category, series, value, lower: value - 2 * standardError, upper: value + 2 * standardError };
+}
+
 const facts = (cell: CellResults): Record<string, SummaryValue> => ({
   candidate_gap: first(cell, 'candidate_gap'),
   tolerance: first(cell, 'tolerance'),
@@ -95,9 +101,7 @@ export const respirReportKind: ReportKind = {
     for (const summary of summaries) {
       const category = cellLabel(summary, varying);
       const v = summary.values;
-      const rate = Number(v.pass_rate);
-      const se = Number(v.pass_rate_se);
-      pass.push({ category, series: 'simulated pass rate', value: rate, lower: rate - 2 * se, upper: rate + 2 * se });
+      pass.push(barWithError(category, 'simulated pass rate', Number(v.pass_rate), Number(v.pass_rate_se)));
       pass.push({ category, series: '1 − δ (guarantee)', value: Number(v.pass_target) });
       for (const [series, value, se2] of [
         ['respir simulated', v.detection, v.detection_se],
@@ -105,9 +109,7 @@ export const respirReportKind: ReportKind = {
         ['vanilla simulated', v.vanilla_detection, v.vanilla_detection_se],
         ['vanilla Eq. 3 (n, Prop. 1)', v.eq3_vanilla, undefined],
       ] as const) {
-        const value2 = Number(value);
-        const err = se2 === undefined ? undefined : Number(se2);
-        detection.push({ category, series, value: value2, ...(err === undefined ? {} : { lower: value2 - 2 * err, upper: value2 + 2 * err }) });
+        detection.push(barWithError(category, series, Number(value), se2 === undefined ? undefined : Number(se2)));
       }
     }
     return [
@@ -160,9 +162,7 @@ export const respirMinimalFlipsReportKind: ReportKind = {
     for (const summary of summaries) {
       const category = cellLabel(summary, varying);
       const v = summary.values;
-      const mean = Number(v.minimal_flips_mean);
-      const se = Number(v.minimal_flips_mean_se);
-      data.push({ category, series: 'simulated minimum', value: mean, lower: mean - 2 * se, upper: mean + 2 * se });
+      data.push(barWithError(category, 'simulated minimum', Number(v.minimal_flips_mean), Number(v.minimal_flips_mean_se)));
       data.push({ category, series: 'Theorem 4', value: Number(v.theorem4_flips) });
       data.push({ category, series: 'Theorem 1', value: Number(v.theorem1_flips) });
       data.push({ category, series: 'Proposition 1 (vanilla)', value: Number(v.proposition1_flips) });
