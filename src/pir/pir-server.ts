@@ -190,6 +190,26 @@ export class PirServer {
   }
 
   /**
+   * loadQueryLimbs(queries, count) splits each of `count` queries (m words each, end to
+   * end) into its low and high 16-bit limbs in WebAssembly memory, the layout the
+   * answer kernel reads, and returns their address. The memory belongs to the caller's
+   * kernels.mark() scope. O(count·m).
+   */
+  private loadQueryLimbs(queries: Uint32Array, count: number): number {
+    const { columns } = this.parameters;
+    const limbs = this.kernels.allocate(count * columns * 4);
+    for (let q = 0; q < count; q++) {
+      const base = limbs + q * columns * 4;
+      splitQueryLimbs(
+        queries.subarray(q * columns, (q + 1) * columns),
+        this.kernels.halves(base, columns),
+        this.kernels.halves(base + columns * 2, columns),
+      );
+    }
+    return limbs;
+  }
+
+  /**
    * answer(queries, count) returns D·u for each of `count` queries laid end to end
    * (count × m words): one pass over D for the whole batch, count × ℓ words out.
    * O(count·ℓ·m). The caller validates the shape (see wire-format.ts).
@@ -198,15 +218,7 @@ export class PirServer {
     const { rows, columns } = this.parameters;
     const mark = this.kernels.mark();
     try {
-      const limbs = this.kernels.allocate(count * columns * 4);
-      for (let q = 0; q < count; q++) {
-        const base = limbs + q * columns * 4;
-        splitQueryLimbs(
-          queries.subarray(q * columns, (q + 1) * columns),
-          this.kernels.halves(base, columns),
-          this.kernels.halves(base + columns * 2, columns),
-        );
-      }
+      const limbs = this.loadQueryLimbs(queries, count);
       const out = this.kernels.allocate(count * rows * 4);
       this.kernels.exports.answer(this.databaseOffset, rows, columns, limbs, count, out);
       return this.kernels.words(out, count * rows).slice();
@@ -226,15 +238,7 @@ export class PirServer {
     const { rows, columns } = this.parameters;
     const mark = this.kernels.mark();
     try {
-      const limbs = this.kernels.allocate(count * columns * 4);
-      for (let q = 0; q < count; q++) {
-        const base = limbs + q * columns * 4;
-        splitQueryLimbs(
-          queries.subarray(q * columns, (q + 1) * columns),
-          this.kernels.halves(base, columns),
-          this.kernels.halves(base + columns * 2, columns),
-        );
-      }
+      const limbs = this.loadQueryLimbs(queries, count);
       const out = this.kernels.allocate(count * rows * 4);
       const kernels = this.kernels.exports;
       kernels.answer(this.databaseOffset, rows, columns, limbs, count, out);
