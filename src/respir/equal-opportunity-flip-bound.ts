@@ -1,5 +1,4 @@
-import { hoeffdingMargin } from './concentration-margin.js';
-import { type RespirFlips, respirFlipsForMargin } from './respir-flip-bound.js';
+import { type RespirFlips, respirFlipBound } from './respir-flip-bound.js';
 
 /**
  * equalOpportunityFlipBound(gap, tolerance, failureProbability,
@@ -7,7 +6,8 @@ import { type RespirFlips, respirFlipsForMargin } from './respir-flip-bound.js';
  * (Appendix C): for the equal-opportunity gap (difference of true-positive rates),
  * γ_EO = sqrt(2 ln(4/δ)/n⁺_min) and at least ⌈(|d^EO_C,true| − ε + γ_EO)·N⁺_min⌉ flips
  * on label = 1 rows of C, where n⁺_min and N⁺_min are the smaller group's label = 1
- * counts in S and C; best effort when ε − γ_EO < 0. O(1). The caller validates.
+ * counts in S and C; best effort when ε − γ_EO < 0. It is Theorem 1 on the label = 1
+ * rows, so it calls respirFlipBound with the positive counts. O(1). The caller validates.
  */
 export function equalOpportunityFlipBound(
   gap: number,
@@ -16,6 +16,5 @@ export function equalOpportunityFlipBound(
   auditPositiveMinoritySize: number,
   candidatePositiveMinoritySize: number,
 ): RespirFlips {
-  const margin = hoeffdingMargin(failureProbability, auditPositiveMinoritySize);
-  return respirFlipsForMargin(gap, tolerance, margin, candidatePositiveMinoritySize);
+  return respirFlipBound(gap, tolerance, failureProbability, auditPositiveMinoritySize, candidatePositiveMinoritySize);
 }
