@@ -129,6 +129,22 @@ async function inProcess(...args: string[]) {
   }
 }
 
+describe('fairaudit audit --synthetic RECIPE --replicates R (in process, through main())', () => {
+  it('audits a generated pool and counts the decisions taken within --early queries', async () => {
+    const recipe = '{"size": 4000, "groupShare": 0.4, "labelRate": [0.45, 0.4], "decisionRate": [0.4, 0.38]}';
+    const { code, stdout } = await inProcess('audit', '--synthetic', recipe, '--access', 'score', '--seed', '1', '--replicates', '40', '--early', '25', '--json');
+    expect(code).toBe(0);
+    const summary = JSON.parse(stdout);
+    // The recipe fixes the decision counts: 960/2400 - 608/1600 = 0.02 exactly.
+    expect(summary.oracleGap).toBe(0.02);
+    expect(summary.oracleDecision).toBe('accept');
+    expect(summary.replicates).toBe(40);
+    expect(summary.earlyDecisions.within).toBe(25);
+    expect(summary.earlyDecisions.reject + summary.earlyDecisions.accept).toBeLessThanOrEqual(40);
+    expect(summary.pool).toEqual({ synthetic: JSON.parse(recipe) });
+  });
+});
+
 describe('fairaudit audit bad input (in process, through main())', () => {
   it('exits 2 naming the file, row, column or flag for every bad input of the issue', async () => {
     const cases: Array<[string[], RegExp]> = [
@@ -146,6 +162,10 @@ describe('fairaudit audit bad input (in process, through main())', () => {
       [['--pool', join(fixtures, 'small.csv'), '--seed', '1', '--metric', 'dp'], /metric/],
       [['--pool', join(fixtures, 'small.csv'), '--seed', '1', '--frobnicate'], /frobnicate/],
       [['--pool', join(scratch, 'absent.csv'), '--seed', '1'], /absent\.csv/],
+      [['--seed', '1'], /--pool \/ --synthetic: expected exactly one of them, found "neither"/],
+      [['--synthetic', '{"size": 100', '--seed', '1'], /--synthetic: expected a JSON object/],
+      [['--synthetic', '{"size": 100, "groupShare": 0.4, "labelRate": [0.5, 0.5], "decisionRate": [0.3, 2]}', '--seed', '1'], /--synthetic: decisionRate/],
+      [['--synthetic', '{"size": 100, "groupShare": 0.4, "labelRate": [0.5, 0.5], "decisionRate": [0.3, 0.3]}', '--seed', '1', '--early', '0'], /--early/],
     ];
     for (const [args, message] of cases) {
       const { code, stderr } = await inProcess('audit', ...args);

@@ -16,6 +16,12 @@ describe('summarizeAudits(results)', () => {
     expect(summary.stdQueries).toBeCloseTo(26.457513110645905, 12);
   });
 
+  it('counts the decisions taken within the first earlyWithin queries', () => {
+    const results = [result('reject', 3), result('accept', 10), result('reject', 11), result('inconclusive', 5)];
+    expect(summarizeAudits(results).earlyDecisions).toEqual({ within: 10, reject: 1, accept: 1 });
+    expect(summarizeAudits(results, 20).earlyDecisions).toEqual({ within: 20, reject: 2, accept: 1 });
+  });
+
   it('gives std 0 for one replicate and throws on none', () => {
     expect(summarizeAudits([result('accept', 5)]).stdQueries).toBe(0);
     expect(() => summarizeAudits([])).toThrow(/at least one/);

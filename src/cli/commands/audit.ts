@@ -1,6 +1,7 @@
 import type { Argv, CommandModule } from 'yargs';
 import { ACCESS_REGIMES, type AccessRegime } from '../../audit/access-regime.js';
 import { FAIRNESS_METRICS, type FairnessMetric } from '../../audit/metric.js';
+import type { AuditPool } from '../../audit/pool.js';
 import { readPoolFile } from '../../audit/pool-io.js';
 import { oracleDecision, prepareAudit } from '../../audit/prepare-audit.js';
 import {
@@ -10,13 +11,16 @@ import {
   type SequentialAuditSettings,
 } from '../../audit/sequential-audit.js';
 import { summarizeAudits } from '../../audit/summarize-audits.js';
+import { generateSyntheticPool, type SyntheticPoolSpec } from '../../data/synthetic-pool.js';
 import { checkTolerance } from '../../stats/check-tolerance.js';
 import { sequentialThresholds } from '../../stats/thresholds.js';
 import { inputError } from '../../util/errors.js';
 import { createRandom, deriveSeed } from '../../util/random.js';
 
 interface AuditArguments {
-  pool: string;
+  pool?: string;
+  synthetic?: string;
+  early: number;
   metric: FairnessMetric;
   access: AccessRegime;
   tolerance: number;
@@ -52,8 +56,14 @@ function checkNumberFlags(argv: AuditArguments): void {
   if (!ACCESS_REGIMES.includes(argv.access)) {
     throw inputError({ where: '--access', expected: ACCESS_REGIMES.join(', '), found: argv.access });
   }
-  for (const flag of ['tolerance', 'budget', 'alpha', 'beta', 'replicates', 'minimum-per-group'] as const) {
+  for (const flag of ['tolerance', 'budget', 'alpha', 'beta', 'replicates', 'minimum-per-group', 'early'] as const) {
     if (Number.isNaN(argv[flag])) throw inputError({ where: `--${flag}`, expected: 'a number', found: argv[flag] });
+  }
+  if ((argv.pool === undefined) === (argv.synthetic === undefined)) {
+    throw inputError({ where: '--pool / --synthetic', expected: 'exactly one of them', found: argv.pool === undefined ? 'neither' : 'both' });
+  }
+  if (!(Number.isSafeInteger(argv.early) && argv.early >= 1)) {
+    throw inputError({ where: '--early', expected: 'an integer >= 1', found: argv.early });
   }
   if (!(Number.isSafeInteger(argv.replicates) && argv.replicates >= 1)) {
     throw inputError({ where: '--replicates', expected: 'an integer >= 1', found: argv.replicates });
@@ -70,13 +80,50 @@ function round(value: number, digits = 6): number {
   return Number.isFinite(value) ? Number(value.toFixed(digits)) : value;
 }
 
+/**
+ * The pool of --synthetic JSON: a generateSyntheticPool recipe (src/data/synthetic-pool.ts;
+ * logitScale 1 and seed "audit" unless given). Throws InputError naming --synthetic.
+ */
+function syntheticPoolOf(text: string): AuditPool {
+  let recipe: unknown;
+  try {
+    recipe = JSON.parse(text);
+  } catch (error) {
+    throw inputError({ where: '--synthetic', expected: 'a JSON object (a synthetic pool recipe)', found: (error as Error).message });
+  }
+  if (typeof recipe !== 'object' || recipe === null || Array.isArray(recipe)) {
+    throw inputError({ where: '--synthetic', expected: 'a JSON object (a synthetic pool recipe)', found: text });
+  }
+  const spec = { logitScale: 1, seed: 'audit', ...(recipe as Record<string, unknown>) } as Record<string, unknown>;
+  const pair = (value: unknown) => Array.isArray(value) && value.length === 2 && value.every((v) => typeof v === 'number' && v >= 0 && v <= 1);
+  const checks: Array<[string, boolean, string]> = [
+    ['size', Number.isSafeInteger(spec.size) && (spec.size as number) >= 2, 'an integer >= 2'],
+    ['groupShare', typeof spec.groupShare === 'number' && spec.groupShare > 0 && spec.groupShare < 1, 'a number in (0, 1)'],
+    ['labelRate', pair(spec.labelRate), 'two rates in [0, 1] (group a, group b)'],
+    ['decisionRate', pair(spec.decisionRate), 'two rates in [0, 1] (group a, group b)'],
+    ['truePositiveRate', spec.truePositiveRate === undefined || pair(spec.truePositiveRate), 'two rates in [0, 1] (group a, group b)'],
+    ['logitScale', typeof spec.logitScale === 'number' && spec.logitScale > 0 && Number.isFinite(spec.logitScale), 'a positive number'],
+    ['seed', typeof spec.seed === 'string', 'a string'],
+  ];
+  for (const [key, ok, expected] of checks) {
+    if (!ok) throw inputError({ where: `--synthetic: ${key}`, expected, found: spec[key] });
+  }
+  return generateSyntheticPool(spec as unknown as SyntheticPoolSpec, '--synthetic');
+}
+
 /** `fairaudit audit --pool FILE ...`: sequential GLR audits of one pool, with the oracle and fixed-sample decisions. */
 export const auditCommand: CommandModule<object, AuditArguments> = {
   command: 'audit',
   describe: 'Run the sequential GLR audit of paper A on a pool file (Arrow IPC or CSV)',
   builder: (yargs: Argv) =>
     yargs
-      .option('pool', { type: 'string', demandOption: true, describe: 'Pool file: .arrow or CSV with group,label,decision[,score,logit]' })
+      .option('pool', { type: 'string', describe: 'Pool file: .arrow or CSV with group,label,decision[,score,logit]' })
+      .option('synthetic', {
+        type: 'string',
+        describe:
+          'Instead of --pool, a generated pool: JSON {"size","groupShare","labelRate":[a,b],"decisionRate":[a,b],"logitScale"?,"seed"?} (src/data/synthetic-pool.ts)',
+      })
+      .option('early', { type: 'number', default: 10, describe: 'With --replicates: also count the decisions taken within this many queries' })
       .option('metric', { choices: FAIRNESS_METRICS, default: 'sp' as FairnessMetric, describe: 'sp: all rows; eo: rows with label = 1' })
       .option('access', { choices: ACCESS_REGIMES, default: 'decision' as AccessRegime, describe: 'What the auditor observes' })
       .option('tolerance', { type: 'number', default: 0.05, describe: 'Tolerance of the audited gap (decision: delta; score/logit: operational)' })
@@ -100,7 +147,8 @@ export const auditCommand: CommandModule<object, AuditArguments> = {
     const decisionTolerance = argv['decision-tolerance'] ?? argv.tolerance;
     checkTolerance(decisionTolerance, argv['decision-tolerance'] === undefined ? '--tolerance' : '--decision-tolerance');
     const require = argv.access === 'decision' ? [] : [argv.access];
-    const pool = readPoolFile(argv.pool, { require });
+    const pool = argv.pool !== undefined ? readPoolFile(argv.pool, { require }) : syntheticPoolOf(argv.synthetic!);
+    const poolName = argv.pool ?? 'synthetic';
     const prepared = prepareAudit(pool, argv.metric, argv.access);
     const settings: SequentialAuditSettings = {
       tolerance: argv.tolerance,
@@ -124,7 +172,7 @@ export const auditCommand: CommandModule<object, AuditArguments> = {
       ...(prepared.family === 'gaussian' ? { proxyGap: round(prepared.proxyGap) } : {}),
     };
     const context = {
-      pool: argv.pool,
+      pool: argv.pool ?? { synthetic: JSON.parse(argv.synthetic!) },
       metric: argv.metric,
       access: argv.access,
       poolSize: prepared.size,
@@ -155,7 +203,7 @@ export const auditCommand: CommandModule<object, AuditArguments> = {
         return;
       }
       process.stdout.write(
-        `${argv.pool}: metric ${argv.metric} (${prepared.size} rows: ${prepared.countA} in group a, ${prepared.countB} in group b), ${argv.access} access\n` +
+        `${poolName}: metric ${argv.metric} (${prepared.size} rows: ${prepared.countA} in group a, ${prepared.countB} in group b), ${argv.access} access\n` +
           `oracle:       hard-decision gap ${prepared.oracleGap.toFixed(4)} -> ${oracle.oracleDecision} at tolerance ${decisionTolerance}` +
           `${prepared.family === 'gaussian' ? ` (proxy ${argv.access} gap ${prepared.proxyGap.toFixed(4)})` : ''}\n` +
           `sequential:   ${result.decision} after ${result.queries} queries (statistic ${result.statistic.toFixed(4)}; thresholds ${thresholds.upper.toFixed(4)}, ${thresholds.lower.toFixed(4)})\n` +
@@ -163,7 +211,7 @@ export const auditCommand: CommandModule<object, AuditArguments> = {
       );
       return;
     }
-    const summary = summarizeAudits(results);
+    const summary = summarizeAudits(results, argv.early);
     if (argv.json) {
       process.stdout.write(
         `${JSON.stringify({
@@ -172,6 +220,7 @@ export const auditCommand: CommandModule<object, AuditArguments> = {
           meanQueries: round(summary.meanQueries, 3),
           stdQueries: round(summary.stdQueries, 3),
           fixedDecisions: summary.fixedDecisions,
+          earlyDecisions: summary.earlyDecisions,
           fixedSamples: results[0].fixedSamples,
           ...oracle,
           ...context,
@@ -181,10 +230,11 @@ export const auditCommand: CommandModule<object, AuditArguments> = {
     }
     const d = summary.decisions;
     process.stdout.write(
-      `${argv.pool}: metric ${argv.metric} (${prepared.size} rows: ${prepared.countA} in group a, ${prepared.countB} in group b), ${argv.access} access, ${summary.replicates} replicates\n` +
+      `${poolName}: metric ${argv.metric} (${prepared.size} rows: ${prepared.countA} in group a, ${prepared.countB} in group b), ${argv.access} access, ${summary.replicates} replicates\n` +
         `oracle:       hard-decision gap ${prepared.oracleGap.toFixed(4)} -> ${oracle.oracleDecision} at tolerance ${decisionTolerance}` +
         `${prepared.family === 'gaussian' ? ` (proxy ${argv.access} gap ${prepared.proxyGap.toFixed(4)})` : ''}\n` +
         `sequential:   reject ${d.reject}, accept ${d.accept}, inconclusive ${d.inconclusive}; queries ${summary.meanQueries.toFixed(1)} ± ${summary.stdQueries.toFixed(1)}\n` +
+        `early:        reject ${summary.earlyDecisions.reject}, accept ${summary.earlyDecisions.accept} within ${summary.earlyDecisions.within} queries\n` +
         `fixed-sample: reject ${summary.fixedDecisions.reject}, accept ${summary.fixedDecisions.accept} on ${results[0].fixedSamples} rows\n`,
     );
   },
