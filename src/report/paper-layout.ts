@@ -57,6 +57,32 @@ export interface PaperLayoutParts {
   reasons?: Record<string, string>;
 }
 
+/** What a paper-level folder (no results.arrow of its own) compares: experiment, rows, notices. */
+export interface PaperFolderComparison {
+  experiment: string;
+  comparison: ComparisonRow[];
+  notices: string[];
+}
+
+/** What writing a paper-level folder's report produced. */
+export interface PaperFolderReport extends PaperFolderComparison {
+  reportPath: string;
+  files: string[];
+}
+
+/**
+ * A reproduction folder whose report is assembled from several parts rather than one
+ * results.arrow (paper B's results/paper-b: analytic tables, our models' Table 2, links
+ * to the Monte Carlo runs under runs/). `report` and `compare` call these when the
+ * folder has report-layout.json and no results.arrow.
+ */
+export interface PaperFolderLayout {
+  /** compare(directory, options) compares the folder's reproduced cells with the published ones. Throws InputError. */
+  compare(directory: string, options: Record<string, unknown>): PaperFolderComparison;
+  /** write(directory, options, report) writes the folder's tables, charts and report.html. Throws InputError. */
+  write(directory: string, options: Record<string, unknown>, report: { png?: boolean; now?: Date }): Promise<PaperFolderReport>;
+}
+
 /** A paper's report layout: its tables, figures and comparison for one experiment. */
 export interface PaperLayout {
   name: string;
@@ -64,6 +90,8 @@ export interface PaperLayout {
   experiments: readonly string[];
   /** build(input) lays the paper's parts out from the summarised run. Throws InputError for bad options. */
   build(input: PaperLayoutInput): PaperLayoutParts;
+  /** For a paper-level folder without results.arrow (optional). */
+  folder?: PaperFolderLayout;
 }
 
 /**

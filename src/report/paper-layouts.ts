@@ -1,4 +1,5 @@
 import { paperALayout } from '../../experiments/paper-a/report-layout.js';
+import { paperBLayout } from '../../experiments/paper-b/report-layout.js';
 import { inputError } from '../util/errors.js';
 import type { PaperLayout } from './paper-layout.js';
 
@@ -7,7 +8,7 @@ import type { PaperLayout } from './paper-layout.js';
  * report-layout.json. To add one: export a PaperLayout from experiments/<paper>/ and
  * add one import and one entry here (or call registerPaperLayout at run time).
  */
-const builtInPaperLayouts: PaperLayout[] = [paperALayout];
+const builtInPaperLayouts: PaperLayout[] = [paperALayout, paperBLayout];
 
 const registered = new Map<string, PaperLayout>(builtInPaperLayouts.map((layout) => [layout.name, layout]));
 

@@ -1,12 +1,13 @@
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { writeFileAtomic } from '../util/atomic-write.js';
+import { inputError } from '../util/errors.js';
 import { packageRoot } from '../util/paths.js';
 import type { CellSummary } from './cell-results.js';
 import { renderChartSvg } from './charts/render-chart.js';
 import { svgToPng } from './charts/svg-to-png.js';
 import { cellsForExperiment, type ComparisonRow, comparePublished, comparisonTable } from './compare-published.js';
-import { type PaperLayoutParts, readPaperLayoutManifest } from './paper-layout.js';
+import { type PaperFolderLayout, type PaperLayoutParts, readPaperLayoutManifest } from './paper-layout.js';
 import { findPaperLayout } from './paper-layouts.js';
 import { layoutPaperTable } from './paper-table.js';
 import { paperTablesFor } from './paper-tables.js';
@@ -86,6 +87,25 @@ export function summariseRun(directory: string, options: ReportOptions = {}): Su
     }
   }
   return { results, kind, summaries, comparison, unassignedPublishedCells, paper };
+}
+
+/**
+ * paperFolder(directory) is the paper-level layout of a reproduction folder that has
+ * report-layout.json but no results.arrow of its own (paper B's results/paper-b), with
+ * the options it recorded; null for any other folder (a results folder, or nothing
+ * there: readResultsFolder then says what is wrong). Throws InputError for a bad
+ * manifest or a layout that cannot report a folder. O(manifest size).
+ */
+export function paperFolder(directory: string): { layout: PaperFolderLayout; options: Record<string, unknown> } | null {
+  if (existsSync(join(directory, 'results.arrow'))) return null;
+  const manifest = existsSync(directory) ? readPaperLayoutManifest(directory) : null;
+  if (manifest === null) return null;
+  const where = join(directory, 'report-layout.json');
+  const layout = findPaperLayout(manifest.layout, where);
+  if (layout.folder === undefined) {
+    throw inputError({ where, expected: `a folder with results.arrow (layout ${layout.name} reports results folders)`, found: 'no results.arrow' });
+  }
+  return { layout: layout.folder, options: manifest.options };
 }
 
 function flatten(value: unknown, prefix: string, into: Array<[string, string]>): void {

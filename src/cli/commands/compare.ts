@@ -1,6 +1,7 @@
 import type { Argv, CommandModule } from 'yargs';
 import { type ComparisonRow, regressionFailures } from '../../report/compare-published.js';
-import { summariseRun } from '../../report/write-report.js';
+import type { PaperLayoutParts } from '../../report/paper-layout.js';
+import { paperFolder, summariseRun } from '../../report/write-report.js';
 import { inputError } from '../../util/errors.js';
 
 interface CompareArguments {
@@ -51,13 +52,22 @@ export const compareCommand: CommandModule<object, CompareArguments> = {
       .option('json', { type: 'boolean', default: false, describe: 'print the comparison rows as JSON' }) as unknown as Argv<CompareArguments>,
   handler: (args) => {
     if (!(args.sigmas > 0)) throw inputError({ where: '--sigmas', expected: 'a positive number', found: args.sigmas });
-    const run = summariseRun(args.results, { publishedFolder: args.published, sigmas: args.sigmas });
+    const folder = paperFolder(args.results);
+    const run: { results: { experiment: string }; comparison: ComparisonRow[]; unassignedPublishedCells: number; paper: PaperLayoutParts | null } =
+      folder === null
+        ? summariseRun(args.results, { publishedFolder: args.published, sigmas: args.sigmas })
+        : (() => {
+            // A paper-level reproduction folder (results/paper-b): its recorded cells against the published ones.
+            const compared = folder.layout.compare(args.results, folder.options);
+            return { results: { experiment: compared.experiment }, comparison: compared.comparison, unassignedPublishedCells: 0, paper: { notices: compared.notices, tables: [] } };
+          })();
     const failures = regressionFailures(run.comparison);
     if (args.json) {
       const reasons = run.paper?.reasons ?? {};
       const rows = run.comparison.map((row) => (reasons[row.id] === undefined ? row : { ...row, reason: reasons[row.id] }));
       console.log(JSON.stringify({ experiment: run.results.experiment, notices: run.paper?.notices ?? [], rows, regressionFailures: failures.map((row) => row.id) }, null, 2));
     } else if (run.comparison.length === 0) {
+      for (const notice of run.paper?.notices ?? []) console.log(`note: ${notice}`);
       console.log(`compare: no published cells name the experiment "${run.results.experiment}"; nothing to compare.`);
       if (run.unassignedPublishedCells > 0) console.log(`  (${run.unassignedPublishedCells} published cells name no experiment; see docs/report.md)`);
     } else {

@@ -1,6 +1,6 @@
 import { isAbsolute, relative } from 'node:path';
 import type { Argv, CommandModule } from 'yargs';
-import { writeReport } from '../../report/write-report.js';
+import { paperFolder, writeReport } from '../../report/write-report.js';
 import { inputError } from '../../util/errors.js';
 
 /** A path as the user would like to read it: relative to here when inside here. */
@@ -28,6 +28,16 @@ export const reportCommand: CommandModule<object, ReportArguments> = {
       .option('png', { type: 'boolean', default: true, describe: 'also rasterise each chart to PNG (--no-png to skip)' }) as unknown as Argv<ReportArguments>,
   handler: async (args) => {
     if (!(args.sigmas > 0)) throw inputError({ where: '--sigmas', expected: 'a positive number', found: args.sigmas });
+    const folder = paperFolder(args.results);
+    if (folder !== null) {
+      // A paper-level reproduction folder (results/paper-b): rebuilt from report-layout.json.
+      const output = await folder.layout.write(args.results, folder.options, { png: args.png });
+      const within = output.comparison.filter((row) => row.status === 'within').length;
+      console.log(`report: ${output.experiment} (paper-level folder), ${output.files.filter((file) => file.endsWith('.svg')).length} charts, ${output.files.length} files`);
+      if (output.comparison.length > 0) console.log(`  published cells: ${within}/${output.comparison.length} within tolerance (details: fairaudit compare)`);
+      console.log(`  ${shown(output.reportPath)}`);
+      return;
+    }
     const output = await writeReport(args.results, { publishedFolder: args.published, sigmas: args.sigmas, png: args.png });
     const within = output.comparison.filter((row) => row.status === 'within').length;
     const charts = output.files.filter((file) => file.endsWith('.svg')).length;
