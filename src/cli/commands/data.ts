@@ -25,6 +25,11 @@ interface FetchArguments {
   quiet: boolean;
 }
 
+/** The NAME of `data info NAME` and `data fetch NAME`: one of the registered datasets. */
+function datasetNameArgument() {
+  return { type: 'string', choices: datasetNames(), describe: 'the dataset' } as const;
+}
+
 function percent(value: number): string {
   return Number.isNaN(value) ? 'n/a' : `${(100 * value).toFixed(2)}%`;
 }
@@ -71,7 +76,7 @@ const infoCommand: CommandModule<object, InfoArguments> = {
   describe: 'Load a dataset and print rows, columns, label rate and protected-group shares',
   builder: (yargs: Argv) =>
     yargs
-      .positional('name', { type: 'string', choices: datasetNames(), describe: 'the dataset' })
+      .positional('name', datasetNameArgument())
       .option('data-dir', dataDirectoryOption)
       .option('verify', { type: 'boolean', default: true, describe: 'check sizes and sha256 (--no-verify skips it)' })
       .option('json', jsonOption)
@@ -107,7 +112,7 @@ const fetchCommand: CommandModule<object, FetchArguments> = {
   describe: 'Download a dataset into data/downloads/NAME/, verifying sizes and sha256',
   builder: (yargs: Argv) =>
     yargs
-      .positional('name', { type: 'string', choices: datasetNames(), describe: 'the dataset' })
+      .positional('name', datasetNameArgument())
       .option('form', { type: 'string', describe: 'which form of the dataset to download (see data/NAME.json)' })
       .option('force', { type: 'boolean', default: false, describe: 'download again even when a verified copy is there' })
       .option('quiet', quietOption) as unknown as Argv<FetchArguments>,
