@@ -137,7 +137,7 @@ export const auditCommand: CommandModule<object, AuditArguments> = {
       .option('minimum-per-group', {
         type: 'number',
         default: 1,
-        describe: 'Start the test once each group has this many observations (paper A: 1)',
+        describe: 'Start the test once each group has this many observations (paper A: 1; 5-10 cut early false rejects with score/logit access, see docs/core.md)',
       })
       .option('json', { type: 'boolean', default: false, describe: 'Print JSON' })
       .example('$0 audit --pool pool.arrow --metric sp --access decision --tolerance 0.05 --seed 1', '')
