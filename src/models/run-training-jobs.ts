@@ -3,16 +3,17 @@ import pLimit from 'p-limit';
 import { compiledModule } from '../util/paths.js';
 import type { ScoredModel } from './paper-a-models.js';
 import { runTrainingJob, type TrainingJob } from './training-job.js';
+import { errorFromWorker, type WorkerFailure } from './worker-failure.js';
 import { workersAvailable } from './workers-available.js';
 
 function runInWorker(job: TrainingJob): Promise<ScoredModel> {
   return new Promise((resolve, reject) => {
     const worker = new Worker(compiledModule('models/training-worker.js'), { workerData: job });
     let settled = false;
-    worker.once('message', (message: { result?: ScoredModel; error?: string }) => {
+    worker.once('message', (message: { result: ScoredModel } | WorkerFailure) => {
       settled = true;
-      if (message.result !== undefined) resolve(message.result);
-      else reject(new Error(`training worker failed on ${job.dataset}/${job.spec.name}: ${message.error}`));
+      if ('result' in message) resolve(message.result);
+      else reject(errorFromWorker(message, `training worker failed on ${job.dataset}/${job.spec.name}`));
     });
     worker.once('error', (error) => {
       settled = true;

@@ -2,6 +2,7 @@ import { Worker } from 'node:worker_threads';
 import { compiledModule } from '../../util/paths.js';
 import type { FeatureMatrix, GradientBoostingSettings } from './gradient-boosting.js';
 import type { FoldFit, FoldFitRunner } from './random-search.js';
+import { errorFromWorker, type WorkerFailure } from '../worker-failure.js';
 
 /**
  * foldFitPool(data, label, base, seed, threads) returns a FoldFitRunner that spreads a
@@ -36,12 +37,12 @@ export function foldFitPool(
       for (let k = 0; k < Math.min(threads, fits.length); k++) {
         const worker = new Worker(file, { workerData });
         workers.push(worker);
-        worker.on('message', (reply: { index: number; accuracy?: number; iterations?: number; error?: string }) => {
+        worker.on('message', (reply: { index: number; accuracy?: number; iterations?: number } & Partial<WorkerFailure>) => {
           if (failed) return;
           if (reply.error !== undefined) {
             failed = true;
             void stop();
-            reject(new Error(`fold-fit worker failed: ${reply.error}`));
+            reject(errorFromWorker({ error: reply.error, inputError: reply.inputError }, 'fold-fit worker failed'));
             return;
           }
           results[reply.index] = { accuracy: reply.accuracy as number, iterations: reply.iterations as number };

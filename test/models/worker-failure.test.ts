@@ -1,0 +1,47 @@
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { PAPER_A_MODEL_SPECS } from '../../src/models/paper-a-models.js';
+import { runTrainingJobs } from '../../src/models/run-training-jobs.js';
+import { syntheticTabularData } from '../../src/models/synthetic-tabular.js';
+import type { TrainingJob } from '../../src/models/training-job.js';
+import { errorFromWorker, workerFailure } from '../../src/models/worker-failure.js';
+import { InputError, inputError } from '../../src/util/errors.js';
+import { packageRoot } from '../../src/util/paths.js';
+import { createRandom } from '../../src/util/random.js';
+
+describe('workerFailure(thrown) and errorFromWorker(failure, context)', () => {
+  it('keeps an InputError an InputError across the thread boundary, with its message', () => {
+    const thrown = inputError({ where: 'exponentiatedGradient: tolerance', expected: 'a number in (0, 1)', found: 2 });
+    const failure = structuredClone(workerFailure(thrown));
+    const rebuilt = errorFromWorker(failure, 'training worker failed on x/y');
+    expect(rebuilt).toBeInstanceOf(InputError);
+    expect(rebuilt.message).toBe('exponentiatedGradient: tolerance: expected a number in (0, 1), found 2');
+  });
+
+  it('turns any other error into an internal Error naming the job, with the stack', () => {
+    const failure = structuredClone(workerFailure(new TypeError('boom')));
+    const rebuilt = errorFromWorker(failure, 'training worker failed on x/y');
+    expect(rebuilt).not.toBeInstanceOf(InputError);
+    expect(rebuilt.message).toMatch(/^training worker failed on x\/y: TypeError: boom/);
+  });
+});
+
+// Worker threads run the compiled dist/: skip when it is absent.
+const built = existsSync(join(packageRoot(), 'dist', 'src', 'models', 'training-worker.js'));
+
+describe.skipIf(!built)('runTrainingJobs(jobs, 2) with a job that has bad settings (needs dist/)', () => {
+  it('rejects with an InputError (exit 2), not an internal error, as on one thread', async () => {
+    // Before workerFailure, the worker's InputError reached the parent as a plain Error.
+    const shape = { numericColumns: 2, categoricalLevels: [3], groupEffect: 1, rows: 60 };
+    const data = syntheticTabularData(shape, createRandom('worker-failure'));
+    const dp = PAPER_A_MODEL_SPECS['unstable-dp'];
+    const spec = { ...dp, reduction: { ...(dp.reduction as NonNullable<typeof dp.reduction>), tolerance: 2 } };
+    const job: TrainingJob = { kind: 'paper-a', spec, dataset: 'synthetic', train: data, heldOut: data, seed: 'bad' };
+    const single = runTrainingJobs([job], 1);
+    await expect(single).rejects.toBeInstanceOf(InputError);
+    const parallel = runTrainingJobs([job, job], 2);
+    await expect(parallel).rejects.toBeInstanceOf(InputError);
+    await expect(runTrainingJobs([job, job], 2)).rejects.toThrow(/tolerance: expected a number in \(0, 1\), found 2/);
+  });
+});
