@@ -3,6 +3,7 @@ import { commitmentChallenge } from '../../src/pir/commitment-challenge.js';
 import { expandSeed } from '../../src/pir/expand-seed.js';
 import { CHALLENGE_ROWS, choosePirParameters } from '../../src/pir/parameters.js';
 import { tamperMatrix } from '../../src/pir/tamper.js';
+import { InputError } from '../../src/util/errors.js';
 import { createRandom } from '../../src/util/random.js';
 
 describe('commitmentChallenge(parameters, seed, hint)', () => {
@@ -64,6 +65,24 @@ describe('tamperMatrix(matrix, parameters, mode, random)', () => {
     expect(changedRows.length).toBe(2);
     const [a, b] = changedRows;
     expect(Array.from(tampered.subarray(a * columns, (a + 1) * columns))).toEqual(Array.from(matrix.subarray(b * columns, (b + 1) * columns)));
+  });
+
+  test('swap-rows swaps the one row that differs from the rest with another', () => {
+    const { columns, rows } = parameters;
+    const single = new Uint8Array(rows * columns);
+    single[(rows - 1) * columns + 3] = 1;
+    const tampered = tamperMatrix(single, parameters, 'swap-rows', createRandom('swap-single'));
+    expect(tampered[(rows - 1) * columns + 3]).toBe(0);
+    const rowsWithTheOne = Array.from({ length: rows }, (_, r) => r).filter((r) => tampered[r * columns + 3] === 1);
+    expect(rowsWithTheOne).toHaveLength(1);
+    expect(tampered.reduce((sum, value) => sum + value, 0)).toBe(1);
+  });
+
+  test('swap-rows throws InputError when every row is the same (a pool with one decision throughout)', () => {
+    // Before: a plain Error, so "pir serve --tamper swap-rows" on such a pool exited 1 as an internal error.
+    const constant = new Uint8Array(parameters.rows * parameters.columns);
+    expect(() => tamperMatrix(constant, parameters, 'swap-rows', createRandom('swap-none'))).toThrow(InputError);
+    expect(() => tamperMatrix(constant, parameters, 'swap-rows', createRandom('swap-none'))).toThrow(/--tamper swap-rows.*found "all \d+ rows equal"/);
   });
 
   test('second-database differs from the committed table in most elements and leaves the input untouched', () => {
