@@ -42,8 +42,3 @@ export function createMlpNetwork(inputs: number, hiddenLayers: readonly number[]
   }
   return { layerSizes, parameters, weightOffsets, biasOffsets };
 }
-
-/** The number of weight layers (hidden layers + the output layer). */
-export function weightLayerCount(network: MlpNetwork): number {
-  return network.layerSizes.length - 1;
-}
