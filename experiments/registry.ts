@@ -1,5 +1,5 @@
 import type { Override } from '../src/runner/config.js';
-import { reproducePaperA } from './paper-a/reproduce.js';
+import { paperAReproduction } from './paper-a/reproduction.js';
 import { paperBReproduction } from './paper-b/reproduction.js';
 
 /** Options every reproduction accepts (the flags of `fairaudit reproduce`). */
@@ -38,22 +38,7 @@ export interface Reproduction {
  * entry here.
  */
 export const reproductions: readonly Reproduction[] = [
-  {
-    name: 'paper-a',
-    title: 'Paper A (sequential GLR fairness audits): Tables 1-5 and Figure 1',
-    async run(options) {
-      const result = await reproducePaperA(options);
-      const lines = [
-        `paper-a: ${result.mode}`,
-        ...result.runs.map(
-          (run) => `  ${run.experiment}: ${run.cells} cells, ${run.rows} audits in ${run.auditSeconds.toFixed(2)} s (${run.threads} threads) -> ${run.reportPath}`,
-        ),
-        `  comparison: ${result.comparison.total} published cells: ${result.comparison.reproduced} reproduced, ${result.comparison.differs} differ, ${result.comparison.missing} missing, ${result.comparison.notReproduced} not reproduced (calibrated synthetic)`,
-        `  summary: ${result.summaryPath} (total ${result.seconds.total.toFixed(1)} s, pools ${result.seconds.pools.toFixed(1)} s)`,
-      ];
-      return { name: 'paper-a', outDirectory: result.outDirectory, lines };
-    },
-  },
+  paperAReproduction,
   paperBReproduction,
 ];
 

@@ -1,7 +1,7 @@
 import { type CellSummary, findCells } from '../../src/report/cell-results.js';
-import type { ComparisonRow } from '../../src/report/compare-published.js';
+import { type ComparisonRow, comparisonRecord } from '../../src/report/compare-published.js';
 import type { PublishedCell } from '../../src/report/published.js';
-import type { SummaryTable, SummaryValue } from '../../src/report/summary-table.js';
+import type { SummaryTable } from '../../src/report/summary-table.js';
 import type { PoolProvenance } from './pool-sources.js';
 
 /** What a compared cell stands on: real data, calibrated synthetic data, or nothing. */
@@ -93,8 +93,6 @@ export function explainPaperAComparison(
 
 /** paperAComparisonTable(rows) lays the annotated comparison out for the reporter's writers. */
 export function paperAComparisonTable(rows: PaperAComparisonRow[]): SummaryTable {
-  const text = (value: number | string | null): SummaryValue =>
-    value === null ? null : typeof value === 'number' ? String(Number(value.toPrecision(6))) : value;
   return {
     id: 'paper-a-comparison',
     title: 'Paper A: every published cell against this run',
@@ -115,20 +113,6 @@ export function paperAComparisonTable(rows: PaperAComparisonRow[]): SummaryTable
       { name: 'why', label: 'Why', type: 'string' },
       { name: 'id', label: 'Cell id', type: 'string' },
     ],
-    rows: rows.map((row) => ({
-      table: row.table,
-      row: row.row,
-      column: row.column,
-      published: text(row.published),
-      published_spread: row.publishedSpread,
-      reproduced: text(row.reproduced),
-      difference: row.difference,
-      tolerance: row.tolerance,
-      status: row.status,
-      data: row.data,
-      verdict: row.verdict,
-      why: row.why,
-      id: row.id,
-    })),
+    rows: rows.map((row) => ({ ...comparisonRecord(row), data: row.data, verdict: row.verdict, why: row.why })),
   };
 }

@@ -8,34 +8,19 @@ import { writeReport } from '../../src/report/write-report.js';
 import { loadConfig, type Override } from '../../src/runner/config.js';
 import { runExperiment } from '../../src/runner/run-experiment.js';
 import { writeFileAtomic } from '../../src/util/atomic-write.js';
+import type { ReproductionOptions } from '../registry.js';
 import { packageRoot } from '../../src/util/paths.js';
 import { explainPaperAComparison, type PaperAComparisonRow } from './comparison.js';
 import { calibratedPools, poolProvenance, type SourcedPool, type TrainedPoolsProvider } from './pool-sources.js';
 import type { PaperALayoutOptions } from './report-layout.js';
 import { trainedPools } from './trained-pools.js';
 
-/** Options of reproducePaperA. */
-export interface PaperAOptions {
-  /** Where everything goes (default results/paper-a, relative to the working folder). */
-  outDirectory?: string;
-  /** `--set` overrides applied to every paper A config (e.g. replicates=1000). */
-  overrides?: readonly Override[];
-  /** Worker threads of the runner (default: one per core). */
-  threads?: number;
-  /** Use the calibrated synthetic pools for every dataset, even when data exists. */
-  calibrated?: boolean;
-  /** A local dataset mirror (else FAIRAUDIT_DATA_DIR, else data/downloads/). */
-  dataDirectory?: string;
-  /** Retrain the models even when the model cache has them. */
-  refreshModels?: boolean;
+/** Options of reproducePaperA: those of every reproduction, and two of its own. */
+export interface PaperAOptions extends ReproductionOptions {
   /** How real pools are made (default: load, split, train through src/data and src/models). */
   trainedPools?: TrainedPoolsProvider;
   /** Run the score/logit tolerance sweeps too (default true). */
   sensitivity?: boolean;
-  /** Write PNGs beside the SVGs (default true). */
-  png?: boolean;
-  /** Progress: a stage name, and for runs replicates done of total. */
-  onProgress?: (stage: string, done?: number, total?: number) => void;
 }
 
 /** One results folder of the reproduction and how long its audits took. */

@@ -2,6 +2,7 @@ import type { ChartSpec } from '../../src/report/charts/chart-spec.js';
 import { hoeffdingMargin } from '../../src/respir/concentration-margin.js';
 import { detectionProbability } from '../../src/respir/detection-probability.js';
 import { flipsToLowerGap } from '../../src/respir/flip-count.js';
+import { auditColor, linePanelsSpec } from './line-panels.js';
 
 /** Paper B Figure 1's setting (caption of Figure 1). */
 export interface Figure1Options {
@@ -88,48 +89,37 @@ export function figure1Series(options: Figure1Options = paperBFigure1Options): {
  * detection probability, one line per audit and k; a panel per regime.
  */
 export function figure1Charts(series: ReturnType<typeof figure1Series>): ChartSpec[] {
-  const schema = 'https://vega.github.io/schema/vega-lite/v6.json';
+  const facet = { column: { field: 'regime', type: 'nominal', title: null, sort: { field: 'minority_share', order: 'ascending' } } };
+  const x = { field: 'excess_gap', type: 'quantitative', title: 'Excess gap |d| − ε' };
   return [
     {
       id: 'paper-b-figure-1a',
       title: 'Figure 1(a). Flips needed to hide unfairness: vanilla vs respir',
       caption: '|S| = 400, |C| = 2000, 1 − δ = 0.95. Vanilla: Proposition 1; respir: Theorem 1. Log scale; zero flips not drawn.',
-      spec: {
-        $schema: schema,
-        data: { values: series.flips.filter((point) => point.flips > 0) },
-        facet: { column: { field: 'regime', type: 'nominal', title: null, sort: { field: 'minority_share', order: 'ascending' } } },
-        spec: {
-          width: 260,
-          height: 200,
-          mark: { type: 'line' },
-          encoding: {
-            x: { field: 'excess_gap', type: 'quantitative', title: 'Excess gap |d| − ε' },
-            y: { field: 'flips', type: 'quantitative', scale: { type: 'log' }, title: 'Output flips m' },
-            color: { field: 'audit', type: 'nominal', title: 'Audit' },
-          },
-        },
-      },
+      spec: linePanelsSpec({
+        values: series.flips.filter((point) => point.flips > 0),
+        facet,
+        width: 260,
+        height: 200,
+        x,
+        y: { field: 'flips', type: 'quantitative', scale: { type: 'log' }, title: 'Output flips m' },
+        color: auditColor,
+      }),
     },
     {
       id: 'paper-b-figure-1b',
       title: 'Figure 1(b). Probability that canaries detect the manipulation',
       caption: 'q = 0.8, k ∈ {1, 3, 5} canaries; Eq. 3 over |S| (vanilla) and |C| (respir).',
-      spec: {
-        $schema: schema,
-        data: { values: series.detection },
-        facet: { column: { field: 'regime', type: 'nominal', title: null, sort: { field: 'minority_share', order: 'ascending' } } },
-        spec: {
-          width: 260,
-          height: 200,
-          mark: { type: 'line' },
-          encoding: {
-            x: { field: 'excess_gap', type: 'quantitative', title: 'Excess gap |d| − ε' },
-            y: { field: 'detection', type: 'quantitative', title: 'P(manipulation detected)', scale: { domain: [0, 1] } },
-            color: { field: 'audit', type: 'nominal', title: 'Audit' },
-            strokeDash: { field: 'canaries', type: 'ordinal', title: 'Canaries k' },
-          },
-        },
-      },
+      spec: linePanelsSpec({
+        values: series.detection,
+        facet,
+        width: 260,
+        height: 200,
+        x,
+        y: { field: 'detection', type: 'quantitative', title: 'P(manipulation detected)', scale: { domain: [0, 1] } },
+        color: auditColor,
+        strokeDash: { field: 'canaries', type: 'ordinal', title: 'Canaries k' },
+      }),
     },
   ];
 }

@@ -1,5 +1,6 @@
 import type { ChartSpec } from '../../src/report/charts/chart-spec.js';
 import { detectionProbability } from '../../src/respir/detection-probability.js';
+import { auditColor, linePanelsSpec } from './line-panels.js';
 import type { Table3Options, Table3Row } from './table-3.js';
 
 /** A point of Figure 2: one dataset, audit and canary count. */
@@ -59,21 +60,15 @@ export function figure2Chart(points: readonly Figure2Point[], id: string, title:
     id,
     title,
     caption,
-    spec: {
-      $schema: 'https://vega.github.io/schema/vega-lite/v6.json',
-      data: { values: points },
+    spec: linePanelsSpec({
+      values: points,
       facet: { field: 'setting', type: 'nominal', title: null, sort: null },
       columns: 4,
-      spec: {
-        width: 180,
-        height: 140,
-        mark: { type: 'line' },
-        encoding: {
-          x: { field: 'canaries', type: 'quantitative', title: 'Canaries k' },
-          y: { field: 'detection', type: 'quantitative', title: 'P(detected)', scale: { domain: [0, 1] } },
-          color: { field: 'audit', type: 'nominal', title: 'Audit' },
-        },
-      },
-    },
+      width: 180,
+      height: 140,
+      x: { field: 'canaries', type: 'quantitative', title: 'Canaries k' },
+      y: { field: 'detection', type: 'quantitative', title: 'P(detected)', scale: { domain: [0, 1] } },
+      color: auditColor,
+    }),
   };
 }

@@ -1,7 +1,6 @@
 import { join, relative, resolve } from 'node:path';
 import type { ChartSpec } from '../../src/report/charts/chart-spec.js';
-import { renderChartSvg } from '../../src/report/charts/render-chart.js';
-import { svgToPng } from '../../src/report/charts/svg-to-png.js';
+import { writeChart } from '../../src/report/charts/write-chart.js';
 import { type ComparisonRow, cellsForExperiment, comparePublished, comparisonTable } from '../../src/report/compare-published.js';
 import type { PaperFolderComparison, PaperFolderReport, PaperLayout } from '../../src/report/paper-layout.js';
 import { loadPublishedFile } from '../../src/report/published.js';
@@ -126,26 +125,6 @@ function parseRecord(options: Record<string, unknown>, where: string): PaperBFol
   };
 }
 
-async function writeCharts(folder: string, charts: ChartSpec[], png: boolean): Promise<{ rendered: RenderedChart[]; files: string[] }> {
-  const rendered: RenderedChart[] = [];
-  const files: string[] = [];
-  for (const chart of charts) {
-    const svg = await renderChartSvg(chart.spec);
-    const base = join('charts', chart.id);
-    writeFileAtomic(join(folder, `${base}.vl.json`), `${JSON.stringify(chart.spec, null, 2)}\n`);
-    writeFileAtomic(join(folder, `${base}.svg`), svg);
-    files.push(join(folder, `${base}.vl.json`), join(folder, `${base}.svg`));
-    let pngPath: string | null = null;
-    if (png) {
-      writeFileAtomic(join(folder, `${base}.png`), svgToPng(svg));
-      pngPath = `${base}.png`;
-      files.push(join(folder, pngPath));
-    }
-    rendered.push({ chart, svg, files: { spec: `${base}.vl.json`, svg: `${base}.svg`, png: pngPath } });
-  }
-  return { rendered, files };
-}
-
 /**
  * writePaperBReport(directory, record, report) writes results/paper-b's tables
  * (tables/, series/), charts (Vega-Lite, SVG, PNG), comparison.* and report.html from
@@ -159,8 +138,15 @@ export async function writePaperBReport(directory: string, record: PaperBFolderR
   for (const table of parts.series) files.push(...writeTable(join(folder, 'series'), table));
   const comparison = parts.comparison.length > 0 ? { rows: parts.comparison, table: comparisonTable(parts.comparison, 'paper-b-table-2') } : null;
   if (comparison) files.push(...writeTable(folder, comparison.table));
-  const charts = await writeCharts(folder, parts.charts, report.png !== false);
-  files.push(...charts.files);
+  const rendered: RenderedChart[] = [];
+  let pngProblem: string | null = null;
+  for (const chart of parts.charts) {
+    const written = await writeChart(folder, chart, report.png !== false && pngProblem === null);
+    pngProblem ??= written.pngProblem;
+    files.push(...written.files);
+    rendered.push(written.rendered);
+  }
+  const notices = [...parts.notices, ...(pngProblem === null ? [] : [`PNG files were not written (${pngProblem}); the SVG charts are complete.`])];
   // The summary is Table 2 when our models ran, else the analytic Table 3; the rest follow it.
   const summary = parts.tables.find((table) => table.id === 'paper-b-table-2') ?? parts.tables[0];
   const reportPath = join(folder, 'report.html');
@@ -179,13 +165,13 @@ export async function writePaperBReport(directory: string, record: PaperBFolderR
       config: null,
       summary,
       paperTables: parts.tables.filter((table) => table !== summary),
-      charts: charts.rendered,
+      charts: rendered,
       comparison,
-      notices: parts.notices,
+      notices,
     }),
   );
   files.push(reportPath);
-  return { experiment: 'paper-b', comparison: parts.comparison, notices: parts.notices, reportPath, files };
+  return { experiment: 'paper-b', comparison: parts.comparison, notices, reportPath, files };
 }
 
 /** relativeRuns(directory, runs) makes the runs' report paths relative to the folder (a moved folder still links them). */

@@ -80,6 +80,17 @@ const columns: SummaryColumn[] = [
 ];
 
 /**
+ * table2Values(row) is a Table 2 row's numbers keyed by their statistic names
+ * (table2Statistics: dataset_size, accuracy, gap, N, n, N_min, n_min, N_min/N), as both
+ * the written table and the comparison read them. O(1).
+ */
+export function table2Values(row: DatasetCharacteristics): Record<string, number> {
+  return Object.fromEntries(
+    (Object.keys(table2Statistics) as Array<keyof typeof table2Statistics>).map((field) => [table2Statistics[field], row[field]]),
+  );
+}
+
+/**
  * table2SummaryTable(rows, id, title) lays Table 2 out for the reporter's writers, one
  * row per dataset and attribute, saying where each row comes from. O(rows).
  */
@@ -93,14 +104,7 @@ export function table2SummaryTable(rows: readonly DatasetCharacteristics[], id: 
       dataset: row.datasetLabel,
       attribute: row.attribute,
       origin: row.origin === 'published' ? 'published (paper B Table 2)' : 'reproduced',
-      dataset_size: row.datasetSize,
-      accuracy: row.accuracy,
-      gap: row.gap,
-      candidate_set_size: row.candidateSetSize,
-      audit_set_size: row.auditSetSize,
-      candidate_minority_size: row.candidateMinoritySize,
-      audit_minority_size: row.auditMinoritySize,
-      minority_share: row.minorityShare,
+      ...table2Values(row),
     })),
   };
 }
@@ -115,16 +119,7 @@ export function table2Summaries(rows: readonly DatasetCharacteristics[]): CellSu
     cell: `${row.dataset}/${row.attribute}`,
     settings: { dataset: row.dataset, attribute: row.attribute },
     replicates: 1,
-    values: {
-      [table2Statistics.datasetSize]: row.datasetSize,
-      [table2Statistics.accuracy]: row.accuracy,
-      [table2Statistics.gap]: row.gap,
-      [table2Statistics.candidateSetSize]: row.candidateSetSize,
-      [table2Statistics.auditSetSize]: row.auditSetSize,
-      [table2Statistics.candidateMinoritySize]: row.candidateMinoritySize,
-      [table2Statistics.auditMinoritySize]: row.auditMinoritySize,
-      [table2Statistics.minorityShare]: row.minorityShare,
-    },
+    values: table2Values(row),
   }));
 }
 

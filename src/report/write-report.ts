@@ -4,8 +4,7 @@ import { writeFileAtomic } from '../util/atomic-write.js';
 import { inputError } from '../util/errors.js';
 import { packageRoot } from '../util/paths.js';
 import type { CellSummary } from './cell-results.js';
-import { renderChartSvg } from './charts/render-chart.js';
-import { svgToPng } from './charts/svg-to-png.js';
+import { writeChart } from './charts/write-chart.js';
 import { cellsForExperiment, type ComparisonRow, comparePublished, comparisonTable } from './compare-published.js';
 import { type PaperFolderLayout, type PaperLayoutParts, readPaperLayoutManifest } from './paper-layout.js';
 import { findPaperLayout } from './paper-layouts.js';
@@ -173,22 +172,10 @@ export async function writeReport(directory: string, options: ReportOptions = {}
   let pngProblem: string | null = null;
   const chartSpecs = run.paper?.charts ?? kind.charts?.(summaries, results.varyingSettings, results.experiment) ?? [];
   for (const chart of chartSpecs) {
-    const svg = await renderChartSvg(chart.spec);
-    const base = join('charts', chart.id);
-    writeFileAtomic(join(folder, `${base}.vl.json`), `${JSON.stringify(chart.spec, null, 2)}\n`);
-    writeFileAtomic(join(folder, `${base}.svg`), svg);
-    files.push(join(folder, `${base}.vl.json`), join(folder, `${base}.svg`));
-    let png: string | null = null;
-    if (options.png !== false && pngProblem === null) {
-      try {
-        writeFileAtomic(join(folder, `${base}.png`), svgToPng(svg));
-        png = `${base}.png`;
-        files.push(join(folder, png));
-      } catch (error) {
-        pngProblem = (error as Error).message;
-      }
-    }
-    charts.push({ chart, svg, files: { spec: `${base}.vl.json`, svg: `${base}.svg`, png } });
+    const written = await writeChart(folder, chart, options.png !== false && pngProblem === null);
+    files.push(...written.files);
+    pngProblem ??= written.pngProblem;
+    charts.push(written.rendered);
   }
 
   let comparison: { rows: ComparisonRow[]; table: SummaryTable } | null = null;

@@ -1,4 +1,4 @@
-import { chartConfig, vegaLiteSchema } from './chart-style.js';
+import { panelledChartSpec } from './chart-style.js';
 
 /** One bar: its category, optional series and panel, value and error-bar ends. */
 export interface BarDatum {
@@ -69,20 +69,10 @@ export function barChartSpec(data: BarDatum[], options: BarChartOptions): Record
       encoding: { x, ...offset, y: { field: 'lower', type: 'quantitative' }, y2: { field: 'upper' } },
     });
   }
-  const title = options.subtitle ? { text: options.title, subtitle: options.subtitle } : options.title;
   // Width by step: each category gets at least 64 px for its label and 22 px per
   // side-by-side bar (with xOffset, Vega-Lite's step is one bar within a category).
   const seriesCount = new Set(values.map((datum) => datum.series)).size;
   const step = hasSeries && !options.stacked ? Math.max(22, Math.ceil(64 / seriesCount)) : 64;
   const inner = { width: { step }, height: 220, layer: layers };
-  if (!hasPanels) return { $schema: vegaLiteSchema, title, data: { values }, ...inner, config: chartConfig };
-  return {
-    $schema: vegaLiteSchema,
-    title,
-    data: { values },
-    facet: { column: { field: 'panel', type: 'nominal', title: options.panelTitle ?? null, sort: null } },
-    spec: inner,
-    ...(options.independentPanels ? { resolve: { scale: { y: 'independent' } } } : {}),
-    config: chartConfig,
-  };
+  return panelledChartSpec(options, values, inner, hasPanels);
 }

@@ -17,3 +17,32 @@ export const chartConfig: Record<string, unknown> = {
 };
 
 export const vegaLiteSchema = 'https://vega.github.io/schema/vega-lite/v6.json';
+
+/** The titles of a report chart and how its panels share the y scale. */
+export interface ChartTitles {
+  title: string;
+  subtitle?: string;
+  panelTitle?: string;
+  /** Give each panel its own y scale. */
+  independentPanels?: boolean;
+}
+
+/**
+ * panelledChartSpec(titles, values, inner, panels) wraps a single-view spec (`inner`:
+ * width, height, layers) into a whole Vega-Lite spec with the report's look: title
+ * and subtitle, inline data, and when `panels` a column facet over the `panel` field
+ * in data order. O(1) besides the data it references.
+ */
+export function panelledChartSpec(titles: ChartTitles, values: unknown[], inner: Record<string, unknown>, panels: boolean): Record<string, unknown> {
+  const title = titles.subtitle ? { text: titles.title, subtitle: titles.subtitle } : titles.title;
+  if (!panels) return { $schema: vegaLiteSchema, title, data: { values }, ...inner, config: chartConfig };
+  return {
+    $schema: vegaLiteSchema,
+    title,
+    data: { values },
+    facet: { column: { field: 'panel', type: 'nominal', title: titles.panelTitle ?? null, sort: null } },
+    spec: inner,
+    ...(titles.independentPanels ? { resolve: { scale: { y: 'independent' } } } : {}),
+    config: chartConfig,
+  };
+}

@@ -1,4 +1,4 @@
-import { chartConfig, vegaLiteSchema } from './chart-style.js';
+import { panelledChartSpec } from './chart-style.js';
 
 /** One point of a line over a swept numeric setting. */
 export interface LineDatum {
@@ -60,16 +60,6 @@ export function lineChartSpec(data: LineDatum[], options: LineChartOptions): Rec
     mark: { type: 'line', point: true, tooltip: true },
     encoding: { x, y, ...color },
   });
-  const title = options.subtitle ? { text: options.title, subtitle: options.subtitle } : options.title;
   const inner = { width: 280, height: 220, layer: layers };
-  if (!hasPanels) return { $schema: vegaLiteSchema, title, data: { values }, ...inner, config: chartConfig };
-  return {
-    $schema: vegaLiteSchema,
-    title,
-    data: { values },
-    facet: { column: { field: 'panel', type: 'nominal', title: options.panelTitle ?? null, sort: null } },
-    spec: inner,
-    ...(options.independentPanels ? { resolve: { scale: { y: 'independent' } } } : {}),
-    config: chartConfig,
-  };
+  return panelledChartSpec(options, values, inner, hasPanels);
 }
