@@ -40,30 +40,17 @@ function arrowType(type: ColumnType): DataType {
 
 /**
  * utf8Vector(values) builds an Arrow Utf8 vector without nulls straight from its
- * offsets and bytes, encoding each distinct string once (result columns repeat a few
- * values: experiment, cell, decision): the same buffers as apache-arrow's builder
- * makes, several times faster. O(total characters + rows).
+ * offsets and bytes (Node's native UTF-8 length and write): the same buffers as
+ * apache-arrow's builder makes (tested), several times faster. O(total characters + rows).
  */
 function utf8Vector(values: readonly ColumnValue[]): Vector {
-  const encoder = new TextEncoder();
-  const encoded = new Map<string, Uint8Array>();
-  const pieces = new Array<Uint8Array>(values.length);
-  const offsets = new Int32Array(values.length + 1);
-  let length = 0;
-  for (let i = 0; i < values.length; i++) {
-    const text = String(values[i]);
-    let bytes = encoded.get(text);
-    if (!bytes) {
-      bytes = encoder.encode(text);
-      encoded.set(text, bytes);
-    }
-    pieces[i] = bytes;
-    length += bytes.length;
-    offsets[i + 1] = length;
-  }
-  const data = new Uint8Array(length);
-  for (let i = 0; i < pieces.length; i++) data.set(pieces[i], offsets[i]);
-  return makeVector(makeData({ type: new Utf8(), length: values.length, nullCount: 0, valueOffsets: offsets, data }));
+  const texts = values.map(String);
+  const offsets = new Int32Array(texts.length + 1);
+  for (let i = 0; i < texts.length; i++) offsets[i + 1] = offsets[i] + Buffer.byteLength(texts[i], 'utf8');
+  const bytes = Buffer.alloc(offsets[texts.length]);
+  for (let i = 0; i < texts.length; i++) bytes.write(texts[i], offsets[i], 'utf8');
+  const data = new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  return makeVector(makeData({ type: new Utf8(), length: texts.length, nullCount: 0, valueOffsets: offsets, data }));
 }
 
 function columnVector(column: ResultColumn, values: ColumnValue[]): Vector {
