@@ -97,8 +97,10 @@ export function spawnCli(args: string[], options: SpawnOptions = {}): RunningCli
 
 /**
  * Runs the CLI in this process (the same main() that bin/fairaudit calls, on the
- * TypeScript sources, no build needed), capturing what it writes to stdout and stderr.
- * Resets process.exitCode afterwards so one run does not leak into the next.
+ * TypeScript sources, no build needed), capturing what it writes to stdout and stderr,
+ * through process.stdout/stderr.write or console.log/error (which vitest would
+ * otherwise intercept). Resets process.exitCode afterwards so one run does not leak
+ * into the next.
  */
 export async function runCliInProcess(args: string[]): Promise<CliResult & { code: number }> {
   let stdout = '';
@@ -111,6 +113,12 @@ export async function runCliInProcess(args: string[]): Promise<CliResult & { cod
     stderr += String(chunk);
     return true;
   });
+  const log = vi.spyOn(console, 'log').mockImplementation((...values: unknown[]) => {
+    stdout += `${values.map(String).join(' ')}\n`;
+  });
+  const error = vi.spyOn(console, 'error').mockImplementation((...values: unknown[]) => {
+    stderr += `${values.map(String).join(' ')}\n`;
+  });
   try {
     // Imported here, not at the top: tests that only spawn the built CLI do not load
     // (and do not depend on) every command's sources.
@@ -118,8 +126,7 @@ export async function runCliInProcess(args: string[]): Promise<CliResult & { cod
     const code = await main(args);
     return { code, stdout, stderr };
   } finally {
-    out.mockRestore();
-    err.mockRestore();
+    for (const spy of [out, err, log, error]) spy.mockRestore();
     process.exitCode = undefined;
   }
 }
