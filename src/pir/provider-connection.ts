@@ -42,8 +42,8 @@ export class ProviderConnection {
    * checks of Figure 3; then, unless `secretChallenge` is false, VeriSimplePIR's
    * secret-challenge preprocessing (GET /challenge-hints, POST /challenge), after
    * which every answer is checked with a C the provider does not know. Throws
-   * InputError for a non-loopback URL and PirVerificationError for a malformed or
-   * inconsistent digest or challenge.
+   * InputError for a non-loopback URL or one where no provider answers, and
+   * PirVerificationError for a malformed or inconsistent digest or challenge.
    */
   static async connect(
     url: string,
@@ -68,7 +68,19 @@ export class ProviderConnection {
       bytesReceived: 0,
       offlineMs: 0,
     };
-    const setupBytes = await fetchBytes(`${base}/setup`);
+    let setupBytes: Uint8Array;
+    try {
+      setupBytes = await fetchBytes(`${base}/setup`);
+    } catch (error) {
+      if (error instanceof PirVerificationError) throw error;
+      // fetch rejects with a TypeError whose cause says why (ECONNREFUSED: nothing listens).
+      const cause = (error as { cause?: { code?: string; message?: string } }).cause;
+      throw inputError({
+        where: '--provider',
+        expected: 'the URL of a running "fairaudit pir serve"',
+        found: `${url} (${cause?.code ?? cause?.message ?? (error as Error).message})`,
+      });
+    }
     traffic.offlineBytesReceived += setupBytes.length;
     const setup = parseSetup(setupBytes);
     if (expected && (expected.entryCount !== setup.entryCount || expected.entryBits !== setup.entryBits)) {

@@ -1,4 +1,5 @@
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { type AddressInfo, createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, test } from 'vitest';
@@ -24,6 +25,15 @@ const providers: PoolProvider[] = [];
 afterEach(async () => {
   await Promise.all(providers.splice(0).map((provider) => provider.service.close()));
 });
+
+/** A loopback port nobody listens on: one the system just handed out and we closed again. */
+async function closedPort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  await new Promise((resolve) => server.close(resolve));
+  return port;
+}
 
 describe('fairaudit bench pir', () => {
   test('--log-n 10,12 --json prints one object per size with the documented fields, all correct', async () => {
@@ -97,6 +107,28 @@ describe('fairaudit pir audit', () => {
     const report = JSON.parse(out);
     expect(report.secretChallenge).toBe(false);
     expect(report.results[0].decision).toBe('provider-rejected');
+  });
+
+  test('a loopback URL where no provider listens exits 2 naming --provider', async () => {
+    // Before: fetch's TypeError ("fetch failed") surfaced as an internal error, exit 1.
+    const path = writePool(100, 0.3, 0.3);
+    const port = await closedPort();
+    const { code, stderr: err } = await runCliInProcess(['pir', 'audit', '--provider', `http://127.0.0.1:${port}`, '--pool', path]);
+    expect(code).toBe(2);
+    expect(err).toContain(`--provider: expected the URL of a running "fairaudit pir serve", found "http://127.0.0.1:${port} (ECONNREFUSED)"`);
+  });
+
+  test('bad --alpha, --beta or --sample-size exit 2 before contacting the provider', async () => {
+    const path = writePool(100, 0.3, 0.3);
+    for (const [flag, value, expected] of [
+      ['--alpha', '2', /--alpha: expected a number in \(0, 1\), found 2/],
+      ['--beta', '0', /--beta: expected a number in \(0, 1\), found 0/],
+      ['--sample-size', '1.5', /--sample-size: expected an integer ≥ 2, found 1\.5/],
+    ] as const) {
+      const { code, stderr: err } = await runCliInProcess(['pir', 'audit', '--provider', 'http://127.0.0.1:1', '--pool', path, flag, value]);
+      expect(code).toBe(2);
+      expect(err).toMatch(expected);
+    }
   });
 
   test('a provider URL off loopback exits 2', async () => {

@@ -110,7 +110,10 @@ const auditCommand: CommandModule<object, AuditArguments> = {
   handler: async (argv) => {
     checkIntegerFlag('--canaries', argv.canaries, 0, 10_000);
     checkIntegerFlag('--batch-size', argv['batch-size'], 1, 4096);
+    checkIntegerFlag('--sample-size', argv['sample-size'], 2);
     checkProbabilityFlag('--tolerance', argv.tolerance);
+    checkProbabilityFlag('--alpha', argv.alpha);
+    checkProbabilityFlag('--beta', argv.beta);
     const pool = readPoolFile(argv.pool);
     let connection: ProviderConnection;
     try {
