@@ -37,7 +37,7 @@ section{background:#fff;border:1px solid #e2e2e2;border-radius:6px;padding:12px 
 h2{font-size:19px;border-bottom:1px solid #eee;padding-bottom:4px}
 .table-wrap{overflow-x:auto;margin:10px 0 18px}table{border-collapse:collapse;font-size:13px}
 caption{text-align:left;padding:6px 0;caption-side:top}caption span{color:#555;font-weight:normal}
-th,td{border:1px solid #ddd;padding:3px 8px;white-space:nowrap}th{background:#f0f3f6;cursor:help}td.num{text-align:right;font-variant-numeric:tabular-nums}
+th,td{border:1px solid #ddd;padding:3px 8px;white-space:nowrap}th{background:#f0f3f6;cursor:help}td.num{text-align:right;font-variant-numeric:tabular-nums}td.wrap{white-space:normal;width:520px;min-width:520px}
 tr.within td{background:#eef8ee}tr.outside td{background:#fde8e8}tr.missing td,tr.unmapped td{background:#f4f4f4;color:#666}
 figure{margin:16px 0 28px}figure .chart{overflow-x:auto}figcaption{color:#444;font-size:13px;max-width:900px}
 .notice{background:#fff7e0;border:1px solid #f0d890;padding:6px 10px;border-radius:4px}

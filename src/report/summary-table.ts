@@ -19,6 +19,8 @@ export interface SummaryColumn {
   digits?: number;
   /** One sentence saying what the column holds, shown in the report. */
   description?: string;
+  /** Long text (a reason): wraps in report.html instead of widening the table. */
+  wrap?: boolean;
 }
 
 /** A titled table: columns in order and one record per row. */

@@ -18,7 +18,7 @@ export function tableToHtml(table: SummaryTable, rowClass?: (row: Record<string,
     .map((row) => {
       const extra = rowClass?.(row);
       const cells = table.columns
-        .map((column) => `<td class="${column.type === 'number' ? 'num' : 'text'}">${escapeHtml(formatSummaryValue(row[column.name] ?? null, column))}</td>`)
+        .map((column) => `<td class="${column.type === 'number' ? 'num' : column.wrap ? 'text wrap' : 'text'}">${escapeHtml(formatSummaryValue(row[column.name] ?? null, column))}</td>`)
         .join('');
       return `<tr${extra ? ` class="${escapeHtml(extra)}"` : ''}>${cells}</tr>`;
     })
