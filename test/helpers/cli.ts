@@ -1,8 +1,8 @@
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
-import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { describe, vi } from 'vitest';
+import { vi } from 'vitest';
 import { packageRoot } from '../../src/util/paths.js';
+import { describeWhenBuilt, isBuilt } from './built.js';
 
 /** What one run of the CLI gave: its exit code (null when a signal ended it) and its output. */
 export interface CliResult {
@@ -27,18 +27,14 @@ const root = packageRoot();
 export const cliPath = join(root, 'bin', 'fairaudit');
 
 /** Whether dist/ holds the compiled CLI that bin/fairaudit runs. */
-export const cliIsBuilt = existsSync(join(root, 'dist', 'src', 'cli', 'main.js'));
-
-/** Why the spawned tests are skipped when dist/ is missing, and how to run them. */
-export const cliNotBuiltReason = 'dist/ is not built: run "npx tsc -p tsconfig.build.json" (or npm run build) to run these tests';
+export const cliIsBuilt = isBuilt('cli/main.js');
 
 /**
  * describe() for tests that spawn bin/fairaudit: when dist/ is missing the block is
  * skipped and its title says why, so the skip is visible in the test report.
  */
 export function describeWithBuiltCli(title: string, body: () => void): void {
-  if (cliIsBuilt) describe(title, body);
-  else describe.skip(`${title} (skipped: ${cliNotBuiltReason})`, body);
+  describeWhenBuilt('cli/main.js', title, body);
 }
 
 function childEnvironment(env: SpawnOptions['env']): NodeJS.ProcessEnv {

@@ -1,7 +1,7 @@
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, expect, it } from 'vitest';
 import { PAPER_A_MODEL_SPECS } from '../../src/models/paper-a-models.js';
 import { syntheticTabularData } from '../../src/models/synthetic-tabular.js';
 import { trainModelsOnSplit } from '../../src/models/train-models.js';
@@ -9,17 +9,15 @@ import { foldFitPool } from '../../src/models/trees/fold-fit-pool.js';
 import { GRADIENT_BOOSTING_DEFAULTS } from '../../src/models/trees/gradient-boosting.js';
 import { randomSearch } from '../../src/models/trees/random-search.js';
 import { createRandom } from '../../src/util/random.js';
+import { describeWhenBuilt } from '../helpers/built.js';
 
 // Worker threads run the compiled dist/ (built by `npx tsc -p tsconfig.build.json`
 // before the tests), so these tests skip when it is absent.
-const root = join(import.meta.dirname, '..', '..');
-const built = existsSync(join(root, 'dist', 'src', 'models', 'training-worker.js'));
-if (!built) console.warn('dist/ is not built: skipping the worker-thread model tests');
 
 const cacheDirectory = mkdtempSync(join(tmpdir(), 'fairaudit-models-parallel-'));
 afterAll(() => rmSync(cacheDirectory, { recursive: true, force: true }));
 
-describe.skipIf(!built)('model training on worker threads (needs dist/)', () => {
+describeWhenBuilt('models/training-worker.js', 'model training on worker threads (needs dist/)', () => {
   it('trainModelsOnSplit(..., {threads: 2}) gives the same pools as threads: 1', async () => {
     const shape = { numericColumns: 3, categoricalLevels: [4], groupEffect: 1 };
     const split = {

@@ -1,5 +1,3 @@
-import { existsSync } from 'node:fs';
-import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { PAPER_A_MODEL_SPECS } from '../../src/models/paper-a-models.js';
 import { runTrainingJobs } from '../../src/models/run-training-jobs.js';
@@ -7,8 +5,8 @@ import { syntheticTabularData } from '../../src/models/synthetic-tabular.js';
 import type { TrainingJob } from '../../src/models/training-job.js';
 import { errorFromWorker, workerFailure } from '../../src/models/worker-failure.js';
 import { InputError, inputError } from '../../src/util/errors.js';
-import { packageRoot } from '../../src/util/paths.js';
 import { createRandom } from '../../src/util/random.js';
+import { describeWhenBuilt } from '../helpers/built.js';
 
 describe('workerFailure(thrown) and errorFromWorker(failure, context)', () => {
   it('keeps an InputError an InputError across the thread boundary, with its message', () => {
@@ -28,9 +26,7 @@ describe('workerFailure(thrown) and errorFromWorker(failure, context)', () => {
 });
 
 // Worker threads run the compiled dist/: skip when it is absent.
-const built = existsSync(join(packageRoot(), 'dist', 'src', 'models', 'training-worker.js'));
-
-describe.skipIf(!built)('runTrainingJobs(jobs, 2) with a job that has bad settings (needs dist/)', () => {
+describeWhenBuilt('models/training-worker.js', 'runTrainingJobs(jobs, 2) with a job that has bad settings (needs dist/)', () => {
   it('rejects with an InputError (exit 2), not an internal error, as on one thread', async () => {
     // Before workerFailure, the worker's InputError reached the parent as a plain Error.
     const shape = { numericColumns: 2, categoricalLevels: [3], groupEffect: 1, rows: 60 };
