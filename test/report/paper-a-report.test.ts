@@ -1,4 +1,4 @@
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
@@ -46,6 +46,20 @@ describe('fairaudit report / compare on a paper A reproduction folder (calibrate
     expect(await main(['compare', out])).toBe(0);
     expect(printed.join('\n')).toMatch(/note: CALIBRATED SYNTHETIC DATA, NOT A REPRODUCTION/);
     expect(printed.join('\n')).toMatch(/note: ACS not reproduced: its pools are calibrated synthetic/);
+  });
+
+  it('main(["compare", folder]) exits 2 naming report-layout.json when paper A\'s options have no pool list', async () => {
+    const bad = mkdtempSync(join(tmpdir(), 'paper-a-bad-layout-'));
+    for (const file of ['results.arrow', 'run.json']) copyFileSync(join(out, file), join(bad, file));
+    writeFileSync(join(bad, 'report-layout.json'), JSON.stringify({ layout: 'paper-a', options: { pools: 'all of them' } }));
+    const errors: string[] = [];
+    vi.spyOn(process.stderr, 'write').mockImplementation((chunk: string | Uint8Array) => {
+      errors.push(String(chunk));
+      return true;
+    });
+    expect(await main(['compare', bad])).toBe(2);
+    expect(errors.join('')).toMatch(/report-layout\.json: options\.pools/);
+    rmSync(bad, { recursive: true, force: true });
   });
 
   it.skipIf(chromiumMissing !== undefined)('report.html opens in Chromium with Figure 1, all five tables, the reason column and the notices', async () => {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { CellSummary } from '../../src/report/cell-results.js';
-import { layoutPaperTable, type PaperTableLayout } from '../../src/report/paper-table.js';
+import { layoutPaperTable, type PaperTableLayout, siblingCell } from '../../src/report/paper-table.js';
 import { paperTablesFor, registerPaperTable } from '../../src/report/paper-tables.js';
 
 const summaries: CellSummary[] = [
@@ -45,5 +45,23 @@ describe('registerPaperTable(layout) / paperTablesFor(experiment)', () => {
     registerPaperTable(layout);
     expect(paperTablesFor('exp-a').map((entry) => entry.id)).toContain('test-table-4');
     expect(paperTablesFor('exp-b').map((entry) => entry.id)).not.toContain('test-table-4');
+  });
+});
+
+describe('siblingCell(all, cell, keys, change) / a column reading another cell', () => {
+  it('finds the cell that shares the named settings except the changed one', () => {
+    expect(siblingCell(summaries, summaries[0], ['dataset', 'metric'], { metric: 'eo' })?.cell).toBe('b');
+    expect(siblingCell(summaries, summaries[0], ['dataset', 'metric'], { metric: 'dp' })).toBeUndefined();
+  });
+
+  it('layoutPaperTable passes every summary to a column, so the SP row can show the EO accuracy', () => {
+    const eoAccuracy: PaperTableLayout = {
+      ...layout,
+      columns: [...layout.columns, { name: 'eo_accuracy', label: 'EO accuracy', type: 'number', value: (cell, all) => siblingCell(all, cell, ['dataset', 'metric'], { metric: 'eo' })?.values.accuracy ?? null }],
+    };
+    const table = layoutPaperTable(eoAccuracy, summaries);
+    const sp = table.rows.find((row) => row.metric === 'SP');
+    // Row SP reads cell a (accuracy 0.75); its EO column reads cell b (0.7), as defined in `summaries` above.
+    expect(sp).toMatchObject({ accuracy: 0.75, eo_accuracy: 0.7 });
   });
 });
