@@ -244,6 +244,7 @@ function reproductionReadme(result: PaperAReproduction, rows: PaperAComparisonRo
   lines.push(
     '- Paper tables: `tables/paper-a-table-{1..5}.{arrow,csv,md}`; Figure 1: `charts/paper-a-figure-1.{vl.json,svg,png}`.',
     '- Comparison with every published cell: `comparison.*` (Monte Carlo tolerances) and `tables/paper-a-comparison.*` (with data origin, verdict and why).',
+    '- `report-layout.json` names the paper layout: `fairaudit report <this folder>` rebuilds the tables, Figure 1 and report.html; `fairaudit compare <this folder>` prints the comparison with the reasons.',
     '',
   );
   const c = result.comparison;
