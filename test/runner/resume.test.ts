@@ -2,7 +2,10 @@ import { spawn } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { Checkpoints } from '../../src/runner/checkpoints.js';
 import { parseConfig } from '../../src/runner/config.js';
+import { sequentialAuditKind } from '../../src/runner/kinds/sequential-audit.js';
+import { buildPlan } from '../../src/runner/plan.js';
 import { decodeResultTable } from '../../src/runner/results-table.js';
 import { runExperiment } from '../../src/runner/run-experiment.js';
 import { packageRoot } from '../../src/util/paths.js';
@@ -23,9 +26,15 @@ grid:
 `;
 const CHUNKS = 120;
 
-function chunkFiles(folder: string): string[] {
+/** Chunks in the checkpoint files (chunks-N.bin; a uint32 chunk count at byte 4, src/runner/checkpoints.ts). */
+function checkpointedChunks(folder: string): number {
   const checkpoints = join(folder, '.checkpoints');
-  return existsSync(checkpoints) ? readdirSync(checkpoints).filter((name) => /^chunk-\d+\.bin$/.test(name)) : [];
+  if (!existsSync(checkpoints)) return 0;
+  let count = 0;
+  for (const name of readdirSync(checkpoints)) {
+    if (/^chunks-\d+\.bin$/.test(name)) count += readFileSync(join(checkpoints, name)).readUInt32LE(4);
+  }
+  return count;
 }
 
 describe('fairaudit run CONFIG --resume after kill -9', () => {
@@ -49,10 +58,10 @@ describe('fairaudit run CONFIG --resume after kill -9', () => {
       }),
     );
     const deadline = Date.now() + 60_000;
-    while (running && chunkFiles(out).length < 3 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+    while (running && checkpointedChunks(out) < 3 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
     child.kill('SIGKILL');
     expect(await exited, `the run ended before the kill: ${stderr}`).toBe('SIGKILL');
-    const survived = chunkFiles(out).length;
+    const survived = checkpointedChunks(out);
     expect(survived).toBeGreaterThanOrEqual(3);
     expect(survived).toBeLessThan(CHUNKS);
     expect(existsSync(join(out, 'results.arrow'))).toBe(false);
@@ -87,11 +96,27 @@ describe('fairaudit run CONFIG --resume after kill -9', () => {
     });
     const exited = new Promise((resolve) => child.on('exit', resolve));
     const deadline = Date.now() + 60_000;
-    while (chunkFiles(out).length < 1 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+    while (checkpointedChunks(out) < 1 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
     child.kill('SIGKILL');
     await exited;
     const result = await spawnCli(['run', file, '--out', out, '--resume', '--set', 'budget=3000']);
     expect(result.code).toBe(2);
     expect(result.stderr).toContain('--resume: expected checkpoints of this plan');
+  });
+
+  it('refuses a damaged checkpoint file with exit 2, naming it', async () => {
+    const folder = temporaryFolder();
+    const small = YAML.replace('replicates: 1500', 'replicates: 50');
+    const file = writeText(folder, 'resume.yaml', small);
+    const out = join(folder, 'out');
+    // A finished run's checkpoints are removed; recreate them as a killed run leaves them, then damage one.
+    const plan = buildPlan(parseConfig(small, file), sequentialAuditKind as never);
+    const checkpoints = new Checkpoints(out);
+    checkpoints.start(plan.fingerprint, null);
+    checkpoints.save([{ chunk: plan.chunks[0], payload: new Uint8Array(16) }]);
+    const result = await spawnCli(['run', file, '--out', out, '--resume']);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toMatch(/chunks-0000000\.bin: chunk 0: expected a fairaudit chunk checkpoint/);
+    expect(existsSync(join(out, 'results.arrow'))).toBe(false);
   });
 });
