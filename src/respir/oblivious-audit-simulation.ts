@@ -86,6 +86,13 @@ export function canariesDetect(
 }
 
 /**
+ * Rounding slack of the pass test |d_S| ≤ ε: a gap equal to ε in exact arithmetic
+ * (a ratio of counts computed in doubles) passes. Shared by drawObliviousAudit and
+ * passRate so that both count the same audits as passing.
+ */
+const PASS_SLACK = 1e-12;
+
+/**
  * drawObliviousAudit(simulation, random, withVanilla) draws one audit set S and
  * returns both audits' outcomes: respir (the provider flipped C blindly; pass when
  * |d_S| ≤ ε; canaries catch flipped rows of S) and, when withVanilla, the vanilla audit
@@ -120,8 +127,7 @@ export function drawObliviousAudit(simulation: ObliviousAuditSimulation, random:
   const bothGroups = eligible0 > 0 && eligible1 > 0;
   const respirGap = bothGroups ? positive1 / eligible1 - positive0 / eligible0 : Number.NaN;
   const trueGap = bothGroups ? original1 / eligible1 - original0 / eligible0 : Number.NaN;
-  const slack = 1e-12;
-  const respirPassed = bothGroups && Math.abs(respirGap) <= setup.tolerance + slack;
+  const respirPassed = bothGroups && Math.abs(respirGap) <= setup.tolerance + PASS_SLACK;
   const respirDetected = canariesDetect(
     random,
     simulation.logFactorials,
@@ -182,7 +188,7 @@ export function passRate(simulation: ObliviousAuditSimulation, draws: number, ra
         if (strata.positive[s]) p1 += count;
       }
     }
-    if (e0 > 0 && e1 > 0 && Math.abs(p1 / e1 - p0 / e0) <= setup.tolerance + 1e-12) passes++;
+    if (e0 > 0 && e1 > 0 && Math.abs(p1 / e1 - p0 / e0) <= setup.tolerance + PASS_SLACK) passes++;
   }
   return passes / draws;
 }
