@@ -1,5 +1,5 @@
 import { BernoulliGlrStream } from '../stats/bernoulli-glr-stream.js';
-import { fixedSampleDecision } from '../stats/fixed-sample-decision.js';
+import { countGapDecision } from '../stats/count-gap-comparison.js';
 import { sequentialThresholds } from '../stats/thresholds.js';
 import { inputError } from '../util/errors.js';
 import { type Random, shuffleInPlace } from '../util/random.js';
@@ -174,7 +174,8 @@ export async function runObliviousAudit(
   if (decision === undefined) {
     if (test === 'fixed') {
       statistic = gap();
-      decision = fixedSampleDecision(Number.isNaN(statistic) ? 0 : statistic, tolerance);
+      // Exact on counts: a gap of exactly the tolerance passes (H0 is |gap| <= tolerance).
+      decision = countGapDecision(counts[0][0], counts[0][1], counts[1][0], counts[1][1], tolerance);
     } else {
       decision = 'inconclusive';
     }
