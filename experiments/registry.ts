@@ -1,5 +1,6 @@
 import type { Override } from '../src/runner/config.js';
 import { paperAReproduction } from './paper-a/reproduction.js';
+import { paperBPirReproduction } from './paper-b-pir/reproduction.js';
 import { paperBReproduction } from './paper-b/reproduction.js';
 
 /** Options every reproduction accepts (the flags of `fairaudit reproduce`). */
@@ -40,6 +41,7 @@ export interface Reproduction {
 export const reproductions: readonly Reproduction[] = [
   paperAReproduction,
   paperBReproduction,
+  paperBPirReproduction,
 ];
 
 /** reproductionNames() lists the names `fairaudit reproduce` accepts (plus "all"). */
