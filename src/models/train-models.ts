@@ -3,7 +3,7 @@ import { basename, join } from 'node:path';
 import type { AuditPool } from '../audit/pool.js';
 import { type LoadDatasetOptions, loadDataset } from '../data/load-dataset.js';
 import { type PreparedSplit, prepareSplit, type SplitOptions } from '../data/prepare-split.js';
-import { canonicalJson } from '../runner/canonical-json.js';
+import { canonicalJson } from '../util/canonical-json.js';
 import { inputError } from '../util/errors.js';
 import { packageRoot } from '../util/paths.js';
 import { deriveSeed } from '../util/random.js';

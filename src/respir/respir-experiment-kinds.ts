@@ -1,4 +1,4 @@
-import { canonicalJson } from '../runner/canonical-json.js';
+import { canonicalJson } from '../util/canonical-json.js';
 import type { ExperimentKind, OutcomeColumn, SettingsOrigin } from '../runner/kind.js';
 import { schema, type Infer } from '../runner/schema.js';
 import type { Random } from '../util/random.js';

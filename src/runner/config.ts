@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { LineCounter, parse as parseYaml, parseDocument } from 'yaml';
 import { describeFound, InputError } from '../util/errors.js';
-import { canonicalJson } from './canonical-json.js';
+import { canonicalJson } from '../util/canonical-json.js';
 import { closestName } from './closest-name.js';
 import type { ExperimentKind } from './kind.js';
 import { experimentKinds, findKind } from './kinds.js';

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { InputError } from '../util/errors.js';
 import { deriveSeed } from '../util/random.js';
-import { canonicalJson } from './canonical-json.js';
+import { canonicalJson } from '../util/canonical-json.js';
 import type { ExperimentConfig } from './config.js';
 import type { ColumnType, ColumnValue, ExperimentKind } from './kind.js';
 import { schemaAt } from './schema.js';

@@ -4,7 +4,7 @@ import { oracleDecision, type PreparedAudit, prepareAudit } from '../../audit/pr
 import { runSequentialAudit } from '../../audit/sequential-audit.js';
 import { generateSyntheticPool, syntheticPoolProblem } from '../../data/synthetic-pool.js';
 import type { Random } from '../../util/random.js';
-import { canonicalJson } from '../canonical-json.js';
+import { canonicalJson } from '../../util/canonical-json.js';
 import type { ExperimentKind, OutcomeColumn, SettingsOrigin } from '../kind.js';
 import { type Infer, schema } from '../schema.js';
 
