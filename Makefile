@@ -32,6 +32,8 @@ bench: build
 	$(FAIRAUDIT) bench glr
 	$(FAIRAUDIT) bench runner
 	$(FAIRAUDIT) bench pir
+	$(FAIRAUDIT) bench respir
+	$(FAIRAUDIT) bench paper-a
 
 clean:
 	rm -rf dist results/*
