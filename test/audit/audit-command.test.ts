@@ -1,24 +1,21 @@
-import { spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, describe, expect, it, vi } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { readPoolFile, writePoolFile } from '../../src/audit/pool-io.js';
 import type { AuditPool } from '../../src/audit/pool.js';
-import { main } from '../../src/cli/main.js';
+import { packageRoot } from '../../src/util/paths.js';
 import { createRandom } from '../../src/util/random.js';
+import { describeWithBuiltCli, runCliInProcess, spawnCliSync } from '../helpers/cli.js';
 
 // End to end: spawn bin/fairaudit, which runs the compiled dist/ (built by `make test`
 // or `npx tsc -p tsconfig.build.json` before the tests).
-const root = join(import.meta.dirname, '..', '..');
-const built = existsSync(join(root, 'dist', 'src', 'cli', 'main.js'));
-const fixtures = join(root, 'test', 'fixtures', 'pools');
+const fixtures = join(packageRoot(), 'test', 'fixtures', 'pools');
 const scratch = mkdtempSync(join(tmpdir(), 'fairaudit-audit-cli-'));
 afterAll(() => rmSync(scratch, { recursive: true, force: true }));
 
 function fairaudit(...args: string[]) {
-  const run = spawnSync(process.execPath, [join(root, 'bin', 'fairaudit'), ...args], { encoding: 'utf8', cwd: root });
-  return { code: run.status, stdout: run.stdout, stderr: run.stderr };
+  return spawnCliSync(args);
 }
 
 /** A pool whose hard-decision rates are 0.3 (a) and 0.6 (b), written as Arrow. */
@@ -40,7 +37,7 @@ function violatingPoolFile(): string {
   return path;
 }
 
-describe.skipIf(!built)('fairaudit audit --pool FILE (spawned; needs dist/)', () => {
+describeWithBuiltCli('fairaudit audit --pool FILE (spawned; needs dist/)', () => {
   it('audit --json prints decision, queries, statistic, the oracle and the fixed-sample decision', () => {
     const pool = violatingPoolFile();
     const { code, stdout } = fairaudit('audit', '--pool', pool, '--metric', 'sp', '--access', 'decision', '--seed', '7', '--json');
@@ -109,24 +106,8 @@ function readOracleGap(path: string): number {
 }
 
 /** Runs the CLI in this process (the same main() bin/fairaudit calls), capturing its output. */
-async function inProcess(...args: string[]) {
-  let stdout = '';
-  let stderr = '';
-  const out = vi.spyOn(process.stdout, 'write').mockImplementation((chunk) => {
-    stdout += String(chunk);
-    return true;
-  });
-  const err = vi.spyOn(process.stderr, 'write').mockImplementation((chunk) => {
-    stderr += String(chunk);
-    return true;
-  });
-  try {
-    const code = await main(args);
-    return { code, stdout, stderr };
-  } finally {
-    out.mockRestore();
-    err.mockRestore();
-  }
+function inProcess(...args: string[]) {
+  return runCliInProcess(args);
 }
 
 describe('fairaudit audit --synthetic RECIPE --replicates R (in process, through main())', () => {

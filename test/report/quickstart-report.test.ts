@@ -1,16 +1,15 @@
-import { existsSync, mkdtempSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { tableFromIPC } from 'apache-arrow';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { main } from '../../src/cli/main.js';
+import { describe, expect, it } from 'vitest';
 import { packageRoot } from '../../src/util/paths.js';
+import { isBuilt, notBuiltReason } from '../helpers/built.js';
+import { runCliInProcess } from '../helpers/cli.js';
 import { chromiumMissing, openReport } from './open-in-chromium.js';
 
-const workerBuilt = existsSync(join(packageRoot(), 'dist', 'src', 'runner', 'worker.js'));
-const skipReason = !workerBuilt
-  ? 'skipped: the runner\'s worker threads load dist/; run "npm run build" first'
-  : chromiumMissing;
+// The runner's worker threads load dist/.
+const skipReason = !isBuilt('runner/worker.js') ? `skipped: ${notBuiltReason}` : chromiumMissing;
 if (skipReason) console.warn(`quickstart report end to end ${skipReason}`);
 
 // The quickstart pools are built to have these hard-decision gaps (configs/quickstart.yaml,
@@ -22,20 +21,11 @@ const designedGaps: Array<[string, string, number, string]> = [
   ['violating', 'eo', 0.1, 'reject'],
 ];
 
-beforeEach(() => {
-  vi.spyOn(console, 'log').mockImplementation(() => {});
-  process.exitCode = undefined;
-});
-afterEach(() => {
-  vi.restoreAllMocks();
-  process.exitCode = undefined;
-});
-
 describe.skipIf(skipReason !== undefined)('quickstart end to end: run → report → compare → Chromium', () => {
   it('fairaudit run configs/quickstart.yaml, then report and compare, then report.html in Chromium with a screenshot', async () => {
     const out = join(mkdtempSync(join(tmpdir(), 'fairaudit-quickstart-')), 'quickstart');
     const config = join(packageRoot(), 'configs', 'quickstart.yaml');
-    expect(await main(['run', config, '--out', out, '--threads', '2', '--quiet'])).toBe(0);
+    expect((await runCliInProcess(['run', config, '--out', out, '--threads', '2', '--quiet'])).code).toBe(0);
 
     const published = mkdtempSync(join(tmpdir(), 'fairaudit-quickstart-published-'));
     const cells = designedGaps.flatMap(([pool, metric, gap, decision]) => [
@@ -44,11 +34,11 @@ describe.skipIf(skipReason !== undefined)('quickstart end to end: run → report
     ]);
     writeFileSync(join(published, 'quickstart.json'), JSON.stringify({ paper: 'quickstart design', experiment: 'quickstart', cells }));
 
-    expect(await main(['report', out, '--published', published])).toBe(0);
+    expect((await runCliInProcess(['report', out, '--published', published])).code).toBe(0);
     const summary = tableFromIPC(readFileSync(join(out, 'summary.arrow')));
     expect(summary.numRows).toBe(12); // 2 pools × 2 metrics × 3 access regimes
     expect([...(summary.getChild('replicates')?.toArray() ?? [])]).toEqual(new Array(12).fill(100));
-    expect(await main(['compare', out, '--published', published])).toBe(0);
+    expect((await runCliInProcess(['compare', out, '--published', published])).code).toBe(0);
 
     const screenshot = join(packageRoot(), 'results', 'report-screenshots', 'quickstart-report.png');
     const seen = await openReport(join(out, 'report.html'), screenshot);

@@ -1,7 +1,8 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { temporaryFolder, runCli, writeText } from './helpers.js';
+import { runCliInProcess as runCli } from '../helpers/cli.js';
+import { temporaryFolder, writeText } from './helpers.js';
 
 const VALID = `experiment: errors
 kind: sequential-audit

@@ -1,10 +1,6 @@
-import { execFile } from 'node:child_process';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { vi } from 'vitest';
-import { main } from '../../src/cli/main.js';
-import { packageRoot } from '../../src/util/paths.js';
 
 /** A fresh temporary folder. */
 export function temporaryFolder(prefix = 'fairaudit-runner-'): string {
@@ -16,37 +12,6 @@ export function writeText(folder: string, name: string, text: string): string {
   const path = join(folder, name);
   writeFileSync(path, text);
   return path;
-}
-
-/** Runs the CLI in this process; returns its exit code and what it wrote to stdout and stderr. */
-export async function runCli(argv: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  let stdout = '';
-  let stderr = '';
-  const out = vi.spyOn(process.stdout, 'write').mockImplementation((chunk: string | Uint8Array) => {
-    stdout += String(chunk);
-    return true;
-  });
-  const err = vi.spyOn(process.stderr, 'write').mockImplementation((chunk: string | Uint8Array) => {
-    stderr += String(chunk);
-    return true;
-  });
-  try {
-    const code = await main(argv);
-    return { code, stdout, stderr };
-  } finally {
-    out.mockRestore();
-    err.mockRestore();
-    process.exitCode = undefined;
-  }
-}
-
-/** Runs bin/fairaudit as a child process (the compiled CLI; `npm run build` first). */
-export function spawnCli(argv: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  return new Promise((resolve) => {
-    execFile(join(packageRoot(), 'bin', 'fairaudit'), argv, { cwd: packageRoot(), maxBuffer: 1 << 26 }, (error, stdout, stderr) => {
-      resolve({ code: error ? Number((error as { code?: number }).code ?? 1) : 0, stdout, stderr });
-    });
-  });
 }
 
 /** The bytes of a file. */

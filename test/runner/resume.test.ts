@@ -1,15 +1,14 @@
-import { spawn } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
 import { Checkpoints } from '../../src/runner/checkpoints.js';
 import { parseConfig } from '../../src/runner/config.js';
 import { sequentialAuditKind } from '../../src/runner/kinds/sequential-audit.js';
 import { buildPlan } from '../../src/runner/plan.js';
 import { decodeResultTable } from '../../src/runner/results-table.js';
 import { runExperiment } from '../../src/runner/run-experiment.js';
-import { packageRoot } from '../../src/util/paths.js';
-import { bytesOf, spawnCli, temporaryFolder, writeText } from './helpers.js';
+import { describeWithBuiltCli, spawnCli } from '../helpers/cli.js';
+import { bytesOf, temporaryFolder, writeText } from './helpers.js';
 
 // 2 cells × 1500 replicates in chunks of 25: 120 chunks, about two seconds of work at
 // one thread on an idle core (more on a busy machine), so the kill lands mid-run.
@@ -37,19 +36,12 @@ function checkpointedChunks(folder: string): number {
   return count;
 }
 
-describe('fairaudit run CONFIG --resume after kill -9', () => {
+describeWithBuiltCli('fairaudit run CONFIG --resume after kill -9', () => {
   it('finishes without losing or repeating a replicate and writes the bytes of an uninterrupted run', async () => {
     const folder = temporaryFolder();
     const file = writeText(folder, 'resume.yaml', YAML);
     const out = join(folder, 'killed');
-    const child = spawn(join(packageRoot(), 'bin', 'fairaudit'), ['run', file, '--threads', '1', '--out', out, '--quiet'], {
-      cwd: packageRoot(),
-      stdio: ['ignore', 'ignore', 'pipe'],
-    });
-    let stderr = '';
-    child.stderr?.on('data', (data) => {
-      stderr += String(data);
-    });
+    const { child, done } = spawnCli(['run', file, '--threads', '1', '--out', out, '--quiet']);
     let running = true;
     const exited = new Promise<NodeJS.Signals | null>((resolve) =>
       child.on('exit', (_code, signal) => {
@@ -60,13 +52,13 @@ describe('fairaudit run CONFIG --resume after kill -9', () => {
     const deadline = Date.now() + 60_000;
     while (running && checkpointedChunks(out) < 3 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
     child.kill('SIGKILL');
-    expect(await exited, `the run ended before the kill: ${stderr}`).toBe('SIGKILL');
+    expect(await exited, `the run ended before the kill: ${(await done).stderr}`).toBe('SIGKILL');
     const survived = checkpointedChunks(out);
     expect(survived).toBeGreaterThanOrEqual(3);
     expect(survived).toBeLessThan(CHUNKS);
     expect(existsSync(join(out, 'results.arrow'))).toBe(false);
 
-    const resumed = await spawnCli(['run', file, '--threads', '2', '--out', out, '--resume']);
+    const resumed = await spawnCli(['run', file, '--threads', '2', '--out', out, '--resume']).done;
     expect(resumed.code).toBe(0);
     expect(resumed.stdout).toContain(`${survived} chunks resumed from checkpoints`);
     const record = JSON.parse(readFileSync(join(out, 'run.json'), 'utf8'));
@@ -82,7 +74,7 @@ describe('fairaudit run CONFIG --resume after kill -9', () => {
     const reference = await runExperiment(parseConfig(YAML, file), { threads: 2, outDirectory: join(folder, 'whole') });
     expect(bytesOf(join(out, 'results.arrow')).equals(bytesOf(reference.resultsFile))).toBe(true);
 
-    const again = await spawnCli(['run', file, '--out', out, '--resume']);
+    const again = await spawnCli(['run', file, '--out', out, '--resume']).done;
     expect(again.stdout).toContain('already complete');
   });
 
@@ -90,16 +82,12 @@ describe('fairaudit run CONFIG --resume after kill -9', () => {
     const folder = temporaryFolder();
     const file = writeText(folder, 'resume.yaml', YAML);
     const out = join(folder, 'out');
-    const child = spawn(join(packageRoot(), 'bin', 'fairaudit'), ['run', file, '--threads', '1', '--out', out, '--quiet'], {
-      cwd: packageRoot(),
-      stdio: 'ignore',
-    });
-    const exited = new Promise((resolve) => child.on('exit', resolve));
+    const { child, done } = spawnCli(['run', file, '--threads', '1', '--out', out, '--quiet']);
     const deadline = Date.now() + 60_000;
     while (checkpointedChunks(out) < 1 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
     child.kill('SIGKILL');
-    await exited;
-    const result = await spawnCli(['run', file, '--out', out, '--resume', '--set', 'budget=3000']);
+    await done;
+    const result = await spawnCli(['run', file, '--out', out, '--resume', '--set', 'budget=3000']).done;
     expect(result.code).toBe(2);
     expect(result.stderr).toContain('--resume: expected checkpoints of this plan');
   });
@@ -114,7 +102,7 @@ describe('fairaudit run CONFIG --resume after kill -9', () => {
     const checkpoints = new Checkpoints(out);
     checkpoints.start(plan.fingerprint, null);
     checkpoints.save([{ chunk: plan.chunks[0], payload: new Uint8Array(16) }]);
-    const result = await spawnCli(['run', file, '--out', out, '--resume']);
+    const result = await spawnCli(['run', file, '--out', out, '--resume']).done;
     expect(result.code).toBe(2);
     expect(result.stderr).toMatch(/chunks-0000000\.bin: chunk 0: expected a fairaudit chunk checkpoint/);
     expect(existsSync(join(out, 'results.arrow'))).toBe(false);

@@ -8,7 +8,8 @@ import { mergeShards } from '../../src/runner/merge-shards.js';
 import { decodeResultTable } from '../../src/runner/results-table.js';
 import { runExperiment } from '../../src/runner/run-experiment.js';
 import { deriveSeed } from '../../src/util/random.js';
-import { bytesOf, smallExperimentYaml, spawnCli, temporaryFolder, writeText } from './helpers.js';
+import { spawnCli } from '../helpers/cli.js';
+import { bytesOf, smallExperimentYaml, temporaryFolder, writeText } from './helpers.js';
 
 describe('runExperiment(config, {threads})', () => {
   it('writes byte-identical results.arrow with 1 and 2 threads, rows in canonical order', async () => {
@@ -77,8 +78,8 @@ describe('fairaudit run CONFIG --shard i/4, then fairaudit merge', () => {
     const folder = temporaryFolder();
     const file = writeText(folder, 'shards.yaml', smallExperimentYaml('shards'));
     const [whole, ...shards] = await Promise.all([
-      spawnCli(['run', file, '--threads', '1', '--out', join(folder, 'whole'), '--quiet']),
-      ...[1, 2, 3, 4].map((i) => spawnCli(['run', file, '--threads', '1', '--shard', `${i}/4`, '--out', join(folder, `shard-${i}`), '--quiet'])),
+      spawnCli(['run', file, '--threads', '1', '--out', join(folder, 'whole'), '--quiet']).done,
+      ...[1, 2, 3, 4].map((i) => spawnCli(['run', file, '--threads', '1', '--shard', `${i}/4`, '--out', join(folder, `shard-${i}`), '--quiet']).done),
     ]);
     expect(whole.stderr).toBe('');
     expect(whole.code).toBe(0);
@@ -87,7 +88,7 @@ describe('fairaudit run CONFIG --shard i/4, then fairaudit merge', () => {
     const sizes = [1, 2, 3, 4].map((i) => decodeResultTable(bytesOf(join(folder, `shard-${i}`, 'results.arrow')), 'shard').rows);
     expect(sizes.reduce((a, b) => a + b, 0)).toBe(120);
     expect(Math.max(...sizes)).toBeLessThan(120);
-    const merged = await spawnCli(['merge', ...[3, 1, 4, 2].map((i) => join(folder, `shard-${i}`)), '--out', join(folder, 'merged')]);
+    const merged = await spawnCli(['merge', ...[3, 1, 4, 2].map((i) => join(folder, `shard-${i}`)), '--out', join(folder, 'merged')]).done;
     expect(merged.code).toBe(0);
     expect(bytesOf(join(folder, 'merged', 'results.arrow')).equals(bytesOf(join(folder, 'whole', 'results.arrow')))).toBe(true);
     const record = JSON.parse(readFileSync(join(folder, 'merged', 'run.json'), 'utf8'));

@@ -1,20 +1,16 @@
-import { spawnSync } from 'node:child_process';
-import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { describe, expect, it, vi } from 'vitest';
-import { main } from '../../src/cli/main.js';
+import { describe, expect, it } from 'vitest';
+import { packageRoot } from '../../src/util/paths.js';
+import { describeWithBuiltCli, runCliInProcess, spawnCliSync } from '../helpers/cli.js';
 
 // End to end: spawn bin/fairaudit, which runs the compiled dist/.
-const root = join(import.meta.dirname, '..', '..');
-const built = existsSync(join(root, 'dist', 'src', 'cli', 'main.js'));
-const fixtures = join(root, 'test', 'fixtures', 'pools');
+const fixtures = join(packageRoot(), 'test', 'fixtures', 'pools');
 
 function fairaudit(...args: string[]) {
-  const run = spawnSync(process.execPath, [join(root, 'bin', 'fairaudit'), ...args], { encoding: 'utf8', cwd: root });
-  return { code: run.status, stdout: run.stdout, stderr: run.stderr };
+  return spawnCliSync(args);
 }
 
-describe.skipIf(!built)('fairaudit glr (spawned; needs dist/)', () => {
+describeWithBuiltCli('fairaudit glr (spawned; needs dist/)', () => {
   it('glr bernoulli --n-a 120 --s-a 30 --n-b 130 --s-b 52 --tolerance 0.05 prints {"glr": 1.44001294794633}', () => {
     const { code, stdout } = fairaudit('glr', 'bernoulli', '--n-a', '120', '--s-a', '30', '--n-b', '130', '--s-b', '52', '--tolerance', '0.05');
     expect(code).toBe(0);
@@ -62,24 +58,8 @@ describe.skipIf(!built)('fairaudit glr (spawned; needs dist/)', () => {
 });
 
 /** Runs the CLI in this process (the same main() bin/fairaudit calls), capturing its output. */
-async function inProcess(...args: string[]) {
-  let stdout = '';
-  let stderr = '';
-  const out = vi.spyOn(process.stdout, 'write').mockImplementation((chunk) => {
-    stdout += String(chunk);
-    return true;
-  });
-  const err = vi.spyOn(process.stderr, 'write').mockImplementation((chunk) => {
-    stderr += String(chunk);
-    return true;
-  });
-  try {
-    const code = await main(args);
-    return { code, stdout, stderr };
-  } finally {
-    out.mockRestore();
-    err.mockRestore();
-  }
+function inProcess(...args: string[]) {
+  return runCliInProcess(args);
 }
 
 describe('fairaudit glr (in process, through main())', () => {
