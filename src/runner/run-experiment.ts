@@ -79,23 +79,14 @@ export async function runExperiment(config: ExperimentConfig, options: RunOption
   const chunks = chunksOfShard(plan, options.shard);
   const rows = chunks.reduce((sum, chunk) => sum + chunk.count, 0);
   const origin = { configFile: config.file, baseDirectory: config.baseDirectory };
+  // Where the run's files are and how big it is: the same whether it runs now or was already done.
+  const written = { outDirectory, resultsFile, runFile, rows, cells: plan.cells.length };
 
   if (options.resume && existsSync(resultsFile) && existsSync(runFile)) {
     const previous = readRunRecord(outDirectory);
     if (previous.plan.fingerprint === plan.fingerprint && JSON.stringify(previous.shard) === JSON.stringify(shard)) {
       new Checkpoints(outDirectory).clear(); // left behind if the run was killed after writing run.json
-      return {
-        outDirectory,
-        resultsFile,
-        runFile,
-        rows,
-        cells: plan.cells.length,
-        resumedChunks: chunks.length,
-        ranChunks: 0,
-        threads: 0,
-        wallSeconds: 0,
-        alreadyComplete: true,
-      };
+      return { ...written, resumedChunks: chunks.length, ranChunks: 0, threads: 0, wallSeconds: 0, alreadyComplete: true };
     }
   }
 
@@ -218,18 +209,7 @@ export async function runExperiment(config: ExperimentConfig, options: RunOption
   });
   writeFileAtomic(runFile, `${JSON.stringify(record, null, 2)}\n`);
   checkpoints.clear();
-  return {
-    outDirectory,
-    resultsFile,
-    runFile,
-    rows,
-    cells: plan.cells.length,
-    resumedChunks,
-    ranChunks,
-    threads,
-    wallSeconds,
-    alreadyComplete: false,
-  };
+  return { ...written, resumedChunks, ranChunks, threads, wallSeconds, alreadyComplete: false };
 }
 
 export type { Plan };
