@@ -88,6 +88,12 @@ function readFileBytes(path: string): Buffer {
   }
 }
 
+/**
+ * A plain decimal cell: sign, digits with an optional point, optional exponent.
+ * Number() alone also reads "0x1", "0b1" and "0o1" as 1, which a pool cell never means.
+ */
+const DECIMAL_NUMBER = /^[+-]?(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?$/;
+
 /** Parses a CSV pool (header line, then one row per line; plain numeric cells). */
 function readPoolCsv(path: string, text: string, options: ReadPoolOptions | undefined): AuditPool {
   const lines = text.split(/\r?\n/);
@@ -121,7 +127,7 @@ function readPoolCsv(path: string, text: string, options: ReadPoolOptions | unde
       const column = columnOf[c];
       if (column === null) continue;
       const cell = cells[c].trim();
-      const value = cell === '' ? Number.NaN : Number(cell);
+      const value = DECIMAL_NUMBER.test(cell) ? Number(cell) : Number.NaN;
       builder.set(column, row, value, cell, () => `${path}: row ${row + 1} (line ${row + 2}), column "${column}"`);
     }
   }

@@ -9,12 +9,18 @@ export const GAUSSIAN_CASE_FIELDS = ['n_a', 'sum_a', 'sumsq_a', 'n_b', 'sum_b', 
 export type GlrFamily = 'bernoulli' | 'gaussian';
 
 /**
+ * A plain decimal string: sign, digits with an optional point, optional exponent.
+ * Number() alone also reads "0x10" (16), "0b1" and "0o7", which no case means.
+ */
+const DECIMAL_NUMBER = /^[+-]?(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?$/;
+
+/**
  * evaluateGlrCase(family, fields, where) validates one case and returns its signed GLR
  * statistic: bernoulli needs integers n_a, n_b >= 1, s_a in [0, n_a], s_b in [0, n_b]
  * and tolerance in (0, 1); gaussian needs integers n_a, n_b >= 1, finite sums, sums of
- * squares at least sum^2/n, and tolerance > 0. Fields may be numbers or numeric
- * strings (as flags arrive). `where(field)` names a field in messages (a flag or a line
- * of a file). O(1).
+ * squares at least sum^2/n, and tolerance > 0. Fields may be numbers or decimal
+ * strings (as flags arrive; "0x10" and other non-decimal literals are rejected).
+ * `where(field)` names a field in messages (a flag or a line of a file). O(1).
  * Throws InputError naming the first missing or bad field.
  */
 export function evaluateGlrCase(
@@ -24,7 +30,7 @@ export function evaluateGlrCase(
 ): number {
   const number = (field: string): number => {
     const raw = fields[field];
-    const value = typeof raw === 'number' ? raw : typeof raw === 'string' && raw.trim() !== '' ? Number(raw) : Number.NaN;
+    const value = typeof raw === 'number' ? raw : typeof raw === 'string' && DECIMAL_NUMBER.test(raw.trim()) ? Number(raw) : Number.NaN;
     if (!Number.isFinite(value)) throw inputError({ where: where(field), expected: 'a finite number', found: raw });
     return value;
   };

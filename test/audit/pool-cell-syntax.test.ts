@@ -1,0 +1,40 @@
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { readPoolFile } from '../../src/audit/pool-io.js';
+import { InputError } from '../../src/util/errors.js';
+
+const folder = mkdtempSync(join(tmpdir(), 'fairaudit-pool-cells-'));
+afterAll(() => rmSync(folder, { recursive: true, force: true }));
+
+function csvPool(name: string, text: string): string {
+  const path = join(folder, name);
+  writeFileSync(path, text);
+  return path;
+}
+
+// JavaScript's Number() also reads hexadecimal, binary and octal literals ("0x1" is 1,
+// "0b1" is 1, "0o7" is 7); a pool cell holds a plain decimal number, so these are bad input.
+describe('readPoolFile(path) on CSV cells that are not decimal numbers', () => {
+  it.each([
+    ['decision', 'group,label,decision\n0,1,0x1\n1,1,0\n'],
+    ['group', 'group,label,decision\n0b1,1,1\n0,1,0\n'],
+    ['label', 'group,label,decision\n0,0o1,1\n1,1,0\n'],
+    ['score', 'group,label,decision,score\n0,1,1,0x0\n1,1,0,0.5\n'],
+    ['logit', 'group,label,decision,logit\n0,1,1,0x10\n1,1,0,2\n'],
+    ['id', 'id,group,label,decision\n0x7,0,1,1\n8,1,1,0\n'],
+  ])('readPoolFile(path) rejects a non-decimal %s cell, naming file, row and column', (column, text) => {
+    const path = csvPool(`non-decimal-${column}.csv`, text);
+    expect(() => readPoolFile(path)).toThrow(InputError);
+    expect(() => readPoolFile(path)).toThrow(new RegExp(`row 1 \\(line 2\\), column "${column}"`));
+  });
+
+  it('readPoolFile(path) still reads decimal forms: signs, exponents, a leading or trailing point', () => {
+    const path = csvPool('decimal-forms.csv', 'group,label,decision,score,logit\n0,1,1,.5,-1.5e0\n1,1.0,0,1E-1,+2.\n');
+    const pool = readPoolFile(path);
+    expect(Array.from(pool.score ?? [])).toEqual([0.5, 0.1]);
+    expect(Array.from(pool.logit ?? [])).toEqual([-1.5, 2]);
+    expect(Array.from(pool.label)).toEqual([1, 1]);
+  });
+});
