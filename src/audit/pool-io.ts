@@ -155,10 +155,14 @@ function readPoolArrow(path: string, bytes: Uint8Array, options: ReadPoolOptions
   const size = table.numRows;
   const builder = new PoolColumnsBuilder(size, present);
   for (const [column, vector] of vectors) {
-    const values = vector.toArray() as ArrayLike<number | bigint | boolean | null>;
+    const values = vector.toArray() as ArrayLike<number | bigint | boolean | string | null>;
     for (let row = 0; row < size; row++) {
       const raw = vector.nullCount > 0 && !vector.isValid(row) ? null : values[row];
-      const value = raw === null || raw === undefined ? Number.NaN : Number(raw);
+      // A text (utf8) column must hold decimals: Number('') and Number(' ') are 0.
+      const value =
+        raw === null || raw === undefined || (typeof raw === 'string' && !DECIMAL_NUMBER.test(raw.trim()))
+          ? Number.NaN
+          : Number(raw);
       builder.set(column, row, value, raw, () => `${path}: row ${row + 1}, column "${column}"`);
     }
   }

@@ -1,6 +1,7 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { Table, tableToIPC, Utf8, vectorFromArray } from 'apache-arrow';
 import { afterAll, describe, expect, it } from 'vitest';
 import { readPoolFile } from '../../src/audit/pool-io.js';
 import { InputError } from '../../src/util/errors.js';
@@ -36,5 +37,36 @@ describe('readPoolFile(path) on CSV cells that are not decimal numbers', () => {
     expect(Array.from(pool.score ?? [])).toEqual([0.5, 0.1]);
     expect(Array.from(pool.logit ?? [])).toEqual([-1.5, 2]);
     expect(Array.from(pool.label)).toEqual([1, 1]);
+  });
+});
+
+// An Arrow pool may store a column as text (utf8); Number("") and Number(" ") are 0, so
+// an empty decision cell was read as decision 0 instead of being reported.
+describe('readPoolFile(path) on Arrow text (utf8) columns', () => {
+  function arrowPool(name: string, decision: string[]): string {
+    const path = join(folder, name);
+    const table = new Table({
+      group: vectorFromArray(['0', '1'], new Utf8()),
+      label: vectorFromArray(['1', '1'], new Utf8()),
+      decision: vectorFromArray(decision, new Utf8()),
+    });
+    writeFileSync(path, tableToIPC(table, 'file'));
+    return path;
+  }
+
+  it('readPoolFile(arrow) reads decimal text cells as numbers', () => {
+    const pool = readPoolFile(arrowPool('text-ok.arrow', ['1', '0']));
+    expect(Array.from(pool.group)).toEqual([0, 1]);
+    expect(Array.from(pool.decision)).toEqual([1, 0]);
+  });
+
+  it.each([
+    ['empty', ''],
+    ['blank', ' '],
+    ['hexadecimal', '0x1'],
+  ])('readPoolFile(arrow) rejects an %s text cell naming row and column', (_kind, cell) => {
+    const path = arrowPool(`text-${_kind}.arrow`, ['1', cell]);
+    expect(() => readPoolFile(path)).toThrow(InputError);
+    expect(() => readPoolFile(path)).toThrow(/row 2, column "decision"/);
   });
 });
