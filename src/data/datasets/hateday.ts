@@ -20,6 +20,18 @@ function toNumber(value: unknown): number {
 }
 
 /**
+ * finiteEmbeddingValue(value, found, where, dimension) returns value when it is finite;
+ * otherwise throws InputError naming `where` and the 1-based dimension, so a NaN or
+ * infinite embedding never reaches the features silently. O(1).
+ */
+function finiteEmbeddingValue(value: number, found: unknown, where: string, dimension: number): number {
+  if (!Number.isFinite(value)) {
+    throw inputError({ where: `${where}, dimension ${dimension + 1}`, expected: 'a finite number', found: String(found) });
+  }
+  return value;
+}
+
+/**
  * readHateday(located) reads paper B's HateDay input: hateday_v2_hf_final.parquet's
  * `class_clean` (0 normal, 1 offensive, 2 hateful; label = class_clean ≠ 0) and
  * `lang_country_hateday` (protected attribute "language": group b = not "US", compared
@@ -29,7 +41,7 @@ function toNumber(value: unknown): number {
  *
  * Throws InputError naming the file (and row) when a column is missing, class_clean is
  * not 0/1/2, no row is "US" (the attribute would be constant), the embeddings are absent,
- * not 512 wide or not one per row. O(rows × 512).
+ * not 512 wide, not one per row, or hold a value that is not a finite number. O(rows × 512).
  */
 async function readHateday(located: LocatedForm): Promise<DatasetContents> {
   const path = located.paths.get(PARQUET) as string;
@@ -86,7 +98,9 @@ async function readHateday(located: LocatedForm): Promise<DatasetContents> {
       if (values.length !== EMBEDDING_DIMENSION) {
         throw inputError({ where: `${path}: row ${i + 1}, column ${embeddingColumn}`, expected: `${EMBEDDING_DIMENSION} numbers`, found: `${values.length} numbers` });
       }
-      for (let k = 0; k < EMBEDDING_DIMENSION; k++) embedding[k][i] = toNumber(values[k]);
+      for (let k = 0; k < EMBEDDING_DIMENSION; k++) {
+        embedding[k][i] = finiteEmbeddingValue(toNumber(values[k]), values[k], `${path}: row ${i + 1}, column ${embeddingColumn}`, k);
+      }
     });
   } else {
     const side = sidePath as string;
@@ -99,7 +113,10 @@ async function readHateday(located: LocatedForm): Promise<DatasetContents> {
       });
     }
     for (let i = 0; i < rows; i++) {
-      for (let k = 0; k < EMBEDDING_DIMENSION; k++) embedding[k][i] = matrix.values[i * EMBEDDING_DIMENSION + k];
+      for (let k = 0; k < EMBEDDING_DIMENSION; k++) {
+        const value = matrix.values[i * EMBEDDING_DIMENSION + k];
+        embedding[k][i] = finiteEmbeddingValue(value, value, `${side}: row ${i + 1}`, k);
+      }
     }
   }
   return {
