@@ -3,7 +3,7 @@ import seedrandom from 'seedrandom';
 
 /**
  * A source of uniform numbers in [0, 1). Every Monte Carlo draw in fairaudit comes
- * from one of these, passed in as an argument: never Math.random, never a
+ * from one of these, passed in as an argument: never the unseeded global generator, never a
  * module-level generator (it would be shared across worker threads).
  */
 export type Random = () => number;
