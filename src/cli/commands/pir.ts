@@ -6,7 +6,8 @@ import { ProviderConnection } from '../../pir/provider-connection.js';
 import { startPoolProvider } from '../../pir/provider-from-pool.js';
 import { TAMPER_MODES, type TamperMode } from '../../pir/tamper.js';
 import { writeFileAtomic } from '../../util/atomic-write.js';
-import { createRandom, shuffleInPlace } from '../../util/random.js';
+import { createCryptoRandom } from '../../util/crypto-random.js';
+import { createRandom, type Random, shuffleInPlace } from '../../util/random.js';
 import { checkIntegerFlag, checkNumberFlag, checkProbabilityFlag } from '../check-flag.js';
 import { commandGroup } from '../command-group.js';
 
@@ -30,7 +31,7 @@ interface AuditArguments {
   alpha: number;
   beta: number;
   test: string;
-  seed: string;
+  seed?: string;
   json: boolean;
   shutdown: boolean;
   'secret-challenge': boolean;
@@ -99,7 +100,10 @@ const auditCommand: CommandModule<object, AuditArguments> = {
       .option('alpha', { type: 'number', default: 0.05 })
       .option('beta', { type: 'number', default: 0.2 })
       .option('test', { type: 'string', choices: ['fixed', 'sequential', 'both'], default: 'both' })
-      .option('seed', { type: 'string', default: 'pir-audit', describe: 'seed of the draw of S and of the canaries' })
+      .option('seed', {
+        type: 'string',
+        describe: 'replay the draw of S and of the canaries from this seed (tests and demonstrations only: the provider can then predict S); default: node:crypto',
+      })
       .option('secret-challenge', {
         type: 'boolean',
         default: true,
@@ -132,7 +136,12 @@ const auditCommand: CommandModule<object, AuditArguments> = {
       }
       return;
     }
-    const random = createRandom(argv.seed);
+    const seed = argv.seed;
+    if (seed !== undefined) {
+      process.stderr.write(`warning: --seed ${JSON.stringify(seed)} makes S and the canaries predictable to anyone who knows the seed; a real audit leaves --seed out\n`);
+    }
+    const drawRandom = (stream: string): Random => (seed === undefined ? createCryptoRandom() : createRandom(`${seed}${stream}`));
+    const random = drawRandom('');
     const candidates = shuffleInPlace(random, Array.from({ length: pool.size }, (_, i) => i));
     const canaries = candidates.slice(0, argv.canaries).map((index) => ({ index, label: pool.decision[index] }));
     const tests: ObliviousTest[] = argv.test === 'both' ? ['fixed', 'sequential'] : [argv.test as ObliviousTest];
@@ -152,7 +161,7 @@ const auditCommand: CommandModule<object, AuditArguments> = {
             alpha: argv.alpha,
             beta: argv.beta,
           },
-          createRandom(`${argv.seed}:${test}`),
+          drawRandom(`:${test}`),
         ),
       );
     }
