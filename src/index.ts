@@ -65,7 +65,7 @@ export { buildPlan, chunksOfShard, parseShard, type Plan, type PlanCell, type Pl
 export { decodeResultTable, encodeResultTable } from './runner/results-table.js';
 export type { RunRecord } from './runner/run-record.js';
 export { defaultOutDirectory, type RunOptions, type RunSummary, runExperiment } from './runner/run-experiment.js';
-export { type Infer, type Schema, schema, validate } from './runner/schema.js';
+export { type Infer, type Schema, schema, validate } from './util/schema.js';
 export { generateSyntheticPool, type SyntheticPoolSpec } from './data/synthetic-pool.js';
 export { bestManipulation, fewestFlipsToGap, type Manipulation } from './respir/adversary.js';
 export { finitePopulationMargin, hoeffdingMargin } from './respir/concentration-margin.js';

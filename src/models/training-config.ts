@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { parse } from 'yaml';
-import { type Infer, SchemaViolation, schema, validate } from '../runner/schema.js';
+import { type Infer, SchemaViolation, schema, validate } from '../util/schema.js';
 import { InputError, inputError } from '../util/errors.js';
 import { MODEL_NAMES } from './train-models.js';
 

@@ -1,6 +1,6 @@
 import { canonicalJson } from '../util/canonical-json.js';
 import type { ExperimentKind, OutcomeColumn, SettingsOrigin } from '../runner/kind.js';
-import { schema, type Infer } from '../runner/schema.js';
+import { schema, type Infer } from '../util/schema.js';
 import type { Random } from '../util/random.js';
 import type { CandidatePopulation } from './candidate-population.js';
 import { detectionProbability } from './detection-probability.js';

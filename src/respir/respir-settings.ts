@@ -2,7 +2,7 @@ import { isAbsolute, resolve } from 'node:path';
 import { readPoolFile } from '../audit/pool-io.js';
 import type { SettingsOrigin } from '../runner/kind.js';
 import { inputError } from '../util/errors.js';
-import { type Infer, schema } from '../runner/schema.js';
+import { type Infer, schema } from '../util/schema.js';
 import { type CandidatePopulation, candidatePopulationFromColumns, syntheticCandidatePopulation } from './candidate-population.js';
 
 const rate = (description: string) => schema.number({ minimum: 0, maximum: 1, description });

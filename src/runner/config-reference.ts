@@ -1,6 +1,6 @@
 import { envelopeSchema } from './config.js';
 import { experimentKinds } from './kinds.js';
-import { describeExpected, type Schema } from './schema.js';
+import { describeExpected, type Schema } from '../util/schema.js';
 
 function cell(text: string): string {
   return text.replaceAll('|', '\\|').replaceAll('\n', ' ');

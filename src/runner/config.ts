@@ -3,10 +3,10 @@ import { dirname, resolve } from 'node:path';
 import { LineCounter, parse as parseYaml, parseDocument } from 'yaml';
 import { describeFound, InputError } from '../util/errors.js';
 import { canonicalJson } from '../util/canonical-json.js';
-import { closestName } from './closest-name.js';
+import { closestName } from '../util/closest-name.js';
 import type { ExperimentKind } from './kind.js';
 import { experimentKinds, findKind } from './kinds.js';
-import { formatPath, type Infer, type Schema, SchemaViolation, schema, schemaAt, validate } from './schema.js';
+import { formatPath, type Infer, type Schema, SchemaViolation, schema, schemaAt, validate } from '../util/schema.js';
 
 /** The keys every config has, whatever its kind; `settings` and `grid` are checked per kind. */
 export const envelopeSchema = schema.object(

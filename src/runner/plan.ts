@@ -4,7 +4,7 @@ import { deriveSeed } from '../util/random.js';
 import { canonicalJson } from '../util/canonical-json.js';
 import type { ExperimentConfig } from './config.js';
 import type { ColumnType, ColumnValue, ExperimentKind } from './kind.js';
-import { schemaAt } from './schema.js';
+import { schemaAt } from '../util/schema.js';
 
 /** A result column that records a setting varied by the grid. */
 export interface GridColumn {

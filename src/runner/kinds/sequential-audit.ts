@@ -6,7 +6,7 @@ import { generateSyntheticPool, syntheticPoolProblem } from '../../data/syntheti
 import type { Random } from '../../util/random.js';
 import { canonicalJson } from '../../util/canonical-json.js';
 import type { ExperimentKind, OutcomeColumn, SettingsOrigin } from '../kind.js';
-import { type Infer, schema } from '../schema.js';
+import { type Infer, schema } from '../../util/schema.js';
 
 const perGroupRates = (description: string, defaultValue?: number[]) =>
   schema.array(schema.number({ minimum: 0, maximum: 1, description: 'a rate' }), {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { closestName, editDistance } from '../../src/runner/closest-name.js';
-import { SchemaViolation, schema, validate } from '../../src/runner/schema.js';
+import { closestName, editDistance } from '../../src/util/closest-name.js';
+import { SchemaViolation, schema, validate } from '../../src/util/schema.js';
 
 const example = schema.object(
   {

@@ -1,4 +1,4 @@
-import { describeFound } from '../util/errors.js';
+import { describeFound } from './errors.js';
 import { closestName } from './closest-name.js';
 
 /**
