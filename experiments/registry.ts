@@ -1,4 +1,4 @@
-import type { Override } from '../src/runner/config.js';
+import type { Override } from '../src/harness/config.js';
 import { paperAReproduction } from './paper-a/reproduction.js';
 import { paperBPirReproduction } from './paper-b-pir/reproduction.js';
 import { paperBReproduction } from './paper-b/reproduction.js';

@@ -1,7 +1,7 @@
 import { cpuUsage } from 'node:process';
 import { prepareAudit } from '../../src/audit/prepare-audit.js';
 import { calibratedPool } from '../../src/data/calibrated-pools.js';
-import { sequentialAuditKind, sequentialAuditSettings } from '../../src/runner/kinds/sequential-audit.js';
+import { sequentialAuditKind, sequentialAuditSettings } from '../../src/harness/kinds/sequential-audit.js';
 import { validate } from '../../src/util/schema.js';
 import { createRandom, deriveSeed } from '../../src/util/random.js';
 import { PAPER_A_POOLS } from './pools.js';

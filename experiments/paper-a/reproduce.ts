@@ -5,8 +5,8 @@ import { CALIBRATED_SYNTHETIC_NOTICE, PAPER_A_DATASETS } from '../../src/data/ca
 import { writePaperLayoutManifest } from '../../src/report/paper-layout.js';
 import { loadPublishedFile } from '../../src/report/published.js';
 import { writeReport } from '../../src/report/write-report.js';
-import { loadConfig, type Override } from '../../src/runner/config.js';
-import { runExperiment } from '../../src/runner/run-experiment.js';
+import { loadConfig, type Override } from '../../src/harness/config.js';
+import { runExperiment } from '../../src/harness/run-experiment.js';
 import { writeFileAtomic } from '../../src/util/atomic-write.js';
 import type { ReproductionOptions } from '../registry.js';
 import { packageRoot } from '../../src/util/paths.js';

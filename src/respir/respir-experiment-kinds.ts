@@ -1,5 +1,5 @@
 import { canonicalJson } from '../util/canonical-json.js';
-import type { ExperimentKind, OutcomeColumn, SettingsOrigin } from '../runner/kind.js';
+import type { ExperimentKind, OutcomeColumn, SettingsOrigin } from '../harness/kind.js';
 import { schema, type Infer } from '../util/schema.js';
 import type { Random } from '../util/random.js';
 import type { CandidatePopulation } from './candidate-population.js';

@@ -1,6 +1,6 @@
 import { isAbsolute, resolve } from 'node:path';
 import { readPoolFile } from '../audit/pool-io.js';
-import type { SettingsOrigin } from '../runner/kind.js';
+import type { SettingsOrigin } from '../harness/kind.js';
 import { inputError } from '../util/errors.js';
 import { type Infer, schema } from '../util/schema.js';
 import { type CandidatePopulation, candidatePopulationFromColumns, syntheticCandidatePopulation } from './candidate-population.js';

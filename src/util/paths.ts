@@ -18,7 +18,7 @@ export function packageRoot(): string {
 /**
  * The compiled file that a worker thread should load for a module of src/ (worker
  * threads run plain JavaScript, so even under vitest they load dist/). `relative` is
- * a path under src/ with a .js ending, e.g. "runner/worker.js".
+ * a path under src/ with a .js ending, e.g. "harness/worker.js".
  */
 export function compiledModule(relative: string): string {
   const path = join(packageRoot(), 'dist', 'src', relative);

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { reproducePaperA } from '../../experiments/paper-a/reproduce.js';
 import { main } from '../../src/cli/main.js';
-import { parseOverride } from '../../src/runner/config.js';
+import { parseOverride } from '../../src/harness/config.js';
 import { packageRoot } from '../../src/util/paths.js';
 import { chromiumMissing, openReport } from './open-in-chromium.js';
 

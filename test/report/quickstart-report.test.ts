@@ -9,7 +9,7 @@ import { runCliInProcess } from '../helpers/cli.js';
 import { chromiumMissing, openReport } from './open-in-chromium.js';
 
 // The runner's worker threads load dist/.
-const skipReason = !isBuilt('runner/worker.js') ? `skipped: ${notBuiltReason}` : chromiumMissing;
+const skipReason = !isBuilt('harness/worker.js') ? `skipped: ${notBuiltReason}` : chromiumMissing;
 if (skipReason) console.warn(`quickstart report end to end ${skipReason}`);
 
 // The quickstart pools are built to have these hard-decision gaps (configs/quickstart.yaml,

@@ -3,9 +3,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { respirKind, respirMinimalFlipsKind } from '../../src/respir/respir-experiment-kinds.js';
-import { parseConfig } from '../../src/runner/config.js';
-import { findKind } from '../../src/runner/kinds.js';
-import { buildPlan } from '../../src/runner/plan.js';
+import { parseConfig } from '../../src/harness/config.js';
+import { findKind } from '../../src/harness/kinds.js';
+import { buildPlan } from '../../src/harness/plan.js';
 import { InputError } from '../../src/util/errors.js';
 import { createRandom } from '../../src/util/random.js';
 

@@ -1,5 +1,5 @@
 import type { Argv, CommandModule } from 'yargs';
-import { mergeShards } from '../../runner/merge-shards.js';
+import { mergeShards } from '../../harness/merge-shards.js';
 
 interface MergeArguments {
   folders: string[];

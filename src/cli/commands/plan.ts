@@ -1,8 +1,8 @@
 import type { Argv, CommandModule } from 'yargs';
-import { loadConfig, parseOverride } from '../../runner/config.js';
-import { configReference } from '../../runner/config-reference.js';
-import { findKind } from '../../runner/kinds.js';
-import { buildPlan, chunksOfShard, parseShard } from '../../runner/plan.js';
+import { loadConfig, parseOverride } from '../../harness/config.js';
+import { configReference } from '../../harness/config-reference.js';
+import { findKind } from '../../harness/kinds.js';
+import { buildPlan, chunksOfShard, parseShard } from '../../harness/plan.js';
 import { InputError } from '../../util/errors.js';
 import { textTable } from '../text-table.js';
 

@@ -1,6 +1,6 @@
 import type { Argv, CommandModule } from 'yargs';
 import { reproductionNames, reproductions } from '../../../experiments/registry.js';
-import { parseOverride } from '../../runner/config.js';
+import { parseOverride } from '../../harness/config.js';
 import { inputError } from '../../util/errors.js';
 import { ProgressBar } from '../progress.js';
 

@@ -1,7 +1,7 @@
 import type { Argv, CommandModule } from 'yargs';
-import { loadConfig, parseOverride } from '../../runner/config.js';
-import { parseShard } from '../../runner/plan.js';
-import { runExperiment } from '../../runner/run-experiment.js';
+import { loadConfig, parseOverride } from '../../harness/config.js';
+import { parseShard } from '../../harness/plan.js';
+import { runExperiment } from '../../harness/run-experiment.js';
 import { inputError } from '../../util/errors.js';
 import { ProgressBar } from '../progress.js';
 

@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { calibratedPools, type TrainedPoolsProvider } from '../../../experiments/paper-a/pool-sources.js';
 import { type PaperAReproduction, reproducePaperA } from '../../../experiments/paper-a/reproduce.js';
 import { trainedPools } from '../../../experiments/paper-a/trained-pools.js';
-import { parseOverride } from '../../../src/runner/config.js';
+import { parseOverride } from '../../../src/harness/config.js';
 
 // A stand-in for trained Adult models (the calibrated pools relabelled as trained), so the
 // mixed real/calibrated path runs in seconds; real training is exercised by `fairaudit reproduce`.

@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type PaperAReproduction, reproducePaperA } from '../../../experiments/paper-a/reproduce.js';
 import { readPoolFile } from '../../../src/audit/pool-io.js';
 import { packageRoot } from '../../../src/util/paths.js';
-import { parseOverride } from '../../../src/runner/config.js';
+import { parseOverride } from '../../../src/harness/config.js';
 import { chromiumMissing, openReport } from '../../report/open-in-chromium.js';
 
 // The runner's worker threads load dist/: build first (`npx tsc -p tsconfig.build.json`).

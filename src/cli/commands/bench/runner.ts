@@ -1,5 +1,5 @@
 import type { Argv, CommandModule } from 'yargs';
-import { benchmarkRunner } from '../../../runner/benchmark.js';
+import { benchmarkRunner } from '../../../harness/benchmark.js';
 import { checkIntegerFlag } from '../../check-flag.js';
 
 interface BenchRunnerArguments {

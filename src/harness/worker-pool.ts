@@ -34,7 +34,7 @@ interface PoolWorker {
 }
 
 /**
- * A fixed pool of worker threads running dist/src/runner/worker.js. run(chunk) queues
+ * A fixed pool of worker threads running dist/src/harness/worker.js. run(chunk) queues
  * a chunk on the worker with the fewest requests in flight and resolves with the
  * chunk's payload bytes (encodeChunkPayload); check(cell) has a worker prepare the
  * cell's context. Callers keep at most `depth` requests in flight per worker
@@ -53,7 +53,7 @@ export class WorkerPool {
     /** Requests in flight per worker: 2 keeps the next chunk waiting in the worker. */
     readonly depth = 2,
   ) {
-    const file = compiledModule('runner/worker.js');
+    const file = compiledModule('harness/worker.js');
     for (let i = 0; i < size; i++) {
       const entry: PoolWorker = { worker: new Worker(file, { workerData: setup }), pending: new Map() };
       const failAll = (error: Error) => {

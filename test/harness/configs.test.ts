@@ -1,10 +1,10 @@
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { loadConfig } from '../../src/runner/config.js';
-import { configReference } from '../../src/runner/config-reference.js';
-import { findKind } from '../../src/runner/kinds.js';
-import { buildPlan } from '../../src/runner/plan.js';
+import { loadConfig } from '../../src/harness/config.js';
+import { configReference } from '../../src/harness/config-reference.js';
+import { findKind } from '../../src/harness/kinds.js';
+import { buildPlan } from '../../src/harness/plan.js';
 import { packageRoot } from '../../src/util/paths.js';
 
 function yamlFiles(folder: string): string[] {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { parseConfig } from '../../src/runner/config.js';
-import { findKind } from '../../src/runner/kinds.js';
-import { buildPlan, chunksOfShard, parseShard } from '../../src/runner/plan.js';
+import { parseConfig } from '../../src/harness/config.js';
+import { findKind } from '../../src/harness/kinds.js';
+import { buildPlan, chunksOfShard, parseShard } from '../../src/harness/plan.js';
 import { smallExperimentYaml } from './helpers.js';
 
 const kind = findKind('sequential-audit')!;

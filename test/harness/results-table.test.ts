@@ -1,6 +1,6 @@
 import { makeVector, Schema, Table, tableToIPC, Utf8, vectorFromArray } from 'apache-arrow';
 import { describe, expect, it } from 'vitest';
-import { decodeResultTable, encodeResultTable } from '../../src/runner/results-table.js';
+import { decodeResultTable, encodeResultTable } from '../../src/harness/results-table.js';
 
 describe('encodeResultTable(columns, data, metadata)', () => {
   it("writes utf8 columns with the bytes of apache-arrow's own builder (vectorFromArray)", () => {

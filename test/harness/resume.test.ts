@@ -1,12 +1,12 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { expect, it } from 'vitest';
-import { Checkpoints } from '../../src/runner/checkpoints.js';
-import { parseConfig } from '../../src/runner/config.js';
-import { sequentialAuditKind } from '../../src/runner/kinds/sequential-audit.js';
-import { buildPlan } from '../../src/runner/plan.js';
-import { decodeResultTable } from '../../src/runner/results-table.js';
-import { runExperiment } from '../../src/runner/run-experiment.js';
+import { Checkpoints } from '../../src/harness/checkpoints.js';
+import { parseConfig } from '../../src/harness/config.js';
+import { sequentialAuditKind } from '../../src/harness/kinds/sequential-audit.js';
+import { buildPlan } from '../../src/harness/plan.js';
+import { decodeResultTable } from '../../src/harness/results-table.js';
+import { runExperiment } from '../../src/harness/run-experiment.js';
 import { describeWithBuiltCli, spawnCli } from '../helpers/cli.js';
 import { bytesOf, temporaryFolder, writeText } from './helpers.js';
 
@@ -25,7 +25,7 @@ grid:
 `;
 const CHUNKS = 120;
 
-/** Chunks in the checkpoint files (chunks-N.bin; a uint32 chunk count at byte 4, src/runner/checkpoints.ts). */
+/** Chunks in the checkpoint files (chunks-N.bin; a uint32 chunk count at byte 4, src/harness/checkpoints.ts). */
 function checkpointedChunks(folder: string): number {
   const checkpoints = join(folder, '.checkpoints');
   if (!existsSync(checkpoints)) return 0;
