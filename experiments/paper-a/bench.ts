@@ -1,7 +1,7 @@
 import { cpuUsage } from 'node:process';
 import { prepareAudit } from '../../src/audit/prepare-audit.js';
 import { calibratedPool } from '../../src/data/calibrated-pools.js';
-import { sequentialAuditKind, sequentialAuditSettings } from '../../src/harness/kinds/sequential-audit.js';
+import { sequentialAuditRunner, sequentialAuditSettings } from '../../src/kinds/sequential-audit/run.js';
 import { validate } from '../../src/util/schema.js';
 import { createRandom, deriveSeed } from '../../src/util/random.js';
 import { PAPER_A_POOLS } from './pools.js';
@@ -29,7 +29,7 @@ export function benchmarkPaperA(replicates: number): PaperABenchFigures {
   let started = performance.now();
   const pools = PAPER_A_POOLS.map((pool) => ({ pool, auditPool: calibratedPool(pool.dataset, pool.model) }));
   const poolSeconds = (performance.now() - started) / 1000;
-  const cells: Array<{ context: unknown; settings: Parameters<typeof sequentialAuditKind.runReplicate>[1]; key: string }> = [];
+  const cells: Array<{ context: unknown; settings: Parameters<typeof sequentialAuditRunner.runReplicate>[1]; key: string }> = [];
   started = performance.now();
   for (const { pool, auditPool } of pools) {
     for (const metric of ['sp', 'eo'] as const) {
@@ -46,7 +46,7 @@ export function benchmarkPaperA(replicates: number): PaperABenchFigures {
   started = performance.now();
   for (const cell of cells) {
     for (let replicate = 0; replicate < replicates; replicate++) {
-      const row = sequentialAuditKind.runReplicate(cell.context as never, cell.settings, createRandom(deriveSeed('bench paper-a', cell.key, replicate)));
+      const row = sequentialAuditRunner.runReplicate(cell.context as never, cell.settings, createRandom(deriveSeed('bench paper-a', cell.key, replicate)));
       queries += Number(row.queries);
     }
   }

@@ -1,6 +1,6 @@
 import type { AuditPool } from '../../src/audit/pool.js';
 import type { CellSummary } from '../../src/report/cell-results.js';
-import type { ReportKind } from '../../src/report/report-kind.js';
+import type { KindReporter } from '../../src/report/kind-reporter.js';
 import type { SummaryColumn, SummaryTable } from '../../src/report/summary-table.js';
 import { type DatasetCharacteristics, table2Statistics } from './dataset-characteristics.js';
 
@@ -124,8 +124,8 @@ export function table2Summaries(rows: readonly DatasetCharacteristics[]): CellSu
 }
 
 /** The reporter's view of Table 2's rows (for comparePublished): measured once, no Monte Carlo error. */
-export const table2ReportKind: ReportKind = {
-  kind: 'paper-b-table-2',
+export const table2ReportKind: KindReporter = {
+  name: 'paper-b-table-2',
   description: "Paper B Table 2 measured on our own boosted trees' candidate and audit sets.",
   outcomeColumns: [],
   summaryColumns: columns.filter((column) => column.type === 'number'),

@@ -1,6 +1,7 @@
 import yargs, { type CommandModule } from 'yargs';
 import { InputError, isInputError } from '../util/errors.js';
 import { commands } from './commands/index.js';
+import { registerBuiltIns } from './registry.js';
 
 /**
  * The fairaudit command line. Each command lives in its own file under commands/,
@@ -8,6 +9,7 @@ import { commands } from './commands/index.js';
  * the file, key, row or flag; internal failures exit 1 with the stack.
  */
 export async function main(argv: string[]): Promise<number> {
+  registerBuiltIns();
   const parser = yargs(argv)
     .scriptName('fairaudit')
     .usage('$0 <command> [options]')

@@ -1,4 +1,4 @@
-import type { ColumnValue, ExperimentKind } from './kind.js';
+import type { ColumnValue, KindRunner } from './kind-runner.js';
 import { type Plan, type PlanChunk, replicateSeed } from './plan.js';
 import type { ColumnData, ResultColumn } from './results-table.js';
 
@@ -7,7 +7,7 @@ import type { ColumnData, ResultColumn } from './results-table.js';
  * kind, cell, one per grid setting, replicate, seed, then the kind's outcome columns
  * (docs/contracts.md, "Results of a run").
  */
-export function resultColumns(plan: Plan, kind: ExperimentKind): ResultColumn[] {
+export function resultColumns(plan: Plan, kind: KindRunner): ResultColumn[] {
   return [
     { name: 'experiment', type: 'utf8' },
     { name: 'kind', type: 'utf8' },
@@ -37,7 +37,7 @@ export function resultMetadata(plan: Plan): Map<string, string> {
  */
 export function assembleResults(
   plan: Plan,
-  kind: ExperimentKind,
+  kind: KindRunner,
   chunks: readonly PlanChunk[],
   outcomesOf: (chunk: PlanChunk) => ColumnData,
   seedsOf?: (chunk: PlanChunk) => readonly string[],

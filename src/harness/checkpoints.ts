@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { writeFileAtomic } from '../util/atomic-write.js';
 import { InputError } from '../util/errors.js';
 import { type ChunkPayload, decodeChunkPayload } from './chunk-payload.js';
-import type { OutcomeColumn } from './kind.js';
+import type { OutcomeColumn } from './kind-runner.js';
 import type { PlanChunk, Shard } from './plan.js';
 
 /** What .checkpoints/plan.json records, so a resume can check it continues the same plan. */

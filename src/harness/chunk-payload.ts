@@ -1,5 +1,5 @@
 import { InputError } from '../util/errors.js';
-import type { ColumnType, ColumnValue, OutcomeColumn } from './kind.js';
+import type { ColumnType, ColumnValue, OutcomeColumn } from './kind-runner.js';
 import type { ColumnData } from './results-table.js';
 
 /**

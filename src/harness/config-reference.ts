@@ -1,5 +1,5 @@
 import { envelopeSchema } from './config.js';
-import { experimentKinds } from './kinds.js';
+import { kindRunners } from './kind-runners.js';
 import { describeExpected, type Schema } from '../util/schema.js';
 
 function cell(text: string): string {
@@ -50,7 +50,7 @@ export function configReference(): string {
     '|---|---|---|---|',
   ];
   rows(envelopeSchema, '', out);
-  for (const kind of experimentKinds) {
+  for (const kind of kindRunners()) {
     out.push('', `## Kind \`${kind.name}\``, '', kind.description, '', '### Settings (`settings.*`, or `grid.*` to vary them)', '');
     out.push('| key | expected | default | meaning |', '|---|---|---|---|');
     rows(kind.settings, '', out);

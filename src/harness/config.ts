@@ -4,8 +4,8 @@ import { LineCounter, parse as parseYaml, parseDocument } from 'yaml';
 import { describeFound, InputError } from '../util/errors.js';
 import { canonicalJson } from '../util/canonical-json.js';
 import { closestName } from '../util/closest-name.js';
-import type { ExperimentKind } from './kind.js';
-import { experimentKinds, findKind } from './kinds.js';
+import type { KindRunner } from './kind-runner.js';
+import { kindRunners, findKindRunner } from './kind-runners.js';
 import { formatPath, type Infer, type Schema, SchemaViolation, schema, schemaAt, validate } from '../util/schema.js';
 
 /** The keys every config has, whatever its kind; `settings` and `grid` are checked per kind. */
@@ -240,9 +240,9 @@ export function parseConfig(text: string, file: string, overrides: readonly Over
     if (!(error instanceof SchemaViolation)) throw error;
     throw locator.error(error.problem.path, error.problem.expected, error.problem.found);
   }
-  const kind = findKind(envelope.kind);
+  const kind = findKindRunner(envelope.kind);
   if (!kind) {
-    const names = experimentKinds.map((k) => k.name);
+    const names = kindRunners().map((k) => k.name);
     const hint = closestName(envelope.kind, names);
     throw locator.error(
       ['kind'],
@@ -268,7 +268,7 @@ export function parseConfig(text: string, file: string, overrides: readonly Over
   };
 }
 
-function readGrid(rawGrid: Record<string, unknown>, kind: ExperimentKind, locator: Locator): GridAxis[] {
+function readGrid(rawGrid: Record<string, unknown>, kind: KindRunner, locator: Locator): GridAxis[] {
   const known = settingPaths(kind.settings);
   const axes: GridAxis[] = [];
   for (const [key, values] of Object.entries(rawGrid)) {
@@ -306,7 +306,7 @@ function readGrid(rawGrid: Record<string, unknown>, kind: ExperimentKind, locato
 function expandCells(
   settings: Record<string, unknown>,
   grid: readonly GridAxis[],
-  kind: ExperimentKind,
+  kind: KindRunner,
   locator: Locator,
 ): ConfigCell[] {
   const cells: ConfigCell[] = [];

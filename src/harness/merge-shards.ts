@@ -3,8 +3,8 @@ import { join } from 'node:path';
 import { writeFileAtomic } from '../util/atomic-write.js';
 import { InputError } from '../util/errors.js';
 import { assembleResults, resultColumns, resultMetadata } from './assemble-results.js';
-import type { ColumnValue } from './kind.js';
-import { findKind } from './kinds.js';
+import type { ColumnValue } from './kind-runner.js';
+import { findKindRunner } from './kind-runners.js';
 import { type ColumnData, decodeResultTable, encodeResultTable } from './results-table.js';
 import { buildRunRecord, fairauditVersion, gitCommit, planFromRecord, readRunRecord } from './run-record.js';
 
@@ -54,7 +54,7 @@ export function mergeShards(folders: readonly string[], outDirectory: string): M
   }
 
   const plan = planFromRecord(first.record);
-  const kind = findKind(plan.kind);
+  const kind = findKindRunner(plan.kind);
   if (!kind) throw new InputError(`${join(first.folder, 'run.json')}: expected a known experiment kind, found ${JSON.stringify(plan.kind)}`);
   const cellIndex = new Map(plan.cells.map((cell) => [cell.key, cell.index]));
   const chunksPerCell = Math.ceil(plan.replicates / plan.chunkSize);

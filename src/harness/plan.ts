@@ -3,7 +3,7 @@ import { InputError } from '../util/errors.js';
 import { deriveSeed } from '../util/random.js';
 import { canonicalJson } from '../util/canonical-json.js';
 import type { ExperimentConfig } from './config.js';
-import type { ColumnType, ColumnValue, ExperimentKind } from './kind.js';
+import type { ColumnType, ColumnValue, KindRunner } from './kind-runner.js';
 import { schemaAt } from '../util/schema.js';
 
 /** A result column that records a setting varied by the grid. */
@@ -61,14 +61,14 @@ export interface Shard {
 
 const FIXED_COLUMNS = ['experiment', 'kind', 'cell', 'replicate', 'seed'];
 
-function columnTypeOf(kind: ExperimentKind, key: string): ColumnType {
+function columnTypeOf(kind: KindRunner, key: string): ColumnType {
   const setting = schemaAt(kind.settings, key.split('.'));
   if (setting?.type === 'number') return setting.integer ? 'int32' : 'float64';
   if (setting?.type === 'boolean') return 'bool';
   return 'utf8';
 }
 
-function columnValue(kind: ExperimentKind, column: GridColumn, value: unknown): ColumnValue {
+function columnValue(kind: KindRunner, column: GridColumn, value: unknown): ColumnValue {
   if (column.type !== 'utf8') return value as ColumnValue;
   if (typeof value === 'string') return value;
   return kind.labelOf?.(column.key, value) ?? canonicalJson(value);
@@ -81,7 +81,7 @@ function columnValue(kind: ExperimentKind, column: GridColumn, value: unknown): 
  * values are labelled by kind.labelOf (e.g. a pool's name) or their canonical JSON;
  * two values of one axis with the same label are an InputError. O(cells + chunks).
  */
-export function buildPlan(config: ExperimentConfig, kind: ExperimentKind): Plan {
+export function buildPlan(config: ExperimentConfig, kind: KindRunner): Plan {
   const reserved = new Set([...FIXED_COLUMNS, ...kind.outcomeColumns.map((c) => c.name)]);
   const gridColumns: GridColumn[] = config.grid.map((axis) => {
     const plain = axis.key.replaceAll('.', '_');

@@ -14,7 +14,7 @@ import {
   vectorFromArray,
 } from 'apache-arrow';
 import { InputError } from '../util/errors.js';
-import type { ColumnType, ColumnValue } from './kind.js';
+import type { ColumnType, ColumnValue } from './kind-runner.js';
 
 /** A column of a results table: name and Arrow type. */
 export interface ResultColumn {

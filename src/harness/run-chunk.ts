@@ -1,6 +1,6 @@
 import { createRandom } from '../util/random.js';
 import type { ChunkPayload } from './chunk-payload.js';
-import type { ColumnValue, ExperimentKind } from './kind.js';
+import type { ColumnValue, KindRunner } from './kind-runner.js';
 import { replicateSeed } from './plan.js';
 import type { PlanChunk } from './plan.js';
 import type { ColumnData } from './results-table.js';
@@ -12,7 +12,7 @@ import type { ColumnData } from './results-table.js';
  * O(chunk size × cost of a replicate).
  */
 export function runChunk(
-  kind: ExperimentKind,
+  kind: KindRunner,
   context: unknown,
   cell: { key: string; settings: Record<string, unknown> },
   seed: string,

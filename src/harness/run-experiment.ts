@@ -7,8 +7,8 @@ import { assembleResults, resultColumns, resultMetadata } from './assemble-resul
 import { Checkpoints, type CompletedChunk } from './checkpoints.js';
 import { type ChunkPayload, decodeChunkPayload } from './chunk-payload.js';
 import type { ExperimentConfig } from './config.js';
-import type { ExperimentKind } from './kind.js';
-import { findKind } from './kinds.js';
+import type { KindRunner } from './kind-runner.js';
+import { findKindRunner } from './kind-runners.js';
 import { buildPlan, chunksOfShard, type Plan, type PlanChunk, type Shard } from './plan.js';
 import { encodeResultTable } from './results-table.js';
 import { buildRunRecord, fairauditVersion, gitCommit, readRunRecord } from './run-record.js';
@@ -70,7 +70,7 @@ export function defaultOutDirectory(experiment: string, shard?: Shard): string {
  */
 export async function runExperiment(config: ExperimentConfig, options: RunOptions = {}): Promise<RunSummary> {
   const started = new Date();
-  const kind = findKind(config.kind) as ExperimentKind;
+  const kind = findKindRunner(config.kind) as KindRunner;
   const plan = buildPlan(config, kind);
   const shard = options.shard ?? null;
   const outDirectory = options.outDirectory ?? defaultOutDirectory(config.experiment, options.shard);

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { InputError } from '../util/errors.js';
 import { packageRoot } from '../util/paths.js';
 import type { ExperimentConfig } from './config.js';
-import type { ExperimentKind } from './kind.js';
+import type { KindRunner } from './kind-runner.js';
 import { type GridColumn, type Plan, type PlanCell, planChunks, type Shard } from './plan.js';
 
 /** Where a run came from; everything that may differ between equal runs lives here, not in results.arrow. */
@@ -60,7 +60,7 @@ export interface RunRecord {
 export function buildRunRecord(
   config: Pick<ExperimentConfig, 'file' | 'description' | 'seed' | 'replicates' | 'chunkSize' | 'settings' | 'grid'> | RunRecord['config'],
   plan: Plan,
-  kind: ExperimentKind,
+  kind: KindRunner,
   shard: Shard | null,
   rows: number,
   provenance: Provenance,

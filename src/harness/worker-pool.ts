@@ -4,22 +4,24 @@ import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import { InputError } from '../util/errors.js';
 import { compiledModule, packageRoot } from '../util/paths.js';
-import type { ExperimentKind } from './kind.js';
+import type { KindRunner } from './kind-runner.js';
 import type { PlanChunk } from './plan.js';
 import type { WorkerReply, WorkerRequest, WorkerSetup } from './worker-protocol.js';
 
 /**
- * kindModuleFile(kind) is the compiled file a worker thread should import to get the
- * kind (its own module, under dist/ even when the caller runs from src/ under
- * vitest), or null when the kind does not name its module or it is not compiled.
+ * kindModuleFile(kind) is the file a worker thread imports to get the kind: its own
+ * module; inside the package a source file (src/…/*.ts under vitest) maps to its
+ * compiled dist/ file, since worker threads run plain JavaScript. Throws an Error
+ * when that file is missing (the package is not built).
  */
-export function kindModuleFile(kind: ExperimentKind): string | null {
-  if (!kind.module) return null;
-  const path = fileURLToPath(kind.module);
+export function kindModuleFile(kind: KindRunner): string {
+  const path = kind.module.startsWith('file:') ? fileURLToPath(kind.module) : kind.module;
   const root = packageRoot();
   const inPackage = relative(root, path);
-  const compiled = inPackage.startsWith(`dist${sep}`) ? path : join(root, 'dist', inPackage.replace(/\.ts$/, '.js'));
-  return existsSync(compiled) ? compiled : null;
+  const inSources = !inPackage.startsWith('..') && !inPackage.startsWith(`dist${sep}`) && /\.ts$/.test(path);
+  const file = inSources ? join(root, 'dist', inPackage.replace(/\.ts$/, '.js')) : path;
+  if (!existsSync(file)) throw new Error(`kind ${kind.name}: its module ${file} is missing; run "npm run build" first`);
+  return file;
 }
 
 interface Pending {

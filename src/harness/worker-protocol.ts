@@ -1,11 +1,11 @@
-import type { SettingsOrigin } from './kind.js';
+import type { SettingsOrigin } from './kind-runner.js';
 import type { PlanChunk } from './plan.js';
 
 /** What a worker thread is started with (workerData). */
 export interface WorkerSetup {
   kind: string;
-  /** The compiled module that exports the kind, or null to look it up in the registry. */
-  kindModule: string | null;
+  /** The compiled module that exports the kind (the worker imports it alone). */
+  kindModule: string;
   seed: string;
   cells: { key: string; settings: Record<string, unknown> }[];
   origin: SettingsOrigin;

@@ -2,7 +2,7 @@ import { pathToFileURL } from 'node:url';
 import { parentPort, workerData } from 'node:worker_threads';
 import { isInputError } from '../util/errors.js';
 import { encodeChunkPayload } from './chunk-payload.js';
-import type { ExperimentKind } from './kind.js';
+import type { KindRunner } from './kind-runner.js';
 import { runChunk } from './run-chunk.js';
 import type { WorkerReply, WorkerRequest, WorkerSetup } from './worker-protocol.js';
 
@@ -18,16 +18,15 @@ import type { WorkerReply, WorkerRequest, WorkerSetup } from './worker-protocol.
 const setup = workerData as WorkerSetup;
 const contexts = new Map<string, Promise<unknown>>();
 
-function isKind(value: unknown): value is ExperimentKind {
-  return typeof value === 'object' && value !== null && (value as ExperimentKind).name === setup.kind && 'runReplicate' in value;
+function isKind(value: unknown): value is KindRunner {
+  return typeof value === 'object' && value !== null && (value as KindRunner).name === setup.kind && 'runReplicate' in value;
 }
 
-/** The kind: from its own module when the main thread named one, else from the registry. */
-async function loadKind(): Promise<ExperimentKind> {
-  const found = setup.kindModule
-    ? Object.values((await import(pathToFileURL(setup.kindModule).href)) as Record<string, unknown>).find(isKind)
-    : (await import('./kinds.js')).findKind(setup.kind);
-  if (!found) throw new Error(`worker: experiment kind ${setup.kind} not found in ${setup.kindModule ?? 'the registry'}`);
+/** The kind, from its own module alone (no registry: a worker loads only what its kind needs). */
+async function loadKind(): Promise<KindRunner> {
+  const exports = (await import(pathToFileURL(setup.kindModule).href)) as Record<string, unknown>;
+  const found = Object.values(exports).find(isKind);
+  if (!found) throw new Error(`worker: experiment kind ${setup.kind} not found among the exports of ${setup.kindModule}`);
   return found;
 }
 
@@ -35,7 +34,7 @@ const kindLoaded = loadKind();
 // Handled where it is awaited; this only keeps an early failure from being reported as unhandled.
 kindLoaded.catch(() => undefined);
 
-function contextFor(kind: ExperimentKind, settings: Record<string, unknown>): Promise<unknown> {
+function contextFor(kind: KindRunner, settings: Record<string, unknown>): Promise<unknown> {
   const key = kind.contextKey(settings);
   let context = contexts.get(key);
   if (!context) {

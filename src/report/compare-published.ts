@@ -1,6 +1,6 @@
 import { type CellSummary, findCells } from './cell-results.js';
 import { type PublishedCell, type PublishedFile, rowText } from './published.js';
-import type { ReportKind } from './report-kind.js';
+import type { KindReporter } from './kind-reporter.js';
 import type { SummaryTable, SummaryValue } from './summary-table.js';
 
 /** The verdict on one published cell. */
@@ -93,7 +93,7 @@ function normalizeLabel(value: unknown): string {
  * no statistic the kind knows is 'unmapped'; one whose `where` matches no cell (or
  * several), or whose value is missing or NaN, is 'missing'. O(cells × summaries).
  */
-export function comparePublished(cells: PublishedCell[], summaries: CellSummary[], kind: ReportKind, options: ComparisonOptions = {}): ComparisonRow[] {
+export function comparePublished(cells: PublishedCell[], summaries: CellSummary[], kind: KindReporter, options: ComparisonOptions = {}): ComparisonRow[] {
   const sigmas = options.sigmas ?? 3;
   return cells.map((cell) => {
     const statistic = cell.statistic ?? (cell.quantity ? kind.statisticFor?.(cell.quantity, cell.labels) : undefined) ?? null;
@@ -110,7 +110,7 @@ export function comparePublished(cells: PublishedCell[], summaries: CellSummary[
     };
     const empty = { reproduced: null, difference: null, tolerance: null };
     if (cell.where === undefined) return { ...base, ...empty, status: 'unmapped' as const, note: 'no "where" selecting a cell' };
-    if (statistic === null) return { ...base, ...empty, status: 'unmapped' as const, note: `kind ${kind.kind} has no statistic for quantity ${JSON.stringify(cell.quantity ?? null)}` };
+    if (statistic === null) return { ...base, ...empty, status: 'unmapped' as const, note: `kind ${kind.name} has no statistic for quantity ${JSON.stringify(cell.quantity ?? null)}` };
     const matches = findCells(summaries, cell.where);
     if (matches.length !== 1) {
       return { ...base, ...empty, status: 'missing' as const, note: `${matches.length} reproduced cells match ${JSON.stringify(cell.where)}` };

@@ -1,20 +1,16 @@
-import { paperALayout } from '../../experiments/paper-a/report-layout.js';
-import { paperBLayout } from '../../experiments/paper-b/report-layout.js';
-import { inputError } from '../util/errors.js';
+import { Registry } from '../util/registry.js';
 import type { PaperLayout } from './paper-layout.js';
 
 /**
  * The paper layouts `fairaudit report` and `compare` resolve from a results folder's
- * report-layout.json. To add one: export a PaperLayout from experiments/<paper>/ and
- * add one import and one entry here (or call registerPaperLayout at run time).
+ * report-layout.json, by name. The reporter knows no paper: the composition root
+ * (src/cli/registry.ts) registers the layouts of papers/<paper>/.
  */
-const builtInPaperLayouts: PaperLayout[] = [paperALayout, paperBLayout];
+const layouts = new Registry<PaperLayout>('paper layout');
 
-const registered = new Map<string, PaperLayout>(builtInPaperLayouts.map((layout) => [layout.name, layout]));
-
-/** registerPaperLayout(layout) adds a layout (replacing one with the same name). O(1). */
+/** registerPaperLayout(layout) adds a layout. Throws an Error when the name is taken. O(1). */
 export function registerPaperLayout(layout: PaperLayout): void {
-  registered.set(layout.name, layout);
+  layouts.register(layout);
 }
 
 /**
@@ -22,9 +18,10 @@ export function registerPaperLayout(layout: PaperLayout): void {
  * `where` (the manifest) and the known layouts when none has that name. O(1).
  */
 export function findPaperLayout(name: string, where: string): PaperLayout {
-  const layout = registered.get(name);
-  if (layout === undefined) {
-    throw inputError({ where, expected: `a paper layout (${[...registered.keys()].sort().join(', ')})`, found: name });
-  }
-  return layout;
+  return layouts.get(name, where);
+}
+
+/** paperLayouts() lists the registered layouts in registration order. */
+export function paperLayouts(): PaperLayout[] {
+  return layouts.list();
 }

@@ -1,7 +1,7 @@
 import { join } from 'node:path';
 import { inputError } from '../util/errors.js';
 import type { CellResults, CellSummary, SettingValue } from './cell-results.js';
-import type { ReportKind } from './report-kind.js';
+import type { KindReporter } from './kind-reporter.js';
 import type { ResultsFolder } from './results-folder.js';
 import type { SummaryColumn, SummaryTable, SummaryValue } from './summary-table.js';
 
@@ -35,12 +35,12 @@ export function groupCells(results: ResultsFolder): CellResults[] {
  * columns, then summarises every cell with the kind's summarizeCell. Throws
  * InputError naming results.arrow and the missing columns. O(rows).
  */
-export function summarizeResults(results: ResultsFolder, kind: ReportKind): CellSummary[] {
+export function summarizeResults(results: ResultsFolder, kind: KindReporter): CellSummary[] {
   const missing = kind.outcomeColumns.filter((name) => !results.columns.includes(name));
   if (missing.length > 0) {
     throw inputError({
       where: join(results.directory, 'results.arrow'),
-      expected: `the outcome columns of kind ${kind.kind} (${kind.outcomeColumns.join(', ')})`,
+      expected: `the outcome columns of kind ${kind.name} (${kind.outcomeColumns.join(', ')})`,
       found: `no ${missing.join(', ')}`,
     });
   }
@@ -56,7 +56,7 @@ export function summarizeResults(results: ResultsFolder, kind: ReportKind): Cell
  * summaryTable(summaries, varyingSettings, kind) lays the summaries out as a table:
  * cell, the varying settings, replicates, then the kind's summary columns. O(cells).
  */
-export function summaryTable(summaries: CellSummary[], varyingSettings: string[], kind: ReportKind, title: string): SummaryTable {
+export function summaryTable(summaries: CellSummary[], varyingSettings: string[], kind: KindReporter, title: string): SummaryTable {
   const settingColumns: SummaryColumn[] = varyingSettings.map((name) => ({
     name,
     label: name,

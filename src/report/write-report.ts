@@ -11,8 +11,8 @@ import { findPaperLayout } from './paper-layouts.js';
 import { layoutPaperTable } from './paper-table.js';
 import { paperTablesFor } from './paper-tables.js';
 import { loadPublishedFolder, loadPublishedNumbers } from './published.js';
-import type { ReportKind } from './report-kind.js';
-import { findReportKind } from './report-kinds.js';
+import type { KindReporter } from './kind-reporter.js';
+import { findKindReporter } from './kind-reporters.js';
 import { type RenderedChart, reportHtml } from './report-html.js';
 import { type ResultsFolder, readResultsFolder } from './results-folder.js';
 import { summarizeResults, summaryTable } from './summarize-results.js';
@@ -34,7 +34,7 @@ export interface ReportOptions {
 /** What a summarised run and its comparison hold. */
 export interface SummarisedRun {
   results: ResultsFolder;
-  kind: ReportKind;
+  kind: KindReporter;
   summaries: CellSummary[];
   comparison: ComparisonRow[];
   /** Published cells that name no experiment (cannot be compared anywhere). */
@@ -59,7 +59,7 @@ export interface ReportOutput extends SummarisedRun {
  */
 export function summariseRun(directory: string, options: ReportOptions = {}): SummarisedRun {
   const results = readResultsFolder(directory);
-  const kind = findReportKind(results.kind, `${join(directory, 'results.arrow')}: column kind`);
+  const kind = findKindReporter(results.kind, `${join(directory, 'results.arrow')}: column kind`);
   const summaries = summarizeResults(results, kind);
   const files =
     options.publishedFolder === undefined
@@ -195,7 +195,7 @@ export async function writeReport(directory: string, options: ReportOptions = {}
   }
   const html = reportHtml({
     experiment: results.experiment,
-    kind: kind.kind,
+    kind: kind.name,
     kindDescription: run.paper?.description ? `${run.paper.description} ${kind.description}` : kind.description,
     generatedAt: (options.now ?? new Date()).toISOString(),
     provenance: provenanceRows(run),

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { decodeChunkPayload, encodeChunkPayload } from '../../src/harness/chunk-payload.js';
-import type { OutcomeColumn } from '../../src/harness/kind.js';
+import type { OutcomeColumn } from '../../src/harness/kind-runner.js';
 import { isInputError } from '../../src/util/errors.js';
 
 const columns: OutcomeColumn[] = [

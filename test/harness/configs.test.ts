@@ -3,7 +3,7 @@ import { join, relative } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/harness/config.js';
 import { configReference } from '../../src/harness/config-reference.js';
-import { findKind } from '../../src/harness/kinds.js';
+import { findKindRunner } from '../../src/harness/kind-runners.js';
 import { buildPlan } from '../../src/harness/plan.js';
 import { packageRoot } from '../../src/util/paths.js';
 
@@ -43,7 +43,7 @@ describe('every YAML file under configs/', () => {
     }
     it(`loadConfig(${path}) validates and plans`, () => {
       const config = loadConfig(file);
-      const plan = buildPlan(config, findKind(config.kind)!);
+      const plan = buildPlan(config, findKindRunner(config.kind)!);
       expect(plan.cells.length).toBeGreaterThan(0);
       expect(plan.tasks).toBe(plan.cells.length * config.replicates);
     });

@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { parseConfig } from '../../src/harness/config.js';
-import { findKind } from '../../src/harness/kinds.js';
+import { findKindRunner } from '../../src/harness/kind-runners.js';
 import { buildPlan, chunksOfShard, parseShard } from '../../src/harness/plan.js';
 import { smallExperimentYaml } from './helpers.js';
 
-const kind = findKind('sequential-audit')!;
+const kind = findKindRunner('sequential-audit')!;
 
 describe('buildPlan(config, kind)', () => {
   it('expands the grid in sorted key order with the last key fastest, and cuts chunks inside cells', () => {

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { expect, it } from 'vitest';
 import { Checkpoints } from '../../src/harness/checkpoints.js';
 import { parseConfig } from '../../src/harness/config.js';
-import { sequentialAuditKind } from '../../src/harness/kinds/sequential-audit.js';
+import { sequentialAuditRunner } from '../../src/kinds/sequential-audit/run.js';
 import { buildPlan } from '../../src/harness/plan.js';
 import { decodeResultTable } from '../../src/harness/results-table.js';
 import { runExperiment } from '../../src/harness/run-experiment.js';
@@ -98,7 +98,7 @@ describeWithBuiltCli('fairaudit run CONFIG --resume after kill -9', () => {
     const file = writeText(folder, 'resume.yaml', small);
     const out = join(folder, 'out');
     // A finished run's checkpoints are removed; recreate them as a killed run leaves them, then damage one.
-    const plan = buildPlan(parseConfig(small, file), sequentialAuditKind as never);
+    const plan = buildPlan(parseConfig(small, file), sequentialAuditRunner as never);
     const checkpoints = new Checkpoints(out);
     checkpoints.start(plan.fingerprint, null);
     checkpoints.save([{ chunk: plan.chunks[0], payload: new Uint8Array(16) }]);

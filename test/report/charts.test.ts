@@ -6,7 +6,7 @@ import type { CellSummary } from '../../src/report/cell-results.js';
 import { barChartSpec } from '../../src/report/charts/bar-chart.js';
 import { lineChartSpec } from '../../src/report/charts/line-chart.js';
 import { renderChartSvg } from '../../src/report/charts/render-chart.js';
-import { chooseChartLayout, sequentialAuditCharts } from '../../src/report/charts/sequential-audit-charts.js';
+import { chooseChartLayout, sequentialAuditCharts } from '../../src/kinds/sequential-audit/charts.js';
 import { svgToPng } from '../../src/report/charts/svg-to-png.js';
 
 function summary(settings: CellSummary['settings'], queries: number): CellSummary {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { CellSummary } from '../../src/report/cell-results.js';
 import { comparePublished, comparisonTable, comparisonTolerance, regressionFailures } from '../../src/report/compare-published.js';
-import { sequentialAuditReportKind } from '../../src/report/kinds/sequential-audit.js';
+import { sequentialAuditReporter } from '../../src/kinds/sequential-audit/report.js';
 import { parsePublished, type PublishedCell } from '../../src/report/published.js';
 
 function publishedCells(cells: unknown[]): PublishedCell[] {
@@ -68,7 +68,7 @@ describe('comparePublished(cells, summaries, kind)', () => {
     { ...base, id: 'nowhere', kind: 'frequency', quantity: 'accuracy', value: 0.5 },
     { ...base, id: 'unknown', kind: 'frequency', quantity: 'mystery', value: 0.5, where: { dataset: 'acs' }, regression: true },
   ]);
-  const rows = comparePublished(cells, summaries, sequentialAuditReportKind);
+  const rows = comparePublished(cells, summaries, sequentialAuditReporter);
   const byId = Object.fromEntries(rows.map((row) => [row.id, row]));
 
   it('a mean within 3 combined standard errors is within; one far away is outside', () => {

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Table, tableToIPC, Utf8, vectorFromArray } from 'apache-arrow';
 import { describe, expect, it } from 'vitest';
-import { findReportKind } from '../../src/report/report-kinds.js';
+import { findKindReporter } from '../../src/report/kind-reporters.js';
 import { parseRunRecord, readResultsFolder } from '../../src/report/results-folder.js';
 import { groupCells, summarizeResults } from '../../src/report/summarize-results.js';
 import { InputError } from '../../src/util/errors.js';
@@ -43,11 +43,11 @@ describe('readResultsFolder(directory)', () => {
     writeFileSync(join(root, 'bad', 'results.arrow'), tableToIPC(table, 'file'));
     expect(() => readResultsFolder(join(root, 'bad'))).toThrow(/expected a column "cell"/);
   });
-  it('findReportKind names the known kinds for an unknown experiment kind', () => {
+  it('findKindReporter names the known kinds for an unknown experiment kind', () => {
     const folder = join(fresh(), 'mystery');
     writeAuditResults(folder, fixtureRows(), { kind: 'mystery-kind' });
     const results = readResultsFolder(folder);
-    expect(() => findReportKind(results.kind, 'results.arrow: column kind')).toThrow(
+    expect(() => findKindReporter(results.kind, 'results.arrow: column kind')).toThrow(
       /results\.arrow: column kind: expected an experiment kind the reporter knows \(.*sequential-audit.*\), found "mystery-kind"/,
     );
   });
@@ -55,7 +55,7 @@ describe('readResultsFolder(directory)', () => {
     const folder = join(fresh(), 'short');
     writeAuditResults(folder, fixtureRows(), { dropColumns: ['fixed_decision'] });
     const results = readResultsFolder(folder);
-    expect(() => summarizeResults(results, findReportKind('sequential-audit', 'x'))).toThrow(/found "no fixed_decision"/);
+    expect(() => summarizeResults(results, findKindReporter('sequential-audit', 'x'))).toThrow(/found "no fixed_decision"/);
   });
   it('groupCells keeps canonical cell order and merges plan settings with varying columns', () => {
     const folder = join(fresh(), 'fixture');

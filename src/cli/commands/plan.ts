@@ -1,7 +1,7 @@
 import type { Argv, CommandModule } from 'yargs';
 import { loadConfig, parseOverride } from '../../harness/config.js';
 import { configReference } from '../../harness/config-reference.js';
-import { findKind } from '../../harness/kinds.js';
+import { findKindRunner } from '../../harness/kind-runners.js';
 import { buildPlan, chunksOfShard, parseShard } from '../../harness/plan.js';
 import { InputError } from '../../util/errors.js';
 import { textTable } from '../text-table.js';
@@ -41,7 +41,7 @@ export const planCommand: CommandModule<object, PlanArguments> = {
     }
     if (!args.config) throw new InputError('plan: expected a config file (fairaudit plan CONFIG), found none');
     const config = loadConfig(args.config, (args.set ?? []).map(parseOverride));
-    const kind = findKind(config.kind);
+    const kind = findKindRunner(config.kind);
     if (!kind) throw new Error(`plan: kind ${config.kind} vanished from the registry`);
     const plan = buildPlan(config, kind);
     const shard = args.shard === undefined ? undefined : parseShard(args.shard);

@@ -1,7 +1,7 @@
 import type { Argv, CommandModule } from 'yargs';
 import { manipulationBounds, type SettingNames } from '../../respir/manipulation-bounds.js';
 import { inputError } from '../../util/errors.js';
-import { benchmarkRespir } from '../../respir/respir-benchmark.js';
+import { benchmarkRespir } from '../../kinds/respir/benchmark.js';
 import { publishedTable2 } from '../../../experiments/paper-b/dataset-characteristics.js';
 import { paperBTable3Options, table3Rows, table3SummaryTable } from '../../../experiments/paper-b/table-3.js';
 import { formatSummaryValue } from '../../report/summary-table.js';

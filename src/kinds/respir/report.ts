@@ -1,9 +1,9 @@
-import type { CellResults, CellSummary } from '../report/cell-results.js';
-import { barChartSpec, type BarDatum } from '../report/charts/bar-chart.js';
-import type { ChartSpec } from '../report/charts/chart-spec.js';
-import { frequencyStandardError, sampleMoments } from '../report/monte-carlo-error.js';
-import type { ReportKind } from '../report/report-kind.js';
-import type { SummaryValue } from '../report/summary-table.js';
+import type { CellResults, CellSummary } from '../../report/cell-results.js';
+import { barChartSpec, type BarDatum } from '../../report/charts/bar-chart.js';
+import type { ChartSpec } from '../../report/charts/chart-spec.js';
+import { frequencyStandardError, sampleMoments } from '../../report/monte-carlo-error.js';
+import type { KindReporter } from '../../report/kind-reporter.js';
+import type { SummaryValue } from '../../report/summary-table.js';
 
 function column(cell: CellResults, name: string): number[] {
   return cell.rows.map((row) => Number(row[name]));
@@ -48,8 +48,8 @@ const factColumns = [
 ];
 
 /** How the reporter summarises the `respir` kind: pass and detection rates beside the bounds. */
-export const respirReportKind: ReportKind = {
-  kind: 'respir',
+export const respirReporter: KindReporter = {
+  name: 'respir',
   description: 'respir vs vanilla audits under output flipping: simulated pass rate and canary detection beside paper B\'s bounds.',
   outcomeColumns: ['passed', 'detected', 'vanilla_flips', 'vanilla_detected', 'flips', 'theorem1_flips', 'eq3_respir'],
   summaryColumns: [
@@ -130,8 +130,8 @@ export const respirReportKind: ReportKind = {
 };
 
 /** How the reporter summarises `respir-minimal-flips`: the empirical flip cost beside Theorems 1 and 4. */
-export const respirMinimalFlipsReportKind: ReportKind = {
-  kind: 'respir-minimal-flips',
+export const respirMinimalFlipsReporter: KindReporter = {
+  name: 'respir-minimal-flips',
   description: 'Empirical fewest flips on C passing a respir audit with probability 1 − δ, beside Theorem 1 and Theorem 4.',
   outcomeColumns: ['minimal_flips', 'minimal_flips_pass_rate', 'theorem1_flips', 'theorem4_flips'],
   summaryColumns: [

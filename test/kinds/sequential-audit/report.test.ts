@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import type { CellResults } from '../../src/report/cell-results.js';
-import { sequentialAuditStatistic, summarizeSequentialAuditCell } from '../../src/report/kinds/sequential-audit.js';
+import type { CellResults } from '../../../src/report/cell-results.js';
+import { sequentialAuditStatistic, summarizeSequentialAuditCell } from '../../../src/kinds/sequential-audit/report.js';
 
 function cell(rows: Array<[string, number, string, string]>): CellResults {
   return {

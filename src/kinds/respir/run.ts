@@ -1,19 +1,19 @@
-import { canonicalJson } from '../util/canonical-json.js';
-import type { ExperimentKind, OutcomeColumn, SettingsOrigin } from '../harness/kind.js';
-import { schema, type Infer } from '../util/schema.js';
-import type { Random } from '../util/random.js';
-import type { CandidatePopulation } from './candidate-population.js';
-import { detectionProbability } from './detection-probability.js';
-import { finitePopulationFlipBound } from './finite-population-flip-bound.js';
-import { minimalPassingFlips } from './minimal-passing-flips.js';
+import { canonicalJson } from '../../util/canonical-json.js';
+import type { KindRunner, OutcomeColumn, SettingsOrigin } from '../../harness/kind-runner.js';
+import { schema, type Infer } from '../../util/schema.js';
+import type { Random } from '../../util/random.js';
+import type { CandidatePopulation } from '../../respir/candidate-population.js';
+import { detectionProbability } from '../../respir/detection-probability.js';
+import { finitePopulationFlipBound } from '../../respir/finite-population-flip-bound.js';
+import { minimalPassingFlips } from '../../respir/minimal-passing-flips.js';
 import {
   drawObliviousAudit,
   type ObliviousAuditSetup,
   type ObliviousAuditSimulation,
   prepareObliviousAudit,
-} from './oblivious-audit-simulation.js';
-import { expectedAuditEligible, type ManipulationPlan, planRespirManipulation, type PlannedManipulation } from './respir-manipulation-plan.js';
-import { respirFlipBound } from './respir-flip-bound.js';
+} from '../../respir/oblivious-audit-simulation.js';
+import { expectedAuditEligible, type ManipulationPlan, planRespirManipulation, type PlannedManipulation } from '../../respir/respir-manipulation-plan.js';
+import { respirFlipBound } from '../../respir/respir-flip-bound.js';
 import {
   loadCandidatePopulation,
   type RespirCommonSettings,
@@ -23,8 +23,8 @@ import {
   respirSettingsSchema,
   resolvedAuditSetSize,
   resolvedTolerance,
-} from './respir-settings.js';
-import { vanillaFlipBound } from './vanilla-flip-bound.js';
+} from './settings.js';
+import { vanillaFlipBound } from '../../respir/vanilla-flip-bound.js';
 
 /** What both kinds know about a cell before any draw: C, n, ε and the analytic bounds. */
 export interface RespirCellFacts {
@@ -150,8 +150,9 @@ const drawColumns: readonly OutcomeColumn[] = [
  * each row also carries the cell's analytic bounds (Proposition 1, Theorems 1 and 4,
  * Eq. 3) so the summary sets simulation and theory side by side.
  */
-export const respirKind: ExperimentKind<RespirSettings, RespirContext> = {
+export const respirRunner: KindRunner<RespirSettings, RespirContext> = {
   name: 'respir',
+  module: import.meta.url,
   description: 'Oblivious (respir) vs vanilla audits under output-flipping manipulation, with canaries (paper B).',
   settings: respirSettingsSchema,
   outcomeColumns: [...drawColumns, ...factColumns],
@@ -229,8 +230,9 @@ const minimalColumns: readonly OutcomeColumn[] = [
  * count, the fewest flips on C that pass the respir audit with probability 1 − δ,
  * next to Theorem 1's and Theorem 4's counts.
  */
-export const respirMinimalFlipsKind: ExperimentKind<RespirMinimalFlipsSettings, RespirCellFacts> = {
+export const respirMinimalFlipsRunner: KindRunner<RespirMinimalFlipsSettings, RespirCellFacts> = {
   name: 'respir-minimal-flips',
+  module: import.meta.url,
   description: 'Empirical fewest flips passing a respir audit with probability 1 − δ, beside Theorems 1 and 4 (paper B).',
   settings: respirMinimalFlipsSettingsSchema,
   outcomeColumns: [...minimalColumns, ...factColumns],
@@ -251,5 +253,5 @@ export const respirMinimalFlipsKind: ExperimentKind<RespirMinimalFlipsSettings, 
       ...factValues(facts),
     };
   },
-  labelOf: respirKind.labelOf,
+  labelOf: respirRunner.labelOf,
 };

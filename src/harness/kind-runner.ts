@@ -23,8 +23,9 @@ export interface SettingsOrigin {
 }
 
 /**
- * An experiment kind: what one replicate of an experiment is. The runner knows
- * experiments only through this interface (a task in, a row out). A kind declares
+ * The run half of an experiment kind (src/kinds/kind.ts pairs it with its report
+ * half): what one replicate of an experiment is. The harness knows experiments only
+ * through this interface (a task in, a row out). A kind runner declares
  * - `settings`: the schema of its settings block (types, defaults, ranges, docs);
  * - `outcomeColumns`: the columns each replicate adds to results.arrow;
  * - `contextKey` + `prepare`: the shared, read-only context of a cell (a loaded or
@@ -35,14 +36,15 @@ export interface SettingsOrigin {
  * needs once (the main thread never does), so bad input (a missing pool file, an
  * empty group) stops the run with exit 2 and an untouched output folder.
  */
-export interface ExperimentKind<Settings = Record<string, unknown>, Context = unknown> {
+export interface KindRunner<Settings = Record<string, unknown>, Context = unknown> {
   readonly name: string;
   readonly description: string;
   /**
-   * Optional: `import.meta.url` of the module that exports this kind. A worker thread
-   * then loads only that module instead of the whole registry (faster start-up).
+   * `import.meta.url` of the module that exports this runner: a worker thread imports
+   * that module alone (never a registry of every kind), so it loads only this kind's
+   * dependencies. Inside the package a .ts module maps to its compiled dist/ file.
    */
-  readonly module?: string;
+  readonly module: string;
   // biome-ignore lint/suspicious/noExplicitAny: each kind has its own settings properties
   readonly settings: ObjectSchema<any>;
   readonly outcomeColumns: readonly OutcomeColumn[];

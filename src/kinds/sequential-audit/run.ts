@@ -5,7 +5,7 @@ import { runSequentialAudit } from '../../audit/sequential-audit.js';
 import { generateSyntheticPool, syntheticPoolProblem } from '../../data/synthetic-pool.js';
 import type { Random } from '../../util/random.js';
 import { canonicalJson } from '../../util/canonical-json.js';
-import type { ExperimentKind, OutcomeColumn, SettingsOrigin } from '../kind.js';
+import type { KindRunner, OutcomeColumn, SettingsOrigin } from '../../harness/kind-runner.js';
 import { type Infer, schema } from '../../util/schema.js';
 
 const perGroupRates = (description: string, defaultValue?: number[]) =>
@@ -191,7 +191,7 @@ async function readOrGeneratePool(settings: SequentialAuditSettings, origin: Set
  * its own seed, runs the sequential GLR audit until a threshold is crossed or
  * min(B, pool) queries, and records the fixed-sample decision on the same order.
  */
-export const sequentialAuditKind: ExperimentKind<SequentialAuditSettings, PreparedAudit> = {
+export const sequentialAuditRunner: KindRunner<SequentialAuditSettings, PreparedAudit> = {
   name: 'sequential-audit',
   module: import.meta.url,
   description: 'Sequential GLR fairness audits (paper A) on a pool file or a synthetic pool.',

@@ -1,8 +1,8 @@
-import type { CellSummary, SettingValue } from '../cell-results.js';
-import { type BarDatum, barChartSpec } from './bar-chart.js';
-import type { ChartSpec } from './chart-spec.js';
-import { type LineDatum, lineChartSpec } from './line-chart.js';
-import { settingTitle } from './setting-names.js';
+import type { CellSummary, SettingValue } from '../../report/cell-results.js';
+import { type BarDatum, barChartSpec } from '../../report/charts/bar-chart.js';
+import type { ChartSpec } from '../../report/charts/chart-spec.js';
+import { type LineDatum, lineChartSpec } from '../../report/charts/line-chart.js';
+import { settingTitle } from '../../report/charts/setting-names.js';
 
 /** How the cells of a run map onto a chart: panels, x (category or swept value), series. */
 export interface ChartLayout {

@@ -1,8 +1,8 @@
-import type { CellResults, CellSummary } from '../cell-results.js';
-import { sequentialAuditCharts } from '../charts/sequential-audit-charts.js';
-import { frequencyStandardError, sampleMoments } from '../monte-carlo-error.js';
-import type { ReportKind } from '../report-kind.js';
-import type { SummaryColumn, SummaryValue } from '../summary-table.js';
+import type { CellResults, CellSummary } from '../../report/cell-results.js';
+import { sequentialAuditCharts } from './charts.js';
+import { frequencyStandardError, sampleMoments } from '../../report/monte-carlo-error.js';
+import type { KindReporter } from '../../report/kind-reporter.js';
+import type { SummaryColumn, SummaryValue } from '../../report/summary-table.js';
 
 const decisions = ['reject', 'accept', 'inconclusive'] as const;
 
@@ -120,8 +120,8 @@ export function sequentialAuditStatistic(quantity: string, labels: Record<string
 }
 
 /** The report kind of paper A's sequential GLR audits (outcome columns: docs/contracts.md). */
-export const sequentialAuditReportKind: ReportKind = {
-  kind: 'sequential-audit',
+export const sequentialAuditReporter: KindReporter = {
+  name: 'sequential-audit',
   description: 'Sequential GLR fairness audits: decisions, queries to termination, accuracy against the oracle, fixed-sample baseline.',
   outcomeColumns: ['decision', 'queries', 'statistic', 'oracle_gap', 'oracle_decision', 'fixed_decision', 'fixed_samples', 'pool_size', 'proxy_gap'],
   summaryColumns: columns,

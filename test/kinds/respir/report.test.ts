@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import type { CellSummary } from '../../src/report/cell-results.js';
-import { respirMinimalFlipsReportKind, respirReportKind } from '../../src/respir/respir-report-kinds.js';
+import type { CellSummary } from '../../../src/report/cell-results.js';
+import { respirMinimalFlipsReporter, respirReporter } from '../../../src/kinds/respir/report.js';
 
 const summary = {
   cell: '{"design":"uniform"}',
@@ -28,9 +28,9 @@ function bars(spec: Record<string, unknown>): Array<Record<string, unknown>> {
   return (spec.data as { values: Array<Record<string, unknown>> }).values;
 }
 
-describe('respirReportKind.charts(summaries, varying, experiment)', () => {
+describe('respirReporter.charts(summaries, varying, experiment)', () => {
   it('draws simulated rates with ±2 SE error bars and the guarantee and Eq. 3 without', () => {
-    const [pass, detection] = respirReportKind.charts?.([summary], ['design'], 'x') ?? [];
+    const [pass, detection] = respirReporter.charts?.([summary], ['design'], 'x') ?? [];
     const simulated = bars(pass.spec).find((bar) => bar.series === 'simulated pass rate');
     expect(simulated).toMatchObject({ category: 'uniform', value: 0.81 });
     expect(simulated?.lower).toBeCloseTo(0.79, 12);
@@ -45,9 +45,9 @@ describe('respirReportKind.charts(summaries, varying, experiment)', () => {
   });
 });
 
-describe('respirMinimalFlipsReportKind.charts(summaries, varying, experiment)', () => {
+describe('respirMinimalFlipsReporter.charts(summaries, varying, experiment)', () => {
   it('draws the simulated minimum ±2 SE beside the bounds', () => {
-    const [flips] = respirMinimalFlipsReportKind.charts?.([summary], ['design'], 'x') ?? [];
+    const [flips] = respirMinimalFlipsReporter.charts?.([summary], ['design'], 'x') ?? [];
     const data = bars(flips.spec);
     expect(data.find((bar) => bar.series === 'simulated minimum')).toMatchObject({ value: 90, lower: 87, upper: 93 });
     expect(data.find((bar) => bar.series === 'Theorem 1')).toMatchObject({ value: 104 });

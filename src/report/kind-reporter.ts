@@ -3,14 +3,15 @@ import type { ChartSpec } from './charts/chart-spec.js';
 import type { SummaryColumn, SummaryValue } from './summary-table.js';
 
 /**
- * How the reporter summarises one experiment kind (the `kind` column of
+ * The report half of an experiment kind (src/kinds/kind.ts pairs it with its run
+ * half): how the reporter summarises the kind's results (the `kind` column of
  * results.arrow). Each kind registers one of these; the reporter does the rest
  * (grouping rows by cell, writing tables, rendering charts, the HTML report, the
  * comparison with published numbers).
  */
-export interface ReportKind {
-  /** The experiment kind, exactly as in results.arrow's `kind` column. */
-  kind: string;
+export interface KindReporter {
+  /** The experiment kind's name, exactly as in results.arrow's `kind` column. */
+  name: string;
   /** One line saying what the kind's experiments measure (shown in report.html). */
   description: string;
   /** Outcome columns results.arrow must have for this kind (checked on read). */

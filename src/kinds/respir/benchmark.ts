@@ -2,13 +2,13 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { stringify } from 'yaml';
-import { parseConfig } from '../harness/config.js';
-import { runExperiment } from '../harness/run-experiment.js';
-import { createRandom } from '../util/random.js';
-import type { AuditSampler } from './audit-set-drawer.js';
-import { syntheticCandidatePopulation } from './candidate-population.js';
-import { drawObliviousAudit, prepareObliviousAudit } from './oblivious-audit-simulation.js';
-import { planRespirManipulation } from './respir-manipulation-plan.js';
+import { parseConfig } from '../../harness/config.js';
+import { runExperiment } from '../../harness/run-experiment.js';
+import { createRandom } from '../../util/random.js';
+import type { AuditSampler } from '../../respir/audit-set-drawer.js';
+import { syntheticCandidatePopulation } from '../../respir/candidate-population.js';
+import { drawObliviousAudit, prepareObliviousAudit } from '../../respir/oblivious-audit-simulation.js';
+import { planRespirManipulation } from '../../respir/respir-manipulation-plan.js';
 
 /** The figures of `fairaudit bench respir`. */
 export interface RespirBenchmark {
