@@ -15,7 +15,7 @@ typecheck: node_modules/.package-lock.json
 	npx tsc -p tsconfig.json --noEmit
 
 lint: node_modules/.package-lock.json
-	npx biome lint --error-on-warnings src test experiments
+	npx biome lint --error-on-warnings src test papers
 
 unit: build
 	npx vitest run

@@ -48,7 +48,7 @@ export { datasetNames } from './data/registry.js';
 export type { TabularData } from './data/tabular.js';
 export { type PirBenchmarkRow, benchmarkPir } from './pir/benchmark-pir.js';
 export { type ObliviousAuditOptions, type ObliviousAuditResult, drawAuditSet, runObliviousAudit } from './pir/oblivious-audit.js';
-export { paperBTableOne, paperBTableOneSizes, writePaperBTableOne } from './pir/paper-b-table-one.js';
+export { paperBTableOne, paperBTableOneSizes, writePaperBTableOne } from '../papers/paper-b/table-1.js';
 export { choosePirParameters, noiseBound, type PirParameters } from './pir/parameters.js';
 export { PirClient } from './pir/pir-client.js';
 export { PirServer } from './pir/pir-server.js';

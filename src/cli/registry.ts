@@ -1,11 +1,26 @@
-import { paperALayout } from '../../experiments/paper-a/report-layout.js';
-import { paperBLayout } from '../../experiments/paper-b/report-layout.js';
+import { paperALayout } from '../../papers/paper-a/report-layout.js';
+import { paperAReproduction } from '../../papers/paper-a/reproduction.js';
+import { paperBPirReproduction } from '../../papers/paper-b/pir-reproduction.js';
+import { paperBLayout } from '../../papers/paper-b/report-layout.js';
+import { paperBReproduction } from '../../papers/paper-b/reproduction.js';
+import type { Reproduction } from '../../papers/reproduction.js';
 import { builtInKinds, registerKind } from '../kinds/index.js';
 import { registerPaperLayout } from '../report/paper-layouts.js';
 import type { PaperLayout } from '../report/paper-layout.js';
 
 /** The paper layouts `report` and `compare` know, one per paper. */
 export const paperLayouts: readonly PaperLayout[] = [paperALayout, paperBLayout];
+
+/**
+ * Every reproduction, in the order `fairaudit reproduce all` runs them. To add one,
+ * write papers/<paper>/ with a Reproduction and add it here.
+ */
+export const reproductions: readonly Reproduction[] = [paperAReproduction, paperBReproduction, paperBPirReproduction];
+
+/** reproductionNames() lists the names `fairaudit reproduce` accepts (plus "all"). */
+export function reproductionNames(): string[] {
+  return reproductions.map((reproduction) => reproduction.name);
+}
 
 let registered = false;
 

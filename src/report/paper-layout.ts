@@ -88,6 +88,11 @@ export interface PaperLayout {
   name: string;
   /** Experiments (results/<experiment>) this layout knows; others get no parts. */
   experiments: readonly string[];
+  /**
+   * The paper's published-numbers file (papers/<paper>/published.json): `report` and
+   * `compare` compare every run with the files of the registered layouts by default.
+   */
+  published?: string;
   /** build(input) lays the paper's parts out from the summarised run. Throws InputError for bad options. */
   build(input: PaperLayoutInput): PaperLayoutParts;
   /** For a paper-level folder without results.arrow (optional). */

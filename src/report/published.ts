@@ -54,7 +54,7 @@ export interface PublishedCell {
   note?: string;
 }
 
-/** A file of experiments/published/: one paper's numbers. */
+/** A published-numbers file (papers/<paper>/published.json): one paper's numbers. */
 export interface PublishedFile {
   /** The file it was read from. */
   path: string;
@@ -237,7 +237,15 @@ export function loadPublishedFolder(folder: string): PublishedFile[] {
   } catch {
     return [];
   }
-  const files = names.map((name) => loadPublishedFile(join(folder, name)));
+  return loadPublishedFiles(names.map((name) => join(folder, name)));
+}
+
+/**
+ * loadPublishedFiles(paths) reads the published-number files in the order given,
+ * checking that cell ids are unique across them. Throws InputError naming the file.
+ */
+export function loadPublishedFiles(paths: readonly string[]): PublishedFile[] {
+  const files = paths.map((path) => loadPublishedFile(path));
   const seen = new Map<string, string>();
   for (const file of files) {
     for (const cell of file.cells) {

@@ -7,10 +7,10 @@ import type { CellSummary } from './cell-results.js';
 import { writeChart } from './charts/write-chart.js';
 import { cellsForExperiment, type ComparisonRow, comparePublished, comparisonTable } from './compare-published.js';
 import { type PaperFolderLayout, type PaperLayoutParts, readPaperLayoutManifest } from './paper-layout.js';
-import { findPaperLayout } from './paper-layouts.js';
+import { findPaperLayout, paperLayouts } from './paper-layouts.js';
 import { layoutPaperTable } from './paper-table.js';
 import { paperTablesFor } from './paper-tables.js';
-import { loadPublishedFolder, loadPublishedNumbers } from './published.js';
+import { loadPublishedFiles, loadPublishedNumbers } from './published.js';
 import type { KindReporter } from './kind-reporter.js';
 import { findKindReporter } from './kind-reporters.js';
 import { type RenderedChart, reportHtml } from './report-html.js';
@@ -21,7 +21,7 @@ import { writeTable } from './write-table.js';
 
 /** Options of writeReport and compareResults. */
 export interface ReportOptions {
-  /** Folder of published-number files, or one file (default: the package's experiments/published). */
+  /** Folder of published-number files, or one file (default: the published numbers of every registered paper layout). */
   publishedFolder?: string;
   /** Standard errors allowed for Monte Carlo cells (default 3). */
   sigmas?: number;
@@ -63,7 +63,7 @@ export function summariseRun(directory: string, options: ReportOptions = {}): Su
   const summaries = summarizeResults(results, kind);
   const files =
     options.publishedFolder === undefined
-      ? loadPublishedFolder(join(packageRoot(), 'experiments', 'published'))
+      ? loadPublishedFiles(paperLayouts().flatMap((layout) => (layout.published === undefined ? [] : [layout.published])))
       : loadPublishedNumbers(options.publishedFolder, '--published');
   const cells = cellsForExperiment(files, results.experiment);
   const comparison = comparePublished(cells, summaries, kind, { sigmas: options.sigmas });

@@ -16,24 +16,29 @@ function yamlFiles(folder: string): string[] {
 }
 
 /**
- * Folders of configs/ that hold other kinds of YAML than experiments, each with the
- * loader that validates them (by path, so this test does not tie the harness to
- * their modules' types).
+ * Folders of configs that hold other kinds of YAML than experiments (model-training
+ * configs, papers/<paper>/configs/models/), with the loader that validates them (by
+ * path, so this test does not tie the harness to their modules' types).
  */
 const OTHER_CONFIG_FAMILIES = [
-  { folder: join('configs', 'models'), module: join('src', 'models', 'training-config.ts'), loader: 'loadModelTrainingConfig' },
+  { folder: /^papers\/[^/]+\/configs\/models\//, module: join('src', 'models', 'training-config.ts'), loader: 'loadModelTrainingConfig' },
 ];
 
 const root = packageRoot();
-const files = yamlFiles(join(root, 'configs'));
+const files = [
+  ...yamlFiles(join(root, 'configs')),
+  ...readdirSync(join(root, 'papers'))
+    .filter((paper) => statSync(join(root, 'papers', paper)).isDirectory())
+    .flatMap((paper) => yamlFiles(join(root, 'papers', paper, 'configs'))),
+];
 
-describe('every YAML file under configs/', () => {
+describe('every YAML file under configs/ and papers/*/configs/', () => {
   it('includes the quickstart', () => {
     expect(files.map((file) => relative(root, file))).toContain(join('configs', 'quickstart.yaml'));
   });
   for (const file of files) {
     const path = relative(root, file);
-    const other = OTHER_CONFIG_FAMILIES.find((family) => path.startsWith(family.folder));
+    const other = OTHER_CONFIG_FAMILIES.find((family) => family.folder.test(path));
     if (other) {
       it(`${other.loader}(${path}) validates`, async () => {
         const module = (await import(join(root, other.module))) as Record<string, (file: string) => unknown>;

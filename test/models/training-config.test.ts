@@ -15,12 +15,12 @@ function configFile(text: string): string {
 }
 
 describe('loadModelTrainingConfig(file)', () => {
-  it('accepts every config in configs/models/', () => {
-    const directory = join(packageRoot(), 'configs', 'models');
-    const files = readdirSync(directory).filter((name) => name.endsWith('.yaml'));
+  it('accepts every config in papers/*/configs/models/', () => {
+    const directories = ['paper-a', 'paper-b'].map((paper) => join(packageRoot(), 'papers', paper, 'configs', 'models'));
+    const files = directories.flatMap((directory) => readdirSync(directory).filter((name) => name.endsWith('.yaml')).map((name) => join(directory, name)));
     expect(files.length).toBeGreaterThanOrEqual(3);
-    for (const name of files) {
-      const config = loadModelTrainingConfig(join(directory, name));
+    for (const file of files) {
+      const config = loadModelTrainingConfig(file);
       expect(config.models.length).toBeGreaterThan(0);
     }
   });

@@ -2,7 +2,7 @@ import { copyFileSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileS
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
-import { reproducePaperA } from '../../experiments/paper-a/reproduce.js';
+import { reproducePaperA } from '../../papers/paper-a/reproduce.js';
 import { main } from '../../src/cli/main.js';
 import { parseOverride } from '../../src/harness/config.js';
 import { packageRoot } from '../../src/util/paths.js';

@@ -2,7 +2,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { loadPublishedFile, loadPublishedFolder, parsePublished, rowText } from '../../src/report/published.js';
+import { loadPublishedFile, loadPublishedFiles, loadPublishedFolder, parsePublished, rowText } from '../../src/report/published.js';
 import { packageRoot } from '../../src/util/paths.js';
 import { InputError } from '../../src/util/errors.js';
 
@@ -10,7 +10,7 @@ const cell = { id: 'x', table: 'Table 1', row: 'ACS', column: 'SP Gap', kind: 'a
 
 describe('parsePublished(json, path)', () => {
   it('reads the paper-A file in the repository (every cell valid, ids unique)', () => {
-    const files = loadPublishedFolder(join(packageRoot(), 'experiments', 'published'));
+    const files = loadPublishedFiles([join(packageRoot(), 'papers', 'paper-a', 'published.json'), join(packageRoot(), 'papers', 'paper-b', 'published.json')]);
     const paperA = files.find((file) => file.paper === 'A');
     expect(paperA).toBeDefined();
     expect(paperA?.cells.length).toBeGreaterThan(100);

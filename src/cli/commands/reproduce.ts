@@ -1,5 +1,5 @@
 import type { Argv, CommandModule } from 'yargs';
-import { reproductionNames, reproductions } from '../../../experiments/registry.js';
+import { reproductionNames, reproductions } from '../registry.js';
 import { parseOverride } from '../../harness/config.js';
 import { inputError } from '../../util/errors.js';
 import { ProgressBar } from '../progress.js';

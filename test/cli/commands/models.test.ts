@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { packageRoot } from '../../../src/util/paths.js';
 import { runCliInProcess } from '../../helpers/cli.js';
 
-const config = join(packageRoot(), 'configs', 'models', 'compas-race-paper-b.yaml');
+const config = join(packageRoot(), 'papers', 'paper-b', 'configs', 'models', 'compas-race.yaml');
 
 // Bad flags are refused before any data is read or model trained: these tests cost
 // milliseconds. Before the checks, --threads 2.5 or abc reached p-limit and failed as an

@@ -1,5 +1,5 @@
 import type { Argv, CommandModule } from 'yargs';
-import { benchmarkPaperA } from '../../../../experiments/paper-a/bench.js';
+import { benchmarkPaperA } from '../../../../papers/paper-a/bench.js';
 import { checkIntegerFlag } from '../../check-flag.js';
 
 interface BenchPaperAArguments {

@@ -1,0 +1,75 @@
+import type { PaperADataset } from './calibrated-pools.js';
+import { datasetNames } from '../../src/data/registry.js';
+import { trainPaperAModels } from '../../src/models/train-models.js';
+import { isInputError } from '../../src/util/errors.js';
+import type { DatasetPools, SourcedPool, TrainedPoolsProvider } from './pool-sources.js';
+import { PAPER_A_POOLS } from './pools.js';
+
+/** The seed of paper A's 70/30 split and of model training (the paper publishes neither). */
+export const PAPER_A_TRAINING_SEED = 'paper-a-2026';
+
+/** The registry name of a paper A dataset, or null when the registry has no loader for it. */
+function registryName(dataset: PaperADataset): string | null {
+  const names = datasetNames();
+  if (dataset === 'adult') return names.includes('adult') ? 'adult' : null;
+  return names.find((name) => name.startsWith('acs')) ?? null;
+}
+
+/** Options of trainedPools. */
+export interface TrainedPoolsOptions {
+  /** A local mirror (else FAIRAUDIT_DATA_DIR, else data/downloads/). */
+  dataDirectory?: string;
+  /** The model cache (default data/cache/models/). */
+  cacheDirectory?: string;
+  /** Retrain even when cached. */
+  refresh?: boolean;
+  /** Threads training models at once (default: the models area's default). */
+  threads?: number;
+  onStage?: (stage: string) => void;
+}
+
+/**
+ * trainedPools(options) returns the provider that makes a paper A dataset's four audit
+ * pools with the models area's cache-aware trainPaperAModels: load the dataset (mirror,
+ * FAIRAUDIT_DATA_DIR or data/downloads/; checksums verified), split it 70/30 stratified
+ * by label (paper A §4.1, seeded), train the four models of §4.2 or read them from the
+ * cache, and score the test part. A dataset that is missing or partial (the ACS mirror
+ * has no feature columns) comes back unavailable, with the loader's message as the
+ * reason. Running time: training when not cached (minutes), else reading 4 pools.
+ */
+export function trainedPools(options: TrainedPoolsOptions = {}): TrainedPoolsProvider {
+  return async (dataset: PaperADataset): Promise<DatasetPools> => {
+    const name = registryName(dataset);
+    if (name === null) {
+      return { available: false, reason: `fairaudit's dataset registry has no loader for ${dataset} (src/data/registry.ts).` };
+    }
+    let models: Awaited<ReturnType<typeof trainPaperAModels>>;
+    try {
+      options.onStage?.(`models: ${name} (trained, or read from the cache)`);
+      models = await trainPaperAModels(name, PAPER_A_TRAINING_SEED, {
+        seed: PAPER_A_TRAINING_SEED,
+        ...(options.dataDirectory === undefined ? {} : { dataDirectory: options.dataDirectory }),
+        ...(options.cacheDirectory === undefined ? {} : { cacheDirectory: options.cacheDirectory }),
+        ...(options.threads === undefined ? {} : { threads: options.threads }),
+        refresh: options.refresh ?? false,
+        onModelReady: (model) => options.onStage?.(`model ${name}/${model.name} ${model.fromCache ? 'read from the cache' : 'trained'}`),
+      });
+    } catch (error) {
+      if (isInputError(error)) return { available: false, reason: error.message };
+      throw error;
+    }
+    const pools: SourcedPool[] = PAPER_A_POOLS.filter((entry) => entry.dataset === dataset).map((pool) => {
+      const model = models.find((candidate) => candidate.name === pool.model);
+      if (model === undefined) throw new Error(`trainedPools: trainPaperAModels returned no ${pool.model} for ${name}`);
+      return {
+        pool,
+        auditPool: model.pool,
+        origin: 'trained-model' as const,
+        reason: null,
+        card: model.card as unknown as Record<string, unknown>,
+        cached: model.fromCache,
+      };
+    });
+    return { available: true, pools };
+  };
+}

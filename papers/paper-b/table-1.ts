@@ -1,0 +1,108 @@
+import { join } from 'node:path';
+import type { ChartSpec } from '../../src/report/charts/chart-spec.js';
+import { type LineDatum, lineChartSpec } from '../../src/report/charts/line-chart.js';
+import { renderChartSvg } from '../../src/report/charts/render-chart.js';
+import { svgToPng } from '../../src/report/charts/svg-to-png.js';
+import type { SummaryTable } from '../../src/report/summary-table.js';
+import { writeTable } from '../../src/report/write-table.js';
+import { writeFileAtomic } from '../../src/util/atomic-write.js';
+import type { PirBenchmarkRow } from '../../src/pir/benchmark-pir.js';
+
+/** Candidate-set sizes N of paper B Table 2: CCD (gender) 13,500, COMPAS 2,778, HateDay 36,450. */
+export const PAPER_B_CANDIDATE_SETS: ReadonlyArray<{ dataset: string; entries: number }> = [
+  { dataset: 'CCD', entries: 13_500 },
+  { dataset: 'COMPAS', entries: 2_778 },
+  { dataset: 'HateDay', entries: 36_450 },
+];
+
+/** The database sizes of paper B Table 1 as reproduced here: 2^14 … 2^24, then the candidate sets. */
+export function paperBTableOneSizes(): number[] {
+  const powers = Array.from({ length: 11 }, (_, i) => 2 ** (14 + i));
+  return [...powers, ...PAPER_B_CANDIDATE_SETS.map((set) => set.entries)];
+}
+
+function sizeLabel(entries: number): string {
+  const dataset = PAPER_B_CANDIDATE_SETS.find((set) => set.entries === entries);
+  if (dataset) return `${entries.toLocaleString('en-US')} (${dataset.dataset})`;
+  const log = Math.log2(entries);
+  return Number.isInteger(log) ? `2^${log}` : entries.toLocaleString('en-US');
+}
+
+/**
+ * paperBTableOne(rows) lays benchmark rows out as paper B Table 1 (online phase of
+ * VeriSimplePIR per database size): query, answer and recovery times, the extra
+ * verification, and the bandwidth up and down, one row per size. O(rows).
+ */
+export function paperBTableOne(rows: readonly PirBenchmarkRow[]): SummaryTable {
+  return {
+    id: 'paper-b-table-1',
+    title: 'Paper B, Table 1. Online phase of SimplePIR with a VeriSimplePIR-style commitment, by database size',
+    caption:
+      'One-bit labels, one core, WebAssembly SIMD answer kernel; medians of the measured repetitions. Upload = one query, download = one answer (16-byte frame header included).',
+    columns: [
+      { name: 'size', label: 'Database size |h(S)|', type: 'string' },
+      { name: 'entries', label: 'Entries', type: 'number', digits: 0 },
+      { name: 'query_ms', label: 'Query (ms)', type: 'number', digits: 3, description: 'Regev encryption of a unit vector' },
+      { name: 'answer_ms', label: 'Answer (ms)', type: 'number', digits: 3, description: 'D·u on the provider' },
+      { name: 'recover_ms', label: 'Recovery (ms)', type: 'number', digits: 3, description: 'decryption and noise check' },
+      { name: 'verify_ms', label: 'Verify (ms)', type: 'number', digits: 3, description: 'Z·u = C·v' },
+      { name: 'upload_kb', label: 'Upload (KB)', type: 'number', digits: 2 },
+      { name: 'download_kb', label: 'Download (KB)', type: 'number', digits: 2 },
+      { name: 'hint_mb', label: 'Hint (MB, offline)', type: 'number', digits: 2 },
+      { name: 'answer_gbps', label: 'Answer (GB/s)', type: 'number', digits: 2 },
+      { name: 'correct', label: 'Correct', type: 'string' },
+    ],
+    rows: rows.map((row) => ({
+      size: sizeLabel(row.entries),
+      entries: row.entries,
+      query_ms: row.queryMs,
+      answer_ms: row.answerMs,
+      recover_ms: row.recoverMs,
+      verify_ms: row.verifyMs,
+      upload_kb: row.queryBytes / 1000,
+      download_kb: row.answerBytes / 1000,
+      hint_mb: row.hintBytes / 1e6,
+      answer_gbps: row.answerGBps,
+      correct: row.correct ? 'yes' : 'NO',
+    })),
+  };
+}
+
+/** paperBTableOneChart(rows) plots the online times against the number of entries (log x). */
+export function paperBTableOneChart(rows: readonly PirBenchmarkRow[]): ChartSpec {
+  const data: LineDatum[] = [];
+  const sorted = [...rows].sort((a, b) => a.entries - b.entries);
+  for (const row of sorted) {
+    data.push({ x: row.entries, series: 'query', value: row.queryMs });
+    data.push({ x: row.entries, series: 'answer', value: row.answerMs });
+    data.push({ x: row.entries, series: 'recovery', value: row.recoverMs });
+  }
+  return {
+    id: 'paper-b-table-1',
+    title: 'Online PIR times by database size',
+    caption: 'Paper B Table 1 reproduced: query (auditor), answer (provider), recovery (auditor), milliseconds.',
+    spec: lineChartSpec(data, {
+      title: 'Online PIR times by database size',
+      xTitle: 'Entries (one-bit labels)',
+      valueTitle: 'Milliseconds',
+      seriesTitle: 'Step',
+      logX: true,
+    }),
+  };
+}
+
+/**
+ * writePaperBTableOne(folder, rows) writes the table with the reporter
+ * (<folder>/paper-b-table-1.arrow, .csv, .md) and the chart (charts/paper-b-table-1
+ * .vl.json, .svg, .png). Returns the paths written.
+ */
+export async function writePaperBTableOne(folder: string, rows: readonly PirBenchmarkRow[]): Promise<string[]> {
+  const paths = writeTable(folder, paperBTableOne(rows));
+  const chart = paperBTableOneChart(rows);
+  const base = join(folder, 'charts', chart.id);
+  const svg = await renderChartSvg(chart.spec);
+  writeFileAtomic(`${base}.vl.json`, `${JSON.stringify(chart.spec, null, 2)}\n`);
+  writeFileAtomic(`${base}.svg`, svg);
+  writeFileAtomic(`${base}.png`, svgToPng(svg));
+  return [...paths, `${base}.vl.json`, `${base}.svg`, `${base}.png`];
+}

@@ -1,0 +1,28 @@
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { paperBPirReproduction } from '../../../papers/paper-b/pir-reproduction.js';
+import { reproductionNames } from '../../../src/cli/registry.js';
+
+describe('paperBPirReproduction.run(options)', () => {
+  const folder = mkdtempSync(join(tmpdir(), 'fairaudit-pir-table-'));
+  afterAll(() => rmSync(folder, { recursive: true, force: true }));
+
+  it('is one of the reproductions "fairaudit reproduce all" runs', () => {
+    expect(reproductionNames()).toContain('paper-b-pir');
+  });
+
+  it('writes Table 1 for 2^14..2^24 and the three candidate sets, every size recovered correctly', async () => {
+    const result = await paperBPirReproduction.run({ outDirectory: folder });
+    expect(result.lines.join('\n')).toContain('all correct');
+    const markdown = readFileSync(join(folder, 'paper-b-table-1.md'), 'utf8');
+    // 11 powers of two (paper B Table 1's range) + CCD, COMPAS, HateDay candidate sets (Table 2's N).
+    const dataRows = markdown.split('\n').filter((line) => /^\| (2\^\d+|[\d,]+ \()/.test(line));
+    expect(dataRows).toHaveLength(14);
+    for (const row of dataRows) expect(row.trim().endsWith('| yes |')).toBe(true);
+    for (const file of ['paper-b-table-1.arrow', 'paper-b-table-1.csv', 'charts/paper-b-table-1.svg', 'charts/paper-b-table-1.png']) {
+      expect(existsSync(join(folder, file)), file).toBe(true);
+    }
+  });
+});
