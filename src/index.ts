@@ -80,17 +80,9 @@ export { type RespirFlips, respirFlipBound } from './respir/respir-flip-bound.js
 export { respirRunner, respirMinimalFlipsRunner } from './kinds/respir/run.js';
 export { vanillaFlipBound } from './respir/vanilla-flip-bound.js';
 export type { ModelCard, GroupRates } from './models/model-card.js';
-export { PAPER_A_MODEL_NAMES, PAPER_A_MODEL_SPECS, type PaperAModelSpec, type ScoredModel } from './models/paper-a-models.js';
-export { PAPER_B_BOOSTED_TREES, type BoostedTreesSpec } from './models/boosted-trees.js';
+export type { MlpModelSpec, ScoredModel } from './models/mlp-model.js';
+export type { BoostedTreesSpec } from './models/boosted-trees.js';
+export type { ModelPreset } from './models/model-preset.js';
 export { syntheticTabularData, type SyntheticTabularShape } from './models/synthetic-tabular.js';
-export {
-  MODEL_NAMES,
-  type ModelName,
-  type ModelTrainingOptions,
-  type TrainedModel,
-  trainBoostedTrees,
-  trainModels,
-  trainModelsOnSplit,
-  trainPaperAModels,
-} from './models/train-models.js';
+export { type ModelTrainingOptions, type TrainedModel, trainFromConfig, trainModels, trainModelsOnSplit } from './models/train-models.js';
 export { loadModelTrainingConfig, type ModelTrainingConfig } from './models/training-config.js';

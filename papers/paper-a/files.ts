@@ -11,6 +11,11 @@ export function paperAConfigFolder(): string {
   return join(paperAFolder(), 'configs');
 }
 
+/** The model-training preset of a paper A dataset (registry name): papers/paper-a/configs/models/<dataset>.yaml. */
+export function paperAModelConfig(dataset: string): string {
+  return join(paperAConfigFolder(), 'models', `${dataset}.yaml`);
+}
+
 /** The published cells of paper A: papers/paper-a/published.json. */
 export function paperAPublishedPath(): string {
   return join(paperAFolder(), 'published.json');

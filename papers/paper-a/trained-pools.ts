@@ -1,12 +1,12 @@
 import type { PaperADataset } from './calibrated-pools.js';
 import { datasetNames } from '../../src/data/registry.js';
-import { trainPaperAModels } from '../../src/models/train-models.js';
+import { type TrainedModel, trainFromConfig } from '../../src/models/train-models.js';
+import { loadModelTrainingConfig } from '../../src/models/training-config.js';
 import { isInputError } from '../../src/util/errors.js';
+import { paperAModelConfig } from './files.js';
+import { PAPER_A_MODEL_PRESETS } from './models.js';
 import type { DatasetPools, SourcedPool, TrainedPoolsProvider } from './pool-sources.js';
 import { PAPER_A_POOLS } from './pools.js';
-
-/** The seed of paper A's 70/30 split and of model training (the paper publishes neither). */
-export const PAPER_A_TRAINING_SEED = 'paper-a-2026';
 
 /** The registry name of a paper A dataset, or null when the registry has no loader for it. */
 function registryName(dataset: PaperADataset): string | null {
@@ -30,7 +30,9 @@ export interface TrainedPoolsOptions {
 
 /**
  * trainedPools(options) returns the provider that makes a paper A dataset's four audit
- * pools with the models area's cache-aware trainPaperAModels: load the dataset (mirror,
+ * pools by training the dataset's model preset, papers/paper-a/configs/models/<dataset>.yaml
+ * (the same config `fairaudit models train` reads, so both warm the same cache entries),
+ * through the models area's cache-aware trainFromConfig: load the dataset (mirror,
  * FAIRAUDIT_DATA_DIR or data/downloads/; checksums verified), split it 70/30 stratified
  * by label (paper A §4.1, seeded), train the four models of §4.2 or read them from the
  * cache, and score the test part. A dataset that is missing or partial (the ACS mirror
@@ -43,14 +45,15 @@ export function trainedPools(options: TrainedPoolsOptions = {}): TrainedPoolsPro
     if (name === null) {
       return { available: false, reason: `fairaudit's dataset registry has no loader for ${dataset} (src/data/registry.ts).` };
     }
-    let models: Awaited<ReturnType<typeof trainPaperAModels>>;
+    const configFile = paperAModelConfig(name);
+    const config = loadModelTrainingConfig(configFile);
+    let models: TrainedModel[];
     try {
       options.onStage?.(`models: ${name} (trained, or read from the cache)`);
-      models = await trainPaperAModels(name, PAPER_A_TRAINING_SEED, {
-        seed: PAPER_A_TRAINING_SEED,
-        ...(options.dataDirectory === undefined ? {} : { dataDirectory: options.dataDirectory }),
-        ...(options.cacheDirectory === undefined ? {} : { cacheDirectory: options.cacheDirectory }),
-        ...(options.threads === undefined ? {} : { threads: options.threads }),
+      models = await trainFromConfig(config, PAPER_A_MODEL_PRESETS, configFile, {
+        dataDirectory: options.dataDirectory,
+        cacheDirectory: options.cacheDirectory,
+        threads: options.threads,
         refresh: options.refresh ?? false,
         onModelReady: (model) => options.onStage?.(`model ${name}/${model.name} ${model.fromCache ? 'read from the cache' : 'trained'}`),
       });
@@ -60,7 +63,7 @@ export function trainedPools(options: TrainedPoolsOptions = {}): TrainedPoolsPro
     }
     const pools: SourcedPool[] = PAPER_A_POOLS.filter((entry) => entry.dataset === dataset).map((pool) => {
       const model = models.find((candidate) => candidate.name === pool.model);
-      if (model === undefined) throw new Error(`trainedPools: trainPaperAModels returned no ${pool.model} for ${name}`);
+      if (model === undefined) throw new Error(`trainedPools: ${configFile} trained no ${pool.model}`);
       return {
         pool,
         auditPool: model.pool,

@@ -1,26 +1,29 @@
-import { trainBoostedTrees } from '../../src/models/train-models.js';
+import { trainFromConfig } from '../../src/models/train-models.js';
+import { loadModelTrainingConfig } from '../../src/models/training-config.js';
 import { inputError } from '../../src/util/errors.js';
+import { paperBModelConfig } from './files.js';
+import { PAPER_B_MODEL_PRESETS } from './models.js';
 import type { CandidateSetModel } from './table-2.js';
 
 /** Makes the candidate set of one Table 2 setting (a trained model's outputs on C and S). */
 export type CandidateSetProvider = (setting: { dataset: string; datasetLabel: string; attribute: string }) => Promise<CandidateSetModel>;
 
-/** The seeds of our paper B models (configs/models/*-paper-b.yaml use the same). */
-export const paperBModelSeed = 2026;
-
 /**
  * trainedCandidateSets(options) is the default provider: paper B's tuned boosted trees
- * (src/models trainBoostedTrees: paper B's split of the dataset for the attribute,
- * 10-draw random search with 5-fold CV, refit) trained or read from the model cache,
- * scored on the candidate set C and its audit set S. Throws InputError when the
- * dataset is missing (the caller lists the setting as unavailable).
+ * (paper B's split of the dataset for the attribute, 10-draw random search with 5-fold
+ * CV, refit) trained from the setting's preset, papers/paper-b/configs/models/
+ * <dataset>-<attribute>.yaml (the config `fairaudit models train` reads, so both warm
+ * the same cache entries), or read from the model cache unless `refresh`; scored on the
+ * candidate set C and its audit set S. Throws InputError when the dataset is missing
+ * (the caller lists the setting as unavailable).
  */
-export function trainedCandidateSets(options: { dataDirectory?: string; threads?: number }): CandidateSetProvider {
+export function trainedCandidateSets(options: { dataDirectory?: string; threads?: number; refresh?: boolean }): CandidateSetProvider {
   return async (setting) => {
-    const model = await trainBoostedTrees(setting.dataset, setting.attribute, paperBModelSeed, {
-      seed: paperBModelSeed,
+    const configFile = paperBModelConfig(setting.dataset, setting.attribute);
+    const [model] = await trainFromConfig(loadModelTrainingConfig(configFile), PAPER_B_MODEL_PRESETS, configFile, {
       threads: options.threads ?? 1,
       dataDirectory: options.dataDirectory,
+      refresh: options.refresh ?? false,
     });
     if (model.auditPool === null) {
       throw inputError({ where: `${setting.dataset}/${setting.attribute}`, expected: "a paper B split with an audit set", found: 'no audit pool' });

@@ -29,6 +29,8 @@ export interface PaperBOptions {
   simulate?: boolean;
   /** Write PNGs beside the SVGs (default true). */
   png?: boolean;
+  /** Retrain the models even when the model cache has them (`--retrain`). */
+  refreshModels?: boolean;
   onProgress?: (stage: string, done?: number, total?: number) => void;
 }
 
@@ -90,7 +92,7 @@ export async function runPaperB(options: PaperBOptions = {}): Promise<PaperBResu
   const reproduced: DatasetCharacteristics[] = [];
   const pools: Array<{ name: string; file: string }> = [];
   if (!options.analyticOnly) {
-    const provider = options.candidateSets ?? trainedCandidateSets({ dataDirectory: options.dataDirectory, threads: options.threads });
+    const provider = options.candidateSets ?? trainedCandidateSets({ dataDirectory: options.dataDirectory, threads: options.threads, refresh: options.refreshModels });
     for (const [index, setting] of paperBModelSettings.entries()) {
       progress(`model ${setting.dataset} ${setting.attribute}`, index, paperBModelSettings.length);
       try {

@@ -28,6 +28,7 @@ export const paperBReproduction: Reproduction = {
       dataDirectory: options.dataDirectory,
       analyticOnly: options.calibrated === true,
       png: options.png,
+      refreshModels: options.refreshModels,
       onProgress: options.onProgress,
     });
     const c = result.comparison;

@@ -1,14 +1,14 @@
 import type { TabularData } from '../data/tabular.js';
 import type { ModelCard } from './model-card.js';
 import { poolFigures } from './model-card.js';
-import type { ScoredModel } from './paper-a-models.js';
+import type { ScoredModel } from './mlp-model.js';
 import { workersAvailable } from './workers-available.js';
 import { poolFromLogits } from './scored-pool.js';
-import { boostedLogits, GRADIENT_BOOSTING_DEFAULTS, type GradientBoostingSettings } from './trees/gradient-boosting.js';
+import { boostedLogits, type GradientBoostingSettings } from './trees/gradient-boosting.js';
 import { foldFitPool } from './trees/fold-fit-pool.js';
-import { PAPER_B_SEARCH_SPACE, randomSearch, type SearchSpace } from './trees/random-search.js';
+import { randomSearch, type SearchSpace } from './trees/random-search.js';
 
-/** Paper B's tuned boosted trees: the search and the untuned settings. */
+/** Tuned boosted trees: the random search and the untuned settings (paper B's are a preset: papers/paper-b/models.ts). */
 export interface BoostedTreesSpec {
   readonly name: string;
   readonly draws: number;
@@ -16,15 +16,6 @@ export interface BoostedTreesSpec {
   readonly space: SearchSpace;
   readonly base: GradientBoostingSettings;
 }
-
-/** Paper B section 5: 10 random draws scored by 5-fold CV, scikit-learn's other defaults. */
-export const PAPER_B_BOOSTED_TREES: BoostedTreesSpec = {
-  name: 'boosted-trees',
-  draws: 10,
-  folds: 5,
-  space: PAPER_B_SEARCH_SPACE,
-  base: GRADIENT_BOOSTING_DEFAULTS,
-};
 
 /**
  * trainBoostedTreesModel(spec, datasetName, train, heldOut, seed, onProgress) tunes

@@ -1,5 +1,5 @@
 import { createRandom } from '../util/random.js';
-import { ROBUST_BASE_SETTINGS, UNSTABLE_BASE_SETTINGS } from './mlp/mlp-settings.js';
+import type { MlpSettings } from './mlp/mlp-settings.js';
 import { toSparseRows } from './mlp/sparse-rows.js';
 import { trainMlp } from './mlp/train-mlp.js';
 import { ADULT_LIKE_SHAPE, syntheticTabularData } from './synthetic-tabular.js';
@@ -24,13 +24,14 @@ export interface ModelsBenchmark {
 }
 
 /**
- * benchmarkModels(epochs) times the MLP kernel on an Adult-shaped synthetic table
- * (31,655 rows, 104 one-hot-heavy columns: paper A's training part) and the boosted
- * trees on a CCD-shaped one. The projection counts the MLP trainings paper A's four
+ * benchmarkModels(mlps, epochs) times the MLP kernel with two settings (`mlps.robust`
+ * and `mlps.unstable`: the CLI passes paper A's Robust-Base and Unstable-Base) on an
+ * Adult-shaped synthetic table (31,655 rows, 104 one-hot-heavy columns: paper A's
+ * training part) and the boosted trees on a CCD-shaped one. The projection counts the MLP trainings paper A's four
  * models need: Robust-Base 30 epochs, Robust-DP 10 x 30, Unstable-Base 1,
  * Unstable-DP 2 x 1. Runs in about epochs * 0.5 s plus 100 trees.
  */
-export function benchmarkModels(epochs = 3): ModelsBenchmark {
+export function benchmarkModels(mlps: { robust: MlpSettings; unstable: MlpSettings }, epochs = 3): ModelsBenchmark {
   const data = syntheticTabularData(ADULT_LIKE_SHAPE, createRandom('bench-models'));
   const input = toSparseRows(data.features, data.rows, data.columns);
   const time = (run: () => void) => {
@@ -39,10 +40,10 @@ export function benchmarkModels(epochs = 3): ModelsBenchmark {
     run();
     return { wall: performance.now() - wall, cpu: process.cpuUsage(cpu).user / 1000 };
   };
-  trainMlp(input, data.label, null, { ...ROBUST_BASE_SETTINGS, epochs: 1 }, createRandom('warm-up'));
-  const robust = time(() => trainMlp(input, data.label, null, { ...ROBUST_BASE_SETTINGS, epochs }, createRandom('robust')));
+  trainMlp(input, data.label, null, { ...mlps.robust, epochs: 1 }, createRandom('warm-up'));
+  const robust = time(() => trainMlp(input, data.label, null, { ...mlps.robust, epochs }, createRandom('robust')));
   const unstable = time(() =>
-    trainMlp(input, data.label, null, { ...UNSTABLE_BASE_SETTINGS, epochs }, createRandom('unstable')),
+    trainMlp(input, data.label, null, { ...mlps.unstable, epochs }, createRandom('unstable')),
   );
   const robustEpoch = robust.wall / epochs;
   const unstableEpoch = unstable.wall / epochs;

@@ -1,7 +1,7 @@
 import { Worker } from 'node:worker_threads';
 import pLimit from 'p-limit';
 import { compiledModule } from '../util/paths.js';
-import type { ScoredModel } from './paper-a-models.js';
+import type { ScoredModel } from './mlp-model.js';
 import { runTrainingJob, type TrainingJob } from './training-job.js';
 import { errorFromWorker, type WorkerFailure } from './worker-failure.js';
 import { workersAvailable } from './workers-available.js';

@@ -7,18 +7,14 @@ import { canonicalJson } from '../util/canonical-json.js';
 import { inputError } from '../util/errors.js';
 import { packageRoot } from '../util/paths.js';
 import { deriveSeed } from '../util/random.js';
-import { type BoostedTreesSpec, PAPER_B_BOOSTED_TREES } from './boosted-trees.js';
 import { type CachedModel, readCachedModel, writeCachedModel } from './model-cache.js';
-import { PAPER_A_MODEL_NAMES, PAPER_A_MODEL_SPECS, type PaperAModelName, type PaperAModelSpec } from './paper-a-models.js';
+import type { ModelPreset } from './model-preset.js';
 import { runTrainingJobs } from './run-training-jobs.js';
+import type { ModelTrainingConfig } from './training-config.js';
 import type { TrainingJob } from './training-job.js';
 
 /** Bump when a change to the models would change their outputs, so old cache entries are not reused. */
 export const MODELS_CACHE_VERSION = 2;
-
-/** Every model `fairaudit models train` knows: paper A's four MLPs and paper B's boosted trees. */
-export const MODEL_NAMES = [...PAPER_A_MODEL_NAMES, 'boosted-trees'] as const;
-export type ModelName = (typeof MODEL_NAMES)[number];
 
 /** Where trained models are cached unless told otherwise: data/cache/models/ in the package. */
 export function defaultModelCacheDirectory(): string {
@@ -27,7 +23,7 @@ export function defaultModelCacheDirectory(): string {
 
 /** A trained (or cache-read) model with its name and whether it came from the cache. */
 export interface TrainedModel extends CachedModel {
-  readonly name: ModelName;
+  readonly name: string;
   readonly fromCache: boolean;
 }
 
@@ -41,8 +37,6 @@ export interface ModelTrainingOptions {
   readonly cacheDirectory?: string;
   /** Retrain even when the cache has the model. */
   readonly refresh?: boolean;
-  /** Replace a model's published settings (e.g. fewer epochs for a quick test); part of the cache key. */
-  readonly specs?: Partial<Record<PaperAModelName, PaperAModelSpec>> & { 'boosted-trees'?: BoostedTreesSpec };
   /** Called when a model is ready (trained or read from the cache). */
   readonly onModelReady?: (model: TrainedModel) => void;
 }
@@ -51,11 +45,6 @@ export interface ModelTrainingOptions {
 export interface SplitForModels {
   readonly split: Pick<PreparedSplit, 'dataset' | 'protectedAttribute' | 'train' | 'heldOut' | 'auditRows'>;
   readonly fingerprint: unknown;
-}
-
-function specOf(name: ModelName, options: ModelTrainingOptions): PaperAModelSpec | BoostedTreesSpec {
-  if (name === 'boosted-trees') return options.specs?.['boosted-trees'] ?? PAPER_B_BOOSTED_TREES;
-  return options.specs?.[name] ?? PAPER_A_MODEL_SPECS[name];
 }
 
 function subsetPool(pool: AuditPool, rows: Int32Array, source: string): AuditPool {
@@ -76,39 +65,27 @@ function subsetPool(pool: AuditPool, rows: Int32Array, source: string): AuditPoo
   };
 }
 
-/** Rough relative cost, to start the slowest jobs first. */
-const EXPECTED_COST: Record<ModelName, number> = {
-  'robust-dp': 10,
-  'boosted-trees': 5,
-  'robust-base': 1,
-  'unstable-dp': 0.2,
-  'unstable-base': 0.1,
-};
-
 /**
- * trainModelsOnSplit(prepared, models, options) returns each named model trained on
+ * trainModelsOnSplit(prepared, presets, options) returns each model trained on
  * prepared.split.train and scored on prepared.split.heldOut, reading it from the cache
  * when an entry with the same key exists (key: MODELS_CACHE_VERSION, the split's
  * fingerprint, the model's spec, its seed) and otherwise training it (several at once
- * on worker threads) and writing pool.arrow (+ audit-pool.arrow for paper B's audit
- * set) and card.json under <cache>/<dataset>-<model>-<key>/.
- * Throws InputError for an unknown model name.
+ * on worker threads, the presets of highest expectedCost first) and writing pool.arrow
+ * (+ audit-pool.arrow for paper B's audit set) and card.json under
+ * <cache>/<dataset>-<attribute>-<model>-<key>/.
  */
 export async function trainModelsOnSplit(
   prepared: SplitForModels,
-  models: readonly string[],
+  presets: readonly ModelPreset[],
   options: ModelTrainingOptions,
 ): Promise<TrainedModel[]> {
   const { split } = prepared;
   const cacheDirectory = options.cacheDirectory ?? defaultModelCacheDirectory();
   const results: Array<TrainedModel | undefined> = [];
-  const pending: Array<{ index: number; name: ModelName; directory: string; job: TrainingJob }> = [];
-  models.forEach((rawName, index) => {
-    if (!(MODEL_NAMES as readonly string[]).includes(rawName)) {
-      throw inputError({ where: `models[${index}]`, expected: `one of ${MODEL_NAMES.join(', ')}`, found: rawName });
-    }
-    const name = rawName as ModelName;
-    const spec = specOf(name, options);
+  const pending: Array<{ index: number; name: string; cost: number; directory: string; job: TrainingJob }> = [];
+  presets.forEach((preset, index) => {
+    const { spec } = preset;
+    const name = spec.name;
     const seed = deriveSeed(String(options.seed), name);
     const key = createHash('sha256')
       .update(canonicalJson({ version: MODELS_CACHE_VERSION, split: prepared.fingerprint, spec, seed }))
@@ -124,12 +101,12 @@ export async function trainModelsOnSplit(
     }
     const common = { dataset: split.dataset, train: split.train, heldOut: split.heldOut, seed };
     const job: TrainingJob =
-      name === 'boosted-trees'
-        ? { kind: 'boosted-trees', spec: spec as BoostedTreesSpec, threads: 1, ...common }
-        : { kind: 'paper-a', spec: spec as PaperAModelSpec, ...common };
-    pending.push({ index, name, directory, job });
+      preset.type === 'boosted-trees'
+        ? { kind: 'boosted-trees', spec: preset.spec, threads: 1, ...common }
+        : { kind: 'mlp', spec: preset.spec, ...common };
+    pending.push({ index, name, cost: preset.expectedCost ?? 1, directory, job });
   });
-  pending.sort((a, b) => EXPECTED_COST[b.name] - EXPECTED_COST[a.name]);
+  pending.sort((a, b) => b.cost - a.cost);
   const threads = options.threads ?? 2;
   // A lone boosted-trees job spreads its cross-validation fits over the threads instead.
   const jobs = pending.map((entry) =>
@@ -159,7 +136,7 @@ export interface DatasetRequest extends LoadDatasetOptions {
 }
 
 /**
- * trainModels(request, models, options) loads a dataset (loadDataset: mirror or
+ * trainModels(request, presets, options) loads a dataset (loadDataset: mirror or
  * downloads, checksums verified), splits and encodes it (prepareSplit), then trains
  * or reads from the cache each named model (trainModelsOnSplit). The cache key
  * includes the dataset files' sha256, the split settings and each model's spec and
@@ -167,7 +144,7 @@ export interface DatasetRequest extends LoadDatasetOptions {
  */
 export async function trainModels(
   request: DatasetRequest,
-  models: readonly string[],
+  presets: readonly ModelPreset[],
   options: ModelTrainingOptions,
 ): Promise<TrainedModel[]> {
   const { dataset, split: splitOptions, ...loadOptions } = request;
@@ -187,44 +164,50 @@ export async function trainModels(
     droppedColumns: split.droppedColumns,
     standardize: splitOptions.standardize ?? true,
   };
-  return trainModelsOnSplit({ split, fingerprint }, models, options);
+  return trainModelsOnSplit({ split, fingerprint }, presets, options);
 }
 
 /**
- * trainPaperAModels(dataset, splitSeed, options) trains (or reads from the cache) paper
- * A's Robust-Base, Unstable-Base, Robust-DP and Unstable-DP on `dataset` ("adult",
- * "acs-income") with paper A's 70/30 split seeded by splitSeed, returning their audit
- * pools (the test part) and cards.
+ * presetsOfConfig(config, catalogue, file) resolves the names a training config lists
+ * (`models:`) to presets of the catalogue. Throws InputError naming the file and the
+ * entry (models[i]) when a name is unknown.
  */
-export function trainPaperAModels(
-  dataset: string,
-  splitSeed: string | number,
-  options: ModelTrainingOptions & LoadDatasetOptions & { protectedAttribute?: string },
+export function presetsOfConfig(config: ModelTrainingConfig, catalogue: readonly ModelPreset[], file: string): ModelPreset[] {
+  return config.models.map((name, index) => {
+    const preset = catalogue.find((entry) => entry.spec.name === name);
+    if (preset === undefined) {
+      throw inputError({ where: `${file}: models[${index}]`, expected: `one of ${catalogue.map((entry) => entry.spec.name).join(', ')}`, found: name });
+    }
+    return preset;
+  });
+}
+
+/** Options of trainFromConfig: those of trainModels but the seed (the config's), and where to read the data. */
+export interface TrainFromConfigOptions extends Omit<ModelTrainingOptions, 'seed' | 'threads'> {
+  /** Worker threads (default: the config's threads). */
+  readonly threads?: number;
+  /** A local dataset mirror (else FAIRAUDIT_DATA_DIR, else data/downloads/). */
+  readonly dataDirectory?: string;
+}
+
+/**
+ * trainFromConfig(config, catalogue, file, options) trains (or reads from the cache)
+ * the models a training config names: `fairaudit models train CONFIG` and the
+ * reproductions (with their papers' configs) both call it, so a config warms exactly
+ * the cache entries its reproduction reads. Throws InputError for an unknown model
+ * name or a missing dataset.
+ */
+export function trainFromConfig(
+  config: ModelTrainingConfig,
+  catalogue: readonly ModelPreset[],
+  file: string,
+  options: TrainFromConfigOptions = {},
 ): Promise<TrainedModel[]> {
-  const { protectedAttribute, ...rest } = options;
-  return trainModels(
-    { ...rest, dataset, split: { scheme: 'paper-a', seed: splitSeed, protectedAttribute } },
-    PAPER_A_MODEL_NAMES,
-    rest,
-  );
-}
-
-/**
- * trainBoostedTrees(dataset, protectedAttribute, splitSeed, options) trains (or reads
- * from the cache) paper B's tuned boosted trees on `dataset` ("ccd", "compas") with
- * paper B's split for that protected attribute: trained on the rest, scored on the
- * candidate set (pool) and its audit set (auditPool).
- */
-export async function trainBoostedTrees(
-  dataset: string,
-  protectedAttribute: string,
-  splitSeed: string | number,
-  options: ModelTrainingOptions & LoadDatasetOptions,
-): Promise<TrainedModel> {
-  const [model] = await trainModels(
-    { ...options, dataset, split: { scheme: 'paper-b', seed: splitSeed, protectedAttribute } },
-    ['boosted-trees'],
-    options,
-  );
-  return model;
+  const presets = presetsOfConfig(config, catalogue, file);
+  const { threads, dataDirectory, ...training } = options;
+  return trainModels({ dataset: config.dataset, split: config.split, ...(dataDirectory === undefined ? {} : { dataDirectory }) }, presets, {
+    ...training,
+    seed: config.seed,
+    threads: threads ?? config.threads,
+  });
 }

@@ -2,7 +2,6 @@ import { readFileSync } from 'node:fs';
 import { parse } from 'yaml';
 import { type Infer, SchemaViolation, schema, validate } from '../util/schema.js';
 import { InputError, inputError } from '../util/errors.js';
-import { MODEL_NAMES } from './train-models.js';
 
 /**
  * The schema of a model-training config (`fairaudit models train CONFIG`): the single
@@ -47,8 +46,9 @@ export const modelTrainingConfigSchema = schema.object(
       },
       { description: 'How the dataset is split (src/data prepareSplit).' },
     ),
-    models: schema.array(schema.enumOf(MODEL_NAMES, { description: 'A model name.' }), {
-      description: 'The models to train: robust-base, unstable-base, robust-dp, unstable-dp, boosted-trees.',
+    models: schema.array(schema.string({ description: 'A model preset name.' }), {
+      description:
+        "The model presets to train, by name (the CLI's presets: paper A's robust-base, unstable-base, robust-dp, unstable-dp; paper B's boosted-trees).",
       minItems: 1,
     }),
     seed: schema.seed({ description: "The models' master seed (initialisation, minibatches, dropout, search).", default: '2026' }),

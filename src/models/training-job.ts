@@ -1,6 +1,6 @@
 import type { TabularData } from '../data/tabular.js';
 import { type BoostedTreesSpec, trainBoostedTreesModel } from './boosted-trees.js';
-import { type PaperAModelSpec, type ScoredModel, trainPaperAModel } from './paper-a-models.js';
+import { type MlpModelSpec, type ScoredModel, trainMlpModel } from './mlp-model.js';
 
 /**
  * One model to train, as plain data so it can cross to a worker thread: which kind,
@@ -8,8 +8,8 @@ import { type PaperAModelSpec, type ScoredModel, trainPaperAModel } from './pape
  */
 export type TrainingJob =
   | {
-      readonly kind: 'paper-a';
-      readonly spec: PaperAModelSpec;
+      readonly kind: 'mlp';
+      readonly spec: MlpModelSpec;
       readonly dataset: string;
       readonly train: TabularData;
       readonly heldOut: TabularData;
@@ -28,6 +28,6 @@ export type TrainingJob =
 
 /** runTrainingJob(job) trains the job's model (in this thread, or its CV fits on workers) and returns its pool and card. */
 export async function runTrainingJob(job: TrainingJob): Promise<ScoredModel> {
-  if (job.kind === 'paper-a') return trainPaperAModel(job.spec, job.dataset, job.train, job.heldOut, job.seed);
+  if (job.kind === 'mlp') return trainMlpModel(job.spec, job.dataset, job.train, job.heldOut, job.seed);
   return trainBoostedTreesModel(job.spec, job.dataset, job.train, job.heldOut, job.seed, job.threads);
 }

@@ -2,7 +2,8 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, expect, it } from 'vitest';
-import { PAPER_A_MODEL_SPECS } from '../../src/models/paper-a-models.js';
+import { paperAModelPreset } from '../../papers/paper-a/models.js';
+import type { ModelPreset } from '../../src/models/model-preset.js';
 import { syntheticTabularData } from '../../src/models/synthetic-tabular.js';
 import { trainModelsOnSplit } from '../../src/models/train-models.js';
 import { foldFitPool } from '../../src/models/trees/fold-fit-pool.js';
@@ -27,12 +28,12 @@ describeWhenBuilt('models/training-worker.js', 'model training on worker threads
       heldOut: syntheticTabularData({ ...shape, rows: 300 }, createRandom('held-out')),
       auditRows: null,
     };
-    const robust = PAPER_A_MODEL_SPECS['robust-base'];
-    const specs = { 'robust-base': { ...robust, mlp: { ...robust.mlp, epochs: 2 } } };
-    const names = ['robust-base', 'unstable-base', 'unstable-dp'];
-    const one = await trainModelsOnSplit({ split, fingerprint: 'one' }, names, { seed: 3, threads: 1, cacheDirectory, specs });
-    const two = await trainModelsOnSplit({ split, fingerprint: 'two' }, names, { seed: 3, threads: 2, cacheDirectory, specs });
-    for (let k = 0; k < names.length; k++) {
+    const robust = paperAModelPreset('robust-base');
+    const quickRobust: ModelPreset = robust.type === 'mlp' ? { ...robust, spec: { ...robust.spec, mlp: { ...robust.spec.mlp, epochs: 2 } } } : robust;
+    const presets = [quickRobust, paperAModelPreset('unstable-base'), paperAModelPreset('unstable-dp')];
+    const one = await trainModelsOnSplit({ split, fingerprint: 'one' }, presets, { seed: 3, threads: 1, cacheDirectory });
+    const two = await trainModelsOnSplit({ split, fingerprint: 'two' }, presets, { seed: 3, threads: 2, cacheDirectory });
+    for (let k = 0; k < presets.length; k++) {
       expect(two[k].fromCache).toBe(false);
       expect(Array.from(two[k].pool.score!)).toEqual(Array.from(one[k].pool.score!));
       expect(Array.from(two[k].pool.decision)).toEqual(Array.from(one[k].pool.decision));

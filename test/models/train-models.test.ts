@@ -3,9 +3,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { readPoolFile } from '../../src/audit/pool-io.js';
-import { PAPER_A_MODEL_SPECS } from '../../src/models/paper-a-models.js';
+import { paperAModelPreset } from '../../papers/paper-a/models.js';
+import type { ModelPreset } from '../../src/models/model-preset.js';
 import { syntheticTabularData } from '../../src/models/synthetic-tabular.js';
-import { trainModelsOnSplit } from '../../src/models/train-models.js';
+import { presetsOfConfig, trainModelsOnSplit } from '../../src/models/train-models.js';
 import { createRandom } from '../../src/util/random.js';
 
 const cacheDirectory = mkdtempSync(join(tmpdir(), 'fairaudit-models-'));
@@ -15,15 +16,15 @@ const shape = { numericColumns: 4, categoricalLevels: [3, 5], groupEffect: 1 };
 const train = syntheticTabularData({ ...shape, rows: 1500 }, createRandom('train'));
 const heldOut = syntheticTabularData({ ...shape, rows: 600 }, createRandom('held-out'));
 const split = { dataset: 'synthetic', protectedAttribute: 'group', train, heldOut, auditRows: Int32Array.from([0, 5, 9]) };
-const quick = {
-  'robust-base': { ...PAPER_A_MODEL_SPECS['robust-base'], mlp: { ...PAPER_A_MODEL_SPECS['robust-base'].mlp, epochs: 2 } },
-  'unstable-dp': PAPER_A_MODEL_SPECS['unstable-dp'],
-};
+const robustBase = paperAModelPreset('robust-base');
+const quickRobustBase: ModelPreset =
+  robustBase.type === 'mlp' ? { ...robustBase, spec: { ...robustBase.spec, mlp: { ...robustBase.spec.mlp, epochs: 2 } } } : robustBase;
+const unstableDp = paperAModelPreset('unstable-dp');
 
-describe('trainModelsOnSplit(prepared, models, options)', () => {
+describe('trainModelsOnSplit(prepared, presets, options)', () => {
   it('trains, writes pool.arrow, audit-pool.arrow and card.json, and reads them back from the cache the second time', async () => {
-    const options = { seed: 7, threads: 1, cacheDirectory, specs: quick };
-    const first = await trainModelsOnSplit({ split, fingerprint: { synthetic: 1 } }, ['robust-base', 'unstable-dp'], options);
+    const options = { seed: 7, threads: 1, cacheDirectory };
+    const first = await trainModelsOnSplit({ split, fingerprint: { synthetic: 1 } }, [quickRobustBase, unstableDp], options);
     expect(first.map((model) => [model.name, model.fromCache])).toEqual([
       ['robust-base', false],
       ['unstable-dp', false],
@@ -52,7 +53,7 @@ describe('trainModelsOnSplit(prepared, models, options)', () => {
     }
     const weights = first[1].card.details?.mixtureWeights as number[];
     expect(weights.reduce((sum, w) => sum + w, 0)).toBeCloseTo(1, 12);
-    const second = await trainModelsOnSplit({ split, fingerprint: { synthetic: 1 } }, ['unstable-dp', 'robust-base'], options);
+    const second = await trainModelsOnSplit({ split, fingerprint: { synthetic: 1 } }, [unstableDp, quickRobustBase], options);
     expect(second.map((model) => [model.name, model.fromCache])).toEqual([
       ['unstable-dp', true],
       ['robust-base', true],
@@ -62,9 +63,9 @@ describe('trainModelsOnSplit(prepared, models, options)', () => {
   });
 
   it('keys the cache by the split fingerprint and the seed', async () => {
-    const options = { seed: 7, threads: 1, cacheDirectory, specs: quick };
-    const [otherSplit] = await trainModelsOnSplit({ split, fingerprint: { synthetic: 2 } }, ['unstable-dp'], options);
-    const [otherSeed] = await trainModelsOnSplit({ split, fingerprint: { synthetic: 1 } }, ['unstable-dp'], {
+    const options = { seed: 7, threads: 1, cacheDirectory };
+    const [otherSplit] = await trainModelsOnSplit({ split, fingerprint: { synthetic: 2 } }, [unstableDp], options);
+    const [otherSeed] = await trainModelsOnSplit({ split, fingerprint: { synthetic: 1 } }, [unstableDp], {
       ...options,
       seed: 8,
     });
@@ -73,9 +74,10 @@ describe('trainModelsOnSplit(prepared, models, options)', () => {
     expect(otherSeed.directory).not.toBe(otherSplit.directory);
   });
 
-  it('throws InputError naming an unknown model', async () => {
-    await expect(
-      trainModelsOnSplit({ split, fingerprint: {} }, ['robust-base', 'random-forest'], { seed: 1, cacheDirectory }),
-    ).rejects.toThrow(/models\[1\]: expected one of robust-base, .*boosted-trees, found "random-forest"/);
+  it('presetsOfConfig(config, catalogue, file) throws InputError naming the file and an unknown model', () => {
+    const config = { dataset: 'adult', split: { scheme: 'paper-a' as const, seed: '1' }, models: ['robust-base', 'random-forest'], seed: '1', threads: 1 };
+    expect(() => presetsOfConfig(config, [robustBase, unstableDp], 'models.yaml')).toThrow(
+      /models\.yaml: models\[1\]: expected one of robust-base, unstable-dp, found "random-forest"/,
+    );
   });
 });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { PAPER_A_MODEL_SPECS } from '../../src/models/paper-a-models.js';
+import { paperAModelPreset } from '../../papers/paper-a/models.js';
 import { runTrainingJobs } from '../../src/models/run-training-jobs.js';
 import { syntheticTabularData } from '../../src/models/synthetic-tabular.js';
 import type { TrainingJob } from '../../src/models/training-job.js';
@@ -31,9 +31,10 @@ describeWhenBuilt('models/training-worker.js', 'runTrainingJobs(jobs, 2) with a 
     // Before workerFailure, the worker's InputError reached the parent as a plain Error.
     const shape = { numericColumns: 2, categoricalLevels: [3], groupEffect: 1, rows: 60 };
     const data = syntheticTabularData(shape, createRandom('worker-failure'));
-    const dp = PAPER_A_MODEL_SPECS['unstable-dp'];
-    const spec = { ...dp, reduction: { ...(dp.reduction as NonNullable<typeof dp.reduction>), tolerance: 2 } };
-    const job: TrainingJob = { kind: 'paper-a', spec, dataset: 'synthetic', train: data, heldOut: data, seed: 'bad' };
+    const preset = paperAModelPreset('unstable-dp');
+    if (preset.type !== 'mlp' || preset.spec.reduction === null) throw new Error('unstable-dp is an MLP in the DP reduction');
+    const spec = { ...preset.spec, reduction: { ...preset.spec.reduction, tolerance: 2 } };
+    const job: TrainingJob = { kind: 'mlp', spec, dataset: 'synthetic', train: data, heldOut: data, seed: 'bad' };
     const single = runTrainingJobs([job], 1);
     await expect(single).rejects.toBeInstanceOf(InputError);
     const parallel = runTrainingJobs([job, job], 2);

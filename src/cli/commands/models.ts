@@ -1,11 +1,13 @@
 import type { Argv, CommandModule } from 'yargs';
 import { benchmarkModels } from '../../models/models-benchmark.js';
-import { type TrainedModel, trainModels } from '../../models/train-models.js';
+import { ROBUST_BASE_SETTINGS, UNSTABLE_BASE_SETTINGS } from '../../../papers/paper-a/models.js';
+import { type TrainedModel, trainFromConfig } from '../../models/train-models.js';
 import { loadModelTrainingConfig } from '../../models/training-config.js';
 import { checkIntegerFlag } from '../check-flag.js';
 import { commandGroup } from '../command-group.js';
 import { dataDirectoryOption, jsonOption, quietOption } from '../common-options.js';
 import { ProgressBar } from '../progress.js';
+import { modelPresets } from '../registry.js';
 
 interface TrainArguments {
   config: string;
@@ -41,7 +43,7 @@ const trainCommand: CommandModule<object, TrainArguments> = {
   describe: 'Train the models a YAML config names (or read them from the cache) and write audit pools and model cards',
   builder: (yargs: Argv) =>
     yargs
-      .positional('config', { type: 'string', describe: 'a model-training YAML config (see configs/models/)' })
+      .positional('config', { type: 'string', describe: 'a model-training YAML config (see papers/<paper>/configs/models/)' })
       .option('data-dir', dataDirectoryOption)
       .option('cache-dir', { type: 'string', describe: 'where trained models are cached (default data/cache/models/)' })
       .option('threads', { type: 'number', describe: "worker threads (overrides the config's threads)" })
@@ -54,17 +56,13 @@ const trainCommand: CommandModule<object, TrainArguments> = {
     const started = Date.now();
     const bar = new ProgressBar(`models ${config.dataset}`, config.models.length, args.quiet || args.json, 'models');
     let done = 0;
-    const models = await trainModels(
-      { dataset: config.dataset, split: config.split, dataDirectory: args['data-dir'] },
-      config.models,
-      {
-        seed: config.seed,
-        threads: args.threads ?? config.threads,
-        cacheDirectory: args['cache-dir'],
-        refresh: args.refresh,
-        onModelReady: () => bar.update(++done),
-      },
-    );
+    const models = await trainFromConfig(config, modelPresets, args.config, {
+      dataDirectory: args['data-dir'],
+      threads: args.threads,
+      cacheDirectory: args['cache-dir'],
+      refresh: args.refresh,
+      onModelReady: () => bar.update(++done),
+    });
     bar.finish();
     if (args.json) {
       const cards = models.map((model) => ({ directory: model.directory, fromCache: model.fromCache, card: model.card }));
@@ -85,7 +83,7 @@ const benchCommand: CommandModule<object, BenchArguments> = {
       .option('json', jsonOption) as unknown as Argv<BenchArguments>,
   handler: (args) => {
     checkIntegerFlag('--epochs', args.epochs, 1, 1000);
-    const figures = benchmarkModels(args.epochs);
+    const figures = benchmarkModels({ robust: ROBUST_BASE_SETTINGS, unstable: UNSTABLE_BASE_SETTINGS }, args.epochs);
     if (args.json) {
       process.stdout.write(`${JSON.stringify(figures, null, 2)}\n`);
       return;

@@ -25,13 +25,6 @@ export interface SearchSpace {
   readonly maxIterations: readonly [number, number];
 }
 
-/** The issue's ranges for paper B: lr in [0.01, 1], leaves in [20, 50), iterations in [10, 1000). */
-export const PAPER_B_SEARCH_SPACE: SearchSpace = {
-  learningRate: [0.01, 1],
-  maxLeafNodes: [20, 50],
-  maxIterations: [10, 1000],
-};
-
 /** drawCandidates(random, draws, space) draws `draws` hyperparameter settings. O(draws). */
 export function drawCandidates(random: Random, draws: number, space: SearchSpace): TunedHyperparameters[] {
   const candidates: TunedHyperparameters[] = [];

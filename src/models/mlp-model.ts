@@ -1,7 +1,7 @@
 import type { AuditPool } from '../audit/pool.js';
 import type { TabularData } from '../data/tabular.js';
 import { createRandom, deriveSeed } from '../util/random.js';
-import { ROBUST_BASE_SETTINGS, UNSTABLE_BASE_SETTINGS, type MlpSettings } from './mlp/mlp-settings.js';
+import type { MlpSettings } from './mlp/mlp-settings.js';
 import type { MlpNetwork } from './mlp/network.js';
 import { type SparseRows, toSparseRows } from './mlp/sparse-rows.js';
 import { mlpLogits, trainMlp } from './mlp/train-mlp.js';
@@ -10,12 +10,12 @@ import { exponentiatedGradient } from './reduction/exponentiated-gradient.js';
 import { clampedLogit, deployMixture, mixtureProbability } from './reduction/randomized-mixture.js';
 import { poolFromLogits } from './scored-pool.js';
 
-/** Paper A's four audited models (section 4.2). */
-export const PAPER_A_MODEL_NAMES = ['robust-base', 'unstable-base', 'robust-dp', 'unstable-dp'] as const;
-export type PaperAModelName = (typeof PAPER_A_MODEL_NAMES)[number];
-
-/** How one paper-A model is built: an MLP, optionally inside the DP reduction. */
-export interface PaperAModelSpec {
+/**
+ * How one MLP model is built: an MLP, optionally inside the exponentiated-gradient
+ * reduction under demographic parity (paper A's four models are presets of this:
+ * papers/paper-a/models.ts).
+ */
+export interface MlpModelSpec {
   readonly name: string;
   readonly mlp: MlpSettings;
   /** The exponentiated-gradient reduction under demographic parity, or null for a plain MLP. */
@@ -25,18 +25,6 @@ export interface PaperAModelSpec {
     readonly mixture: 'average' | 'linear-program';
   } | null;
 }
-
-/**
- * Paper A section 4.2's settings for each model. The reductions weigh their best
- * responses by Fairlearn's LP step (the toolkit paper A cites for the reduction),
- * not the plain average of Agarwal et al.'s Algorithm 1; see docs/models.md.
- */
-export const PAPER_A_MODEL_SPECS: Readonly<Record<PaperAModelName, PaperAModelSpec>> = {
-  'robust-base': { name: 'robust-base', mlp: ROBUST_BASE_SETTINGS, reduction: null },
-  'unstable-base': { name: 'unstable-base', mlp: UNSTABLE_BASE_SETTINGS, reduction: null },
-  'robust-dp': { name: 'robust-dp', mlp: ROBUST_BASE_SETTINGS, reduction: { tolerance: 0.02, maxIterations: 10, mixture: 'linear-program' } },
-  'unstable-dp': { name: 'unstable-dp', mlp: UNSTABLE_BASE_SETTINGS, reduction: { tolerance: 0.05, maxIterations: 2, mixture: 'linear-program' } },
-};
 
 /** A trained model's audit pool (its outputs on the held-out rows) and model card. */
 export interface ScoredModel {
@@ -52,8 +40,8 @@ function decisionsOf(network: MlpNetwork, input: SparseRows): Uint8Array {
 }
 
 /**
- * trainPaperAModel(spec, datasetName, train, test, seed) trains one of paper A's
- * models on `train` and scores `test` into an audit pool.
+ * trainMlpModel(spec, datasetName, train, test, seed) trains an MLP model (paper A's
+ * four are presets of it) on `train` and scores `test` into an audit pool.
  * - A plain MLP (reduction null): trainMlp with the spec's settings; the pool holds
  *   logit z, score sigmoid(z) and decision [score >= 0.5].
  * - With a reduction: exponentiatedGradient over MLPs trained on the cost-sensitive
@@ -64,8 +52,8 @@ function decisionsOf(network: MlpNetwork, input: SparseRows): Uint8Array {
  * Every draw comes from seeds derived from `seed`. Running time: one MLP training
  * per reduction iteration (see trainMlp).
  */
-export function trainPaperAModel(
-  spec: PaperAModelSpec,
+export function trainMlpModel(
+  spec: MlpModelSpec,
   datasetName: string,
   train: TabularData,
   test: TabularData,
