@@ -12,7 +12,6 @@ export { oracleDecision, prepareAudit, type PreparedAudit } from './audit/prepar
 export {
   runSequentialAudit,
   type SequentialAuditResult,
-  type SequentialAuditSettings,
   type SequentialDecision,
 } from './audit/sequential-audit.js';
 export { type AuditSummary, summarizeAudits } from './audit/summarize-audits.js';

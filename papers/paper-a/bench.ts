@@ -1,7 +1,7 @@
 import { cpuUsage } from 'node:process';
 import { prepareAudit } from '../../src/audit/prepare-audit.js';
 import { calibratedPool } from './calibrated-pools.js';
-import { sequentialAuditRunner, sequentialAuditSettings } from '../../src/kinds/sequential-audit/run.js';
+import { sequentialAuditCellSettings, sequentialAuditRunner } from '../../src/kinds/sequential-audit/run.js';
 import { validate } from '../../src/util/schema.js';
 import { createRandom, deriveSeed } from '../../src/util/random.js';
 import { PAPER_A_POOLS } from './pools.js';
@@ -21,7 +21,7 @@ export interface PaperABenchFigures {
 /**
  * benchmarkPaperA(replicates) times paper A's audits on one thread, in process, through
  * the runner's sequential-audit kind (prepare once per cell, then runReplicate per
- * replicate with a seeded Random): the 48 cells of configs/paper-a/paper-a.yaml on
+ * replicate with a seeded Random): the 48 cells of papers/paper-a/configs/paper-a.yaml on
  * the calibrated pools, `replicates` per cell. Pool generation, preparation and the
  * audits are timed apart. Running time: about replicates × 48 audits of ≤ 4000 queries.
  */
@@ -34,7 +34,7 @@ export function benchmarkPaperA(replicates: number): PaperABenchFigures {
   for (const { pool, auditPool } of pools) {
     for (const metric of ['sp', 'eo'] as const) {
       for (const access of ['decision', 'score', 'logit'] as const) {
-        const settings = validate({ pool: { name: pool.name, file: 'unused' }, metric, access }, sequentialAuditSettings);
+        const settings = validate({ pool: { name: pool.name, file: 'unused' }, metric, access }, sequentialAuditCellSettings);
         const context = prepareAudit(auditPool, metric, access);
         cells.push({ context, settings, key: `${pool.name}/${metric}/${access}` });
       }

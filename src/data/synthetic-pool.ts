@@ -1,6 +1,7 @@
 import type { AuditPool } from '../audit/pool.js';
 import { inputError } from '../util/errors.js';
 import { createRandom, shuffleInPlace, standardNormal } from '../util/random.js';
+import { schema } from '../util/schema.js';
 
 /**
  * The recipe of a synthetic audit pool. Rates are given per group as [group a, group b].
@@ -131,3 +132,48 @@ export function generateSyntheticPool(spec: SyntheticPoolSpec, source = 'synthet
   }
   return pool;
 }
+
+const perGroupRates = (description: string, defaultValue?: number[]) =>
+  schema.array(schema.number({ minimum: 0, maximum: 1, description: 'a rate' }), {
+    minItems: 2,
+    maxItems: 2,
+    description,
+    ...(defaultValue ? { default: defaultValue } : {}),
+  });
+
+/**
+ * The schema of a synthetic pool's recipe (SyntheticPoolSpec): the single source of its
+ * validation and defaults for configs (a sequential-audit cell's pool.synthetic) and
+ * for `fairaudit audit --synthetic`.
+ */
+export const syntheticPoolSchema = schema.object(
+  {
+    size: schema.integer({ minimum: 2, maximum: 50_000_000, default: 20_000, description: 'Number of rows in the pool.' }),
+    groupShare: schema.number({
+      minimum: 0,
+      maximum: 1,
+      exclusiveMinimum: true,
+      exclusiveMaximum: true,
+      default: 0.5,
+      description: 'Fraction of the rows in group b (group = 1).',
+    }),
+    labelRate: perGroupRates('P(label = 1) in group a and in group b.', [0.4, 0.4]),
+    decisionRate: perGroupRates('P(decision = 1) in group a and in group b; their difference is the oracle SP gap.'),
+    truePositiveRate: schema.optional(
+      perGroupRates(
+        'P(decision = 1 | label = 1) in group a and in group b; their difference is the oracle EO gap. When absent, decisions are independent of labels within a group.',
+      ),
+    ),
+    logitScale: schema.number({
+      minimum: 0,
+      exclusiveMinimum: true,
+      default: 2,
+      description: 'Typical size of |logit|; scores are sigmoid(logit), on the side of 0.5 the decision says.',
+    }),
+    seed: schema.seed({ default: '1', description: 'Seed of the pool generator: the same recipe always gives the same pool.' }),
+  },
+  {
+    description: 'A pool generated from a recipe (no download needed); counts match the rates exactly up to rounding.',
+    check: (value) => syntheticPoolProblem(value as unknown as SyntheticPoolSpec),
+  },
+);

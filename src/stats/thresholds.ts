@@ -8,16 +8,43 @@ export interface SequentialThresholds {
   readonly lower: number;
 }
 
+/** What is wrong with a pair of error levels: the key, what was expected, what was found. */
+export interface ErrorLevelsProblem {
+  readonly key: 'alpha' | 'beta';
+  readonly expected: string;
+  readonly found: unknown;
+}
+
 /**
- * checkErrorLevels(alpha, beta, where) throws unless both are numbers in (0, 1) with
- * alpha + beta < 1 (otherwise the lower boundary would not lie below the upper one).
+ * errorLevelsProblem(alpha, beta) is the one rule for the nominal error levels of a
+ * sequential test: both numbers in (0, 1) with alpha + beta < 1 (otherwise the lower
+ * boundary would not lie below the upper one). Returns the first problem, or
+ * undefined when they are fine. Config schemas, the CLI and checkErrorLevels all use
+ * it. O(1).
+ */
+export function errorLevelsProblem(alpha: number, beta: number): ErrorLevelsProblem | undefined {
+  if (!(alpha > 0 && alpha < 1)) return { key: 'alpha', expected: 'a number in (0, 1)', found: alpha };
+  if (!(beta > 0 && beta < 1)) return { key: 'beta', expected: 'a number in (0, 1)', found: beta };
+  if (!(alpha + beta < 1)) return { key: 'beta', expected: 'alpha + beta < 1 (otherwise the thresholds cross)', found: beta };
+  return undefined;
+}
+
+/**
+ * checkErrorLevels(alpha, beta, where) throws InputError naming `where` and the key
+ * unless errorLevelsProblem(alpha, beta) finds nothing. O(1).
  */
 export function checkErrorLevels(alpha: number, beta: number, where = 'sequentialThresholds'): void {
-  if (!(alpha > 0 && alpha < 1)) throw inputError({ where: `${where}: alpha`, expected: 'a number in (0, 1)', found: alpha });
-  if (!(beta > 0 && beta < 1)) throw inputError({ where: `${where}: beta`, expected: 'a number in (0, 1)', found: beta });
-  if (!(alpha + beta < 1)) {
-    throw inputError({ where: `${where}: alpha + beta`, expected: 'less than 1', found: alpha + beta });
-  }
+  const problem = errorLevelsProblem(alpha, beta);
+  if (problem) throw inputError({ where: `${where}: ${problem.key}`, expected: problem.expected, found: problem.found });
+}
+
+/**
+ * waldThresholds(alpha, beta) is the kernel of sequentialThresholds: Wald's SPRT
+ * boundaries upper = log((1 - beta) / alpha), lower = log(beta / (1 - alpha)), with
+ * no validation (the one place these formulas are written). O(1).
+ */
+export function waldThresholds(alpha: number, beta: number): SequentialThresholds {
+  return { upper: Math.log((1 - beta) / alpha), lower: Math.log(beta / (1 - alpha)) };
 }
 
 /**
@@ -28,5 +55,5 @@ export function checkErrorLevels(alpha: number, beta: number, where = 'sequentia
  */
 export function sequentialThresholds(alpha: number, beta: number): SequentialThresholds {
   checkErrorLevels(alpha, beta);
-  return { upper: Math.log((1 - beta) / alpha), lower: Math.log(beta / (1 - alpha)) };
+  return waldThresholds(alpha, beta);
 }

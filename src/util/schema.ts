@@ -1,4 +1,4 @@
-import { describeFound } from './errors.js';
+import { describeFound, InputError } from './errors.js';
 import { closestName } from './closest-name.js';
 
 /**
@@ -317,6 +317,21 @@ function validateObject(
   const problem = s.check?.(result);
   if (problem) fail([...path, problem.key], problem.expected, describeFound(problem.found));
   return result;
+}
+
+/**
+ * validateInput(value, s, name) is validate(value, s) for input a user wrote (a flag,
+ * a JSON argument, an object built in code): a violation becomes an InputError whose
+ * message starts with name(path), the words that locate the key for the user (a flag,
+ * "file: key"). O(size of value).
+ */
+export function validateInput<S extends Schema>(value: unknown, s: S, name: (path: readonly (string | number)[]) => string): Infer<S> {
+  try {
+    return validate(value, s);
+  } catch (error) {
+    if (!(error instanceof SchemaViolation)) throw error;
+    throw new InputError(`${name(error.problem.path)}: expected ${error.problem.expected}, found ${error.problem.found}`);
+  }
 }
 
 /**

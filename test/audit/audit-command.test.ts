@@ -58,7 +58,7 @@ describeWithBuiltCli('fairaudit audit --pool FILE (spawned; needs dist/)', () =>
 
   it('audit --replicates R prints decision frequencies and the mean and std of queries', () => {
     const pool = violatingPoolFile();
-    const { code, stdout } = fairaudit('audit', '--pool', pool, '--metric', 'eo', '--access', 'score', '--tolerance', '0.05', '--seed', 's', '--replicates', '10', '--json');
+    const { code, stdout } = fairaudit('audit', '--pool', pool, '--metric', 'eo', '--access', 'score', '--score-tolerance', '0.05', '--seed', 's', '--replicates', '10', '--json');
     expect(code).toBe(0);
     const summary = JSON.parse(stdout);
     expect(summary.replicates).toBe(10);
@@ -138,7 +138,9 @@ describe('fairaudit audit bad input (in process, through main())', () => {
       [['--pool', join(fixtures, 'small.csv'), '--seed', '1', '--tolerance', '0'], /--tolerance/],
       [['--pool', join(fixtures, 'small.csv'), '--seed', '1', '--budget', '0'], /--budget/],
       [['--pool', join(fixtures, 'small.csv'), '--seed', '1', '--alpha', 'x'], /--alpha/],
-      [['--pool', join(fixtures, 'small.csv'), '--seed', '1', '--beta', '0.99'], /--alpha \+ --beta/],
+      [['--pool', join(fixtures, 'small.csv'), '--seed', '1', '--beta', '0.99'], /--beta: expected alpha \+ beta < 1/],
+      [['--pool', join(fixtures, 'small.csv'), '--seed', '1', '--decision-tolerance', '0.05'], /--decision-tolerance: this flag is gone; --tolerance is now δ/],
+      [['--pool', join(fixtures, 'small.csv'), '--seed', '1', '--score-tolerance', '1.5'], /--score-tolerance: expected a number in \(0, 1\), found 1\.5/],
       [['--pool', join(fixtures, 'small.csv')], /--seed/],
       [['--pool', join(fixtures, 'small.csv'), '--seed', '1', '--metric', 'dp'], /metric/],
       [['--pool', join(fixtures, 'small.csv'), '--seed', '1', '--frobnicate'], /frobnicate/],

@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import type { AuditPool } from '../../src/audit/pool.js';
 import { oracleDecision, prepareAudit } from '../../src/audit/prepare-audit.js';
-import { runSequentialAudit, type SequentialAuditSettings } from '../../src/audit/sequential-audit.js';
+import { auditPool } from '../../src/audit/audit-pool.js';
+import { runSequentialAudit } from '../../src/audit/sequential-audit.js';
 import { bernoulliGlrKernel } from '../../src/stats/bernoulli-glr.js';
 import { InputError } from '../../src/util/errors.js';
 import { createRandom, deriveSeed } from '../../src/util/random.js';
@@ -25,13 +26,13 @@ function syntheticPool(size: number, rateA: number, rateB: number, seed = 'pool'
   return { size, group, label, decision, score, logit, id: null, source: `synthetic:${seed}` };
 }
 
-const settings: SequentialAuditSettings = { tolerance: 0.05, budget: 4000, alpha: 0.05, beta: 0.2, order: 'random' };
+const settings = { tolerance: 0.05, scoreTolerance: 0.05, logitTolerance: 0.2, budget: 4000, alpha: 0.05, beta: 0.2 };
 
 function decisions(pool: AuditPool, access: 'decision' | 'score' | 'logit', tolerance: number, replicates = 50) {
   const prepared = prepareAudit(pool, 'sp', access);
   const tally = { reject: 0, accept: 0, inconclusive: 0 };
   for (let r = 0; r < replicates; r++) {
-    const result = runSequentialAudit(prepared, { ...settings, tolerance }, createRandom(deriveSeed(7, access, r)));
+    const result = runSequentialAudit(prepared, { ...settings, tolerance, scoreTolerance: tolerance, logitTolerance: tolerance }, createRandom(deriveSeed(7, access, r)));
     tally[result.decision]++;
   }
   return tally;
@@ -57,9 +58,9 @@ describe('runSequentialAudit(prepared, settings, random)', () => {
 
   it('is reproducible from the seed and leaves the prepared scratch as it found it', () => {
     const prepared = prepareAudit(syntheticPool(5000, 0.3, 0.36), 'sp', 'decision');
-    const first = runSequentialAudit(prepared, { ...settings, trajectory: true }, createRandom('s'));
+    const first = runSequentialAudit(prepared, settings, createRandom('s'), { trajectory: true });
     runSequentialAudit(prepared, settings, createRandom('other'));
-    const again = runSequentialAudit(prepared, { ...settings, trajectory: true }, createRandom('s'));
+    const again = runSequentialAudit(prepared, settings, createRandom('s'), { trajectory: true });
     expect(again).toEqual(first);
     expect([...prepared.order]).toEqual(Array.from({ length: prepared.size }, (_, i) => i));
   });
@@ -67,7 +68,7 @@ describe('runSequentialAudit(prepared, settings, random)', () => {
   it('returns a trajectory equal to the exact statistic of the running counts, and stops at the first crossing', () => {
     const pool = syntheticPool(3000, 0.3, 0.4, 'trajectory');
     const prepared = prepareAudit(pool, 'sp', 'decision');
-    const result = runSequentialAudit(prepared, { ...settings, order: 'given', trajectory: true }, null);
+    const result = runSequentialAudit(prepared, settings, null, { trajectory: true });
     const counts = [0, 0];
     const positives = [0, 0];
     for (let t = 0; t < result.queries; t++) {
@@ -85,7 +86,7 @@ describe('runSequentialAudit(prepared, settings, random)', () => {
   it('is inconclusive at min(B, pool size) and computes the fixed-sample decision on those rows', () => {
     const pool = syntheticPool(400, 0.3, 0.35, 'small');
     const prepared = prepareAudit(pool, 'sp', 'decision');
-    const result = runSequentialAudit(prepared, { ...settings, budget: 20, order: 'given' }, null);
+    const result = runSequentialAudit(prepared, { ...settings, budget: 20 }, null);
     expect(result.fixedSamples).toBe(20);
     expect(result.queries).toBeLessThanOrEqual(20);
     const positives = [0, 0];
@@ -101,7 +102,7 @@ describe('runSequentialAudit(prepared, settings, random)', () => {
   it('skips the fixed-sample decision with fixedSample: false and draws the same order', () => {
     const prepared = prepareAudit(syntheticPool(5000, 0.3, 0.5, 'nofixed'), 'sp', 'decision');
     const withFixed = runSequentialAudit(prepared, settings, createRandom('f'));
-    const without = runSequentialAudit(prepared, { ...settings, fixedSample: false }, createRandom('f'));
+    const without = runSequentialAudit(prepared, settings, createRandom('f'), { fixedSample: false });
     expect(without.fixedDecision).toBeNull();
     expect(without.fixedGap).toBeNaN();
     expect(without.queries).toBe(withFixed.queries);
@@ -111,14 +112,13 @@ describe('runSequentialAudit(prepared, settings, random)', () => {
   it('starts the test only once each group has minimumPerGroup observations', () => {
     const pool = syntheticPool(3000, 0.1, 0.9, 'burn-in');
     const prepared = prepareAudit(pool, 'sp', 'decision');
-    const early = runSequentialAudit(prepared, { ...settings, order: 'given' }, null);
-    const late = runSequentialAudit(prepared, { ...settings, order: 'given', minimumPerGroup: 25 }, null);
+    const early = runSequentialAudit(prepared, settings, null);
+    const late = runSequentialAudit(prepared, { ...settings, minimumPerGroup: 25 }, null);
     expect(early.decision).toBe('reject');
     expect(early.queries).toBeLessThan(50);
     // Rows alternate between the groups, so 25 per group means at least 50 queries.
     expect(late.decision).toBe('reject');
     expect(late.queries).toBeGreaterThanOrEqual(50);
-    expect(() => runSequentialAudit(prepared, { ...settings, minimumPerGroup: 0 }, createRandom(1))).toThrow(/minimumPerGroup/);
   });
 
   it('audits the label = 1 rows under eo', () => {
@@ -128,14 +128,56 @@ describe('runSequentialAudit(prepared, settings, random)', () => {
     expect(oracleDecision(prepared, 0.05)).toBe('reject');
   });
 
-  it('throws InputError for a bad tolerance, budget, alpha, order or a missing generator', () => {
-    const prepared = prepareAudit(syntheticPool(100, 0.3, 0.3), 'sp', 'decision');
-    const random = createRandom(1);
-    expect(() => runSequentialAudit(prepared, { ...settings, tolerance: 1.2 }, random)).toThrow(/tolerance/);
-    expect(() => runSequentialAudit(prepared, { ...settings, tolerance: 0 }, random)).toThrow(InputError);
-    expect(() => runSequentialAudit(prepared, { ...settings, budget: 0 }, random)).toThrow(/budget/);
-    expect(() => runSequentialAudit(prepared, { ...settings, alpha: Number.NaN }, random)).toThrow(/alpha/);
-    expect(() => runSequentialAudit(prepared, settings, null)).toThrow(/random/);
+});
+
+describe('auditPool(pool, settings, name)', () => {
+  const pool = syntheticPool(2000, 0.3, 0.6, 'audit-pool');
+
+  it('runs one seeded audit and reports it with the settings as applied and the oracle', () => {
+    const summary = auditPool(pool, { seed: '7' });
+    const prepared = prepareAudit(pool, 'sp', 'decision');
+    const direct = runSequentialAudit(prepared, settings, createRandom(deriveSeed('7', 0)));
+    expect(summary).toMatchObject({
+      replicates: 1,
+      decision: direct.decision,
+      queries: direct.queries,
+      statistic: direct.statistic,
+      metric: 'sp',
+      access: 'decision',
+      tolerance: 0.05,
+      oracleDecision: 'reject',
+      upperThreshold: 2.772589,
+      lowerThreshold: -1.558145,
+      order: 'random',
+      seed: '7',
+    });
+    expect(summary).not.toHaveProperty('scoreTolerance');
+  });
+
+  it('reports the proxy tolerance of score access, and summarises replicates', () => {
+    const summary = auditPool(pool, { access: 'score', scoreTolerance: 0.1, seed: 's', replicates: 5 });
+    expect(summary).toMatchObject({ replicates: 5, tolerance: 0.05, scoreTolerance: 0.1 });
+    expect('decisions' in summary && summary.decisions.reject + summary.decisions.accept + summary.decisions.inconclusive).toBe(5);
+  });
+
+  it('throws InputError naming the setting (through name) for every bad setting', () => {
+    const flag = (key: string) => `--${key}`;
+    const cases: Array<[Record<string, unknown>, RegExp]> = [
+      [{ seed: '1', tolerance: 1.2 }, /--tolerance: expected a number in \(0, 1\), found 1\.2/],
+      [{ seed: '1', tolerance: 0 }, /--tolerance/],
+      [{ seed: '1', logitTolerance: -1 }, /--logitTolerance/],
+      [{ seed: '1', budget: 0 }, /--budget/],
+      [{ seed: '1', alpha: Number.NaN }, /--alpha/],
+      [{ seed: '1', beta: 0.99 }, /--beta: expected alpha \+ beta < 1/],
+      [{ seed: '1', minimumPerGroup: 0 }, /--minimumPerGroup/],
+      [{ seed: '1', access: 'probability' }, /--access/],
+      [{}, /--seed: expected a seed for the random query order/],
+      [{ order: 'given', replicates: 3 }, /--replicates: expected 1 with order given/],
+    ];
+    for (const [bad, message] of cases) {
+      expect(() => auditPool(pool, bad, flag)).toThrow(InputError);
+      expect(() => auditPool(pool, bad, flag)).toThrow(message);
+    }
   });
 });
 
@@ -201,7 +243,7 @@ describe('oracleDecision(prepared, tolerance) and the fixed-sample decision at a
       const prepared = prepareAudit(countPool(na, sa, nb, sb), 'sp', 'decision');
       expect(prepared.oracleSignedGap).toBeGreaterThan(tolerance);
       expect(oracleDecision(prepared, tolerance)).toBe('accept');
-      const whole = runSequentialAudit(prepared, { ...settings, tolerance, budget: na + nb, order: 'given' }, null);
+      const whole = runSequentialAudit(prepared, { ...settings, tolerance, budget: na + nb }, null);
       expect(whole.fixedDecision).toBe('accept');
       const shuffled = runSequentialAudit(prepared, { ...settings, tolerance, budget: 10_000 }, createRandom(3));
       expect(shuffled.fixedDecision).toBe('accept');
@@ -213,7 +255,7 @@ describe('oracleDecision(prepared, tolerance) and the fixed-sample decision at a
   it('compares the first min(B, pool) rows exactly when the budget is below the pool', () => {
     // The first 40 rows alternate: 20 of a (7 positives first) and 20 of b (8 positives first).
     const prepared = prepareAudit(countPool(30, 7, 30, 8), 'sp', 'decision');
-    const result = runSequentialAudit(prepared, { ...settings, budget: 40, order: 'given' }, null);
+    const result = runSequentialAudit(prepared, { ...settings, budget: 40 }, null);
     expect(result.fixedGap).toBeGreaterThan(0.05);
     expect(result.fixedDecision).toBe('accept');
   });

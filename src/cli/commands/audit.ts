@@ -1,21 +1,12 @@
 import type { Argv, CommandModule } from 'yargs';
 import { ACCESS_REGIMES, type AccessRegime } from '../../audit/access-regime.js';
+import { type AuditPoolSettings, type AuditPoolSummary, auditPool } from '../../audit/audit-pool.js';
 import { FAIRNESS_METRICS, type FairnessMetric } from '../../audit/metric.js';
 import type { AuditPool } from '../../audit/pool.js';
 import { readPoolFile } from '../../audit/pool-io.js';
-import { oracleDecision, prepareAudit } from '../../audit/prepare-audit.js';
-import {
-  checkSequentialAuditSettings,
-  runSequentialAudit,
-  type SequentialAuditResult,
-  type SequentialAuditSettings,
-} from '../../audit/sequential-audit.js';
-import { summarizeAudits } from '../../audit/summarize-audits.js';
-import { generateSyntheticPool, type SyntheticPoolSpec } from '../../data/synthetic-pool.js';
-import { checkTolerance } from '../../stats/check-tolerance.js';
-import { sequentialThresholds } from '../../stats/thresholds.js';
-import { inputError } from '../../util/errors.js';
-import { createRandom, deriveSeed } from '../../util/random.js';
+import { generateSyntheticPool, type SyntheticPoolSpec, syntheticPoolSchema } from '../../data/synthetic-pool.js';
+import { InputError, inputError } from '../../util/errors.js';
+import { formatPath, validateInput } from '../../util/schema.js';
 
 interface AuditArguments {
   pool?: string;
@@ -24,6 +15,8 @@ interface AuditArguments {
   metric: FairnessMetric;
   access: AccessRegime;
   tolerance: number;
+  'score-tolerance': number;
+  'logit-tolerance': number;
   'decision-tolerance'?: number;
   budget: number;
   alpha: number;
@@ -35,54 +28,54 @@ interface AuditArguments {
   json: boolean;
 }
 
-const flagOf = {
+/** The flag of each auditPool setting, so a bad value is reported as the user wrote it. */
+const flagOf: Record<string, string> = {
+  metric: '--metric',
+  access: '--access',
   tolerance: '--tolerance',
+  scoreTolerance: '--score-tolerance',
+  logitTolerance: '--logit-tolerance',
   budget: '--budget',
   alpha: '--alpha',
   beta: '--beta',
-  order: '--order',
-  random: '--seed',
   minimumPerGroup: '--minimum-per-group',
-} as const;
+  order: '--order',
+  seed: '--seed',
+  replicates: '--replicates',
+  early: '--early',
+};
 
-/**
- * Flags checked by name before any work (yargs reports unknown flags and bad choices only
- * after the handler); a number flag must be a number: yargs turns "abc" into NaN.
- */
-function checkNumberFlags(argv: AuditArguments): void {
-  if (!FAIRNESS_METRICS.includes(argv.metric)) {
-    throw inputError({ where: '--metric', expected: FAIRNESS_METRICS.join(' or '), found: argv.metric });
-  }
-  if (!ACCESS_REGIMES.includes(argv.access)) {
-    throw inputError({ where: '--access', expected: ACCESS_REGIMES.join(', '), found: argv.access });
-  }
-  for (const flag of ['tolerance', 'budget', 'alpha', 'beta', 'replicates', 'minimum-per-group', 'early'] as const) {
-    if (Number.isNaN(argv[flag])) throw inputError({ where: `--${flag}`, expected: 'a number', found: argv[flag] });
+/** Stage 1: the flags as auditPool settings (validated there, by the same schema as a config's settings). */
+function settingsOf(argv: AuditArguments): Partial<AuditPoolSettings> {
+  if (argv['decision-tolerance'] !== undefined) {
+    throw new InputError(
+      '--decision-tolerance: this flag is gone; --tolerance is now δ (the tolerance on the gap of hard decisions, used by the oracle), and the proxy tests of score and logit access take --score-tolerance and --logit-tolerance',
+    );
   }
   if ((argv.pool === undefined) === (argv.synthetic === undefined)) {
     throw inputError({ where: '--pool / --synthetic', expected: 'exactly one of them', found: argv.pool === undefined ? 'neither' : 'both' });
   }
-  if (!(Number.isSafeInteger(argv.early) && argv.early >= 1)) {
-    throw inputError({ where: '--early', expected: 'an integer >= 1', found: argv.early });
-  }
-  if (!(Number.isSafeInteger(argv.replicates) && argv.replicates >= 1)) {
-    throw inputError({ where: '--replicates', expected: 'an integer >= 1', found: argv.replicates });
-  }
-  if (argv.order === 'random' && argv.seed === undefined) {
-    throw inputError({ where: '--seed', expected: 'a seed for the random query order (or --order given)', found: undefined });
-  }
-  if (argv.order === 'given' && argv.replicates > 1) {
-    throw inputError({ where: '--replicates', expected: '1 with --order given (every replicate would be the same)', found: argv.replicates });
-  }
-}
-
-function round(value: number, digits = 6): number {
-  return Number.isFinite(value) ? Number(value.toFixed(digits)) : value;
+  return {
+    metric: argv.metric,
+    access: argv.access,
+    tolerance: argv.tolerance,
+    scoreTolerance: argv['score-tolerance'],
+    logitTolerance: argv['logit-tolerance'],
+    budget: argv.budget,
+    alpha: argv.alpha,
+    beta: argv.beta,
+    minimumPerGroup: argv['minimum-per-group'],
+    order: argv.order,
+    ...(argv.seed === undefined ? {} : { seed: argv.seed }),
+    replicates: argv.replicates,
+    early: argv.early,
+  };
 }
 
 /**
- * The pool of --synthetic JSON: a generateSyntheticPool recipe (src/data/synthetic-pool.ts;
- * logitScale 1 and seed "audit" unless given). Throws InputError naming --synthetic.
+ * The pool of --synthetic JSON: a synthetic pool recipe validated by the schema configs
+ * use (src/data/synthetic-pool.ts), with logitScale 1 and seed "audit" unless given.
+ * Throws InputError naming --synthetic and the key.
  */
 function syntheticPoolOf(text: string): AuditPool {
   let recipe: unknown;
@@ -94,21 +87,40 @@ function syntheticPoolOf(text: string): AuditPool {
   if (typeof recipe !== 'object' || recipe === null || Array.isArray(recipe)) {
     throw inputError({ where: '--synthetic', expected: 'a JSON object (a synthetic pool recipe)', found: text });
   }
-  const spec = { logitScale: 1, seed: 'audit', ...(recipe as Record<string, unknown>) } as Record<string, unknown>;
-  const pair = (value: unknown) => Array.isArray(value) && value.length === 2 && value.every((v) => typeof v === 'number' && v >= 0 && v <= 1);
-  const checks: Array<[string, boolean, string]> = [
-    ['size', Number.isSafeInteger(spec.size) && (spec.size as number) >= 2, 'an integer >= 2'],
-    ['groupShare', typeof spec.groupShare === 'number' && spec.groupShare > 0 && spec.groupShare < 1, 'a number in (0, 1)'],
-    ['labelRate', pair(spec.labelRate), 'two rates in [0, 1] (group a, group b)'],
-    ['decisionRate', pair(spec.decisionRate), 'two rates in [0, 1] (group a, group b)'],
-    ['truePositiveRate', spec.truePositiveRate === undefined || pair(spec.truePositiveRate), 'two rates in [0, 1] (group a, group b)'],
-    ['logitScale', typeof spec.logitScale === 'number' && spec.logitScale > 0 && Number.isFinite(spec.logitScale), 'a positive number'],
-    ['seed', typeof spec.seed === 'string', 'a string'],
-  ];
-  for (const [key, ok, expected] of checks) {
-    if (!ok) throw inputError({ where: `--synthetic: ${key}`, expected, found: spec[key] });
+  const spec = validateInput({ logitScale: 1, seed: 'audit', ...recipe }, syntheticPoolSchema, (path) => `--synthetic: ${formatPath(path)}`);
+  return generateSyntheticPool(spec as SyntheticPoolSpec, '--synthetic');
+}
+
+/** Stage 2: the pool, from --pool (with the access regime's column) or --synthetic. */
+function poolOf(argv: AuditArguments): AuditPool {
+  if (argv.pool === undefined) return syntheticPoolOf(argv.synthetic as string);
+  return readPoolFile(argv.pool, { require: argv.access === 'score' || argv.access === 'logit' ? [argv.access] : [] });
+}
+
+/** The oracle line of the text output. */
+function oracleLine(summary: AuditPoolSummary): string {
+  const proxy = summary.proxyGap === undefined ? '' : ` (proxy ${summary.access} gap ${summary.proxyGap.toFixed(4)})`;
+  return `oracle:       hard-decision gap ${summary.oracleGap.toFixed(4)} -> ${summary.oracleDecision} at tolerance ${summary.tolerance}${proxy}\n`;
+}
+
+/** Stage 4: the summary as text, for people. */
+function summaryText(poolName: string, summary: AuditPoolSummary): string {
+  const head = `${poolName}: metric ${summary.metric} (${summary.poolSize} rows: ${summary.groupCounts.a} in group a, ${summary.groupCounts.b} in group b), ${summary.access} access`;
+  if ('decision' in summary) {
+    const statistic = typeof summary.statistic === 'number' ? summary.statistic.toFixed(4) : summary.statistic;
+    return (
+      `${head}\n${oracleLine(summary)}` +
+      `sequential:   ${summary.decision} after ${summary.queries} queries (statistic ${statistic}; thresholds ${summary.upperThreshold.toFixed(4)}, ${summary.lowerThreshold.toFixed(4)})\n` +
+      `fixed-sample: ${summary.fixedDecision} on ${summary.fixedSamples} rows (gap ${summary.fixedGap.toFixed(4)})\n`
+    );
   }
-  return generateSyntheticPool(spec as unknown as SyntheticPoolSpec, '--synthetic');
+  const d = summary.decisions;
+  return (
+    `${head}, ${summary.replicates} replicates\n${oracleLine(summary)}` +
+    `sequential:   reject ${d.reject}, accept ${d.accept}, inconclusive ${d.inconclusive}; queries ${summary.meanQueries.toFixed(1)} ± ${summary.stdQueries.toFixed(1)}\n` +
+    `early:        reject ${summary.earlyDecisions.reject}, accept ${summary.earlyDecisions.accept} within ${summary.earlyDecisions.within} queries\n` +
+    `fixed-sample: reject ${summary.fixedDecisions.reject}, accept ${summary.fixedDecisions.accept} on ${summary.fixedSamples} rows\n`
+  );
 }
 
 /** `fairaudit audit --pool FILE ...`: sequential GLR audits of one pool, with the oracle and fixed-sample decisions. */
@@ -126,8 +138,10 @@ export const auditCommand: CommandModule<object, AuditArguments> = {
       .option('early', { type: 'number', default: 10, describe: 'With --replicates: also count the decisions taken within this many queries' })
       .option('metric', { choices: FAIRNESS_METRICS, default: 'sp' as FairnessMetric, describe: 'sp: all rows; eo: rows with label = 1' })
       .option('access', { choices: ACCESS_REGIMES, default: 'decision' as AccessRegime, describe: 'What the auditor observes' })
-      .option('tolerance', { type: 'number', default: 0.05, describe: 'Tolerance of the audited gap (decision: delta; score/logit: operational)' })
-      .option('decision-tolerance', { type: 'number', describe: 'delta of the hard-decision oracle (default: --tolerance)' })
+      .option('tolerance', { type: 'number', default: 0.05, describe: 'delta: the tolerance on the SP/EO gap of hard decisions (decision access and the oracle)' })
+      .option('score-tolerance', { type: 'number', default: 0.05, describe: 'The proxy tolerance on the gap of mean scores (score access)' })
+      .option('logit-tolerance', { type: 'number', default: 0.2, describe: 'The proxy tolerance on the gap of mean logits (logit access)' })
+      .option('decision-tolerance', { type: 'number', hidden: true, describe: 'Removed: --tolerance is delta now' })
       .option('budget', { type: 'number', default: 4000, describe: 'B: most queries; the audit stops at min(B, pool size)' })
       .option('alpha', { type: 'number', default: 0.05, describe: 'Nominal type I error (upper threshold log((1-beta)/alpha))' })
       .option('beta', { type: 'number', default: 0.2, describe: 'Nominal type II error (lower threshold log(beta/(1-alpha)))' })
@@ -141,101 +155,14 @@ export const auditCommand: CommandModule<object, AuditArguments> = {
       })
       .option('json', { type: 'boolean', default: false, describe: 'Print JSON' })
       .example('$0 audit --pool pool.arrow --metric sp --access decision --tolerance 0.05 --seed 1', '')
-      .example('$0 audit --pool pool.csv --metric eo --access score --tolerance 0.03 --seed 1 --replicates 20 --json', '') as unknown as Argv<AuditArguments>,
+      .example('$0 audit --pool pool.csv --metric eo --access score --score-tolerance 0.03 --seed 1 --replicates 20 --json', '') as unknown as Argv<AuditArguments>,
+  // Stages: flags → settings, pool, audit (auditPool validates the settings once), print.
   handler: (argv) => {
-    checkNumberFlags(argv);
-    const decisionTolerance = argv['decision-tolerance'] ?? argv.tolerance;
-    checkTolerance(decisionTolerance, argv['decision-tolerance'] === undefined ? '--tolerance' : '--decision-tolerance');
-    const require = argv.access === 'decision' ? [] : [argv.access];
-    const pool = argv.pool !== undefined ? readPoolFile(argv.pool, { require }) : syntheticPoolOf(argv.synthetic!);
-    const poolName = argv.pool ?? 'synthetic';
-    const prepared = prepareAudit(pool, argv.metric, argv.access);
-    const settings: SequentialAuditSettings = {
-      tolerance: argv.tolerance,
-      budget: argv.budget,
-      alpha: argv.alpha,
-      beta: argv.beta,
-      order: argv.order,
-      minimumPerGroup: argv['minimum-per-group'],
-    };
-    checkSequentialAuditSettings(prepared, settings, argv.order === 'given' ? null : () => 0, (setting) => flagOf[setting]);
-    const results: SequentialAuditResult[] = [];
-    for (let r = 0; r < argv.replicates; r++) {
-      const random = argv.order === 'given' ? null : createRandom(deriveSeed(argv.seed!, r));
-      results.push(runSequentialAudit(prepared, settings, random));
-    }
-    const thresholds = sequentialThresholds(argv.alpha, argv.beta);
-    const oracle = {
-      oracleGap: round(prepared.oracleGap),
-      oracleDecision: oracleDecision(prepared, decisionTolerance),
-      decisionTolerance,
-      ...(prepared.family === 'gaussian' ? { proxyGap: round(prepared.proxyGap) } : {}),
-    };
-    const context = {
-      pool: argv.pool ?? { synthetic: JSON.parse(argv.synthetic!) },
-      metric: argv.metric,
-      access: argv.access,
-      poolSize: prepared.size,
-      groupCounts: { a: prepared.countA, b: prepared.countB },
-      tolerance: argv.tolerance,
-      budget: argv.budget,
-      alpha: argv.alpha,
-      beta: argv.beta,
-      minimumPerGroup: argv['minimum-per-group'],
-      upperThreshold: round(thresholds.upper),
-      lowerThreshold: round(thresholds.lower),
-      ...(argv.order === 'given' ? { order: 'given' } : { seed: argv.seed }),
-    };
-    if (argv.replicates === 1) {
-      const result = results[0];
-      const single = {
-        decision: result.decision,
-        queries: result.queries,
-        statistic: Number.isFinite(result.statistic) ? result.statistic : String(result.statistic),
-        fixedDecision: result.fixedDecision,
-        fixedSamples: result.fixedSamples,
-        fixedGap: round(result.fixedGap),
-        ...oracle,
-        ...context,
-      };
-      if (argv.json) {
-        process.stdout.write(`${JSON.stringify(single)}\n`);
-        return;
-      }
-      process.stdout.write(
-        `${poolName}: metric ${argv.metric} (${prepared.size} rows: ${prepared.countA} in group a, ${prepared.countB} in group b), ${argv.access} access\n` +
-          `oracle:       hard-decision gap ${prepared.oracleGap.toFixed(4)} -> ${oracle.oracleDecision} at tolerance ${decisionTolerance}` +
-          `${prepared.family === 'gaussian' ? ` (proxy ${argv.access} gap ${prepared.proxyGap.toFixed(4)})` : ''}\n` +
-          `sequential:   ${result.decision} after ${result.queries} queries (statistic ${result.statistic.toFixed(4)}; thresholds ${thresholds.upper.toFixed(4)}, ${thresholds.lower.toFixed(4)})\n` +
-          `fixed-sample: ${result.fixedDecision} on ${result.fixedSamples} rows (gap ${result.fixedGap.toFixed(4)})\n`,
-      );
-      return;
-    }
-    const summary = summarizeAudits(results, argv.early);
-    if (argv.json) {
-      process.stdout.write(
-        `${JSON.stringify({
-          replicates: summary.replicates,
-          decisions: summary.decisions,
-          meanQueries: round(summary.meanQueries, 3),
-          stdQueries: round(summary.stdQueries, 3),
-          fixedDecisions: summary.fixedDecisions,
-          earlyDecisions: summary.earlyDecisions,
-          fixedSamples: results[0].fixedSamples,
-          ...oracle,
-          ...context,
-        })}\n`,
-      );
-      return;
-    }
-    const d = summary.decisions;
-    process.stdout.write(
-      `${poolName}: metric ${argv.metric} (${prepared.size} rows: ${prepared.countA} in group a, ${prepared.countB} in group b), ${argv.access} access, ${summary.replicates} replicates\n` +
-        `oracle:       hard-decision gap ${prepared.oracleGap.toFixed(4)} -> ${oracle.oracleDecision} at tolerance ${decisionTolerance}` +
-        `${prepared.family === 'gaussian' ? ` (proxy ${argv.access} gap ${prepared.proxyGap.toFixed(4)})` : ''}\n` +
-        `sequential:   reject ${d.reject}, accept ${d.accept}, inconclusive ${d.inconclusive}; queries ${summary.meanQueries.toFixed(1)} ± ${summary.stdQueries.toFixed(1)}\n` +
-        `early:        reject ${summary.earlyDecisions.reject}, accept ${summary.earlyDecisions.accept} within ${summary.earlyDecisions.within} queries\n` +
-        `fixed-sample: reject ${summary.fixedDecisions.reject}, accept ${summary.fixedDecisions.accept} on ${results[0].fixedSamples} rows\n`,
-    );
+    const settings = settingsOf(argv);
+    const pool = poolOf(argv);
+    const summary = auditPool(pool, settings, (key) => flagOf[key] ?? key);
+    const poolDescription = argv.pool ?? { synthetic: JSON.parse(argv.synthetic as string) };
+    if (argv.json) process.stdout.write(`${JSON.stringify({ ...summary, pool: poolDescription })}\n`);
+    else process.stdout.write(summaryText(argv.pool ?? 'synthetic', summary));
   },
 };

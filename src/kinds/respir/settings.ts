@@ -78,11 +78,20 @@ export const respirSettingsProperties = {
     default: 'counts',
     description: "counts: multivariate hypergeometric stratum counts (fast); indices: partial Fisher-Yates over C's rows (reference).",
   }),
-  tolerance: schema.optional(schema.number({ minimum: 0, maximum: 1, description: 'ε. Give this or hideFraction.' })),
+  tolerance: schema.optional(
+    schema.number({
+      minimum: 0,
+      maximum: 1,
+      description: "ε: the tolerance on the audit set's gap, |d_S| ≤ ε passes (the δ of paper A). Give this or hideFraction.",
+    }),
+  ),
   hideFraction: schema.optional(
     schema.number({ minimum: 0, maximum: 1, description: 'Share f of the true gap to hide: ε = (1 − f)·|d_C,true| (paper B §5: 0.5).' }),
   ),
-  passProbability: probability('1 − δ, the pass probability the provider aims for (paper B: 0.8 in §5, 0.95 in Figure 1).', 0.95),
+  passProbability: probability(
+    "The pass probability the provider aims for (paper B's 1 − δ, where δ is a failure probability): 0.8 in §5, 0.95 in Figure 1.",
+    0.95,
+  ),
   canaries: schema.integer({ minimum: 0, default: 5, description: 'k canaries planted among the rows of S.' }),
   canaryEffectiveness: schema.number({
     minimum: 0,
