@@ -1,21 +1,15 @@
-import type { Random } from '../util/random.js';
+import { partialShuffleStep, type Random } from '../util/random.js';
 
 /**
- * shufflePosition(order, swaps, position, random) performs step `position` of a
- * Fisher-Yates shuffle of `order` drawn from the front: it swaps order[position] with
- * order[j] for j uniform in [position, length) (one draw of `random`), records j in
- * swaps[position], and returns the row now at `position`. After steps 0..k-1 the first k
- * entries are a uniform sample without replacement in uniformly random order, whatever
- * the starting arrangement; the cost is O(1) per step, so a replicate pays only for the
- * positions it uses. Kernel: no validation.
+ * shufflePosition(order, swaps, position, random) takes step `position` of the partial
+ * Fisher-Yates shuffle of `order` (partialShuffleStep, src/util/random.ts), records the
+ * swap partner in swaps[position] so restoreOrder can undo it, and returns the row now
+ * at `position`. O(1) per step, so a replicate pays only for the positions it uses.
+ * Kernel: no validation.
  */
 export function shufflePosition(order: Int32Array, swaps: Int32Array, position: number, random: Random): number {
-  const partner = position + Math.floor(random() * (order.length - position));
-  swaps[position] = partner;
-  const row = order[partner];
-  order[partner] = order[position];
-  order[position] = row;
-  return row;
+  swaps[position] = partialShuffleStep(order, position, random);
+  return order[position];
 }
 
 /**

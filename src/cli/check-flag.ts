@@ -1,3 +1,4 @@
+import { errorLevelsProblem } from '../stats/thresholds.js';
 import { inputError } from '../util/errors.js';
 
 /**
@@ -54,4 +55,14 @@ export function checkIntegerFlag(flag: string, value: number, low: number, high 
  */
 export function checkProbabilityFlag(flag: string, value: number): number {
   return checkNumberFlag(flag, value, { low: 0, high: 1, lowOpen: true, highOpen: true });
+}
+
+/**
+ * checkErrorLevelFlags(alpha, beta) applies the one rule for error levels
+ * (errorLevelsProblem: both in (0, 1), alpha + beta < 1) to --alpha and --beta, and
+ * throws an InputError naming the flag otherwise. O(1).
+ */
+export function checkErrorLevelFlags(alpha: number, beta: number): void {
+  const problem = errorLevelsProblem(alpha, beta);
+  if (problem) throw inputError({ where: `--${problem.key}`, expected: problem.expected, found: problem.found });
 }

@@ -2,12 +2,11 @@ import { BernoulliGlrStream } from '../stats/bernoulli-glr-stream.js';
 import { countGapDecision } from '../stats/count-gap-comparison.js';
 import { sequentialThresholds } from '../stats/thresholds.js';
 import { inputError } from '../util/errors.js';
-import { type Random, shuffleInPlace } from '../util/random.js';
+import { type AuditDesign, groupAuditSizes } from '../audit/audit-design.js';
+import { partialShuffle, type Random, shuffleInPlace } from '../util/random.js';
 import { PirVerificationError } from './pir-verification-error.js';
 import type { ProviderConnection } from './provider-connection.js';
 
-/** How the audit set S is drawn from the candidate set C. */
-export type AuditSampling = 'uniform' | 'stratified';
 /** Paper B's fixed-size demographic-parity audit, or paper A's sequential GLR audit. */
 export type ObliviousTest = 'fixed' | 'sequential';
 
@@ -16,7 +15,8 @@ export interface ObliviousAuditOptions {
   readonly groups: Uint8Array;
   /** |S| without the canaries. */
   readonly sampleSize: number;
-  readonly sampling: AuditSampling;
+  /** How S is drawn from C (the designs of the respir simulation, src/audit/audit-design.ts). */
+  readonly design: AuditDesign;
   /** Candidates whose label the auditor already knows (canaries), planted in S. */
   readonly canaries: ReadonlyArray<{ index: number; label: number }>;
   readonly batchSize: number;
@@ -47,17 +47,18 @@ export interface ObliviousAuditResult {
 }
 
 /**
- * drawAuditSet(groups, size, sampling, random) draws S ⊂ C without replacement:
- * uniformly, or stratified by group with proportional allocation (⌊size·N_g/N⌉,
- * the rounding remainder to the larger group). Paper B §4.1 uses uniform sampling.
+ * drawAuditSet(groups, size, design, random) draws S ⊂ C without replacement:
+ * uniformly (paper B §4.1), or stratified by group with the per-group sizes of
+ * groupAuditSizes (proportional or balanced, rounded as the respir simulation rounds
+ * them), each group's rows by a partial Fisher-Yates shuffle, then S in random order.
  * O(N). Throws InputError unless 2 ≤ size ≤ N.
  */
-export function drawAuditSet(groups: Uint8Array, size: number, sampling: AuditSampling, random: Random): number[] {
+export function drawAuditSet(groups: Uint8Array, size: number, design: AuditDesign, random: Random): number[] {
   const total = groups.length;
   if (!Number.isInteger(size) || size < 2 || size > total) {
     throw inputError({ where: '--sample-size', expected: `an integer in [2, ${total}]`, found: size });
   }
-  if (sampling === 'uniform') {
+  if (design === 'uniform') {
     const order = Int32Array.from({ length: total }, (_, i) => i);
     return Array.from(partialShuffle(order, size, random));
   }
@@ -65,24 +66,10 @@ export function drawAuditSet(groups: Uint8Array, size: number, sampling: AuditSa
   groups.forEach((group, index) => {
     byGroup[group === 1 ? 1 : 0].push(index);
   });
-  const inB = Math.round((size * byGroup[1].length) / total);
-  const counts = [size - inB, inB];
+  const counts = groupAuditSizes(design, [byGroup[0].length, byGroup[1].length], size) as [number, number];
   const chosen: number[] = [];
-  for (const group of [0, 1]) {
-    const members = Int32Array.from(byGroup[group]);
-    chosen.push(...partialShuffle(members, Math.min(counts[group], members.length), random));
-  }
+  for (const group of [0, 1]) chosen.push(...partialShuffle(Int32Array.from(byGroup[group]), counts[group], random));
   return shuffleInPlace(random, chosen);
-}
-
-function partialShuffle(values: Int32Array, count: number, random: Random): Int32Array {
-  for (let i = 0; i < count; i++) {
-    const j = i + Math.floor(random() * (values.length - i));
-    const held = values[i];
-    values[i] = values[j];
-    values[j] = held;
-  }
-  return values.subarray(0, count);
 }
 
 /**
@@ -113,7 +100,7 @@ export async function runObliviousAudit(
     throw inputError({ where: '--batch-size', expected: `an integer in [1, ${connection.setup.maxBatch}]`, found: batchSize });
   }
   const thresholds = sequentialThresholds(options.alpha, options.beta);
-  const sample = drawAuditSet(groups, options.sampleSize, options.sampling, random);
+  const sample = drawAuditSet(groups, options.sampleSize, options.design, random);
   const canaryLabel = new Map(options.canaries.map((canary) => [canary.index, canary.label]));
   const plan: Array<{ index: number; canary: boolean }> = sample
     .filter((index) => !canaryLabel.has(index))

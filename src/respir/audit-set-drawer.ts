@@ -1,14 +1,9 @@
-import type { Random } from '../util/random.js';
+import { type AuditDesign, groupAuditSizes } from '../audit/audit-design.js';
+import { partialShuffle, type Random } from '../util/random.js';
 import { type AuditStrata, strataPerGroup } from './audit-strata.js';
 import { logFactorialTable } from './log-factorial-table.js';
 import { multivariateHypergeometricKernel } from './multivariate-hypergeometric.js';
 
-/**
- * How the auditor draws S from C: uniformly (paper B §4.1), or stratified by group
- * (paper B §6.2, principle 2) with proportional allocation nₐ = round(n·Nₐ/N) or a
- * balanced one nₐ = n/2 (capped by Nₐ).
- */
-export type AuditDesign = 'uniform' | 'proportional' | 'balanced';
 
 /**
  * How a draw is made: 'counts' draws the per-stratum counts directly from the
@@ -20,24 +15,6 @@ export type AuditSampler = 'counts' | 'indices';
 
 /** A drawer fills `out` (one entry per stratum) with the audit set's count per stratum. */
 export type AuditSetDrawer = (random: Random, out: Int32Array) => void;
-
-/**
- * groupAuditSizes(design, groupSizes, auditSetSize) is [n₀, n₁] for a stratified
- * design, or null for the uniform one (where nₐ is random). O(1).
- */
-export function groupAuditSizes(
-  design: AuditDesign,
-  groupSizes: readonly [number, number],
-  auditSetSize: number,
-): [number, number] | null {
-  if (design === 'uniform') return null;
-  const total = groupSizes[0] + groupSizes[1];
-  let first: number;
-  if (design === 'proportional') first = Math.round((auditSetSize * groupSizes[0]) / total);
-  else first = Math.floor(auditSetSize / 2);
-  first = Math.min(groupSizes[0], Math.max(auditSetSize - groupSizes[1], first));
-  return [first, auditSetSize - first];
-}
 
 function groupSize(strata: AuditStrata, group: number): number {
   let total = 0;
@@ -102,14 +79,8 @@ export function createAuditSetDrawer(
     for (let b = 0; b < buffers.length; b++) {
       const buffer = buffers[b];
       buffer.set(pristine[b]);
-      const length = buffer.length;
-      for (let i = 0; i < takes[b]; i++) {
-        const j = i + Math.floor(random() * (length - i));
-        const picked = buffer[j];
-        buffer[j] = buffer[i];
-        buffer[i] = picked;
-        out[picked]++;
-      }
+      const taken = partialShuffle(buffer, takes[b], random);
+      for (let i = 0; i < taken.length; i++) out[taken[i]]++;
     }
   };
 }

@@ -1,5 +1,5 @@
 import { bestEffortManipulation, bestManipulationKernel, fewestFlipsToGapKernel, type Manipulation } from './adversary.js';
-import { type AuditDesign, groupAuditSizes } from './audit-set-drawer.js';
+import { type AuditDesign, groupAuditSizes } from '../audit/audit-design.js';
 import type { CandidatePopulation } from './candidate-population.js';
 import { finitePopulationMargin, hoeffdingMargin } from './concentration-margin.js';
 import type { GroupCounts } from './group-counts.js';

@@ -38,6 +38,33 @@ export function randomInt(random: Random, n: number): number {
 }
 
 /**
+ * partialShuffleStep(values, position, random) performs step `position` of a
+ * Fisher-Yates shuffle drawn from the front: it swaps values[position] with values[j]
+ * for j uniform in [position, length) (one draw of `random`) and returns j. After steps
+ * 0..k-1 the first k entries are a uniform sample without replacement, in uniformly
+ * random order, whatever the starting arrangement. The one partial shuffle of
+ * fairaudit: audit orders, audit sets and index samplers all take their steps here.
+ * O(1). Kernel: no validation.
+ */
+export function partialShuffleStep(values: Int32Array, position: number, random: Random): number {
+  const partner = position + Math.floor(random() * (values.length - position));
+  const held = values[partner];
+  values[partner] = values[position];
+  values[position] = held;
+  return partner;
+}
+
+/**
+ * partialShuffle(values, count, random) takes steps 0..count-1 of partialShuffleStep and
+ * returns values.subarray(0, count): a uniform sample of `count` entries without
+ * replacement, in random order. O(count). Kernel: count ≤ length is trusted.
+ */
+export function partialShuffle(values: Int32Array, count: number, random: Random): Int32Array {
+  for (let i = 0; i < count; i++) partialShuffleStep(values, i, random);
+  return values.subarray(0, count);
+}
+
+/**
  * shuffleInPlace(random, array) applies a Fisher-Yates shuffle: every permutation
  * equally likely. O(length). Returns the same array.
  */

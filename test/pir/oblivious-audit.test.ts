@@ -44,7 +44,7 @@ async function provide(labels: Uint8Array, cheat?: 'flip-label' | 'second-databa
 
 const auditSettings = {
   sampleSize: 1500,
-  sampling: 'uniform' as const,
+  design: 'uniform' as const,
   batchSize: 50,
   tolerance: 0.05,
   alpha: 0.05,
@@ -146,13 +146,22 @@ describe('runObliviousAudit(connection, options, random) over loopback HTTP', ()
   });
 });
 
-describe('drawAuditSet(groups, size, sampling, random)', () => {
-  test('draws distinct candidates; stratified keeps the group shares to within one', () => {
+describe('drawAuditSet(groups, size, design, random)', () => {
+  test('draws distinct candidates; the stratified designs take the sizes of groupAuditSizes', () => {
     const groups = new Uint8Array(1000).map((_, i) => (i % 10 < 3 ? 1 : 0));
-    for (const sampling of ['uniform', 'stratified'] as const) {
-      const sample = drawAuditSet(groups, 200, sampling, createRandom(sampling));
+    for (const design of ['uniform', 'proportional', 'balanced'] as const) {
+      const sample = drawAuditSet(groups, 200, design, createRandom(design));
       expect(new Set(sample).size).toBe(200);
-      if (sampling === 'stratified') expect(sample.filter((i) => groups[i] === 1).length).toBe(60);
+      const inB = sample.filter((i) => groups[i] === 1).length;
+      if (design === 'proportional') expect(inB).toBe(60);
+      if (design === 'balanced') expect(inB).toBe(100);
     }
+  });
+
+  test('rounds a tie as the respir simulation does: group a gets round(n·N_a/N)', () => {
+    // N_a = N_b = 5, n = 3: n·N_a/N = 1.5 rounds up to 2 for group a (pir used to give the remainder to a: 1).
+    const groups = Uint8Array.from([0, 0, 0, 0, 0, 1, 1, 1, 1, 1]);
+    const sample = drawAuditSet(groups, 3, 'proportional', createRandom('tie'));
+    expect(sample.filter((i) => groups[i] === 0).length).toBe(2);
   });
 });

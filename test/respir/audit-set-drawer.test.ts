@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { createAuditSetDrawer, groupAuditSizes } from '../../src/respir/audit-set-drawer.js';
+import { groupAuditSizes } from '../../src/audit/audit-design.js';
+import { createAuditSetDrawer } from '../../src/respir/audit-set-drawer.js';
 import type { AuditStrata } from '../../src/respir/audit-strata.js';
 import { hypergeometricKernel, hypergeometricProbability } from '../../src/respir/hypergeometric.js';
 import { logFactorialTable } from '../../src/respir/log-factorial-table.js';
@@ -142,14 +143,5 @@ describe('createAuditSetDrawer(strata, n, design, sampler)', () => {
         }
       }
     }
-  });
-});
-
-describe('groupAuditSizes(design, groupSizes, n)', () => {
-  it('allocates proportionally or in halves, capped by the group sizes, and null for uniform', () => {
-    expect(groupAuditSizes('uniform', [100, 20], 40)).toBeNull();
-    expect(groupAuditSizes('proportional', [100, 20], 40)).toEqual([33, 7]);
-    expect(groupAuditSizes('balanced', [100, 20], 40)).toEqual([20, 20]);
-    expect(groupAuditSizes('balanced', [100, 10], 40)).toEqual([30, 10]);
   });
 });

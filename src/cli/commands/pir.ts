@@ -1,4 +1,5 @@
 import type { Argv, CommandModule } from 'yargs';
+import { AUDIT_DESIGNS, type AuditDesign } from '../../audit/audit-design.js';
 import { readPoolFile } from '../../audit/pool-io.js';
 import { type ObliviousTest, runObliviousAudit } from '../../pir/oblivious-audit.js';
 import { PirVerificationError } from '../../pir/pir-verification-error.js';
@@ -8,7 +9,8 @@ import { TAMPER_MODES, type TamperMode } from '../../pir/tamper.js';
 import { writeFileAtomic } from '../../util/atomic-write.js';
 import { createCryptoRandom } from '../../util/crypto-random.js';
 import { createRandom, type Random, shuffleInPlace } from '../../util/random.js';
-import { checkIntegerFlag, checkNumberFlag, checkProbabilityFlag } from '../check-flag.js';
+import { checkErrorLevelFlags, checkIntegerFlag, checkNumberFlag, checkProbabilityFlag } from '../check-flag.js';
+import { inputError } from '../../util/errors.js';
 import { commandGroup } from '../command-group.js';
 
 interface ServeArguments {
@@ -24,7 +26,8 @@ interface AuditArguments {
   provider: string;
   pool: string;
   'sample-size': number;
-  sampling: string;
+  design: AuditDesign;
+  sampling?: string;
   canaries: number;
   'batch-size': number;
   tolerance: number;
@@ -93,10 +96,15 @@ const auditCommand: CommandModule<object, AuditArguments> = {
         describe: "the candidate set: its group column (and, for the canaries only, the decisions the auditor knows)",
       })
       .option('sample-size', { type: 'number', default: 1000, describe: 'n = |S| (canaries excluded)' })
-      .option('sampling', { type: 'string', choices: ['uniform', 'stratified'], default: 'uniform' })
+      .option('design', {
+        choices: AUDIT_DESIGNS,
+        default: 'uniform' as AuditDesign,
+        describe: 'how S is drawn from C: uniform, or stratified by group with proportional or balanced allocation (as in respir configs)',
+      })
+      .option('sampling', { type: 'string', hidden: true, describe: 'Removed: --design' })
       .option('canaries', { type: 'number', default: 10, describe: 'k, candidates with known labels planted in S' })
       .option('batch-size', { type: 'number', default: 64, describe: 'PIR queries per request' })
-      .option('tolerance', { type: 'number', default: 0.05, describe: 'ε, demographic-parity tolerance' })
+      .option('tolerance', { type: 'number', default: 0.05, describe: 'ε (δ of paper A): the tolerance on the demographic-parity gap of S' })
       .option('alpha', { type: 'number', default: 0.05 })
       .option('beta', { type: 'number', default: 0.2 })
       .option('test', { type: 'string', choices: ['fixed', 'sequential', 'both'], default: 'both' })
@@ -116,8 +124,10 @@ const auditCommand: CommandModule<object, AuditArguments> = {
     checkIntegerFlag('--batch-size', argv['batch-size'], 1, 4096);
     checkIntegerFlag('--sample-size', argv['sample-size'], 2);
     checkProbabilityFlag('--tolerance', argv.tolerance);
-    checkProbabilityFlag('--alpha', argv.alpha);
-    checkProbabilityFlag('--beta', argv.beta);
+    checkErrorLevelFlags(argv.alpha, argv.beta);
+    if (argv.sampling !== undefined) {
+      throw inputError({ where: '--sampling', expected: '--design uniform, proportional or balanced (the flag was renamed; stratified is now proportional)', found: argv.sampling });
+    }
     const pool = readPoolFile(argv.pool);
     let connection: ProviderConnection;
     try {
@@ -153,7 +163,7 @@ const auditCommand: CommandModule<object, AuditArguments> = {
           {
             groups: pool.group,
             sampleSize: Math.min(argv['sample-size'], pool.size),
-            sampling: argv.sampling as 'uniform' | 'stratified',
+            design: argv.design,
             canaries,
             batchSize: argv['batch-size'],
             test,

@@ -1,3 +1,4 @@
+import { AUDIT_DESIGNS } from '../../audit/audit-design.js';
 import { isAbsolute, resolve } from 'node:path';
 import { readPoolFile } from '../../audit/pool-io.js';
 import type { SettingsOrigin } from '../../harness/kind-runner.js';
@@ -70,7 +71,7 @@ export const respirSettingsProperties = {
       description: 'n = round(fraction·N) (paper B Table 2: 0.5). Give this or auditSetSize.',
     }),
   ),
-  design: schema.enumOf(['uniform', 'proportional', 'balanced'], {
+  design: schema.enumOf(AUDIT_DESIGNS, {
     default: 'uniform',
     description: 'How S is drawn from C: uniform (paper B §4.1), or stratified by group (§6.2): proportional or balanced.',
   }),
