@@ -5,7 +5,7 @@ import { CALIBRATED_SYNTHETIC_NOTICE, PAPER_A_DATASETS } from './calibrated-pool
 import { writePaperLayoutManifest } from '../../src/report/paper-layout.js';
 import { loadPublishedFile } from '../../src/report/published.js';
 import { writeReport } from '../../src/report/write-report.js';
-import { loadConfig, type Override } from '../../src/harness/config.js';
+import { configFromObject, type ExperimentConfig, loadConfig, type Override, readConfigObject } from '../../src/harness/config.js';
 import { runExperiment } from '../../src/harness/run-experiment.js';
 import { writeFileAtomic } from '../../src/util/atomic-write.js';
 import type { ReproductionOptions } from '../reproduction.js';
@@ -67,10 +67,24 @@ export function shortReason(message: string): string {
   return [first.trim(), ...why.slice(0, 1).map((sentence) => sentence.trim())].join(' ');
 }
 
-/** Overrides that point a config's pool grid at the pool files written by this run. */
-function poolOverride(pools: readonly SourcedPool[], files: Map<string, string>, baseOnly: boolean): Override {
-  const value = pools.filter((entry) => !baseOnly || entry.pool.base).map((entry) => ({ name: entry.pool.name, file: files.get(entry.pool.name) }));
-  return { path: ['grid', 'pool'], value, flag: 'reproduce paper-a (pool files of this run)' };
+/**
+ * configWithPools(file, pools, files, baseOnly, notice, overrides) is a paper A config
+ * as a value: its YAML with the pool grid pointing at this run's pool files (only the
+ * base models' for the tolerance sweeps) and the calibrated-data notice as its
+ * description, then the user's --set overrides, validated like the file itself.
+ */
+function configWithPools(
+  file: string,
+  pools: readonly SourcedPool[],
+  files: Map<string, string>,
+  baseOnly: boolean,
+  notice: string | null,
+  overrides: readonly Override[],
+): ExperimentConfig {
+  const raw = readConfigObject(file);
+  const grid = (raw.grid ?? {}) as Record<string, unknown>;
+  const pool = pools.filter((entry) => !baseOnly || entry.pool.base).map((entry) => ({ name: entry.pool.name, file: files.get(entry.pool.name) }));
+  return configFromObject({ ...raw, ...(notice ? { description: notice } : {}), grid: { ...grid, pool } }, file, overrides);
 }
 
 function describeMode(pools: readonly SourcedPool[]): { mode: string; calibrated: boolean; chartNote: string | undefined } {
@@ -87,53 +101,68 @@ function describeMode(pools: readonly SourcedPool[]): { mode: string; calibrated
   };
 }
 
+/** Stage 1 (load): where everything goes, and which configs run where. */
+interface PaperAPlan {
+  out: string;
+  runs: Array<{ key: keyof typeof CONFIG_FILES; directory: string; file: string }>;
+  overrides: readonly Override[];
+  progress: (stage: string, done?: number, total?: number) => void;
+}
+
+/** The pools of the run (stage 2) as written (stage 3), with what the report says about them. */
+interface WrittenPools {
+  pools: SourcedPool[];
+  files: Map<string, string>;
+  records: Array<{ name: string; origin: string; reason: string | null; cached: boolean | null }>;
+  mode: string;
+  calibrated: boolean;
+  notice: string | null;
+  layoutOptions: PaperALayoutOptions;
+  seconds: number;
+}
+
 /**
- * reproducePaperA(options) rebuilds paper A's Tables 1-5 and Figure 1, in stages:
- * 1. pools: for each dataset, the trained models' audit pools when the data is
- *    available, else the calibrated synthetic pools (src/data/calibrated-pools.ts),
- *    labelled with the reason; written to <out>/pools/*.arrow with pools.json;
- * 2. audits: configs/paper-a/paper-a.yaml through the runner into <out>/ (and the
- *    score/logit tolerance sweeps into <out>/score-tolerance/, <out>/logit-tolerance/);
- * 3. report: the reporter's tables (Arrow, CSV, Markdown), charts (Vega-Lite, SVG, PNG)
- *    with Figure 1, report.html and comparison, plus paper A's annotated comparison
- *    (tables/paper-a-comparison.*) and README.md saying what was reproduced.
- * Throws InputError for bad overrides or a bad mirror path. Running time: training
- * (when models are not cached) plus 48 cells × replicates audits of at most B queries.
+ * Stage 1: the output folder and the configs (paper-a.yaml, and the score/logit
+ * tolerance sweeps unless options.sensitivity is false), each validated with the
+ * user's overrides before anything is written.
  */
-export async function reproducePaperA(options: PaperAOptions = {}): Promise<PaperAReproduction> {
-  const started = performance.now();
+function planPaperA(options: PaperAOptions): PaperAPlan {
   const out = resolve(options.outDirectory ?? join('results', 'paper-a'));
-  const progress = options.onProgress ?? (() => {});
+  const keys: Array<keyof typeof CONFIG_FILES> = options.sensitivity === false ? ['main'] : ['main', 'score', 'logit'];
+  const directories = { main: out, score: join(out, 'score-tolerance'), logit: join(out, 'logit-tolerance') };
+  const runs = keys.map((key) => ({ key, directory: directories[key], file: join(paperAConfigFolder(), CONFIG_FILES[key]) }));
+  const overrides = options.overrides ?? [];
+  for (const run of runs) loadConfig(run.file, overrides);
+  return { out, runs, overrides, progress: options.onProgress ?? (() => {}) };
+}
 
-  // Stage 0: validate every config with the user's overrides before anything is written.
-  const userOverrides = options.overrides ?? [];
-  const runs: Array<{ key: keyof typeof CONFIG_FILES; directory: string }> = [{ key: 'main', directory: out }];
-  if (options.sensitivity !== false) {
-    runs.push({ key: 'score', directory: join(out, 'score-tolerance') }, { key: 'logit', directory: join(out, 'logit-tolerance') });
-  }
-  for (const run of runs) loadConfig(join(paperAConfigFolder(), CONFIG_FILES[run.key]), userOverrides);
-
-  // Stage 1: pools.
-  const provider = options.trainedPools ?? trainedPools({ dataDirectory: options.dataDirectory, refresh: options.refreshModels, onStage: progress });
+/** Stage 2: each dataset's pools: its trained models' when the data allows, else the calibrated ones with the reason. */
+async function makePools(plan: PaperAPlan, options: PaperAOptions): Promise<SourcedPool[]> {
+  const provider = options.trainedPools ?? trainedPools({ dataDirectory: options.dataDirectory, refresh: options.refreshModels, onStage: plan.progress });
   const pools: SourcedPool[] = [];
   for (const dataset of PAPER_A_DATASETS) {
     if (options.calibrated) {
       pools.push(...calibratedPools(dataset, 'Calibrated default requested (--calibrated).'));
       continue;
     }
-    progress(`pools: ${dataset}`);
+    plan.progress(`pools: ${dataset}`);
     const real = await provider(dataset);
     if (real.available) pools.push(...real.pools);
     else pools.push(...calibratedPools(dataset, `No usable ${dataset} data: ${shortReason(real.reason)}`, real.reason));
   }
-  const poolFiles = new Map<string, string>();
+  return pools;
+}
+
+/** Stage 3: the pools as <out>/pools/*.arrow with pools.json, and what the runs' reports need to know of them. */
+function writePools(out: string, pools: SourcedPool[], started: number): WrittenPools {
+  const files = new Map<string, string>();
   for (const entry of pools) {
     const file = join(out, 'pools', `${entry.pool.name}.arrow`);
     writePoolFile(file, entry.auditPool);
-    poolFiles.set(entry.pool.name, file);
+    files.set(entry.pool.name, file);
   }
   const { mode, calibrated, chartNote } = describeMode(pools);
-  const poolRecords = pools.map((entry) => ({
+  const records = pools.map((entry) => ({
     name: entry.pool.name,
     dataset: entry.pool.dataset,
     model: entry.pool.model,
@@ -141,77 +170,110 @@ export async function reproducePaperA(options: PaperAOptions = {}): Promise<Pape
     reason: entry.reason,
     loaderMessage: entry.loaderMessage,
     cached: entry.cached,
-    file: poolFiles.get(entry.pool.name) as string,
+    file: files.get(entry.pool.name) as string,
     source: entry.auditPool.source,
     rows: entry.auditPool.size,
     card: entry.card,
   }));
-  writeFileAtomic(join(out, 'pools', 'pools.json'), `${JSON.stringify({ mode, pools: poolRecords }, null, 2)}\n`);
-  const poolSeconds = (performance.now() - started) / 1000;
-
-  // Stage 2: audits through the harness.
-  const notice = calibrated ? (pools.every((p) => p.origin === 'calibrated-synthetic') ? CALIBRATED_SYNTHETIC_NOTICE : `PARTLY CALIBRATED SYNTHETIC DATA (${mode}). ${CALIBRATED_SYNTHETIC_NOTICE}`) : null;
-  const descriptionOverride: Override[] = notice ? [{ path: ['description'], value: notice, flag: 'reproduce paper-a (calibrated notice)' }] : [];
+  writeFileAtomic(join(out, 'pools', 'pools.json'), `${JSON.stringify({ mode, pools: records }, null, 2)}\n`);
+  const allSynthetic = pools.every((p) => p.origin === 'calibrated-synthetic');
+  const notice = calibrated ? (allSynthetic ? CALIBRATED_SYNTHETIC_NOTICE : `PARTLY CALIBRATED SYNTHETIC DATA (${mode}). ${CALIBRATED_SYNTHETIC_NOTICE}`) : null;
   const layoutOptions: PaperALayoutOptions = {
     notice,
     chartNote: chartNote ?? null,
-    pools: pools.map((entry) => poolProvenance(entry, poolFiles.get(entry.pool.name))),
+    pools: pools.map((entry) => poolProvenance(entry, files.get(entry.pool.name))),
   };
-  const done: PaperARun[] = [];
+  const summary = records.map(({ name, origin, reason, cached }) => ({ name, origin, reason, cached }));
+  return { pools, files, records: summary, mode, calibrated, notice, layoutOptions, seconds: (performance.now() - started) / 1000 };
+}
+
+/** Stage 4 (run + report), one config: its audits through the harness, then its report with paper A's layout. */
+async function runAndReport(plan: PaperAPlan, run: PaperAPlan['runs'][number], written: WrittenPools, options: PaperAOptions) {
+  const config = configWithPools(run.file, written.pools, written.files, run.key !== 'main', written.notice, plan.overrides);
+  plan.progress(`audits: ${config.experiment}`, 0, config.cells.length * config.replicates);
+  const summary = await runExperiment(config, {
+    outDirectory: run.directory,
+    threads: options.threads,
+    onProgress: (completed, total) => plan.progress(`audits: ${config.experiment}`, completed, total),
+  });
+  plan.progress(`report: ${config.experiment}`);
+  // Pool files relative to the folder, so a moved or copied results folder still finds them.
+  const pools = written.layoutOptions.pools.map((pool) => (pool.file ? { ...pool, file: relative(run.directory, pool.file) } : pool));
+  writePaperLayoutManifest(run.directory, { layout: 'paper-a', options: { ...written.layoutOptions, pools } });
+  const report = await writeReport(run.directory, { png: options.png });
+  const done: PaperARun = {
+    experiment: config.experiment,
+    directory: run.directory,
+    reportPath: report.reportPath,
+    rows: summary.rows,
+    cells: summary.cells,
+    auditSeconds: summary.wallSeconds,
+    threads: summary.threads,
+  };
+  return { done, report };
+}
+
+/** Stage 4 for every config; paper A's annotated comparison comes from the main run. */
+async function runAudits(plan: PaperAPlan, written: WrittenPools, options: PaperAOptions) {
+  const runs: PaperARun[] = [];
   let comparisonRows: PaperAComparisonRow[] = [];
-  for (const run of runs) {
-    const config = loadConfig(join(paperAConfigFolder(), CONFIG_FILES[run.key]), [
-      poolOverride(pools, poolFiles, run.key !== 'main'),
-      ...descriptionOverride,
-      ...userOverrides,
-    ]);
-    progress(`audits: ${config.experiment}`, 0, config.cells.length * config.replicates);
-    const summary = await runExperiment(config, {
-      outDirectory: run.directory,
-      threads: options.threads,
-      onProgress: (completed, total) => progress(`audits: ${config.experiment}`, completed, total),
-    });
-    progress(`report: ${config.experiment}`);
-    // Pool files relative to the folder, so a moved or copied results folder still finds them.
-    const relativePools = layoutOptions.pools.map((pool) => (pool.file ? { ...pool, file: relative(run.directory, pool.file) } : pool));
-    writePaperLayoutManifest(run.directory, { layout: 'paper-a', options: { ...layoutOptions, pools: relativePools } });
-    const report = await writeReport(run.directory, { png: options.png });
+  for (const run of plan.runs) {
+    const { done, report } = await runAndReport(plan, run, written, options);
     if (run.key === 'main') {
       const published = loadPublishedFile(paperAPublishedPath());
-      comparisonRows = explainPaperAComparison(report.comparison, published.cells, report.summaries, layoutOptions.pools);
+      comparisonRows = explainPaperAComparison(report.comparison, published.cells, report.summaries, written.layoutOptions.pools);
     }
-    done.push({
-      experiment: config.experiment,
-      directory: run.directory,
-      reportPath: report.reportPath,
-      rows: summary.rows,
-      cells: summary.cells,
-      auditSeconds: summary.wallSeconds,
-      threads: summary.threads,
-    });
+    runs.push(done);
   }
+  return { runs, comparisonRows };
+}
 
-  const count = (verdict: string) => comparisonRows.filter((row) => row.verdict === verdict).length;
-  const comparison = {
-    reproduced: count('reproduced'),
-    differs: count('differs'),
-    missing: count('missing'),
-    notReproduced: count('not reproduced (calibrated synthetic)'),
-    total: comparisonRows.length,
-  };
-  const summaryPath = join(out, 'README.md');
+/** Stage 5 (summary): the comparison's counts and README.md, the reproduction's front page. */
+function writeSummary(plan: PaperAPlan, written: WrittenPools, runs: PaperARun[], rows: PaperAComparisonRow[], started: number): PaperAReproduction {
+  const count = (verdict: string) => rows.filter((row) => row.verdict === verdict).length;
   const result: PaperAReproduction = {
-    outDirectory: out,
-    mode,
-    calibrated,
-    pools: poolRecords.map(({ name, origin, reason, cached }) => ({ name, origin, reason, cached })),
-    runs: done,
-    comparison,
-    seconds: { pools: poolSeconds, total: (performance.now() - started) / 1000 },
-    summaryPath,
+    outDirectory: plan.out,
+    mode: written.mode,
+    calibrated: written.calibrated,
+    pools: written.records,
+    runs,
+    comparison: {
+      reproduced: count('reproduced'),
+      differs: count('differs'),
+      missing: count('missing'),
+      notReproduced: count('not reproduced (calibrated synthetic)'),
+      total: rows.length,
+    },
+    seconds: { pools: written.seconds, total: (performance.now() - started) / 1000 },
+    summaryPath: join(plan.out, 'README.md'),
   };
-  writeFileAtomic(summaryPath, reproductionReadme(result, comparisonRows, notice));
+  writeFileAtomic(result.summaryPath, reproductionReadme(result, rows, written.notice));
   return result;
+}
+
+/**
+ * reproducePaperA(options) rebuilds paper A's Tables 1-5 and Figure 1, in named stages:
+ * 1. plan: the output folder and the configs of papers/paper-a/configs/, validated
+ *    with the user's overrides before anything is written;
+ * 2. pools: for each dataset, the trained models' audit pools when the data is
+ *    available (papers/paper-a/configs/models/<dataset>.yaml), else the calibrated
+ *    synthetic pools (papers/paper-a/calibrated-pools.ts), labelled with the reason;
+ * 3. write: <out>/pools/*.arrow with pools.json;
+ * 4. run and report: each config, its pool grid pointing at those files (a config
+ *    built as a value), through the harness into <out>/ (and the score/logit
+ *    tolerance sweeps into <out>/score-tolerance/, <out>/logit-tolerance/), then the
+ *    reporter's tables, charts, report.html and comparison with paper A's layout;
+ * 5. summary: paper A's annotated comparison counts and README.md.
+ * Throws InputError for bad overrides or a bad mirror path. Running time: training
+ * (when models are not cached) plus 48 cells × replicates audits of at most B queries.
+ */
+export async function reproducePaperA(options: PaperAOptions = {}): Promise<PaperAReproduction> {
+  const started = performance.now();
+  const plan = planPaperA(options);
+  const pools = await makePools(plan, options);
+  const written = writePools(plan.out, pools, started);
+  const { runs, comparisonRows } = await runAudits(plan, written, options);
+  return writeSummary(plan, written, runs, comparisonRows, started);
 }
 
 /** The Markdown front page of results/paper-a/: what ran on what, and where the outputs are. */

@@ -26,7 +26,7 @@ export const paperBPirReproduction: Reproduction = {
       rows.push(await benchmarkPir({ entries, entryBits: 1, repetitions: REPETITIONS }));
     }
     options.onProgress?.('paper-b-pir: timing PIR per database size', sizes.length, sizes.length);
-    const paths = await writePaperBTableOne(outDirectory, rows);
+    const paths = await writePaperBTableOne(outDirectory, rows, { png: options.png });
     const largest = rows.reduce((best, row) => (row.entries > best.entries ? row : best));
     const wrong = rows.filter((row) => !row.correct).length;
     return {

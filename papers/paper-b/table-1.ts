@@ -1,11 +1,8 @@
-import { join } from 'node:path';
 import type { ChartSpec } from '../../src/report/charts/chart-spec.js';
 import { type LineDatum, lineChartSpec } from '../../src/report/charts/line-chart.js';
-import { renderChartSvg } from '../../src/report/charts/render-chart.js';
-import { svgToPng } from '../../src/report/charts/svg-to-png.js';
+import { writeChart } from '../../src/report/charts/write-chart.js';
 import type { SummaryTable } from '../../src/report/summary-table.js';
 import { writeTable } from '../../src/report/write-table.js';
-import { writeFileAtomic } from '../../src/util/atomic-write.js';
 import type { PirBenchmarkRow } from '../../src/pir/benchmark-pir.js';
 
 /** Candidate-set sizes N of paper B Table 2: CCD (gender) 13,500, COMPAS 2,778, HateDay 36,450. */
@@ -92,17 +89,12 @@ export function paperBTableOneChart(rows: readonly PirBenchmarkRow[]): ChartSpec
 }
 
 /**
- * writePaperBTableOne(folder, rows) writes the table with the reporter
+ * writePaperBTableOne(folder, rows, options) writes the table with the reporter
  * (<folder>/paper-b-table-1.arrow, .csv, .md) and the chart (charts/paper-b-table-1
- * .vl.json, .svg, .png). Returns the paths written.
+ * .vl.json, .svg, and .png unless options.png is false). Returns the paths written.
  */
-export async function writePaperBTableOne(folder: string, rows: readonly PirBenchmarkRow[]): Promise<string[]> {
+export async function writePaperBTableOne(folder: string, rows: readonly PirBenchmarkRow[], options: { png?: boolean } = {}): Promise<string[]> {
   const paths = writeTable(folder, paperBTableOne(rows));
-  const chart = paperBTableOneChart(rows);
-  const base = join(folder, 'charts', chart.id);
-  const svg = await renderChartSvg(chart.spec);
-  writeFileAtomic(`${base}.vl.json`, `${JSON.stringify(chart.spec, null, 2)}\n`);
-  writeFileAtomic(`${base}.svg`, svg);
-  writeFileAtomic(`${base}.png`, svgToPng(svg));
-  return [...paths, `${base}.vl.json`, `${base}.svg`, `${base}.png`];
+  const chart = await writeChart(folder, paperBTableOneChart(rows), options.png !== false);
+  return [...paths, ...chart.files];
 }

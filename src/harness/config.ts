@@ -153,11 +153,18 @@ function settingPaths(s: Schema, prefix = ''): string[] {
   return paths;
 }
 
-/**
- * Locates messages: a key path is reported as `file:line: key.path`, or as the
- * `--set` flag when an override set it.
- */
-class Locator {
+/** Where a key path of a config is, for messages: "file:line: key.path", or the --set flag that set it. */
+interface Locator {
+  error(path: readonly (string | number)[], expected: string, found: string): InputError;
+}
+
+/** The --set override that set a key path, if any. */
+function overrideAt(overrides: readonly Override[], path: readonly (string | number)[]): Override | undefined {
+  return overrides.find((o) => o.path.every((part, i) => path[i] === part));
+}
+
+/** Locates keys of a YAML file by line, or as the --set flag that set them. */
+class YamlLocator implements Locator {
   private readonly lines = new LineCounter();
   private readonly document: ReturnType<typeof parseDocument>;
   constructor(
@@ -168,25 +175,22 @@ class Locator {
     this.document = parseDocument(text, { lineCounter: this.lines, uniqueKeys: true, prettyErrors: false });
   }
 
-  get parseErrors() {
-    return this.document.errors;
-  }
-
+  /** The document as plain values; throws InputError naming the line of the first YAML error. */
   toJS(): unknown {
+    const firstError = this.document.errors[0];
+    if (firstError) {
+      throw new InputError(`${this.file}:${this.lines.linePos(firstError.pos[0]).line}: expected valid YAML, found ${firstError.message.split('\n')[0]}`);
+    }
     return this.document.toJS({ maxAliasCount: 1000 });
   }
 
-  lineOf(offset: number): number {
-    return this.lines.linePos(offset).line;
-  }
-
   where(path: readonly (string | number)[]): string {
-    const override = this.overrides.find((o) => o.path.every((part, i) => path[i] === part));
+    const override = overrideAt(this.overrides, path);
     if (override) return `${override.flag}: ${formatPath(path)}`;
     for (let length = path.length; length >= 0; length--) {
       const node = this.document.getIn(path.slice(0, length), true) as { range?: [number, number, number] } | undefined;
       if (node && typeof node === 'object' && node.range) {
-        return `${this.file}:${this.lineOf(node.range[0])}: ${formatPath(path)}`;
+        return `${this.file}:${this.lines.linePos(node.range[0]).line}: ${formatPath(path)}`;
       }
     }
     return `${this.file}: ${formatPath(path)}`;
@@ -195,6 +199,17 @@ class Locator {
   error(path: readonly (string | number)[], expected: string, found: string): InputError {
     return new InputError(`${this.where(path)}: expected ${expected}, found ${found}`);
   }
+}
+
+/** Locates keys of a config object built in code: "file: key.path", or the --set flag. */
+function objectLocator(file: string, overrides: readonly Override[]): Locator {
+  return {
+    error(path, expected, found) {
+      const override = overrideAt(overrides, path);
+      const where = override ? `${override.flag}: ${formatPath(path)}` : `${file}: ${formatPath(path)}`;
+      return new InputError(`${where}: expected ${expected}, found ${found}`);
+    },
+  };
 }
 
 /**
@@ -206,13 +221,15 @@ class Locator {
  * Runs in O(size of the file + cells × size of the settings).
  */
 export function loadConfig(file: string, overrides: readonly Override[] = []): ExperimentConfig {
-  let text: string;
+  return parseConfig(readConfigText(file), file, overrides);
+}
+
+function readConfigText(file: string): string {
   try {
-    text = readFileSync(file, 'utf8');
+    return readFileSync(file, 'utf8');
   } catch (error) {
     throw new InputError(`${file}: expected a readable YAML config file, found ${(error as NodeJS.ErrnoException).code ?? 'an error'}`);
   }
-  return parseConfig(text, file, overrides);
 }
 
 /**
@@ -220,36 +237,39 @@ export function loadConfig(file: string, overrides: readonly Override[] = []): E
  * `file` names it in messages and its folder resolves relative paths.
  */
 export function parseConfig(text: string, file: string, overrides: readonly Override[] = []): ExperimentConfig {
-  const locator = new Locator(file, text, overrides);
-  const firstError = locator.parseErrors[0];
-  if (firstError) {
-    throw new InputError(
-      `${file}:${locator.lineOf(firstError.pos[0])}: expected valid YAML, found ${firstError.message.split('\n')[0]}`,
-    );
-  }
-  const raw = locator.toJS() ?? {};
+  const locator = new YamlLocator(file, text, overrides);
+  return buildConfig(locator.toJS() ?? {}, file, overrides, locator);
+}
+
+/**
+ * readConfigObject(file) reads a YAML config as a plain object, unvalidated, for code
+ * that builds an experiment on it (a reproduction fills in its pool files) and then
+ * validates the result with configFromObject. Throws InputError for unreadable or
+ * invalid YAML.
+ */
+export function readConfigObject(file: string): Record<string, unknown> {
+  const raw = new YamlLocator(file, readConfigText(file), []).toJS() ?? {};
+  if (!isMapping(raw)) throw new InputError(`${file}: expected a YAML mapping of keys (experiment, kind, seed, ...), found ${describeFound(raw)}`);
+  return raw;
+}
+
+/**
+ * configFromObject(raw, file, overrides) validates a config built in code, as a value
+ * (never as YAML text), through the same path as a YAML file: `--set` overrides,
+ * envelopeSchema, the kind's settings schema for every cell of the grid. `file` names
+ * it in messages ("file: key.path") and in run.json; its folder resolves relative
+ * paths. Throws InputError like loadConfig.
+ */
+export function configFromObject(raw: Record<string, unknown>, file: string, overrides: readonly Override[] = []): ExperimentConfig {
+  return buildConfig(structuredClone(raw), file, overrides, objectLocator(file, overrides));
+}
+
+/** The stages shared by YAML and objects: overrides → envelope → kind → grid → cells. */
+function buildConfig(raw: unknown, file: string, overrides: readonly Override[], locator: Locator): ExperimentConfig {
   if (!isMapping(raw)) throw locator.error([], 'a YAML mapping of keys (experiment, kind, seed, ...)', describeFound(raw));
   for (const override of overrides) setIn(raw, override.path, override.value);
-
-  let envelope: Envelope;
-  try {
-    envelope = validate(raw, envelopeSchema);
-  } catch (error) {
-    // settings and grid are open mappings here (only their type is checked); their
-    // contents are checked per kind below.
-    if (!(error instanceof SchemaViolation)) throw error;
-    throw locator.error(error.problem.path, error.problem.expected, error.problem.found);
-  }
-  const kind = findKindRunner(envelope.kind);
-  if (!kind) {
-    const names = kindRunners().map((k) => k.name);
-    const hint = closestName(envelope.kind, names);
-    throw locator.error(
-      ['kind'],
-      `one of the kinds ${names.map((n) => JSON.stringify(n)).join(', ')}${hint ? ` (did you mean ${JSON.stringify(hint)}?)` : ''}`,
-      describeFound(envelope.kind),
-    );
-  }
+  const envelope = validateEnvelope(raw, locator);
+  const kind = kindOf(envelope.kind, locator);
   const settings = isMapping(raw.settings) ? raw.settings : {};
   const grid = readGrid(isMapping(raw.grid) ? raw.grid : {}, kind, locator);
   const cells = expandCells(settings, grid, kind, locator);
@@ -266,6 +286,29 @@ export function parseConfig(text: string, file: string, overrides: readonly Over
     grid,
     cells,
   };
+}
+
+function validateEnvelope(raw: Record<string, unknown>, locator: Locator): Envelope {
+  try {
+    return validate(raw, envelopeSchema);
+  } catch (error) {
+    // settings and grid are open mappings here (only their type is checked); their
+    // contents are checked per kind below.
+    if (!(error instanceof SchemaViolation)) throw error;
+    throw locator.error(error.problem.path, error.problem.expected, error.problem.found);
+  }
+}
+
+function kindOf(name: string, locator: Locator): KindRunner {
+  const kind = findKindRunner(name);
+  if (kind) return kind;
+  const names = kindRunners().map((k) => k.name);
+  const hint = closestName(name, names);
+  throw locator.error(
+    ['kind'],
+    `one of the kinds ${names.map((n) => JSON.stringify(n)).join(', ')}${hint ? ` (did you mean ${JSON.stringify(hint)}?)` : ''}`,
+    describeFound(name),
+  );
 }
 
 function readGrid(rawGrid: Record<string, unknown>, kind: KindRunner, locator: Locator): GridAxis[] {

@@ -3,6 +3,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { paperBPirReproduction } from '../../../papers/paper-b/pir-reproduction.js';
+import { writePaperBTableOne } from '../../../papers/paper-b/table-1.js';
+import type { PirBenchmarkRow } from '../../../src/pir/benchmark-pir.js';
 import { reproductionNames } from '../../../src/cli/registry.js';
 
 describe('paperBPirReproduction.run(options)', () => {
@@ -23,6 +25,21 @@ describe('paperBPirReproduction.run(options)', () => {
     for (const row of dataRows) expect(row.trim().endsWith('| yes |')).toBe(true);
     for (const file of ['paper-b-table-1.arrow', 'paper-b-table-1.csv', 'charts/paper-b-table-1.svg', 'charts/paper-b-table-1.png']) {
       expect(existsSync(join(folder, file)), file).toBe(true);
+    }
+  });
+});
+
+describe('writePaperBTableOne(folder, rows, {png: false})', () => {
+  it('writes the table and the SVG chart but no PNG (reproduce paper-b-pir --no-png)', async () => {
+    const folder = mkdtempSync(join(tmpdir(), 'fairaudit-pir-table-nopng-'));
+    try {
+      const row = { entries: 16_384, queryMs: 0.1, answerMs: 0.01, recoverMs: 0.02, verifyMs: 0.01, queryBytes: 500, answerBytes: 500, hintBytes: 1e6, answerGBps: 10, correct: true };
+      const paths = await writePaperBTableOne(folder, [row as unknown as PirBenchmarkRow], { png: false });
+      expect(existsSync(join(folder, 'charts', 'paper-b-table-1.svg'))).toBe(true);
+      expect(existsSync(join(folder, 'charts', 'paper-b-table-1.png'))).toBe(false);
+      expect(paths.some((path) => path.endsWith('.png'))).toBe(false);
+    } finally {
+      rmSync(folder, { recursive: true, force: true });
     }
   });
 });
