@@ -57,159 +57,211 @@ export function defaultOutDirectory(experiment: string, shard?: Shard): string {
   return shard ? join(base, `shard-${shard.index}-of-${shard.count}`) : base;
 }
 
-/**
- * runExperiment(config, options) runs a validated experiment: plan → run the chunks of
- * the plan (or of one shard) on a pool of worker threads, two chunks queued per
- * thread, after a worker has prepared every context the run needs (bad input stops
- * the run there, before anything is written) → checkpoint each completed chunk
- * atomically →
- * write results.arrow (rows in canonical order; the same plan gives the same bytes
- * whatever the threads, shards or interruptions) and run.json (config, plan,
- * provenance) → remove the checkpoints.
- * Throws InputError for bad input (exit 2); the output folder is then untouched.
- */
-export async function runExperiment(config: ExperimentConfig, options: RunOptions = {}): Promise<RunSummary> {
-  const started = new Date();
+/** Stage 1 (plan): the kind, the plan, this run's chunks and where its files go. */
+interface RunPlan {
+  config: ExperimentConfig;
+  kind: KindRunner;
+  plan: Plan;
+  shard: Shard | null;
+  chunks: PlanChunk[];
+  rows: number;
+  written: Pick<RunSummary, 'outDirectory' | 'resultsFile' | 'runFile' | 'rows' | 'cells'>;
+}
+
+/** Stage 3 (run): every chunk's payload, and how many came from checkpoints. */
+interface ChunkOutcomes {
+  done: Map<number, ChunkPayload>;
+  resumedChunks: number;
+  ranChunks: number;
+  threads: number;
+}
+
+function planRun(config: ExperimentConfig, options: RunOptions): RunPlan {
   const kind = findKindRunner(config.kind) as KindRunner;
   const plan = buildPlan(config, kind);
-  const shard = options.shard ?? null;
   const outDirectory = options.outDirectory ?? defaultOutDirectory(config.experiment, options.shard);
-  const resultsFile = join(outDirectory, 'results.arrow');
-  const runFile = join(outDirectory, 'run.json');
   const chunks = chunksOfShard(plan, options.shard);
   const rows = chunks.reduce((sum, chunk) => sum + chunk.count, 0);
-  const origin = { configFile: config.file, baseDirectory: config.baseDirectory };
   // Where the run's files are and how big it is: the same whether it runs now or was already done.
-  const written = { outDirectory, resultsFile, runFile, rows, cells: plan.cells.length };
+  const written = { outDirectory, resultsFile: join(outDirectory, 'results.arrow'), runFile: join(outDirectory, 'run.json'), rows, cells: plan.cells.length };
+  return { config, kind, plan, shard: options.shard ?? null, chunks, rows, written };
+}
 
-  if (options.resume && existsSync(resultsFile) && existsSync(runFile)) {
-    const previous = readRunRecord(outDirectory);
-    if (previous.plan.fingerprint === plan.fingerprint && JSON.stringify(previous.shard) === JSON.stringify(shard)) {
-      new Checkpoints(outDirectory).clear(); // left behind if the run was killed after writing run.json
-      return { ...written, resumedChunks: chunks.length, ranChunks: 0, threads: 0, wallSeconds: 0, alreadyComplete: true };
-    }
-  }
+/** Stage 2: with --resume, a run whose results.arrow and run.json are for this plan and shard is already complete. */
+function alreadyComplete(run: RunPlan, options: RunOptions): RunSummary | null {
+  const { resultsFile, runFile, outDirectory } = run.written;
+  if (!options.resume || !existsSync(resultsFile) || !existsSync(runFile)) return null;
+  const previous = readRunRecord(outDirectory);
+  if (previous.plan.fingerprint !== run.plan.fingerprint || JSON.stringify(previous.shard) !== JSON.stringify(run.shard)) return null;
+  new Checkpoints(outDirectory).clear(); // left behind if the run was killed after writing run.json
+  return { ...run.written, resumedChunks: run.chunks.length, ranChunks: 0, threads: 0, wallSeconds: 0, alreadyComplete: true };
+}
 
-  // Workers start loading their modules while the main thread reads the checkpoints.
-  const threads = Math.max(1, Math.min(options.threads ?? availableParallelism(), Math.max(1, chunks.length)));
-  const pool = new WorkerPool(threads, {
-    kind: kind.name,
-    kindModule: kindModuleFile(kind),
-    seed: plan.seed,
-    cells: plan.cells.map((cell) => ({ key: cell.key, settings: cell.settings })),
-    origin,
+/** The worker pool of a run: its threads load the kind's module while the main thread reads the checkpoints. */
+function startWorkers(run: RunPlan, options: RunOptions): WorkerPool {
+  const threads = Math.max(1, Math.min(options.threads ?? availableParallelism(), Math.max(1, run.chunks.length)));
+  return new WorkerPool(threads, {
+    kind: run.kind.name,
+    kindModule: kindModuleFile(run.kind),
+    seed: run.plan.seed,
+    cells: run.plan.cells.map((cell) => ({ key: cell.key, settings: cell.settings })),
+    origin: { configFile: run.config.file, baseDirectory: run.config.baseDirectory },
   });
-  const checkpoints = new Checkpoints(outDirectory);
-  const done = new Map<number, ChunkPayload>();
-  let resumedChunks = 0;
-  let ranChunks = 0;
-  let cancelSave = () => {};
-  try {
-    const resumed = options.resume ? checkpoints.resume(plan.fingerprint, shard, kind.outcomeColumns) : undefined;
-    const chunkCount = new Map(chunks.map((chunk) => [chunk.index, chunk.count]));
-    for (const [index, payload] of resumed ?? []) if (chunkCount.get(index) === payload.rows) done.set(index, payload);
-    const fresh = done.size === 0;
-    resumedChunks = chunks.filter((chunk) => done.has(chunk.index)).length;
-    const remaining = chunks.filter((chunk) => !done.has(chunk.index));
-    ranChunks = remaining.length;
-    let completed = chunks.filter((chunk) => done.has(chunk.index)).reduce((sum, chunk) => sum + chunk.count, 0);
-    options.onProgress?.(completed, rows);
+}
 
-    const limit = pLimit(threads * pool.depth);
-    let failed = false;
-    const stop = () => {
-      failed = true;
-      limit.clearQueue();
-    };
-    // Every context this run needs is prepared once by a worker before anything is
-    // written: bad input (InputError) stops the run with the output folder untouched.
-    // Chunks start at once; their checkpoints wait for the checks.
-    const contextCells = new Map<string, number>();
-    for (const chunk of remaining) {
-      const key = kind.contextKey(plan.cells[chunk.cell].settings);
-      if (!contextCells.has(key)) contextCells.set(key, chunk.cell);
+/** The chunks --resume takes from the checkpoints (those of this plan whose size matches). */
+function resumedChunks(run: RunPlan, checkpoints: Checkpoints, options: RunOptions): Map<number, ChunkPayload> {
+  const done = new Map<number, ChunkPayload>();
+  const resumed = options.resume ? checkpoints.resume(run.plan.fingerprint, run.shard, run.kind.outcomeColumns) : undefined;
+  const chunkCount = new Map(run.chunks.map((chunk) => [chunk.index, chunk.count]));
+  for (const [index, payload] of resumed ?? []) if (chunkCount.get(index) === payload.rows) done.set(index, payload);
+  return done;
+}
+
+/**
+ * Completed chunks, checkpointed together at most every CHECKPOINT_INTERVAL_MS: on
+ * this machine creating a file costs ~0.5 ms of main-thread CPU, a chunk ~35 ms of a
+ * worker's. A failed save stops the run (onError) and is rethrown by rethrow().
+ */
+function checkpointBatcher(checkpoints: Checkpoints, isStopped: () => boolean, onError: () => void) {
+  const unsaved: CompletedChunk[] = [];
+  let lastSaved = 0;
+  let timer: NodeJS.Timeout | undefined;
+  let saveError: unknown;
+  const save = () => {
+    clearTimeout(timer);
+    timer = undefined;
+    if (isStopped()) return;
+    try {
+      checkpoints.save(unsaved.splice(0));
+    } catch (error) {
+      saveError ??= error;
+      onError();
     }
-    // Completed chunks are written together at most every CHECKPOINT_INTERVAL_MS: on this
-    // machine creating a file costs ~0.5 ms of main-thread CPU, a chunk ~35 ms of a worker's.
-    const unsaved: CompletedChunk[] = [];
-    let lastSaved = 0;
-    let saveTimer: NodeJS.Timeout | undefined;
-    let saveError: unknown;
-    const saveUnsaved = () => {
-      clearTimeout(saveTimer);
-      saveTimer = undefined;
-      if (failed) return;
-      try {
-        checkpoints.save(unsaved.splice(0));
-      } catch (error) {
-        saveError ??= error;
-        stop();
-      }
-      lastSaved = Date.now();
-    };
-    cancelSave = () => clearTimeout(saveTimer);
-    const writable = Promise.all([...contextCells.values()].map((cell) => pool.check(cell))).then(() => {
-      if (fresh) checkpoints.start(plan.fingerprint, shard);
+    lastSaved = Date.now();
+  };
+  return {
+    add(completed: CompletedChunk): void {
+      unsaved.push(completed);
+      const wait = lastSaved + CHECKPOINT_INTERVAL_MS - Date.now();
+      if (wait <= 0) save();
+      else timer ??= setTimeout(save, wait);
+    },
+    cancel: () => clearTimeout(timer),
+    rethrow(): void {
+      if (saveError) throw saveError;
+    },
+  };
+}
+
+/**
+ * Stage 3 (run): the remaining chunks on the worker pool, two queued per thread, after
+ * a worker has prepared every context the run needs (bad input stops the run there,
+ * before anything is written); each completed chunk is checkpointed.
+ */
+async function runChunks(run: RunPlan, options: RunOptions): Promise<ChunkOutcomes> {
+  const pool = startWorkers(run, options);
+  const checkpoints = new Checkpoints(run.written.outDirectory);
+  let failed = false;
+  const limit = pLimit(pool.size * pool.depth);
+  const stop = () => {
+    failed = true;
+    limit.clearQueue();
+  };
+  const batcher = checkpointBatcher(checkpoints, () => failed, stop);
+  try {
+    const done = resumedChunks(run, checkpoints, options);
+    const fresh = done.size === 0;
+    const remaining = run.chunks.filter((chunk) => !done.has(chunk.index));
+    let completed = run.chunks.filter((chunk) => done.has(chunk.index)).reduce((sum, chunk) => sum + chunk.count, 0);
+    options.onProgress?.(completed, run.rows);
+    // Every context is checked once before anything is written; chunks start at once, their checkpoints wait for the checks.
+    const writable = Promise.all(contextCells(run, remaining).map((cell) => pool.check(cell))).then(() => {
+      if (fresh) checkpoints.start(run.plan.fingerprint, run.shard);
     });
     writable.catch(stop);
     // The limited stage is only the worker's compute (two chunks queued per worker),
     // so a worker has its next chunk while the main thread writes the last checkpoint.
-    await Promise.all([
-      writable,
-      ...remaining.map((chunk) =>
-        limit(() => (failed ? Promise.resolve(undefined) : pool.run(chunk))).then(
-          async (payload) => {
-            if (!payload) return;
-            await writable;
-            if (failed) return;
-            unsaved.push({ chunk, payload });
-            const wait = lastSaved + CHECKPOINT_INTERVAL_MS - Date.now();
-            if (wait <= 0) saveUnsaved();
-            else saveTimer ??= setTimeout(saveUnsaved, wait);
-            done.set(chunk.index, decodeChunkPayload(payload, kind.outcomeColumns, `chunk ${chunk.index}`));
-            completed += chunk.count;
-            options.onProgress?.(completed, rows);
-          },
-          (error: unknown) => {
-            stop();
-            throw error;
-          },
-        ),
-      ),
-    ]);
-    if (saveError) throw saveError;
+    const computeOne = (chunk: PlanChunk) =>
+      limit(() => (failed ? Promise.resolve(undefined) : pool.run(chunk))).then(
+        async (payload) => {
+          if (!payload) return;
+          await writable;
+          if (failed) return;
+          batcher.add({ chunk, payload });
+          done.set(chunk.index, decodeChunkPayload(payload, run.kind.outcomeColumns, `chunk ${chunk.index}`));
+          completed += chunk.count;
+          options.onProgress?.(completed, run.rows);
+        },
+        (error: unknown) => {
+          stop();
+          throw error;
+        },
+      );
+    await Promise.all([writable, ...remaining.map(computeOne)]);
+    batcher.rethrow();
+    return { done, resumedChunks: run.chunks.length - remaining.length, ranChunks: remaining.length, threads: pool.size };
   } finally {
-    cancelSave();
+    batcher.cancel();
     await pool.close();
   }
+}
 
-  const payloadOf = (chunk: PlanChunk) => done.get(chunk.index) as ChunkPayload;
-  const data = assembleResults(
-    plan,
-    kind,
-    chunks,
-    (chunk) => payloadOf(chunk).outcomes,
-    (chunk) => payloadOf(chunk).seeds,
-  );
-  writeFileAtomic(resultsFile, encodeResultTable(resultColumns(plan, kind), data, resultMetadata(plan)));
+/** One cell per context key among the remaining chunks: the contexts a worker checks before anything is written. */
+function contextCells(run: RunPlan, remaining: readonly PlanChunk[]): number[] {
+  const cells = new Map<string, number>();
+  for (const chunk of remaining) {
+    const key = run.kind.contextKey(run.plan.cells[chunk.cell].settings);
+    if (!cells.has(key)) cells.set(key, chunk.cell);
+  }
+  return [...cells.values()];
+}
+
+/** Stage 4 (write): results.arrow in canonical order, run.json with the provenance, then the checkpoints go. */
+function writeResults(run: RunPlan, outcomes: ChunkOutcomes, started: Date): number {
+  const payloadOf = (chunk: PlanChunk) => outcomes.done.get(chunk.index) as ChunkPayload;
+  const data = assembleResults(run.plan, run.kind, run.chunks, (chunk) => payloadOf(chunk).outcomes, (chunk) => payloadOf(chunk).seeds);
+  writeFileAtomic(run.written.resultsFile, encodeResultTable(resultColumns(run.plan, run.kind), data, resultMetadata(run.plan)));
   const finished = new Date();
   const wallSeconds = (finished.getTime() - started.getTime()) / 1000;
-  const record = buildRunRecord(config, plan, kind, shard, rows, {
+  const record = buildRunRecord(run.config, run.plan, run.kind, run.shard, run.rows, {
     fairauditVersion: fairauditVersion(),
     nodeVersion: process.version,
     gitCommit: gitCommit(),
-    masterSeed: plan.seed,
-    threads,
-    shard,
+    masterSeed: run.plan.seed,
+    threads: outcomes.threads,
+    shard: run.shard,
     wallSeconds,
     startedAt: started.toISOString(),
     finishedAt: finished.toISOString(),
-    resumedChunks,
-    ranChunks,
+    resumedChunks: outcomes.resumedChunks,
+    ranChunks: outcomes.ranChunks,
   });
-  writeFileAtomic(runFile, `${JSON.stringify(record, null, 2)}\n`);
-  checkpoints.clear();
-  return { ...written, resumedChunks, ranChunks, threads, wallSeconds, alreadyComplete: false };
+  writeFileAtomic(run.written.runFile, `${JSON.stringify(record, null, 2)}\n`);
+  new Checkpoints(run.written.outDirectory).clear();
+  return wallSeconds;
+}
+
+/**
+ * runExperiment(config, options) runs a validated experiment in named stages:
+ * plan (the kind's plan, this shard's chunks) → already complete? (with --resume) →
+ * run (the chunks on a pool of worker threads, two chunks queued per thread, after a
+ * worker has prepared every context the run needs: bad input stops the run there,
+ * before anything is written; each completed chunk checkpointed atomically) → write
+ * (results.arrow, rows in canonical order: the same plan gives the same bytes whatever
+ * the threads, shards or interruptions; run.json with config, plan and provenance;
+ * then the checkpoints are removed).
+ * Throws InputError for bad input (exit 2); the output folder is then untouched.
+ */
+export async function runExperiment(config: ExperimentConfig, options: RunOptions = {}): Promise<RunSummary> {
+  const started = new Date();
+  const run = planRun(config, options);
+  const complete = alreadyComplete(run, options);
+  if (complete) return complete;
+  const outcomes = await runChunks(run, options);
+  const wallSeconds = writeResults(run, outcomes, started);
+  const { resumedChunks, ranChunks, threads } = outcomes;
+  return { ...run.written, resumedChunks, ranChunks, threads, wallSeconds, alreadyComplete: false };
 }
 
 export type { Plan };
