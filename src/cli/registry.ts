@@ -6,7 +6,7 @@ import { PAPER_B_MODEL_PRESETS } from '../../papers/paper-b/models.js';
 import { paperBLayout } from '../../papers/paper-b/report-layout.js';
 import { paperBReproduction } from '../../papers/paper-b/reproduction.js';
 import type { Reproduction } from '../../papers/reproduction.js';
-import { builtInKinds, registerKind } from '../kinds/index.js';
+import { registerBuiltInKinds } from '../kinds/index.js';
 import type { ModelPreset } from '../models/model-preset.js';
 import { registerPaperLayout } from '../report/paper-layouts.js';
 import type { PaperLayout } from '../report/paper-layout.js';
@@ -39,6 +39,6 @@ let registered = false;
 export function registerBuiltIns(): void {
   if (registered) return;
   registered = true;
-  for (const kind of builtInKinds) registerKind(kind);
+  registerBuiltInKinds();
   for (const layout of paperLayouts) registerPaperLayout(layout);
 }

@@ -1,4 +1,5 @@
-import type { ExperimentKind } from './kind.js';
+import { findKindRunner } from '../harness/kind-runners.js';
+import { type ExperimentKind, registerKind } from './kind.js';
 import { respirKind, respirMinimalFlipsKind } from './respir/index.js';
 import { sequentialAuditKind } from './sequential-audit/index.js';
 
@@ -11,3 +12,12 @@ export { type ExperimentKind, registerKind } from './kind.js';
  * registers this list.
  */
 export const builtInKinds: readonly ExperimentKind[] = [sequentialAuditKind, respirKind, respirMinimalFlipsKind];
+
+/**
+ * registerBuiltInKinds() registers every built-in kind not registered yet (the CLI's
+ * composition root and the fairaudit/harness entry point both call it). Throws an Error
+ * when another kind already holds a built-in kind's name.
+ */
+export function registerBuiltInKinds(): void {
+  for (const kind of builtInKinds) if (findKindRunner(kind.name) !== kind.run) registerKind(kind);
+}
