@@ -6,10 +6,10 @@ import { readPoolFile, writePoolFile } from '../../src/audit/pool-io.js';
 import type { AuditPool } from '../../src/audit/pool.js';
 import { packageRoot } from '../../src/util/paths.js';
 import { createRandom } from '../../src/util/random.js';
-import { describeWithBuiltCli, runCliInProcess, spawnCliSync } from '../helpers/cli.js';
+import { runCliInProcess, spawnCliSync } from '../helpers/cli.js';
 
-// End to end: spawn bin/fairaudit, which runs the compiled dist/ (built by `make test`
-// or `npx tsc -p tsconfig.build.json` before the tests).
+// End to end: spawn bin/fairaudit, which runs the compiled dist/ (the vitest global
+// setup, test/setup/build.ts, builds it when it is missing or stale).
 const fixtures = join(packageRoot(), 'test', 'fixtures', 'pools');
 const scratch = mkdtempSync(join(tmpdir(), 'fairaudit-audit-cli-'));
 afterAll(() => rmSync(scratch, { recursive: true, force: true }));
@@ -37,7 +37,7 @@ function violatingPoolFile(): string {
   return path;
 }
 
-describeWithBuiltCli('fairaudit audit --pool FILE (spawned; needs dist/)', () => {
+describe('fairaudit audit --pool FILE (spawned)', () => {
   it('audit --json prints decision, queries, statistic, the oracle and the fixed-sample decision', () => {
     const pool = violatingPoolFile();
     const { code, stdout } = fairaudit('audit', '--pool', pool, '--metric', 'sp', '--access', 'decision', '--seed', '7', '--json');

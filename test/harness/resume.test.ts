@@ -1,13 +1,13 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { Checkpoints } from '../../src/harness/checkpoints.js';
 import { parseConfig } from '../../src/harness/config.js';
 import { sequentialAuditRunner } from '../../src/kinds/sequential-audit/run.js';
 import { buildPlan } from '../../src/harness/plan.js';
 import { decodeResultTable } from '../../src/harness/results-table.js';
 import { runExperiment } from '../../src/harness/run-experiment.js';
-import { describeWithBuiltCli, spawnCli } from '../helpers/cli.js';
+import { spawnCli } from '../helpers/cli.js';
 import { bytesOf, temporaryFolder, writeText } from './helpers.js';
 
 // 2 cells × 1500 replicates in chunks of 25: 120 chunks, about two seconds of work at
@@ -36,7 +36,7 @@ function checkpointedChunks(folder: string): number {
   return count;
 }
 
-describeWithBuiltCli('fairaudit run CONFIG --resume after kill -9', () => {
+describe('fairaudit run CONFIG --resume after kill -9', () => {
   it('finishes without losing or repeating a replicate and writes the bytes of an uninterrupted run', async () => {
     const folder = temporaryFolder();
     const file = writeText(folder, 'resume.yaml', YAML);

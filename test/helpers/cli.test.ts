@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { describeWithBuiltCli, runCliInProcess, spawnCli, spawnCliSync } from './cli.js';
+import { runCliInProcess, spawnCli, spawnCliSync } from './cli.js';
 
 describe('runCliInProcess(args)', () => {
   it('captures stdout and the exit code of a command that writes with process.stdout.write', async () => {
@@ -17,7 +17,7 @@ describe('runCliInProcess(args)', () => {
   });
 });
 
-describeWithBuiltCli('spawnCliSync(args, {env, stdin}) and spawnCli(args) (needs dist/)', () => {
+describe('spawnCliSync(args, {env, stdin}) and spawnCli(args)', () => {
   it('passes the extra environment variables to the child', () => {
     const { code, stderr } = spawnCliSync(['data', 'info', 'adult'], { env: { FAIRAUDIT_DATA_DIR: '/nonexistent-fairaudit-mirror' } });
     expect(code).toBe(2);

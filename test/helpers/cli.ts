@@ -2,7 +2,6 @@ import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
 import { join } from 'node:path';
 import { vi } from 'vitest';
 import { packageRoot } from '../../src/util/paths.js';
-import { describeWhenBuilt, isBuilt } from './built.js';
 
 /** What one run of the CLI gave: its exit code (null when a signal ended it) and its output. */
 export interface CliResult {
@@ -25,17 +24,6 @@ const root = packageRoot();
 
 /** bin/fairaudit, the command users run; it loads the compiled dist/. */
 export const cliPath = join(root, 'bin', 'fairaudit');
-
-/** Whether dist/ holds the compiled CLI that bin/fairaudit runs. */
-export const cliIsBuilt = isBuilt('cli/main.js');
-
-/**
- * describe() for tests that spawn bin/fairaudit: when dist/ is missing the block is
- * skipped and its title says why, so the skip is visible in the test report.
- */
-export function describeWithBuiltCli(title: string, body: () => void): void {
-  describeWhenBuilt('cli/main.js', title, body);
-}
 
 function childEnvironment(env: SpawnOptions['env']): NodeJS.ProcessEnv {
   const merged: NodeJS.ProcessEnv = { ...process.env };

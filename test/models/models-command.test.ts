@@ -1,12 +1,12 @@
 import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { realDataMirror } from '../data/real-datasets.js';
-import { describeWithBuiltCli, spawnCliSync } from '../helpers/cli.js';
+import { spawnCliSync } from '../helpers/cli.js';
 
-// End to end: spawn bin/fairaudit, which runs the compiled dist/ (built by
-// `npx tsc -p tsconfig.build.json` before the tests).
+// End to end: spawn bin/fairaudit, which runs the compiled dist/ (the vitest global
+// setup, test/setup/build.ts, builds it when it is missing or stale).
 const scratch = mkdtempSync(join(tmpdir(), 'fairaudit-models-cli-'));
 afterAll(() => rmSync(scratch, { recursive: true, force: true }));
 
@@ -14,7 +14,7 @@ function fairaudit(environment: Record<string, string>, ...args: string[]) {
   return spawnCliSync(args, { env: environment });
 }
 
-describeWithBuiltCli('fairaudit models train CONFIG (spawned; needs dist/)', () => {
+describe('fairaudit models train CONFIG (spawned)', () => {
   it('exits 2 naming the file and key of a bad config', () => {
     const config = join(scratch, 'bad.yaml');
     writeFileSync(config, 'dataset: adult\nsplit: {scheme: paper-c, seed: 1}\nmodels: [robust-base]\n');

@@ -1,7 +1,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { paperAModelPreset } from '../../papers/paper-a/models.js';
 import type { ModelPreset } from '../../src/models/model-preset.js';
 import { syntheticTabularData } from '../../src/models/synthetic-tabular.js';
@@ -10,15 +10,14 @@ import { foldFitPool } from '../../src/models/trees/fold-fit-pool.js';
 import { GRADIENT_BOOSTING_DEFAULTS } from '../../src/models/trees/gradient-boosting.js';
 import { randomSearch } from '../../src/models/trees/random-search.js';
 import { createRandom } from '../../src/util/random.js';
-import { describeWhenBuilt } from '../helpers/built.js';
 
-// Worker threads run the compiled dist/ (built by `npx tsc -p tsconfig.build.json`
-// before the tests), so these tests skip when it is absent.
+// Worker threads run the compiled dist/ (the vitest global setup, test/setup/build.ts,
+// builds it when it is missing or stale).
 
 const cacheDirectory = mkdtempSync(join(tmpdir(), 'fairaudit-models-parallel-'));
 afterAll(() => rmSync(cacheDirectory, { recursive: true, force: true }));
 
-describeWhenBuilt('models/training-worker.js', 'model training on worker threads (needs dist/)', () => {
+describe('model training on worker threads', () => {
   it('trainModelsOnSplit(..., {threads: 2}) gives the same pools as threads: 1', async () => {
     const shape = { numericColumns: 3, categoricalLevels: [4], groupEffect: 1 };
     const split = {

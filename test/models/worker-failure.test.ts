@@ -6,7 +6,6 @@ import type { TrainingJob } from '../../src/models/training-job.js';
 import { errorFromWorker, workerFailure } from '../../src/models/worker-failure.js';
 import { InputError, inputError } from '../../src/util/errors.js';
 import { createRandom } from '../../src/util/random.js';
-import { describeWhenBuilt } from '../helpers/built.js';
 
 describe('workerFailure(thrown) and errorFromWorker(failure, context)', () => {
   it('keeps an InputError an InputError across the thread boundary, with its message', () => {
@@ -26,7 +25,7 @@ describe('workerFailure(thrown) and errorFromWorker(failure, context)', () => {
 });
 
 // Worker threads run the compiled dist/: skip when it is absent.
-describeWhenBuilt('models/training-worker.js', 'runTrainingJobs(jobs, 2) with a job that has bad settings (needs dist/)', () => {
+describe('runTrainingJobs(jobs, 2) with a job that has bad settings', () => {
   it('rejects with an InputError (exit 2), not an internal error, as on one thread', async () => {
     // Before workerFailure, the worker's InputError reached the parent as a plain Error.
     const shape = { numericColumns: 2, categoricalLevels: [3], groupEffect: 1, rows: 60 };

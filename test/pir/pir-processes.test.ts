@@ -2,9 +2,9 @@ import type { ChildProcess } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterEach, expect, test } from 'vitest';
+import { afterEach, describe, expect, test } from 'vitest';
 import { createRandom } from '../../src/util/random.js';
-import { describeWithBuiltCli, type RunningCli, spawnCli } from '../helpers/cli.js';
+import { type RunningCli, spawnCli } from '../helpers/cli.js';
 
 const started: ChildProcess[] = [];
 
@@ -27,7 +27,7 @@ async function waitForFile(path: string, timeoutMs: number): Promise<string> {
   throw new Error(`${path} did not appear within ${timeoutMs} ms`);
 }
 
-describeWithBuiltCli('fairaudit pir serve | pir audit as two processes (needs npm run build)', () => {
+describe('fairaudit pir serve | pir audit as two processes', () => {
   test('the auditor process audits the provider process over 127.0.0.1 and shuts it down', async () => {
     const folder = mkdtempSync(join(tmpdir(), 'fairaudit-pir-processes-'));
     const random = createRandom('processes');

@@ -1,7 +1,7 @@
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { packageRoot } from '../../src/util/paths.js';
-import { describeWithBuiltCli, runCliInProcess, spawnCliSync } from '../helpers/cli.js';
+import { runCliInProcess, spawnCliSync } from '../helpers/cli.js';
 
 // End to end: spawn bin/fairaudit, which runs the compiled dist/.
 const fixtures = join(packageRoot(), 'test', 'fixtures', 'pools');
@@ -10,7 +10,7 @@ function fairaudit(...args: string[]) {
   return spawnCliSync(args);
 }
 
-describeWithBuiltCli('fairaudit glr (spawned; needs dist/)', () => {
+describe('fairaudit glr (spawned)', () => {
   it('glr bernoulli --n-a 120 --s-a 30 --n-b 130 --s-b 52 --tolerance 0.05 prints {"glr": 1.44001294794633}', () => {
     const { code, stdout } = fairaudit('glr', 'bernoulli', '--n-a', '120', '--s-a', '30', '--n-b', '130', '--s-b', '52', '--tolerance', '0.05');
     expect(code).toBe(0);
