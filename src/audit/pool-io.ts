@@ -17,20 +17,17 @@ const REQUIRED_COLUMNS: readonly PoolColumn[] = ['group', 'label', 'decision'];
 
 /** Builds the pool's columns one value at a time, validating each as it comes. */
 class PoolColumnsBuilder {
-  readonly group: Uint8Array;
-  readonly label: Uint8Array;
-  readonly decision: Uint8Array;
-  readonly score: Float64Array | null;
-  readonly logit: Float64Array | null;
-  readonly id: Int32Array | null;
+  readonly columns: Omit<AuditPool, 'size' | 'source'>;
 
   constructor(size: number, present: ReadonlySet<PoolColumn>) {
-    this.group = new Uint8Array(size);
-    this.label = new Uint8Array(size);
-    this.decision = new Uint8Array(size);
-    this.score = present.has('score') ? new Float64Array(size) : null;
-    this.logit = present.has('logit') ? new Float64Array(size) : null;
-    this.id = present.has('id') ? new Int32Array(size) : null;
+    this.columns = {
+      group: new Uint8Array(size),
+      label: new Uint8Array(size),
+      decision: new Uint8Array(size),
+      score: present.has('score') ? new Float64Array(size) : null,
+      logit: present.has('logit') ? new Float64Array(size) : null,
+      id: present.has('id') ? new Int32Array(size) : null,
+    };
   }
 
   /** Stores value (already a number, NaN if unreadable) at row, or throws naming where. */
@@ -40,30 +37,29 @@ class PoolColumnsBuilder {
       case 'label':
       case 'decision':
         if (value !== 0 && value !== 1) throw inputError({ where: where(), expected: '0 or 1', found });
-        this[column][row] = value;
+        this.columns[column][row] = value;
         return;
       case 'score':
         if (!(value >= 0 && value <= 1)) {
           throw inputError({ where: where(), expected: 'a score in [0, 1]', found });
         }
-        this.score![row] = value;
+        this.columns.score![row] = value;
         return;
       case 'logit':
         if (!Number.isFinite(value)) throw inputError({ where: where(), expected: 'a finite logit', found });
-        this.logit![row] = value;
+        this.columns.logit![row] = value;
         return;
       case 'id':
         if (!Number.isInteger(value) || value < -2147483648 || value > 2147483647) {
           throw inputError({ where: where(), expected: 'a 32-bit integer id', found });
         }
-        this.id![row] = value;
+        this.columns.id![row] = value;
         return;
     }
   }
 
   finish(size: number, source: string): AuditPool {
-    const { group, label, decision, score, logit, id } = this;
-    return { size, group, label, decision, score, logit, id, source };
+    return { size, ...this.columns, source };
   }
 }
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { bernoulliGlrKernel } from '../../src/stats/bernoulli-glr.js';
-import { bernoulliGlrReference } from '../../src/stats/bernoulli-glr-reference.js';
+import { bernoulliGlrReference } from './bernoulli-glr-reference.js';
 import { BernoulliGlrStream } from '../../src/stats/bernoulli-glr-stream.js';
 import { createRandom } from '../../src/util/random.js';
 

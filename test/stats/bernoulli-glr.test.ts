@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { bernoulliGlr, bernoulliGlrKernel } from '../../src/stats/bernoulli-glr.js';
-import { bernoulliGlrReference } from '../../src/stats/bernoulli-glr-reference.js';
+import { bernoulliGlrReference } from './bernoulli-glr-reference.js';
 import { InputError } from '../../src/util/errors.js';
 import { createRandom } from '../../src/util/random.js';
 

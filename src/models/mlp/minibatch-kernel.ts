@@ -51,8 +51,45 @@ function addScaled(
   for (; j < length; j++) target[targetStart + j] += scale * source[sourceStart + j];
 }
 
+/** A minibatch's dimensions: the parameters, the number of layers, the rows, the inverted-dropout scale. */
+function minibatchShape(network: MlpNetwork, start: number, end: number, dropoutRate: number) {
+  return {
+    p: network.parameters,
+    layers: network.layerSizes.length - 1,
+    batch: end - start,
+    keepScale: dropoutRate > 0 ? 1 / (1 - dropoutRate) : 1,
+  };
+}
+
+/** Layer l's widths and where its weights and biases start in network.parameters. */
+function layerShape(network: MlpNetwork, l: number) {
+  return {
+    inSize: network.layerSizes[l],
+    outSize: network.layerSizes[l + 1],
+    weightStart: network.weightOffsets[l],
+    biasStart: network.biasOffsets[l],
+  };
+}
+
 /**
- * forwardMinibatch(...) computes the network's logits for rows order[start..end) of
+ * One forward pass over a minibatch: the network, the rows order[start..end) of
+ * `input`, the dropout rate and its generator (rate 0 and null at prediction time), and
+ * the workspace that receives the activations. A caller may reuse one object, moving
+ * start and end, so a training loop allocates nothing per minibatch.
+ */
+export interface MinibatchPass {
+  network: MlpNetwork;
+  input: SparseRows;
+  order: Int32Array;
+  start: number;
+  end: number;
+  dropoutRate: number;
+  random: Random | null;
+  workspace: MinibatchWorkspace;
+}
+
+/**
+ * forwardMinibatch(pass) computes the network's logits for rows order[start..end) of
  * `input` into workspace.activations[last][0..end-start). Hidden units are ReLU; with
  * dropoutRate > 0 (training) each hidden activation is zeroed with that probability
  * (a draw from `random`) and the survivors scaled by 1 / (1 - dropoutRate), so no
@@ -60,26 +97,11 @@ function addScaled(
  * inputs; dense layers skip zero activations. O(batch * (nonzeros * h1 + sum of
  * h_l * h_(l+1))).
  */
-export function forwardMinibatch(
-  network: MlpNetwork,
-  input: SparseRows,
-  order: Int32Array,
-  start: number,
-  end: number,
-  dropoutRate: number,
-  random: Random | null,
-  workspace: MinibatchWorkspace,
-): void {
-  const sizes = network.layerSizes;
-  const p = network.parameters;
-  const layers = sizes.length - 1;
-  const batch = end - start;
-  const keepScale = dropoutRate > 0 ? 1 / (1 - dropoutRate) : 1;
+export function forwardMinibatch(pass: MinibatchPass): void {
+  const { network, input, order, start, end, dropoutRate, random, workspace } = pass;
+  const { p, layers, batch, keepScale } = minibatchShape(network, start, end, dropoutRate);
   for (let l = 0; l < layers; l++) {
-    const inSize = sizes[l];
-    const outSize = sizes[l + 1];
-    const weightStart = network.weightOffsets[l];
-    const biasStart = network.biasOffsets[l];
+    const { inSize, outSize, weightStart, biasStart } = layerShape(network, l);
     const out = workspace.activations[l + 1];
     for (let r = 0; r < batch; r++) {
       const base = r * outSize;
@@ -115,7 +137,7 @@ function softplus(z: number): number {
 }
 
 /**
- * minibatchLossAndGradient(...) runs forward and backward passes over rows
+ * minibatchLossAndGradient(pass, label, weight, gradient) runs forward and backward passes over rows
  * order[start..end) and returns the minibatch's mean weighted binary cross-entropy,
  * (1/b) sum_r w_r (softplus(z_r) - y_r z_r), writing its gradient with respect to
  * network.parameters into `gradient` (overwritten). `weight` null means weight 1.
@@ -124,24 +146,14 @@ function softplus(z: number): number {
  * O(batch * (nonzeros * h1 + sum of h_l * h_(l+1))), no allocation.
  */
 export function minibatchLossAndGradient(
-  network: MlpNetwork,
-  input: SparseRows,
+  pass: MinibatchPass,
   label: Uint8Array,
   weight: Float64Array | null,
-  order: Int32Array,
-  start: number,
-  end: number,
-  dropoutRate: number,
-  random: Random | null,
-  workspace: MinibatchWorkspace,
   gradient: Float64Array,
 ): number {
-  forwardMinibatch(network, input, order, start, end, dropoutRate, random, workspace);
-  const sizes = network.layerSizes;
-  const p = network.parameters;
-  const layers = sizes.length - 1;
-  const batch = end - start;
-  const keepScale = dropoutRate > 0 ? 1 / (1 - dropoutRate) : 1;
+  const { network, input, order, start, end, dropoutRate, workspace } = pass;
+  forwardMinibatch(pass);
+  const { p, layers, batch, keepScale } = minibatchShape(network, start, end, dropoutRate);
   gradient.fill(0);
   const logits = workspace.activations[layers];
   const outputDelta = workspace.deltas[layers];
@@ -156,10 +168,7 @@ export function minibatchLossAndGradient(
     outputDelta[r] = (w * (probability - y)) / batch;
   }
   for (let l = layers - 1; l >= 0; l--) {
-    const inSize = sizes[l];
-    const outSize = sizes[l + 1];
-    const weightStart = network.weightOffsets[l];
-    const biasStart = network.biasOffsets[l];
+    const { inSize, outSize, weightStart, biasStart } = layerShape(network, l);
     const delta = workspace.deltas[l + 1];
     for (let r = 0; r < batch; r++) {
       const base = r * outSize;

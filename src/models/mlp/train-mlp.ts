@@ -1,7 +1,7 @@
 import { type Random, shuffleInPlace } from '../../util/random.js';
 import { ADAM_DEFAULTS, adamStep, createAdamState } from './adam.js';
 import type { MlpSettings } from './mlp-settings.js';
-import { createMinibatchWorkspace, forwardMinibatch, minibatchLossAndGradient } from './minibatch-kernel.js';
+import { createMinibatchWorkspace, forwardMinibatch, type MinibatchPass, minibatchLossAndGradient } from './minibatch-kernel.js';
 import { createMlpNetwork, type MlpNetwork } from './network.js';
 import type { SparseRows } from './sparse-rows.js';
 
@@ -36,24 +36,15 @@ export function trainMlp(
   const order = new Int32Array(input.rows);
   for (let r = 0; r < input.rows; r++) order[r] = r;
   const epochLosses = new Float64Array(settings.epochs);
+  const pass: MinibatchPass = { network, input, order, start: 0, end: 0, dropoutRate: settings.dropoutRate, random, workspace };
   for (let epoch = 0; epoch < settings.epochs; epoch++) {
     shuffleInPlace(random, order);
     let lossSum = 0;
     for (let start = 0; start < input.rows; start += settings.batchSize) {
       const end = Math.min(start + settings.batchSize, input.rows);
-      const loss = minibatchLossAndGradient(
-        network,
-        input,
-        label,
-        weight,
-        order,
-        start,
-        end,
-        settings.dropoutRate,
-        random,
-        workspace,
-        gradient,
-      );
+      pass.start = start;
+      pass.end = end;
+      const loss = minibatchLossAndGradient(pass, label, weight, gradient);
       lossSum += loss * (end - start);
       adamStep(network.parameters, gradient, adam, adamSettings);
     }
@@ -75,7 +66,7 @@ export function mlpLogits(network: MlpNetwork, input: SparseRows): Float64Array 
   const output = workspace.activations[network.layerSizes.length - 1];
   for (let start = 0; start < input.rows; start += capacity) {
     const end = Math.min(start + capacity, input.rows);
-    forwardMinibatch(network, input, order, start, end, 0, null, workspace);
+    forwardMinibatch({ network, input, order, start, end, dropoutRate: 0, random: null, workspace });
     logits.set(output.subarray(0, end - start), start);
   }
   return logits;

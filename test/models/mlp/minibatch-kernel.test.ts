@@ -20,7 +20,7 @@ function smallProblem(seed: string, rows: number, columns: number) {
   return { input: toSparseRows(features, rows, columns), label, weight, order };
 }
 
-describe('minibatchLossAndGradient(network, input, label, weight, ...)', () => {
+describe('minibatchLossAndGradient(pass, label, weight, gradient)', () => {
   it('matches central finite differences of the weighted cross-entropy for every parameter', () => {
     for (const hidden of [[4], [6, 3]]) {
       const rows = 7;
@@ -30,8 +30,8 @@ describe('minibatchLossAndGradient(network, input, label, weight, ...)', () => {
       const gradient = new Float64Array(network.parameters.length);
       const scratch = new Float64Array(network.parameters.length);
       const loss = () =>
-        minibatchLossAndGradient(network, input, label, weight, order, 0, rows, 0, null, workspace, scratch);
-      minibatchLossAndGradient(network, input, label, weight, order, 0, rows, 0, null, workspace, gradient);
+        minibatchLossAndGradient({ network, input, order, start: 0, end: rows, dropoutRate: 0, random: null, workspace }, label, weight, scratch);
+      minibatchLossAndGradient({ network, input, order, start: 0, end: rows, dropoutRate: 0, random: null, workspace }, label, weight, gradient);
       const step = 1e-6;
       for (let k = 0; k < network.parameters.length; k++) {
         const held = network.parameters[k];
@@ -57,7 +57,7 @@ describe('minibatchLossAndGradient(network, input, label, weight, ...)', () => {
     const gradient = new Float64Array(network.parameters.length);
     const scratch = new Float64Array(network.parameters.length);
     const evaluate = (into: Float64Array) =>
-      minibatchLossAndGradient(network, input, label, weight, order, 0, rows, 0.3, createRandom('mask'), workspace, into);
+      minibatchLossAndGradient({ network, input, order, start: 0, end: rows, dropoutRate: 0.3, random: createRandom('mask'), workspace }, label, weight, into);
     evaluate(gradient);
     const step = 1e-6;
     for (let k = 0; k < network.parameters.length; k++) {
@@ -79,7 +79,7 @@ describe('minibatchLossAndGradient(network, input, label, weight, ...)', () => {
     network.parameters.fill(0);
     const workspace = createMinibatchWorkspace(network, 4);
     const gradient = new Float64Array(network.parameters.length);
-    const loss = minibatchLossAndGradient(network, input, label, weight, order, 0, 4, 0, null, workspace, gradient);
+    const loss = minibatchLossAndGradient({ network, input, order, start: 0, end: 4, dropoutRate: 0, random: null, workspace }, label, weight, gradient);
     const expected = (Math.LN2 * (weight[0] + weight[1] + weight[2] + weight[3])) / 4;
     expect(loss).toBeCloseTo(expected, 12);
   });
@@ -91,8 +91,8 @@ describe('minibatchLossAndGradient(network, input, label, weight, ...)', () => {
     const plain = createMinibatchWorkspace(network, rows);
     const dropped = createMinibatchWorkspace(network, rows);
     const gradient = new Float64Array(network.parameters.length);
-    minibatchLossAndGradient(network, input, label, null, order, 0, rows, 0, null, plain, gradient);
-    minibatchLossAndGradient(network, input, label, null, order, 0, rows, 0.25, createRandom('mask'), dropped, gradient);
+    minibatchLossAndGradient({ network, input, order, start: 0, end: rows, dropoutRate: 0, random: null, workspace: plain }, label, null, gradient);
+    minibatchLossAndGradient({ network, input, order, start: 0, end: rows, dropoutRate: 0.25, random: createRandom('mask'), workspace: dropped }, label, null, gradient);
     let positive = 0;
     let zeroed = 0;
     for (let k = 0; k < rows * 50; k++) {

@@ -1,4 +1,4 @@
-import { bernoulliMaximumLogLikelihood } from './bernoulli-glr.js';
+import { bernoulliMaximumLogLikelihood } from '../../src/stats/bernoulli-glr.js';
 
 /** f(x) of one face with 0 log 0 = 0 (see bernoulli-face-maximum.ts). */
 function faceValue(s1: number, f1: number, s2: number, f2: number, tolerance: number, x: number): number {
