@@ -43,8 +43,8 @@ export interface PaperTableRow {
 
 /**
  * A paper's table laid out row by row as published (dataset, model, metric,
- * method, ...). Table modules in experiments/ export these; src/report/paper-tables.ts
- * lists them.
+ * method, ...). The table modules of papers/<paper>/ export these; the paper's layout
+ * (PaperLayout.build) lays them out with layoutPaperTable.
  */
 export interface PaperTableLayout {
   /** File-safe id: tables/<id>.arrow, .csv, .md ("paper-a-table-4"). */

@@ -8,8 +8,6 @@ import { writeChart } from './charts/write-chart.js';
 import { cellsForExperiment, type ComparisonRow, comparePublished, comparisonTable } from './compare-published.js';
 import { type PaperFolderLayout, type PaperLayoutParts, readPaperLayoutManifest } from './paper-layout.js';
 import { findPaperLayout, paperLayouts } from './paper-layouts.js';
-import { layoutPaperTable } from './paper-table.js';
-import { paperTablesFor } from './paper-tables.js';
 import { loadPublishedFiles, loadPublishedNumbers } from './published.js';
 import type { KindReporter } from './kind-reporter.js';
 import { findKindReporter } from './kind-reporters.js';
@@ -162,10 +160,7 @@ export async function writeReport(directory: string, options: ReportOptions = {}
 
   const summary = summaryTable(summaries, results.varyingSettings, kind, `Summary per cell: ${results.experiment}`);
   files.push(...writeTable(folder, summary));
-  const paperTables: SummaryTable[] = [
-    ...paperTablesFor(results.experiment).map((layout) => layoutPaperTable(layout, summaries)),
-    ...(run.paper?.tables ?? []),
-  ];
+  const paperTables: SummaryTable[] = run.paper?.tables ?? [];
   for (const table of paperTables) files.push(...writeTable(join(folder, 'tables'), table));
 
   const charts: RenderedChart[] = [];

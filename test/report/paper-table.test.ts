@@ -1,7 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { CellSummary } from '../../src/report/cell-results.js';
 import { layoutPaperTable, type PaperTableLayout, siblingCell } from '../../src/report/paper-table.js';
-import { paperTablesFor, registerPaperTable } from '../../src/report/paper-tables.js';
 
 const summaries: CellSummary[] = [
   { cell: 'a', settings: { dataset: 'acs', metric: 'sp' }, replicates: 20, values: { accuracy: 0.75, fixed_accuracy: 1, queries_mean: 2349.4, queries_std: 1345.2 } },
@@ -37,14 +36,6 @@ describe('layoutPaperTable(layout, summaries)', () => {
     const table = layoutPaperTable(layout, summaries);
     expect(table.rows[2]).toMatchObject({ dataset: 'Adult', accuracy: null, note: 'no cell matches {"dataset":"adult","metric":"sp"}' });
     expect(table.rows[3]).toMatchObject({ accuracy: null, note: '2 cells match {"dataset":"acs"}' });
-  });
-});
-
-describe('registerPaperTable(layout) / paperTablesFor(experiment)', () => {
-  it('finds registered layouts by experiment name', () => {
-    registerPaperTable(layout);
-    expect(paperTablesFor('exp-a').map((entry) => entry.id)).toContain('test-table-4');
-    expect(paperTablesFor('exp-b').map((entry) => entry.id)).not.toContain('test-table-4');
   });
 });
 
