@@ -34,6 +34,9 @@ export interface PaperBOptions {
   onProgress?: (stage: string, done?: number, total?: number) => void;
 }
 
+/** How a stage reports progress (the onProgress of the options). */
+type Progress = (stage: string, done?: number, total?: number) => void;
+
 /** What runPaperB did. */
 export interface PaperBResult {
   outDirectory: string;
@@ -80,56 +83,76 @@ function modelsSimulationConfig(pools: Array<{ name: string; file: string }>, ov
 export async function runPaperB(options: PaperBOptions = {}): Promise<PaperBResult> {
   const started = performance.now();
   const out = resolve(options.outDirectory ?? join('results', 'paper-b'));
-  const png = options.png !== false;
   const progress = options.onProgress ?? (() => {});
+  const models = options.analyticOnly ? { reproduced: [], unavailable: [], pools: [] } : await candidateSetsOfModels(out, options, progress);
+  const runs = options.simulate === false ? [] : await runSimulations(out, models.pools, options, progress);
+  return writePaperLevelReport(out, models, runs, options, started, progress);
+}
 
-  // (1) Our own models.
-  const unavailable: PaperBResult['unavailable'] = [];
-  const reproduced: DatasetCharacteristics[] = [];
-  const pools: Array<{ name: string; file: string }> = [];
-  if (!options.analyticOnly) {
-    const provider = options.candidateSets ?? trainedCandidateSets({ dataDirectory: options.dataDirectory, threads: options.threads, refresh: options.refreshModels });
-    for (const [index, setting] of paperBModelSettings.entries()) {
-      progress(`model ${setting.dataset} ${setting.attribute}`, index, paperBModelSettings.length);
-      try {
-        const model = await provider(setting);
-        reproduced.push(characteristicsOfModel(model));
-        const file = join(out, 'pools', `${setting.dataset}-${setting.attribute}.arrow`);
-        writePoolFile(file, model.candidatePool);
-        pools.push({ name: `${setting.dataset}-${setting.attribute}`, file });
-      } catch (error) {
-        if (!isInputError(error)) throw error;
-        unavailable.push({ setting: `${setting.datasetLabel} ${setting.attribute}`, reason: error.message });
-      }
+/** Our models' stage: each Table 2 setting's candidate set (written under <out>/pools/) and its Table 2 row, or why it is unavailable. */
+interface PaperBModels {
+  reproduced: DatasetCharacteristics[];
+  unavailable: PaperBResult['unavailable'];
+  pools: Array<{ name: string; file: string }>;
+}
+
+/** Stage 1: our own boosted trees on each Table 2 setting (trained, or read from the cache). */
+async function candidateSetsOfModels(out: string, options: PaperBOptions, progress: Progress): Promise<PaperBModels> {
+  const models: PaperBModels = { reproduced: [], unavailable: [], pools: [] };
+  const provider = options.candidateSets ?? trainedCandidateSets({ dataDirectory: options.dataDirectory, threads: options.threads, refresh: options.refreshModels });
+  for (const [index, setting] of paperBModelSettings.entries()) {
+    progress(`model ${setting.dataset} ${setting.attribute}`, index, paperBModelSettings.length);
+    try {
+      const model = await provider(setting);
+      models.reproduced.push(characteristicsOfModel(model));
+      const file = join(out, 'pools', `${setting.dataset}-${setting.attribute}.arrow`);
+      writePoolFile(file, model.candidatePool);
+      models.pools.push({ name: `${setting.dataset}-${setting.attribute}`, file });
+    } catch (error) {
+      if (!isInputError(error)) throw error;
+      models.unavailable.push({ setting: `${setting.datasetLabel} ${setting.attribute}`, reason: error.message });
     }
   }
+  return models;
+}
 
-  // (2) Monte Carlo checks, each run with its own report.
+/** Stage 2: the Monte Carlo checks (and, with our models, their simulation), each run with its own report. */
+async function runSimulations(out: string, pools: PaperBModels['pools'], options: PaperBOptions, progress: Progress): Promise<PaperBResult['runs']> {
+  const overrides = options.overrides ?? [];
+  const configs = [
+    loadConfig(join(paperBConfigFolder(), 'respir-check.yaml'), overrides),
+    loadConfig(join(paperBConfigFolder(), 'minimal-flips.yaml'), overrides),
+  ];
+  if (pools.length > 0) configs.push(modelsSimulationConfig(pools, overrides));
   const runs: PaperBResult['runs'] = [];
-  if (options.simulate !== false) {
-    const configs = [
-      loadConfig(join(paperBConfigFolder(), 'respir-check.yaml'), options.overrides ?? []),
-      loadConfig(join(paperBConfigFolder(), 'minimal-flips.yaml'), options.overrides ?? []),
-    ];
-    if (pools.length > 0) configs.push(modelsSimulationConfig(pools, options.overrides ?? []));
-    for (const config of configs) {
-      progress(`run ${config.experiment}`);
-      const directory = join(out, 'runs', config.experiment);
-      const summary = await runExperiment(config, {
-        threads: options.threads,
-        outDirectory: directory,
-        onProgress: (done, total) => progress(`run ${config.experiment}`, done, total),
-      });
-      const report = await writeReport(directory, { png });
-      runs.push({ experiment: config.experiment, rows: summary.rows, seconds: summary.wallSeconds, reportPath: report.reportPath });
-    }
+  for (const config of configs) {
+    progress(`run ${config.experiment}`);
+    const directory = join(out, 'runs', config.experiment);
+    const summary = await runExperiment(config, {
+      threads: options.threads,
+      outDirectory: directory,
+      onProgress: (done, total) => progress(`run ${config.experiment}`, done, total),
+    });
+    const report = await writeReport(directory, { png: options.png !== false });
+    runs.push({ experiment: config.experiment, rows: summary.rows, seconds: summary.wallSeconds, reportPath: report.reportPath });
   }
+  return runs;
+}
 
-  // (3) The paper-level report, from what report-layout.json records.
+/** Stage 3: report-layout.json recording what ran, and the paper-level report from it. */
+async function writePaperLevelReport(
+  out: string,
+  models: PaperBModels,
+  runs: PaperBResult['runs'],
+  options: PaperBOptions,
+  started: number,
+  progress: Progress,
+): Promise<PaperBResult> {
   progress('report');
+  const { reproduced, unavailable } = models;
   const record: PaperBFolderRecord = { models: !options.analyticOnly, reproduced, unavailable, runs: relativeRuns(out, runs) };
   writePaperLayoutManifest(out, { layout: 'paper-b', options: { ...record } });
-  const report = await writePaperBReport(out, record, { png });
+  const report = await writePaperBReport(out, record, { png: options.png !== false });
   const count = (status: string) => report.comparison.filter((row) => row.status === status).length;
   return {
     outDirectory: out,

@@ -175,10 +175,7 @@ async function runChunks(run: RunPlan, options: RunOptions): Promise<ChunkOutcom
     const remaining = run.chunks.filter((chunk) => !done.has(chunk.index));
     let completed = run.chunks.filter((chunk) => done.has(chunk.index)).reduce((sum, chunk) => sum + chunk.count, 0);
     options.onProgress?.(completed, run.rows);
-    // Every context is checked once before anything is written; chunks start at once, their checkpoints wait for the checks.
-    const writable = Promise.all(contextCells(run, remaining).map((cell) => pool.check(cell))).then(() => {
-      if (fresh) checkpoints.start(run.plan.fingerprint, run.shard);
-    });
+    const writable = checkContexts(run, pool, remaining, () => fresh && checkpoints.start(run.plan.fingerprint, run.shard));
     writable.catch(stop);
     // The limited stage is only the worker's compute (two chunks queued per worker),
     // so a worker has its next chunk while the main thread writes the last checkpoint.
@@ -207,14 +204,18 @@ async function runChunks(run: RunPlan, options: RunOptions): Promise<ChunkOutcom
   }
 }
 
-/** One cell per context key among the remaining chunks: the contexts a worker checks before anything is written. */
-function contextCells(run: RunPlan, remaining: readonly PlanChunk[]): number[] {
+/**
+ * Every context the remaining chunks need, prepared once by a worker (one cell per
+ * context key) before anything is written; then `whenPassed` (the checkpoints start).
+ * Chunks start at once; their checkpoints wait for these checks.
+ */
+function checkContexts(run: RunPlan, pool: WorkerPool, remaining: readonly PlanChunk[], whenPassed: () => void): Promise<void> {
   const cells = new Map<string, number>();
   for (const chunk of remaining) {
     const key = run.kind.contextKey(run.plan.cells[chunk.cell].settings);
     if (!cells.has(key)) cells.set(key, chunk.cell);
   }
-  return [...cells.values()];
+  return Promise.all([...cells.values()].map((cell) => pool.check(cell))).then(whenPassed);
 }
 
 /** Stage 4 (write): results.arrow in canonical order, run.json with the provenance, then the checkpoints go. */
