@@ -1,9 +1,8 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { stringify } from 'yaml';
 import { packageRoot } from '../util/paths.js';
-import { loadConfig, parseConfig, parseOverride } from './config.js';
+import { configFromObject, type ExperimentConfig, loadConfig, parseOverride } from './config.js';
 import { runExperiment } from './run-experiment.js';
 
 /** One timed run of the runner. */
@@ -40,10 +39,9 @@ export interface RunnerBenchmark {
   quickstart: RunnerTiming;
 }
 
-async function timeRun(text: string, label: string, threads: number, overrides: string[] = []): Promise<RunnerTiming> {
+async function timeRun(config: ExperimentConfig, threads: number): Promise<RunnerTiming> {
   const folder = mkdtempSync(join(tmpdir(), 'fairaudit-bench-'));
   try {
-    const config = label.endsWith('.yaml') ? loadConfig(label, overrides.map(parseOverride)) : parseConfig(text, label, overrides.map(parseOverride));
     const started = process.hrtime.bigint();
     const cpuBefore = process.cpuUsage();
     const summary = await runExperiment(config, { threads, outDirectory: folder });
@@ -87,14 +85,14 @@ export async function benchmarkRunner(replicates = 40_000): Promise<RunnerBenchm
       budget: 4000,
     },
   };
-  const text = stringify(workload);
+  const config = configFromObject(workload, 'bench-runner');
   // A short run first: it times the fixed cost, and both timed runs then find the compiled modules in the OS cache.
-  const startup = await timeRun(stringify({ ...workload, replicates: 200 }), 'bench-runner (start-up)', 2);
-  const oneThread = await timeRun(text, 'bench-runner', 1);
-  const twoThreads = await timeRun(text, 'bench-runner', 2);
+  const startup = await timeRun(configFromObject({ ...workload, replicates: 200 }, 'bench-runner (start-up)'), 2);
+  const oneThread = await timeRun(config, 1);
+  const twoThreads = await timeRun(config, 2);
   const quickstartFile = join(packageRoot(), 'configs', 'quickstart.yaml');
   const cells = loadConfig(quickstartFile).cells.length;
-  const quickstart = await timeRun('', quickstartFile, 2, [`replicates=${Math.ceil(10_000 / cells)}`]);
+  const quickstart = await timeRun(loadConfig(quickstartFile, [parseOverride(`replicates=${Math.ceil(10_000 / cells)}`)]), 2);
   return {
     workload:
       `${replicates} replicates of one synthetic cell (20,000 rows, SP gap 0.02 vs δ = 0.05, decision access, B = 4000, chunks of 100), ` +

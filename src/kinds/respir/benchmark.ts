@@ -1,8 +1,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { stringify } from 'yaml';
-import { parseConfig } from '../../harness/config.js';
+import { configFromObject } from '../../harness/config.js';
 import { runExperiment } from '../../harness/run-experiment.js';
 import { createRandom } from '../../util/random.js';
 import type { AuditSampler } from '../../respir/audit-set-drawer.js';
@@ -66,8 +65,8 @@ function timeKernel(sampler: AuditSampler, draws: number) {
 export async function benchmarkRespir(draws = 100_000, threads = 2): Promise<RespirBenchmark> {
   const folder = mkdtempSync(join(tmpdir(), 'fairaudit-bench-respir-'));
   try {
-    const config = parseConfig(
-      stringify({ experiment: 'bench-respir', kind: 'respir', seed: 1, replicates: draws, chunkSize: 5000, settings: workloadSettings }),
+    const config = configFromObject(
+      { experiment: 'bench-respir', kind: 'respir', seed: 1, replicates: draws, chunkSize: 5000, settings: workloadSettings },
       'bench-respir',
     );
     const started = process.hrtime.bigint();
