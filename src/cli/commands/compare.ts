@@ -47,7 +47,7 @@ export const compareCommand: CommandModule<object, CompareArguments> = {
   builder: (yargs: Argv) =>
     yargs
       .positional('results', { type: 'string', demandOption: true, describe: 'results/<experiment> folder written by "fairaudit run"' })
-      .option('published', { type: 'string', describe: 'folder of published-number JSON files, or one file (default: experiments/published)' })
+      .option('published', { type: 'string', describe: 'folder of published-number JSON files, or one file (default: papers/<paper>/published.json of every registered paper)' })
       .option('sigmas', { type: 'number', default: 3, describe: 'Monte Carlo standard errors allowed for mean and frequency cells' })
       .option('json', { type: 'boolean', default: false, describe: 'print the comparison rows as JSON' }) as unknown as Argv<CompareArguments>,
   handler: (args) => {

@@ -23,7 +23,7 @@ export const reportCommand: CommandModule<object, ReportArguments> = {
   builder: (yargs: Argv) =>
     yargs
       .positional('results', { type: 'string', demandOption: true, describe: 'results/<experiment> folder written by "fairaudit run"' })
-      .option('published', { type: 'string', describe: 'folder of published-number JSON files, or one file (default: experiments/published)' })
+      .option('published', { type: 'string', describe: 'folder of published-number JSON files, or one file (default: papers/<paper>/published.json of every registered paper)' })
       .option('sigmas', { type: 'number', default: 3, describe: 'Monte Carlo standard errors allowed when comparing with published cells' })
       .option('png', { type: 'boolean', default: true, describe: 'also rasterise each chart to PNG (--no-png to skip)' }) as unknown as Argv<ReportArguments>,
   handler: async (args) => {

@@ -109,7 +109,7 @@ const quantityColumns: Record<string, string> = {
 
 /**
  * sequentialAuditStatistic(quantity, labels) maps the quantity names of
- * experiments/published/paper-a.json to summary columns; "accuracy" of the fixed
+ * papers/paper-a/published.json to summary columns; "accuracy" of the fixed
  * method reads the fixed-sample baseline (Table 4's "Fixed" rows).
  */
 export function sequentialAuditStatistic(quantity: string, labels: Record<string, string>): string | undefined {
