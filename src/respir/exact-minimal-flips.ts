@@ -50,6 +50,11 @@ export interface ExactMinimalFlips {
   passProbability: BoundedProbability;
   /** The pass probability without manipulation. */
   honestPassProbability: BoundedProbability;
+  /**
+   * P(both groups have a metric row in S): what making all outputs equal reaches, the
+   * most any manipulation can (undefined when |d_C| ≤ ε, where it is not computed).
+   */
+  maximumPassProbability?: BoundedProbability;
   /** Pass probabilities computed. */
   evaluations: number;
 }
@@ -108,11 +113,11 @@ export function exactMinimalFlipsWithEvaluator(
   if (!countGapExceedsTolerance(eligible0, start0, eligible1, start1, tolerance)) {
     return result({ flips: 0, lowerBound: 0, upperBound: 0, exact: true, withinTolerance: true, point: null });
   }
-  if (honest.lower >= target) return result({ flips: 0, lowerBound: 0, upperBound: 0, exact: true, point: null });
   // All outputs equal (every 1 flipped to 0, or every 0 to 1) makes d_S = 0 on every S:
   // the best any manipulation can do is P(both groups have a metric row in S).
   const allZero = at(0, 0).pass;
-  if (allZero.lower < target) return result({ reachable: false, point: null });
+  if (honest.lower >= target) return result({ flips: 0, lowerBound: 0, upperBound: 0, exact: true, maximumPassProbability: allZero, point: null });
+  if (allZero.lower < target) return result({ reachable: false, maximumPassProbability: allZero, point: null });
 
   // Oriented coordinates: the start's gap is positive (group 1's rate above group 0's),
   // so the binding side P(d_S ≤ ε) rises with u and falls with v. When group 0 has the
@@ -224,7 +229,7 @@ export function exactMinimalFlipsWithEvaluator(
   function finish(): ExactMinimalFlips {
     const point = toOriginal(best.u, best.v);
     const exact = lower === upper;
-    return result({ flips: exact ? upper : null, lowerBound: lower, upperBound: upper, exact, point });
+    return result({ flips: exact ? upper : null, lowerBound: lower, upperBound: upper, exact, maximumPassProbability: allZero, point });
   }
 
   /**
