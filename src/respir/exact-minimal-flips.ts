@@ -64,6 +64,9 @@ interface Point {
   v: number;
 }
 
+/** How far the ascent from the nearest points of {A ≥ 1 − δ} goes before the corner search takes over. */
+const climbSteps = 24;
+
 /**
  * exactMinimalFlipsWithEvaluator(evaluator, positives, passProbability, maxEvaluations)
  * is exactMinimalFlips on a prepared evaluator (the same audit, several candidate sets
@@ -222,7 +225,8 @@ export function exactMinimalFlipsWithEvaluator(
   // the band {A ≥ 1 − δ} ∩ {B ≥ 1 − δ}; its distance is a sharper certified bound. Then
   // search for a passing point toward the corners, descend ring by ring, and certify
   // rings from the bound up while the budget lasts.
-  ridgeSearch();
+  climb();
+  if (upper > lower + climbSteps) ridgeSearch();
   if (upper > lower) certifyRectangles();
   return finish();
 
@@ -230,6 +234,31 @@ export function exactMinimalFlipsWithEvaluator(
     const point = toOriginal(best.u, best.v);
     const exact = lower === upper;
     return result({ flips: exact ? upper : null, lowerBound: lower, upperBound: upper, exact, maximumPassProbability: allZero, point });
+  }
+
+  /**
+   * From the nearest points of {A ≥ 1 − δ}, a few steps of steepest ascent of the pass
+   * probability (one flip more per step): when the other side costs only a little
+   * (P(d_S < −ε) of a percent, say), this finds a passing point one or two flips further.
+   */
+  function climb(): void {
+    let point = ties.reduce((a, b) => (passes(a.u, a.v).value >= passes(b.u, b.v).value ? a : b), ties[0] ?? { u: U0, v: V0 });
+    for (let step = 0; step < climbSteps && budgetLeft(); step++) {
+      let next: Point | null = null;
+      for (const move of [
+        { u: point.u + 1, v: point.v },
+        { u: point.u - 1, v: point.v },
+        { u: point.u, v: point.v + 1 },
+        { u: point.u, v: point.v - 1 },
+      ]) {
+        if (move.u < 0 || move.u > eligible0 || move.v < 0 || move.v > eligible1) continue;
+        if (distance(move.u, move.v) !== distance(point.u, point.v) + 1) continue;
+        if (next === null || passes(move.u, move.v).value > passes(next.u, next.v).value) next = move;
+      }
+      if (next === null) return;
+      point = next;
+      if (consider(point.u, point.v)) return;
+    }
   }
 
   /**
@@ -315,7 +344,8 @@ export function exactMinimalFlipsWithEvaluator(
    * π ≤ A(u2, v1) + B(u1, v2) − P(both in S): a rectangle whose bound is below 1 − δ holds
    * no passing point. A single point is computed. The first passing point popped is the
    * minimum (every nearer rectangle was resolved first); when the budget ends first, the
-   * nearest open rectangle's distance is a certified lower bound.
+   * nearest open rectangle's distance is a certified lower bound. A point whose enclosure
+   * straddles 1 − δ caps what can be certified at its distance.
    */
   function certifyRectangles(): void {
     const both = allZero.lower;
@@ -330,11 +360,13 @@ export function exactMinimalFlipsWithEvaluator(
       heap.push(r);
     };
     push({ u1: Math.max(0, U0 - radius), u2: Math.min(eligible0, U0 + radius), v1: Math.max(0, V0 - radius), v2: Math.min(eligible1, V0 + radius), distance: 0 });
+    // The nearest point whose enclosure straddles 1 − δ: nothing at or beyond it can be certified.
+    let straddling = Number.POSITIVE_INFINITY;
     while (heap.size > 0) {
       const top = heap.peek();
       if (top.distance >= upper) break;
       if (!budgetLeft()) {
-        lower = Math.max(lower, Math.min(top.distance, upper));
+        lower = Math.max(lower, Math.min(top.distance, straddling, upper));
         return;
       }
       heap.pop();
@@ -342,14 +374,10 @@ export function exactMinimalFlipsWithEvaluator(
         const pass = passes(top.u1, top.v1);
         if (pass.lower >= target) {
           consider(top.u1, top.v1);
-          lower = top.distance;
+          lower = Math.max(lower, Math.min(top.distance, straddling));
           return;
         }
-        if (pass.upper >= target) {
-          // The enclosure straddles 1 − δ: this distance cannot be certified.
-          lower = Math.max(lower, top.distance);
-          return;
-        }
+        if (pass.upper >= target) straddling = Math.min(straddling, top.distance);
         continue;
       }
       const rising = binding(top.u2, top.v1).upper;
@@ -365,7 +393,7 @@ export function exactMinimalFlipsWithEvaluator(
         push({ ...top, v1: middle + 1 });
       }
     }
-    lower = upper;
+    lower = Math.max(lower, Math.min(straddling, upper));
   }
 }
 

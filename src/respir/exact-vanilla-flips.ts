@@ -10,9 +10,11 @@ import { inputError } from '../util/errors.js';
  * (ε taken as the decimal it prints as: |x₁n₀ − x₀n₁| ≤ ⌊p·n₀n₁/q⌋ for ε = p/q). It is
  * the adversary's optimum over net flips per group (fewestFlipsToGapKernel) at that
  * integer bound. It equals ⌈(|d_S| − ε)·n_min⌉ whenever the smaller group has that many
- * outputs to flip the useful way (each such flip moves d_S by exactly 1/n_min, the most
- * any flip can; test/respir/exact-vanilla-flips.test.ts checks it), and exceeds it when
- * that group runs out and flips of the larger group (1/n_max each) are needed. Returns
+ * outputs to flip the useful way and its step 1/n_min is at most 2ε (each such flip moves
+ * d_S by exactly 1/n_min, the most any flip can, and the last one cannot jump over
+ * [−ε, ε]; test/respir/exact-vanilla-flips.test.ts checks it). It exceeds it when that
+ * group runs out, or when 1/n_min > 2ε and flips of the larger group (1/n_max each) must
+ * finish the job (e.g. n = (127, 13), positives (55, 10), ε = 0.02: 6, not 5). Returns
  * null when no flips reach the tolerance. O(min(n₀, n₁)). Throws InputError on bad
  * counts or a negative tolerance.
  */
