@@ -121,3 +121,14 @@ export function exactManipulationCost(
     vanilla: { flips: vanillaFlips, detection: detections(vanillaFlips, setting.auditSetSize, setting) },
   };
 }
+
+/**
+ * minorityRateForOverallRate(overallRate, gap, candidateSetSize, candidateMinoritySize)
+ * is the smaller group's rate when C's pooled decision-1 rate is `overallRate` and the
+ * gap (smaller group minus larger) is `gap`: p_min = r + gap·N_max/N, so that
+ * (N_min·p_min + N_max·(p_min − gap))/N = r. For Table 2 rows, which print |d_C| but not
+ * the rates. O(1); the caller validates (exactManipulationCost checks both rates).
+ */
+export function minorityRateForOverallRate(overallRate: number, gap: number, candidateSetSize: number, candidateMinoritySize: number): number {
+  return overallRate + (gap * (candidateSetSize - candidateMinoritySize)) / candidateSetSize;
+}
