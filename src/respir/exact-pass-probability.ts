@@ -60,8 +60,8 @@ interface SideTable {
   first: Int32Array;
   length: Int32Array;
   offset: Int32Array;
-  /** Window probabilities, concatenated. */
-  data: Float64Array;
+  /** Total window length. */
+  size: number;
   /** Prefix sums: prefix[offset[j] + j + i] = P(X < first + i) within window j. */
   prefix: Float64Array;
   dropped: Float64Array;
@@ -82,8 +82,10 @@ function bounded(value: number, error: number): BoundedProbability {
  * P(pass) = Σ P(m₀, m₁) Σ_x₀ P(x₀) · P(lo(x₀) ≤ x₁ ≤ hi(x₀)) with the inner term a
  * difference of x₁'s distribution function. A group absent from S is no pass (no
  * verdict without evidence). Every hypergeometric is cut where its tails are provably
- * below `tailBound` (hypergeometricWindow); the enclosure [lower, upper] adds the
- * dropped mass and a rounding allowance of 1e-10. Set-up O(blocks); each
+ * small (hypergeometricWindow): the law of (m₀, m₁) at `tailBound`, the positives' laws
+ * at tailBound / P(their mₐ) (at most 1e-4), so that each block drops at most `tailBound`
+ * of the total; the enclosure [lower, upper] adds the mass actually dropped and a
+ * rounding allowance of 1e-10. Set-up O(blocks); each
  * evaluation O(Σ over blocks of the x₀ window) — about 2·10⁵ steps at N = 13,500,
  * n = 6,750 — with the per-(side, positives) windows cached. Inputs are trusted
  * (validate with validateExactAuditSetting).
@@ -116,10 +118,20 @@ export function createPassProbabilityEvaluator(setting: ExactAuditSetting, tailB
     const scaled = (fraction.numerator * BigInt(product)) / fraction.denominator;
     maxScaledGap[b] = scaled > BigInt(product) ? product : Number(scaled);
   }
+  // Each distinct count's windows are cut at tailBound / (total weight of its blocks): a
+  // block then drops at most tailBound·(its share) of mass per side, and rare counts get
+  // short windows. The enclosure adds the mass actually dropped, so it stays exact.
+  const windowTail = [new Float64Array(rowCounts[0].length), new Float64Array(rowCounts[1].length)];
+  for (const side of [0, 1] as const) {
+    const weightOf = new Float64Array(rowCounts[side].length);
+    for (let b = 0; b < blocks; b++) weightOf[blockIndex[side][b]] += law.weights[b];
+    for (let j = 0; j < weightOf.length; j++) windowTail[side][j] = Math.min(1e-4, tailBound / Math.max(weightOf[j], tailBound));
+  }
   const caches = [new Map<number, SideTable>(), new Map<number, SideTable>()];
-  const scratch = { data: new Float64Array(1 << 16), prefix: new Float64Array(1 << 16) };
+  let scratch = new Float64Array(1 << 16);
   const buildTable = (side: 0 | 1, positives: number): SideTable => {
     const counts = rowCounts[side];
+    const tails = windowTail[side];
     const eligible = population.eligibleSizes[side];
     const windows = counts.length;
     const first = new Int32Array(windows);
@@ -129,32 +141,30 @@ export function createPassProbabilityEvaluator(setting: ExactAuditSetting, tailB
     let size = 0;
     for (let j = 0; j < windows; j++) {
       const support = Math.min(counts[j], positives) + 1;
-      if (scratch.data.length < size + support || scratch.prefix.length < size + j + support + 1) {
-        const data = new Float64Array(2 * (size + support));
-        data.set(scratch.data.subarray(0, size));
-        scratch.data = data;
-        const prefix = new Float64Array(2 * (size + support) + windows);
-        prefix.set(scratch.prefix.subarray(0, size + j));
-        scratch.prefix = prefix;
+      if (scratch.length < size + support) {
+        const grown = new Float64Array(2 * (size + support));
+        grown.set(scratch.subarray(0, size));
+        scratch = grown;
       }
-      const data = scratch.data;
-      const prefix = scratch.prefix;
-      const placement = fillHypergeometricWindow(eligible, positives, counts[j], tailBound, data, size);
+      const placement = fillHypergeometricWindow(eligible, positives, counts[j], tails[j], scratch, size);
       first[j] = placement.first;
       length[j] = placement.length;
       offset[j] = size;
       dropped[j] = placement.droppedMass;
-      // prefix[offset + j + i] = P(X < first + i) within the window.
-      const base = size + j;
-      let running = 0;
-      prefix[base] = 0;
-      for (let i = 0; i < placement.length; i++) {
-        running += data[size + i];
-        prefix[base + i + 1] = running;
-      }
       size += placement.length;
     }
-    return { first, length, offset, data: scratch.data.slice(0, size), prefix: scratch.prefix.slice(0, size + windows), dropped };
+    // prefix[offset[j] + j + i] = P(X < first + i) within window j; a probability is a difference.
+    const prefix = new Float64Array(size + windows);
+    for (let j = 0; j < windows; j++) {
+      const from = offset[j];
+      const base = from + j;
+      let running = 0;
+      for (let i = 0; i < length[j]; i++) {
+        running += scratch[from + i];
+        prefix[base + i + 1] = running;
+      }
+    }
+    return { first, length, offset, size, prefix, dropped };
   };
   const tableFor = (side: 0 | 1, positives: number): SideTable => {
     const cache = caches[side];
@@ -180,7 +190,7 @@ export function createPassProbabilityEvaluator(setting: ExactAuditSetting, tailB
       evaluations++;
       const tables = [tableFor(0, positives0), tableFor(1, positives1)];
       // Loop over the side with the shorter windows; look the other side up in its prefix sums.
-      const outerSide = tables[0].data.length <= tables[1].data.length ? 0 : 1;
+      const outerSide = tables[0].size <= tables[1].size ? 0 : 1;
       const innerSide = 1 - outerSide;
       const outer = tables[outerSide];
       const inner = tables[innerSide];
@@ -206,7 +216,7 @@ export function createPassProbabilityEvaluator(setting: ExactAuditSetting, tailB
         const base = inner.offset[jInner] + jInner;
         const firstOuter = outer.first[jOuter];
         const lengthOuter = outer.length[jOuter];
-        const offsetOuter = outer.offset[jOuter];
+        const baseOuter = outer.offset[jOuter] + jOuter;
         // The audit passes iff |x_inner·m_outer − x_outer·m_inner| ≤ limit, i.e. iff
         // lo ≤ x_inner ≤ hi with hi = ⌊(x_outer·m_inner + limit)/m_outer⌋ and
         // lo = ⌊(x_outer·m_inner − limit − 1)/m_outer⌋ + 1, kept as quotient and remainder
@@ -227,7 +237,7 @@ export function createPassProbabilityEvaluator(setting: ExactAuditSetting, tailB
           const lo = loQuotient + 1 - firstInner;
           const below = inner.prefix[base + (hi < 0 ? 0 : Math.min(hi + 1, lengthInner))];
           const notReached = inner.prefix[base + (lo <= 0 ? 0 : Math.min(lo, lengthInner))];
-          const probability = outer.data[offsetOuter + i];
+          const probability = outer.prefix[baseOuter + i + 1] - outer.prefix[baseOuter + i];
           blockPass += probability * (below - notReached);
           blockAtMost += probability * below;
           blockAtLeast += probability * (1 - notReached);
