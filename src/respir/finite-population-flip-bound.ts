@@ -5,8 +5,9 @@ import { type RespirFlips, respirFlipsForMargin } from './respir-flip-bound.js';
  * finitePopulationFlipBound(gap, tolerance, failureProbability, sizes) is paper B's
  * Theorem 4 (Appendix D): Theorem 1 with the finite-population margin γ_FPC built
  * from ρ₀, ρ₁ (Bardenet and Maillard's Hoeffding-Serfling refinement), so
- * ⌈(|d_C,true| − ε + γ_FPC)·N_min⌉ flips on C with N_min = min(N₀, N₁); best effort
- * when ε − γ_FPC < 0. Never more than respirFlipBound. O(1). The caller validates.
+ * ⌈(|d_C,true| − ε + γ_FPC)·N_min⌉ flips on C with N_min = min(N₀, N₁), enough to
+ * enforce its sufficient condition (a provider may need fewer: exactMinimalFlips); best
+ * effort when ε − γ_FPC < 0; 0 when |d_C| ≤ ε. Never more than respirFlipBound. O(1). The caller validates.
  */
 export function finitePopulationFlipBound(
   gap: number,

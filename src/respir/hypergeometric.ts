@@ -25,7 +25,8 @@ export function hypergeometricProbability(
 
 /**
  * hypergeometricKernel(random, logFactorials, population, successes, draws) draws one
- * X ~ Hypergeometric(population, successes, draws) with one uniform number, by exact
+ * X ~ Hypergeometric(population, successes, draws) with exactly one uniform number (also
+ * when X is forced, so that common random numbers stay aligned), by exact
  * inversion of the distribution function taken in the order mode, mode + 1, mode − 1,
  * mode + 2, ... (any fixed order of the support inverts exactly). Expected work is
  * O(1 + standard deviation); the pmf at the mode comes from the ln-factorial table and
@@ -43,12 +44,16 @@ export function hypergeometricKernel(
   const failures = population - successes;
   const low = Math.max(0, draws - failures);
   const high = Math.min(draws, successes);
+  // Always one uniform per draw, even when the value is forced (an empty stratum, no
+  // draws left): callers that reuse a seed across parameters (common random numbers)
+  // then stay on the same uniforms draw after draw.
+  const u0 = random();
   if (low === high) return low;
   let mode = Math.floor(((draws + 1) * (successes + 1)) / (population + 2));
   if (mode < low) mode = low;
   if (mode > high) mode = high;
   const atMode = hypergeometricProbability(logFactorials, population, successes, draws, mode);
-  let u = random() - atMode;
+  let u = u0 - atMode;
   if (u <= 0) return mode;
   let up = mode;
   let down = mode;

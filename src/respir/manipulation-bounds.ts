@@ -68,7 +68,8 @@ function requireInRange(value: number, low: number, high: number, open: boolean,
  * validateManipulationSetting(setting, names) checks a setting once and throws an
  * InputError naming the offending setting (by `names`), what was expected and what
  * was found: N ≥ n ≥ 2 integers, 1 ≤ n_min ≤ n/2, n_min ≤ N_min ≤ N/2, |gap| ≤ 1,
- * 0 ≤ ε, 1 − δ in (0, 1), q in [0, 1], canary counts non-negative integers.
+ * 0 ≤ ε, 1 − δ in [½, 1) (δ ≤ ½, as Theorems 1 and 3 assume), q in [0, 1], canary
+ * counts non-negative integers.
  */
 export function validateManipulationSetting(setting: ManipulationSetting, names: SettingNames = defaultNames): void {
   const s = setting;
@@ -91,7 +92,14 @@ export function validateManipulationSetting(setting: ManipulationSetting, names:
   }
   requireInRange(s.gap, -1, 1, false, names.gap, 'a demographic-parity gap in [-1, 1]');
   requireInRange(s.tolerance, 0, 1, false, names.tolerance, 'a tolerance in [0, 1]');
-  requireInRange(s.passProbability, 0, 1, true, names.passProbability, 'a probability strictly between 0 and 1');
+  // Theorems 1 and 3 hold for δ ∈ (0, ½] (paper B §4.3, Appendix C): 1 − δ ≥ ½.
+  if (!(Number.isFinite(s.passProbability) && s.passProbability >= 0.5 && s.passProbability < 1)) {
+    throw inputError({
+      where: names.passProbability,
+      expected: 'a pass probability 1 − δ from 0.5 to below 1 (Theorems 1 and 3 assume δ ≤ ½)',
+      found: s.passProbability,
+    });
+  }
   requireInRange(s.canaryEffectiveness, 0, 1, false, names.canaryEffectiveness, 'a probability in [0, 1]');
   if (!Array.isArray(s.canaryCounts) || s.canaryCounts.length === 0) {
     throw inputError({ where: names.canaryCounts, expected: 'a non-empty list of canary counts', found: s.canaryCounts });

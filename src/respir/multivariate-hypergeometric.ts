@@ -6,7 +6,10 @@ import { hypergeometricKernel } from './hypergeometric.js';
  * draws how many of `draws` items sampled uniformly without replacement fall in each
  * stratum counts[from..to-1], writing them to out[from..to-1]. Sequential conditional
  * draws: stratum i gets Hypergeometric(items left, counts[i], draws left), which is
- * the multivariate hypergeometric law exactly. O(strata × (1 + standard deviation)).
+ * the multivariate hypergeometric law exactly. Every stratum but the last takes one
+ * uniform, whatever the counts (an empty stratum, or no draws left, too): a draw always
+ * uses strata − 1 uniforms, so two candidate sets drawn with the same seed use the same
+ * uniforms for the same draw (true common random numbers). O(strata × (1 + standard deviation)).
  * Inputs are trusted (draws ≤ sum of the counts; logFactorials covers that sum).
  */
 export function multivariateHypergeometricKernel(
@@ -22,10 +25,6 @@ export function multivariateHypergeometricKernel(
   for (let i = from; i < to; i++) remainingItems += counts[i];
   let remainingDraws = draws;
   for (let i = from; i < to; i++) {
-    if (remainingDraws === 0) {
-      out[i] = 0;
-      continue;
-    }
     const count = counts[i];
     const taken = i === to - 1 ? remainingDraws : hypergeometricKernel(random, logFactorials, remainingItems, count, remainingDraws);
     out[i] = taken;

@@ -3,6 +3,7 @@ import { type AuditDesign, groupAuditSizes } from '../audit/audit-design.js';
 import type { CandidatePopulation } from './candidate-population.js';
 import { finitePopulationMargin, hoeffdingMargin } from './concentration-margin.js';
 import type { GroupCounts } from './group-counts.js';
+import { countGapExceedsTolerance } from '../stats/count-gap-comparison.js';
 
 /**
  * Which manipulation the provider applies to C under respir:
@@ -10,7 +11,7 @@ import type { GroupCounts } from './group-counts.js';
  * - 'theorem-1' / 'theorem-4': the fewest flips that bring |d_C| to ε − γ (Theorem 2's
  *   sufficient condition) or to ε − γ_FPC (Theorem 4's), with the audit's expected
  *   group counts; best effort (bestEffortManipulation: |d_C| to zero within half the
- *   finest flip step) when that target is below 0;
+ *   finest flip step) when that target is below 0; no flips when |d_C| ≤ ε already;
  * - 'best-effort': that best effort directly;
  * - a number m: the m-flip manipulation that brings |d_C| lowest.
  */
@@ -84,6 +85,10 @@ export function planRespirManipulation(
     return { manipulation: lowest(), targetGap: 0, margin: Number.NaN, bestEffort: true, expectedAuditEligible: expected };
   }
   const failure = 1 - passProbability;
+  if (!countGapExceedsTolerance(counts.sizes[0], counts.positives[0], counts.sizes[1], counts.positives[1], tolerance)) {
+    // |d_C| ≤ ε: the theorems assume a model that would fail; a fair provider flips nothing.
+    return { manipulation: bestManipulationKernel(counts, 0), targetGap: Number.NaN, margin: Number.NaN, bestEffort: false, expectedAuditEligible: expected };
+  }
   const margin =
     plan === 'theorem-1'
       ? hoeffdingMargin(failure, Math.min(expected[0], expected[1]))

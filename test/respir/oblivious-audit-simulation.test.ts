@@ -11,7 +11,10 @@ import {
   prepareObliviousAudit,
 } from '../../src/respir/oblivious-audit-simulation.js';
 import { eligibleCounts, planRespirManipulation } from '../../src/respir/respir-manipulation-plan.js';
-import { bestManipulation } from '../../src/respir/adversary.js';
+import { bestEffortManipulation } from '../../src/respir/adversary.js';
+import { exactMinimalFlips } from '../../src/respir/exact-minimal-flips.js';
+import { createPassProbabilityEvaluator } from '../../src/respir/exact-pass-probability.js';
+import { strongestManipulation } from '../../src/respir/strongest-manipulation.js';
 import { respirFlipBound } from '../../src/respir/respir-flip-bound.js';
 import { detectionProbability } from '../../src/respir/detection-probability.js';
 import { hoeffdingMargin } from '../../src/respir/concentration-margin.js';
@@ -143,13 +146,31 @@ describe('minimalPassingFlips(setup, passProbability, drawsPerStep, seed)', () =
     expect(result.passRate).toBeGreaterThanOrEqual(0.95);
     // the margin Theorem 1 spends (γ·N_min = 209 flips here) is mostly unneeded in practice
     expect(theorem1.flips - result.flips).toBeGreaterThan(hoeffdingMargin(0.05, 200) * 1000 * 0.3);
-    const oneFewer = bestManipulation(eligibleCounts(population), result.flips - 1);
+    const evaluator = createPassProbabilityEvaluator({ population, auditSetSize: 400, design: 'balanced', tolerance: 0.25 });
+    const counts = eligibleCounts(population).positives;
+    const oneFewer = strongestManipulation(evaluator, [counts[0], counts[1]], result.flips - 1);
     const rateBelow = passRate(prepareObliviousAudit({ ...setup, manipulation: oneFewer }), 2000, createRandom('bisection'));
     expect(rateBelow).toBeLessThan(0.95);
     expect(minimalPassingFlips(setup, 0.95, 2000, 'bisection')).toEqual(result);
   });
-  it('reports −1 when even the lowest reachable gap does not pass often enough', () => {
-    const { setup } = setupFor(0.5, [0.3, 0.7], 0.001, 'uniform', 'theorem-1');
+  it('reports −1 when no manipulation can pass often enough (a group too often absent from S)', () => {
+    // One row of group 1 among 40 and n = 4: P(group 1 in S) = 0.1 < 0.95 whatever the outputs.
+    const population = syntheticCandidatePopulation({ size: 40, minorityShare: 0.025, positiveRates: [0, 1] }, 'sp', 'test');
+    const setup = { population, auditSetSize: 4, design: 'uniform' as const, sampler: 'counts' as const, tolerance: 0.1, canaries: 0, canaryEffectiveness: 0 };
     expect(minimalPassingFlips(setup, 0.95, 500, 'unreachable').flips).toBe(-1);
+  });
+  it('agrees with exactMinimalFlips when ε is below the sampling noise and the strongest adversary thins out both groups', () => {
+    // |C| = 400 (40% in group 1), |S| = 100, rates 0.3 and 0.4, ε = 0.02, 1 − δ = 0.9: balancing
+    // the groups passes with about 0.3 only; the exact minimum lowers both groups' positives.
+    const population = syntheticCandidatePopulation({ size: 400, minorityShare: 0.4, positiveRates: [0.3, 0.4] }, 'sp', 'test');
+    const setup = { population, auditSetSize: 100, design: 'uniform' as const, sampler: 'counts' as const, tolerance: 0.02, canaries: 0, canaryEffectiveness: 0 };
+    const exact = exactMinimalFlips({ population, auditSetSize: 100, design: 'uniform', tolerance: 0.02, passProbability: 0.9 });
+    expect(exact.exact).toBe(true);
+    expect(exact.changes[0]).toBeLessThan(0);
+    expect(exact.changes[1]).toBeLessThan(0);
+    const simulated = minimalPassingFlips(setup, 0.9, 4000, 'strongest');
+    // Each flip moves the pass probability by well under 1%: a 4000-draw estimate may land a few flips off.
+    expect(Math.abs(simulated.flips - (exact.flips as number))).toBeLessThanOrEqual(6);
+    expect(simulated.flips).toBeGreaterThan(bestEffortManipulation(eligibleCounts(population)).flips);
   });
 });

@@ -1,0 +1,273 @@
+import { decimalFraction } from '../stats/count-gap-comparison.js';
+import type { AuditDesign } from '../audit/audit-design.js';
+import { auditSetGroupLaw } from './audit-set-group-law.js';
+import type { CandidatePopulation } from './candidate-population.js';
+import { fillHypergeometricWindow } from './hypergeometric-window.js';
+
+/** The audit whose pass probability is computed: C's groups, |S|, how S is drawn, and ε. */
+export interface ExactAuditSetting {
+  /** C: group sizes and the metric's rows per group (its positives are ignored here). */
+  population: CandidatePopulation;
+  /** n = |S|. */
+  auditSetSize: number;
+  design: AuditDesign;
+  /** ε, taken as the decimal it prints as (as `fairaudit audit` and `pir audit` compare it). */
+  tolerance: number;
+}
+
+/** A probability computed from truncated sums, with a guaranteed enclosure. */
+export interface BoundedProbability {
+  /** The computed value. */
+  value: number;
+  /** value − error bound and value + error bound, clipped to [0, 1]. */
+  lower: number;
+  upper: number;
+}
+
+/** The three probabilities one pass over the law gives. */
+export interface AuditOutcomeProbabilities {
+  /** P(both groups have a metric row in S and |d_S| ≤ ε): the audit passes. */
+  pass: BoundedProbability;
+  /** P(both groups in S and d_S ≤ ε): increasing in P₀, decreasing in P₁. */
+  gapAtMostTolerance: BoundedProbability;
+  /** P(both groups in S and d_S ≥ −ε): decreasing in P₀, increasing in P₁. */
+  gapAtLeastMinusTolerance: BoundedProbability;
+}
+
+/** Computes the audit's outcome probabilities for any positives (P₀', P₁') of C's metric rows. */
+export interface PassProbabilityEvaluator {
+  readonly setting: ExactAuditSetting;
+  /** The tail bound used for every hypergeometric window. */
+  readonly tailBound: number;
+  /** outcomes(positives0, positives1): the three probabilities at (P₀', P₁'). */
+  outcomes(positives0: number, positives1: number): AuditOutcomeProbabilities;
+  /** How many (P₀', P₁') have been evaluated (cache hits included). */
+  readonly evaluations: number;
+}
+
+/**
+ * A generous allowance for floating-point rounding in one evaluation: every window is
+ * normalised (relative error ≲ length·2⁻⁵³ ≈ 1e-13), prefix sums and the outer sum
+ * add at most ~1e5 terms (≲ 1e-11). 1e-10 covers both with room to spare.
+ */
+const roundingAllowance = 1e-10;
+
+/** How many per-positives window tables each side keeps (searches vary one coordinate at a time). */
+const cacheCapacity = 32;
+
+interface SideTable {
+  /** Per distinct metric-row count: first value, length, offset into data/prefix. */
+  first: Int32Array;
+  length: Int32Array;
+  offset: Int32Array;
+  /** Total window length. */
+  size: number;
+  /** Prefix sums: prefix[offset[j] + j + i] = P(X < first + i) within window j. */
+  prefix: Float64Array;
+  dropped: Float64Array;
+}
+
+function bounded(value: number, error: number): BoundedProbability {
+  return { value, lower: Math.max(0, value - error), upper: Math.min(1, value + error) };
+}
+
+/**
+ * createPassProbabilityEvaluator(setting, tailBound = 1e-13) prepares the exact pass
+ * probability of paper B's fixed-size audit (Eq. 1: pass iff |d_S| ≤ ε) when S is drawn
+ * from C as `design` says and C's metric rows hold P₀', P₁' positives. Given the metric
+ * rows (m₀, m₁) of each group in S (auditSetGroupLaw), the positives in S are independent,
+ * xₐ ~ Hypergeometric(Eₐ, Pₐ', mₐ), and the audit passes iff m₀, m₁ ≥ 1 and
+ * |x₁m₀ − x₀m₁| ≤ D(m₀, m₁) = ⌊p·m₀m₁/q⌋ with ε = p/q the decimal ε prints as: exactly
+ * countGapExceedsTolerance's comparison, on integers. So
+ * P(pass) = Σ P(m₀, m₁) Σ_x₀ P(x₀) · P(lo(x₀) ≤ x₁ ≤ hi(x₀)) with the inner term a
+ * difference of x₁'s distribution function. A group absent from S is no pass (no
+ * verdict without evidence). Every hypergeometric is cut where its tails are provably
+ * small (hypergeometricWindow): the law of (m₀, m₁) at `tailBound`, the positives' laws
+ * at tailBound / P(their mₐ) (at most 1e-4), so that each block drops at most `tailBound`
+ * of the total; the enclosure [lower, upper] adds the mass actually dropped and a
+ * rounding allowance of 1e-10. Set-up O(blocks); each
+ * evaluation O(Σ over blocks of the x₀ window) — about 2·10⁵ steps at N = 13,500,
+ * n = 6,750 — with the per-(side, positives) windows cached. Inputs are trusted
+ * (validate with validateExactAuditSetting).
+ */
+export function createPassProbabilityEvaluator(setting: ExactAuditSetting, tailBound = 1e-13): PassProbabilityEvaluator {
+  const { population, auditSetSize, design, tolerance } = setting;
+  const law = auditSetGroupLaw(population, auditSetSize, design, tailBound);
+  const blocks = law.weights.length;
+  // Distinct metric-row counts per side, and each block's index into them.
+  const distinct = [new Map<number, number>(), new Map<number, number>()];
+  const blockIndex = [new Int32Array(blocks), new Int32Array(blocks)];
+  const rowsOf = [law.metricRows0, law.metricRows1];
+  for (const side of [0, 1] as const) {
+    for (let b = 0; b < blocks; b++) {
+      const rows = rowsOf[side][b];
+      let index = distinct[side].get(rows);
+      if (index === undefined) {
+        index = distinct[side].size;
+        distinct[side].set(rows, index);
+      }
+      blockIndex[side][b] = index;
+    }
+  }
+  const rowCounts = distinct.map((map) => Int32Array.from(map.keys()));
+  // D(m₀, m₁) = ⌊p·m₀m₁/q⌋, exactly (BigInt), capped at m₀m₁ (ε ≥ 1 passes everything).
+  const fraction = decimalFraction(tolerance);
+  const maxScaledGap = new Float64Array(blocks);
+  for (let b = 0; b < blocks; b++) {
+    const product = law.metricRows0[b] * law.metricRows1[b];
+    const scaled = (fraction.numerator * BigInt(product)) / fraction.denominator;
+    maxScaledGap[b] = scaled > BigInt(product) ? product : Number(scaled);
+  }
+  // Each distinct count's windows are cut at tailBound / (total weight of its blocks): a
+  // block then drops at most tailBound·(its share) of mass per side, and rare counts get
+  // short windows. The enclosure adds the mass actually dropped, so it stays exact.
+  const windowTail = [new Float64Array(rowCounts[0].length), new Float64Array(rowCounts[1].length)];
+  for (const side of [0, 1] as const) {
+    const weightOf = new Float64Array(rowCounts[side].length);
+    for (let b = 0; b < blocks; b++) weightOf[blockIndex[side][b]] += law.weights[b];
+    for (let j = 0; j < weightOf.length; j++) windowTail[side][j] = Math.min(1e-4, tailBound / Math.max(weightOf[j], tailBound));
+  }
+  const caches = [new Map<number, SideTable>(), new Map<number, SideTable>()];
+  let scratch = new Float64Array(1 << 16);
+  const buildTable = (side: 0 | 1, positives: number): SideTable => {
+    const counts = rowCounts[side];
+    const tails = windowTail[side];
+    const eligible = population.eligibleSizes[side];
+    const windows = counts.length;
+    const first = new Int32Array(windows);
+    const length = new Int32Array(windows);
+    const offset = new Int32Array(windows);
+    const dropped = new Float64Array(windows);
+    let size = 0;
+    for (let j = 0; j < windows; j++) {
+      const support = Math.min(counts[j], positives) + 1;
+      if (scratch.length < size + support) {
+        const grown = new Float64Array(2 * (size + support));
+        grown.set(scratch.subarray(0, size));
+        scratch = grown;
+      }
+      const placement = fillHypergeometricWindow(eligible, positives, counts[j], tails[j], scratch, size);
+      first[j] = placement.first;
+      length[j] = placement.length;
+      offset[j] = size;
+      dropped[j] = placement.droppedMass;
+      size += placement.length;
+    }
+    // prefix[offset[j] + j + i] = P(X < first + i) within window j; a probability is a difference.
+    const prefix = new Float64Array(size + windows);
+    for (let j = 0; j < windows; j++) {
+      const from = offset[j];
+      const base = from + j;
+      let running = 0;
+      for (let i = 0; i < length[j]; i++) {
+        running += scratch[from + i];
+        prefix[base + i + 1] = running;
+      }
+    }
+    return { first, length, offset, size, prefix, dropped };
+  };
+  const tableFor = (side: 0 | 1, positives: number): SideTable => {
+    const cache = caches[side];
+    const hit = cache.get(positives);
+    if (hit !== undefined) {
+      cache.delete(positives);
+      cache.set(positives, hit);
+      return hit;
+    }
+    const table = buildTable(side, positives);
+    cache.set(positives, table);
+    if (cache.size > cacheCapacity) cache.delete(cache.keys().next().value as number);
+    return table;
+  };
+  let evaluations = 0;
+  return {
+    setting,
+    tailBound,
+    get evaluations() {
+      return evaluations;
+    },
+    outcomes(positives0, positives1) {
+      evaluations++;
+      const tables = [tableFor(0, positives0), tableFor(1, positives1)];
+      // Loop over the side with the shorter windows; look the other side up in its prefix sums.
+      const outerSide = tables[0].size <= tables[1].size ? 0 : 1;
+      const innerSide = 1 - outerSide;
+      const outer = tables[outerSide];
+      const inner = tables[innerSide];
+      const outerRows = rowsOf[outerSide];
+      const innerRows = rowsOf[innerSide];
+      const outerIndex = blockIndex[outerSide];
+      const innerIndex = blockIndex[innerSide];
+      let pass = 0;
+      let innerAtMost = 0;
+      let innerAtLeast = 0;
+      let dropped = law.droppedMass;
+      for (let b = 0; b < blocks; b++) {
+        const mOuter = outerRows[b];
+        const mInner = innerRows[b];
+        if (mOuter === 0 || mInner === 0) continue;
+        const weight = law.weights[b];
+        const jOuter = outerIndex[b];
+        const jInner = innerIndex[b];
+        dropped += weight * (outer.dropped[jOuter] + inner.dropped[jInner]);
+        const limit = maxScaledGap[b];
+        const firstInner = inner.first[jInner];
+        const lengthInner = inner.length[jInner];
+        const base = inner.offset[jInner] + jInner;
+        const firstOuter = outer.first[jOuter];
+        const lengthOuter = outer.length[jOuter];
+        const baseOuter = outer.offset[jOuter] + jOuter;
+        // The audit passes iff |x_inner·m_outer − x_outer·m_inner| ≤ limit, i.e. iff
+        // lo ≤ x_inner ≤ hi with hi = ⌊(x_outer·m_inner + limit)/m_outer⌋ and
+        // lo = ⌊(x_outer·m_inner − limit − 1)/m_outer⌋ + 1, kept as quotient and remainder
+        // (exact integer arithmetic: all values stay below 2^53) and advanced by m_inner.
+        const stepQuotient = Math.floor(mInner / mOuter);
+        const stepRemainder = mInner - stepQuotient * mOuter;
+        const hiStart = firstOuter * mInner + limit;
+        let hiQuotient = Math.floor(hiStart / mOuter);
+        let hiRemainder = hiStart - hiQuotient * mOuter;
+        const loStart = firstOuter * mInner - limit - 1;
+        let loQuotient = Math.floor(loStart / mOuter);
+        let loRemainder = loStart - loQuotient * mOuter;
+        let blockPass = 0;
+        let blockAtMost = 0;
+        let blockAtLeast = 0;
+        for (let i = 0; i < lengthOuter; i++) {
+          const hi = hiQuotient - firstInner;
+          const lo = loQuotient + 1 - firstInner;
+          const below = inner.prefix[base + (hi < 0 ? 0 : Math.min(hi + 1, lengthInner))];
+          const notReached = inner.prefix[base + (lo <= 0 ? 0 : Math.min(lo, lengthInner))];
+          const probability = outer.prefix[baseOuter + i + 1] - outer.prefix[baseOuter + i];
+          blockPass += probability * (below - notReached);
+          blockAtMost += probability * below;
+          blockAtLeast += probability * (1 - notReached);
+          hiQuotient += stepQuotient;
+          hiRemainder += stepRemainder;
+          if (hiRemainder >= mOuter) {
+            hiRemainder -= mOuter;
+            hiQuotient++;
+          }
+          loQuotient += stepQuotient;
+          loRemainder += stepRemainder;
+          if (loRemainder >= mOuter) {
+            loRemainder -= mOuter;
+            loQuotient++;
+          }
+        }
+        pass += weight * blockPass;
+        innerAtMost += weight * blockAtMost;
+        innerAtLeast += weight * blockAtLeast;
+      }
+      // x_inner ≤ hi is d_S ≤ ε when the inner side is group 1 (x₁m₀ − x₀m₁ ≤ limit) and
+      // d_S ≥ −ε when it is group 0; x_inner ≥ lo the other way round.
+      const atMost = innerSide === 1 ? innerAtMost : innerAtLeast;
+      const atLeast = innerSide === 1 ? innerAtLeast : innerAtMost;
+      const error = dropped + roundingAllowance;
+      return {
+        pass: bounded(pass, error),
+        gapAtMostTolerance: bounded(atMost, error),
+        gapAtLeastMinusTolerance: bounded(atLeast, error),
+      };
+    },
+  };
+}
