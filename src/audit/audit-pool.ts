@@ -1,3 +1,4 @@
+import type { FixedSampleDecision } from '../stats/fixed-sample-decision.js';
 import { waldThresholds } from '../stats/thresholds.js';
 import { createRandom, deriveSeed } from '../util/random.js';
 import { type Infer, schema, validateInput } from '../util/schema.js';
@@ -53,7 +54,7 @@ interface AuditPoolCommon {
   readonly groupCounts: { readonly a: number; readonly b: number };
   /** The metric's hard-decision gap on the whole pool (6 decimals), and the oracle's decision against δ. */
   readonly oracleGap: number;
-  readonly oracleDecision: 'reject' | 'accept';
+  readonly oracleDecision: FixedSampleDecision;
   /** The score or logit mean gap (score and logit access only). */
   readonly proxyGap?: number;
   /** δ. */
@@ -79,7 +80,7 @@ export interface SingleAuditSummary extends AuditPoolCommon {
   readonly queries: number;
   /** The final signed GLR; "Infinity" or "-Infinity" as text when infinite (JSON has no infinity). */
   readonly statistic: number | string;
-  readonly fixedDecision: 'reject' | 'accept' | null;
+  readonly fixedDecision: FixedSampleDecision | null;
   readonly fixedSamples: number;
   readonly fixedGap: number;
 }

@@ -37,6 +37,7 @@ export interface SequentialAuditResult {
  * The fixed-sample decision: on hard decisions the gap of counts is compared exactly
  * (countGapDecision; sums of 0/1 values are the positives, exact in doubles); on scores
  * or logits the plug-in mean gap is compared in floating point (fixedSampleDecision).
+ * A group without a row among them is inconclusive (no verdict without evidence).
  */
 function fixedDecisionOf(
   prepared: PreparedAudit,
@@ -48,7 +49,7 @@ function fixedDecisionOf(
   gap: number,
   tolerance: number,
 ): FixedSampleDecision {
-  if (prepared.family === 'gaussian') return fixedSampleDecision(Number.isNaN(gap) ? 0 : gap, tolerance);
+  if (prepared.family === 'gaussian') return fixedSampleDecision(gap, tolerance);
   return wholePool
     ? countGapDecision(prepared.countA, prepared.totalA, prepared.countB, prepared.totalB, tolerance)
     : countGapDecision(countA, sumA, countB, sumB, tolerance);

@@ -8,7 +8,7 @@ export interface AuditSummary {
   readonly meanQueries: number;
   /** Sample standard deviation of the queries (n - 1 in the denominator; 0 for one replicate). */
   readonly stdQueries: number;
-  readonly fixedDecisions: { reject: number; accept: number };
+  readonly fixedDecisions: { reject: number; accept: number; inconclusive: number };
   /** Decisions taken within the first `within` queries (the small-sample regime). */
   readonly earlyDecisions: { within: number; reject: number; accept: number };
 }
@@ -22,7 +22,7 @@ export interface AuditSummary {
 export function summarizeAudits(results: readonly SequentialAuditResult[], earlyWithin = 10): AuditSummary {
   if (results.length === 0) throw new Error('summarizeAudits requires at least one result');
   const decisions = { reject: 0, accept: 0, inconclusive: 0 };
-  const fixedDecisions = { reject: 0, accept: 0 };
+  const fixedDecisions = { reject: 0, accept: 0, inconclusive: 0 };
   const earlyDecisions = { within: earlyWithin, reject: 0, accept: 0 };
   let sum = 0;
   for (const result of results) {

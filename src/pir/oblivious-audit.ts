@@ -29,9 +29,12 @@ export interface ObliviousAuditOptions {
 
 export interface ObliviousAuditResult {
   readonly test: ObliviousTest;
-  /** reject (violation), accept, inconclusive (sequential only), or provider-rejected. */
+  /**
+   * reject (violation), accept, inconclusive (no verdict: a group has no label in S, or
+   * the sequential statistic stayed between its thresholds), or provider-rejected.
+   */
   readonly decision: 'reject' | 'accept' | 'inconclusive' | 'provider-rejected';
-  /** Why the provider was rejected (verification failure or a wrong canary). */
+  /** Why the provider was rejected (verification failure or a wrong canary), or why the audit is inconclusive. */
   readonly reason?: string;
   /** Labels of S the test consumed before deciding. */
   readonly labelsUsed: number;
@@ -44,6 +47,35 @@ export interface ObliviousAuditResult {
   readonly bytesSent: number;
   readonly bytesReceived: number;
   readonly onlineMs: number;
+}
+
+const groupNames = ['a (group = 0)', 'b (group = 1)'] as const;
+
+/**
+ * checkBothGroups(groups, where) throws InputError naming `where` unless the candidate
+ * set holds rows of both groups: with one group the demographic-parity gap is undefined
+ * and no audit can measure it (`fairaudit audit` refuses such a pool the same way). O(N).
+ */
+export function checkBothGroups(groups: Uint8Array, where: string): void {
+  let inB = 0;
+  for (let i = 0; i < groups.length; i++) inB += groups[i] === 1 ? 1 : 0;
+  if (inB === 0 || inB === groups.length) {
+    throw inputError({
+      where,
+      expected: 'candidates of both groups (group = 0 and group = 1)',
+      found: `no row of group ${groupNames[inB === 0 ? 1 : 0]} among ${groups.length} candidates`,
+    });
+  }
+}
+
+/**
+ * missingGroupReason(counts) names a group with no label in S, or returns undefined
+ * when both groups have labels. O(1).
+ */
+function missingGroupReason(labelCounts: readonly number[]): string | undefined {
+  const missing = labelCounts.findIndex((count) => count === 0);
+  if (missing < 0) return undefined;
+  return `no label of group ${groupNames[missing]} in S: the gap d_S is undefined, and no verdict is given without evidence`;
 }
 
 /**
@@ -81,7 +113,10 @@ export function drawAuditSet(groups: Uint8Array, size: number, design: AuditDesi
  * when |d_S| > ε) or (b) paper A's sequential Bernoulli GLR, one label per query,
  * stopping at the first batch where the statistic crosses log((1-β)/α) or
  * log(β/(1-α)). A provider whose answers fail verification or a canary is reported
- * as `provider-rejected`. O(|S|·(mn + ℓn)) on the auditor.
+ * as `provider-rejected`. When S holds no label of one group, both tests end
+ * `inconclusive` with that reason (never `accept`: nothing was measured). Throws
+ * InputError when the candidate set lacks a group (checkBothGroups).
+ * O(|S|·(mn + ℓn)) on the auditor.
  */
 export async function runObliviousAudit(
   connection: ProviderConnection,
@@ -99,6 +134,7 @@ export async function runObliviousAudit(
   if (!Number.isInteger(batchSize) || batchSize < 1 || batchSize > connection.setup.maxBatch) {
     throw inputError({ where: '--batch-size', expected: `an integer in [1, ${connection.setup.maxBatch}]`, found: batchSize });
   }
+  checkBothGroups(groups, 'candidate set');
   const thresholds = sequentialThresholds(options.alpha, options.beta);
   const sample = drawAuditSet(groups, options.sampleSize, options.design, random);
   const canaryLabel = new Map(options.canaries.map((canary) => [canary.index, canary.label]));
@@ -159,12 +195,15 @@ export async function runObliviousAudit(
     }
   }
   if (decision === undefined) {
+    reason = missingGroupReason([counts[0][0], counts[1][0]]);
     if (test === 'fixed') {
       statistic = gap();
-      // Exact on counts: a gap of exactly the tolerance passes (H0 is |gap| <= tolerance).
+      // Exact on counts: a gap of exactly the tolerance passes (H0 is |gap| <= tolerance);
+      // an empty group is inconclusive (countGapDecision), with the reason above.
       decision = countGapDecision(counts[0][0], counts[0][1], counts[1][0], counts[1][1], tolerance);
     } else {
       decision = 'inconclusive';
+      reason ??= `the statistic stayed between log(β/(1-α)) and log((1-β)/α) after all ${labelsUsed} labels of S`;
     }
   }
   return {

@@ -77,8 +77,9 @@ export function countGapExceedsTolerance(
  * countGapDecision(countA, positivesA, countB, positivesB, tolerance) is the plug-in
  * decision on counts (the oracle and the fixed-sample baseline of paper A section 5.4
  * with hard decisions): reject when the gap exceeds the tolerance exactly (see
- * countGapExceedsTolerance), accept otherwise, including when a group has no observation.
- * O(1).
+ * countGapExceedsTolerance), accept otherwise; inconclusive when a group has no
+ * observation, since the gap is then undefined and nothing was measured (no verdict
+ * without evidence: an empty group never passes an audit). O(1).
  */
 export function countGapDecision(
   countA: number,
@@ -87,5 +88,6 @@ export function countGapDecision(
   positivesB: number,
   tolerance: number,
 ): FixedSampleDecision {
+  if (countA === 0 || countB === 0) return 'inconclusive';
   return countGapExceedsTolerance(countA, positivesA, countB, positivesB, tolerance) ? 'reject' : 'accept';
 }

@@ -10,7 +10,7 @@ describe('summarizeAudits(results)', () => {
   it('counts decisions and gives the mean and sample standard deviation of queries', () => {
     const summary = summarizeAudits([result('reject', 10), result('reject', 20), result('inconclusive', 60)]);
     expect(summary.decisions).toEqual({ reject: 2, accept: 0, inconclusive: 1 });
-    expect(summary.fixedDecisions).toEqual({ reject: 0, accept: 3 });
+    expect(summary.fixedDecisions).toEqual({ reject: 0, accept: 3, inconclusive: 0 });
     expect(summary.meanQueries).toBe(30);
     // numpy.std([10, 20, 60], ddof=1) = 26.457513110645905
     expect(summary.stdQueries).toBeCloseTo(26.457513110645905, 12);

@@ -1,6 +1,8 @@
 import { afterEach, describe, expect, test } from 'vitest';
 import { createRandom } from '../../src/util/random.js';
 import { drawAuditSet, runObliviousAudit } from '../../src/pir/oblivious-audit.js';
+import { drawObliviousAudit, prepareObliviousAudit } from '../../src/respir/oblivious-audit-simulation.js';
+import { InputError } from '../../src/util/errors.js';
 import { choosePirParameters } from '../../src/pir/parameters.js';
 import { PirServer } from '../../src/pir/pir-server.js';
 import { PirVerificationError } from '../../src/pir/pir-verification-error.js';
@@ -129,6 +131,55 @@ describe('runObliviousAudit(connection, options, random) over loopback HTTP', ()
     const second = await fetch(`${service.url}/answer`, { method: 'POST', body: wrongModulus });
     expect(second.status).toBe(400);
     expect(await second.text()).toMatch(/expected modulus q = 2\^32, found "q = 2\^64"/);
+  });
+
+  test('S without a label of one group is inconclusive with the reason, in the fixed and the sequential test, never accept', async () => {
+    // 3 of 3,000 candidates in group b and a proportional S of 100: group a gets
+    // round(100 · 2997/3000) = 100 rows (groupAuditSizes), group b none. The labels are
+    // fair (rate 0.3 in both groups), so an accept would have been "no violation seen".
+    const groups = new Uint8Array(3000);
+    groups[5] = groups[1500] = groups[2999] = 1;
+    const labels = new Uint8Array(3000).map((_, i) => (i % 10 < 3 ? 1 : 0));
+    const service = await provide(labels);
+    const connection = await ProviderConnection.connect(service.url);
+    for (const testKind of ['fixed', 'sequential'] as const) {
+      const result = await runObliviousAudit(
+        connection,
+        { ...auditSettings, sampleSize: 100, design: 'proportional', groups, canaries: [], test: testKind },
+        createRandom(`one-group-${testKind}`),
+      );
+      expect(result.decision).toBe('inconclusive');
+      expect(result.reason).toBe('no label of group b (group = 1) in S: the gap d_S is undefined, and no verdict is given without evidence');
+      expect(result.labelsUsed).toBe(100);
+    }
+    // The respir simulation of the same design counts every such draw as a failure to pass.
+    const simulation = prepareObliviousAudit({
+      population: { groupSizes: [2997, 3], eligibleSizes: [2997, 3], eligiblePositives: [899, 1] },
+      auditSetSize: 100,
+      design: 'proportional',
+      sampler: 'counts',
+      tolerance: 0.05,
+      canaries: 0,
+      canaryEffectiveness: 0.8,
+      manipulation: { groupOneLowered: 0, groupZeroRaised: 0, flips: 0, gap: 0 },
+    });
+    const outcome = drawObliviousAudit(simulation, createRandom('one-group-simulation'));
+    expect(outcome.respirPassed).toBe(false);
+    expect(outcome.respirGap).toBeNaN();
+  });
+
+  test('a candidate set of one group is refused (InputError naming the missing group) before any query', async () => {
+    const labels = new Uint8Array(500).fill(1);
+    const service = await provide(labels);
+    const connection = await ProviderConnection.connect(service.url);
+    const attempt = runObliviousAudit(
+      connection,
+      { ...auditSettings, sampleSize: 50, groups: new Uint8Array(500), canaries: [], test: 'fixed' },
+      createRandom('one-group-set'),
+    );
+    await expect(attempt).rejects.toThrow(InputError);
+    await expect(attempt).rejects.toThrow('candidate set: expected candidates of both groups (group = 0 and group = 1), found "no row of group b (group = 1) among 500 candidates"');
+    expect(service.counters.queries).toBe(0);
   });
 
   test('the provider stops by itself after its idle timeout', async () => {

@@ -131,6 +131,16 @@ describe('fairaudit pir audit', () => {
     }
   });
 
+  test('a pool of one group exits 2 naming the pool and the missing group, before contacting the provider (as audit does)', async () => {
+    const folder = mkdtempSync(join(tmpdir(), 'fairaudit-pir-one-group-'));
+    const path = join(folder, 'pool.csv');
+    writeFileSync(path, `group,label,decision\n${Array.from({ length: 50 }, (_, i) => `0,${i % 2},${i % 2}`).join('\n')}\n`);
+    const port = await closedPort();
+    const { code, stderr: err } = await runCliInProcess(['pir', 'audit', '--provider', `http://127.0.0.1:${port}`, '--pool', path]);
+    expect(code).toBe(2);
+    expect(err).toContain(`${path}: column group: expected candidates of both groups (group = 0 and group = 1), found "no row of group b (group = 1) among 50 candidates"`);
+  });
+
   test('a provider URL off loopback exits 2', async () => {
     const path = writePool(100, 0.3, 0.3);
     const { code, stderr: err } = await runCliInProcess(['pir', 'audit', '--provider', 'http://192.0.2.1:80', '--pool', path]);

@@ -78,8 +78,10 @@ describe('countGapExceedsTolerance(countA, positivesA, countB, positivesB, toler
     expect(countGapExceedsTolerance(m, 0, m, 123_456_790, 0.123456789)).toBe(true);
   });
 
-  it('treats a group without observations as no gap', () => {
+  it('treats a group without observations as no gap, and decides nothing on it: inconclusive, never accept', () => {
     expect(countGapExceedsTolerance(0, 0, 10, 10, 0.05)).toBe(false);
-    expect(countGapDecision(10, 0, 0, 0, 0.05)).toBe('accept');
+    expect(countGapDecision(10, 0, 0, 0, 0.05)).toBe('inconclusive');
+    expect(countGapDecision(0, 0, 10, 10, 0.05)).toBe('inconclusive');
+    expect(countGapDecision(0, 0, 0, 0, 0.05)).toBe('inconclusive');
   });
 });

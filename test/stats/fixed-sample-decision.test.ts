@@ -8,4 +8,8 @@ describe('fixedSampleDecision(gap, tolerance)', () => {
     expect(fixedSampleDecision(0.05, 0.05)).toBe('accept');
     expect(fixedSampleDecision(-0.01, 0.05)).toBe('accept');
   });
+
+  it('is inconclusive on a NaN gap (a group without observations), never accept', () => {
+    expect(fixedSampleDecision(Number.NaN, 0.05)).toBe('inconclusive');
+  });
 });

@@ -119,7 +119,8 @@ function summaryText(poolName: string, summary: AuditPoolSummary): string {
     `${head}, ${summary.replicates} replicates\n${oracleLine(summary)}` +
     `sequential:   reject ${d.reject}, accept ${d.accept}, inconclusive ${d.inconclusive}; queries ${summary.meanQueries.toFixed(1)} ± ${summary.stdQueries.toFixed(1)}\n` +
     `early:        reject ${summary.earlyDecisions.reject}, accept ${summary.earlyDecisions.accept} within ${summary.earlyDecisions.within} queries\n` +
-    `fixed-sample: reject ${summary.fixedDecisions.reject}, accept ${summary.fixedDecisions.accept} on ${summary.fixedSamples} rows\n`
+    `fixed-sample: reject ${summary.fixedDecisions.reject}, accept ${summary.fixedDecisions.accept}` +
+    `${summary.fixedDecisions.inconclusive > 0 ? `, inconclusive ${summary.fixedDecisions.inconclusive} (a group absent)` : ''} on ${summary.fixedSamples} rows\n`
   );
 }
 

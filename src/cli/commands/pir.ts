@@ -1,7 +1,7 @@
 import type { Argv, CommandModule } from 'yargs';
 import { AUDIT_DESIGNS, type AuditDesign } from '../../audit/audit-design.js';
 import { readPoolFile } from '../../audit/pool-io.js';
-import { type ObliviousTest, runObliviousAudit } from '../../pir/oblivious-audit.js';
+import { checkBothGroups, type ObliviousTest, runObliviousAudit } from '../../pir/oblivious-audit.js';
 import { PirVerificationError } from '../../pir/pir-verification-error.js';
 import { ProviderConnection } from '../../pir/provider-connection.js';
 import { startPoolProvider } from '../../pir/provider-from-pool.js';
@@ -129,6 +129,7 @@ const auditCommand: CommandModule<object, AuditArguments> = {
       throw inputError({ where: '--sampling', expected: '--design uniform, proportional or balanced (the flag was renamed; stratified is now proportional)', found: argv.sampling });
     }
     const pool = readPoolFile(argv.pool);
+    checkBothGroups(pool.group, `${pool.source}: column group`);
     let connection: ProviderConnection;
     try {
       connection = await ProviderConnection.connect(
