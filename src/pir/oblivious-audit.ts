@@ -73,7 +73,7 @@ export function checkBothGroups(groups: Uint8Array, where: string): void {
  * when both groups have labels. O(1).
  */
 function missingGroupReason(labelCounts: readonly number[]): string | undefined {
-  const missing = labelCounts.findIndex((count) => count === 0);
+  const missing = labelCounts.indexOf(0);
   if (missing < 0) return undefined;
   return `no label of group ${groupNames[missing]} in S: the gap d_S is undefined, and no verdict is given without evidence`;
 }
