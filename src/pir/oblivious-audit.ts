@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { BernoulliGlrStream } from '../stats/bernoulli-glr-stream.js';
 import { countGapDecision } from '../stats/count-gap-comparison.js';
 import { sequentialThresholds } from '../stats/thresholds.js';
@@ -41,6 +42,12 @@ export interface ObliviousAuditResult {
   /** PIR queries sent (labels of S and canaries, whole batches). */
   readonly pirQueries: number;
   readonly canariesChecked: number;
+  /**
+   * SHA-256 (hex) of S as drawn (canaries not added), its candidate indices sorted
+   * ascending as u32 little-endian: two audits drew the same S iff their digests agree
+   * (up to collisions). It names S without listing it (auditSetDigest).
+   */
+  readonly auditSetDigest: string;
   /** The signed GLR (sequential) or the gap d_S = p_b - p_a (fixed) at the decision. */
   readonly statistic: number;
   readonly gap: number;
@@ -76,6 +83,15 @@ function missingGroupReason(labelCounts: readonly number[]): string | undefined 
   const missing = labelCounts.indexOf(0);
   if (missing < 0) return undefined;
   return `no label of group ${groupNames[missing]} in S: the gap d_S is undefined, and no verdict is given without evidence`;
+}
+
+/**
+ * auditSetDigest(sample) is the SHA-256 (hex) of the candidate indices of S sorted
+ * ascending, each a u32 little-endian: the same for the same set whatever its order. O(n log n).
+ */
+export function auditSetDigest(sample: readonly number[]): string {
+  const sorted = Uint32Array.from(sample).sort();
+  return createHash('sha256').update(new Uint8Array(sorted.buffer, sorted.byteOffset, sorted.byteLength)).digest('hex');
 }
 
 /**
@@ -213,6 +229,7 @@ export async function runObliviousAudit(
     labelsUsed,
     pirQueries,
     canariesChecked,
+    auditSetDigest: auditSetDigest(sample),
     statistic,
     gap: gap(),
     bytesSent: connection.traffic.bytesSent - sentBefore,
