@@ -19,7 +19,6 @@ import { runCliInProcess } from '../helpers/cli.js';
  */
 const OLD_DEFAULT_SEED = 'pir-audit';
 const CANDIDATES = 13_500;
-const SAMPLE_SIZE = 1000;
 const CANARIES = 10;
 const TOLERANCE = 0.05;
 
