@@ -5,6 +5,7 @@ import { sequentialThresholds } from '../stats/thresholds.js';
 import { inputError } from '../util/errors.js';
 import { type AuditDesign, groupAuditSizes } from '../audit/audit-design.js';
 import { partialShuffle, type Random, shuffleInPlace } from '../util/random.js';
+import { entryLocation } from './packing.js';
 import { PirVerificationError } from './pir-verification-error.js';
 import type { ProviderConnection } from './provider-connection.js';
 
@@ -48,6 +49,12 @@ export interface ObliviousAuditResult {
    * (up to collisions). It names S without listing it (auditSetDigest).
    */
   readonly auditSetDigest: string;
+  /**
+   * Distinct candidate labels the auditor could decrypt from this test's answers: every
+   * entry of every column of D answered (SimplePIR decrypts the whole column), about
+   * |S|·ℓ·k for |S| queries on distinct columns, not |S|.
+   */
+  readonly labelsRevealed: number;
   /** The signed GLR (sequential) or the gap d_S = p_b - p_a (fixed) at the decision. */
   readonly statistic: number;
   readonly gap: number;
@@ -169,6 +176,7 @@ export async function runObliviousAudit(
   const sentBefore = connection.traffic.bytesSent;
   const receivedBefore = connection.traffic.bytesReceived;
   const started = performance.now();
+  const answeredColumns = new Set<number>();
   let labelsUsed = 0;
   let pirQueries = 0;
   let canariesChecked = 0;
@@ -182,6 +190,7 @@ export async function runObliviousAudit(
     pirQueries += batch.length;
     try {
       labels = await connection.retrieve(batch.map((item) => item.index));
+      for (const item of batch) answeredColumns.add(entryLocation(item.index, connection.parameters).column);
     } catch (error) {
       if (!(error instanceof PirVerificationError)) throw error;
       decision = 'provider-rejected';
@@ -230,6 +239,7 @@ export async function runObliviousAudit(
     pirQueries,
     canariesChecked,
     auditSetDigest: auditSetDigest(sample),
+    labelsRevealed: connection.labelsRevealed(answeredColumns),
     statistic,
     gap: gap(),
     bytesSent: connection.traffic.bytesSent - sentBefore,

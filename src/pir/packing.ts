@@ -87,3 +87,15 @@ export function readEntry(columnValues: ArrayLike<number>, index: number, parame
   }
   return value;
 }
+
+/**
+ * entriesInColumn(column, parameters) is how many of the N entries live in that column
+ * of D (entryLocation): ℓ·k per full column with k entries per element (ℓ/c with c
+ * elements per entry), fewer in the last one, none past it. Decrypting one answer
+ * recovers every one of them. O(1).
+ */
+export function entriesInColumn(column: number, parameters: PirParameters): number {
+  const { rows, entriesPerElement, elementsPerEntry, entryCount } = parameters;
+  const perColumn = elementsPerEntry === 1 ? rows * entriesPerElement : rows / elementsPerEntry;
+  return Math.max(0, Math.min(perColumn, entryCount - column * perColumn));
+}

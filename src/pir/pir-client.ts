@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import type { CommitmentBinding } from './commitment-binding.js';
 import { commitmentChallenge } from './commitment-challenge.js';
 import { expandSeed } from './expand-seed.js';
 import { sampleDiscreteGaussian, sampleUniformWords } from './discrete-gaussian.js';
@@ -77,14 +78,17 @@ export class PirClient {
   }
 
   /**
-   * verifyCommitment(proof) runs the auditor's offline checks of paper B Figure 3:
-   * C ← Hash(A, H) (commitmentChallenge), then reject unless ‖Z‖∞ ≤ p·ℓ and
-   * Z·A = C·H (mod q), Z read as signed 32-bit integers (λ × m, row-major). On
-   * success it keeps C and Z so that every later answer v to a query u must also
-   * satisfy Z·u = C·v (mod q). O(λ·(m + ℓ)·n). Throws PirVerificationError.
+   * verifyCommitment(proof, binding?) runs the auditor's offline checks of paper B
+   * Figure 3: C ← Hash(A, H) (commitmentChallenge, over the audit's binding when given:
+   * then the client must have been created with publicSeeds(binding).matrix as the seed
+   * of A), then reject unless ‖Z‖∞ ≤ p·ℓ and Z·A = C·H (mod q), Z read as signed 32-bit
+   * integers (λ × m, row-major). A commitment made for another nonce or candidate list
+   * (a replayed transcript) fails Z·A = C·H. On success it keeps C and Z so that every
+   * later answer v to a query u must also satisfy Z·u = C·v (mod q).
+   * O(λ·(m + ℓ)·n). Throws PirVerificationError.
    */
-  verifyCommitment(proof: Int32Array): void {
-    const challenge = commitmentChallenge(this.parameters, this.seed, this.hint);
+  verifyCommitment(proof: Int32Array, binding?: CommitmentBinding): void {
+    const challenge = commitmentChallenge(this.parameters, this.seed, this.hint, binding);
     this.checkProof(challenge, proof, 'commitment');
     this.installChallenge(challenge, proof);
     this.secret = false;
@@ -128,7 +132,7 @@ export class PirClient {
           throw new PirVerificationError(
             `${what}: Z·A ≠ C·H at row ${Math.floor(i / lweDimension)}, column ${i % lweDimension}; ${
               what === 'commitment'
-                ? 'the hint does not commit to the database behind Z'
+                ? 'the hint does not commit to the database behind Z (or it was made for another audit: another nonce, share or candidate list)'
                 : 'the provider did not evaluate the committed database on the challenge'
             }`,
           );

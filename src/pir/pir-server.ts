@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { type CommitmentBinding, publicSeeds } from './commitment-binding.js';
 import { commitmentChallenge } from './commitment-challenge.js';
 import { expandSeed, SEED_BYTES } from './expand-seed.js';
 import { packDatabase } from './packing.js';
@@ -94,15 +95,20 @@ export class PirServer {
   }
 
   /**
-   * commit() is the provider's offline phase of paper B Figure 3: the hint H = D·A,
-   * the challenge C = Hash(A, H) and the proof Z = C·D (signed 32-bit integers,
-   * λ × m). Sent to the auditor with the seed of A. O(ℓmn + λℓm).
+   * commit(binding?) is the provider's offline phase of paper B Figure 3: the hint
+   * H = D·A, the challenge C = Hash(A, H) and the proof Z = C·D (signed 32-bit integers,
+   * λ × m). For an audit (`binding`: candidate-list digest, auditor nonce, provider
+   * share) A is expanded from publicSeeds(binding).matrix and the hash covers the
+   * binding too, so the commitment holds for this audit and this candidate list only;
+   * without one, A comes from this server's seed (benchmarks, tests of the scheme).
+   * Returns the seed of A used. O(ℓmn + λℓm).
    */
-  commit(): { hint: Uint32Array; proof: Int32Array } {
-    const hint = this.hint();
-    const challenge = commitmentChallenge(this.parameters, this.seed, hint);
+  commit(binding?: CommitmentBinding): { seed: Uint8Array; hint: Uint32Array; proof: Int32Array } {
+    const seed = binding === undefined ? this.seed : publicSeeds(binding).matrix;
+    const hint = this.hint(expandSeed(seed, this.parameters.columns * this.parameters.lweDimension));
+    const challenge = commitmentChallenge(this.parameters, seed, hint, binding);
     const proof = this.commitmentProof(challenge, CHALLENGE_ROWS);
-    return { hint, proof: new Int32Array(proof.buffer, proof.byteOffset, proof.length) };
+    return { seed, hint, proof: new Int32Array(proof.buffer, proof.byteOffset, proof.length) };
   }
 
   /**

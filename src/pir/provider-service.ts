@@ -1,7 +1,9 @@
+import { randomBytes, timingSafeEqual } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { inputError, isInputError } from '../util/errors.js';
-import { randomBytes } from 'node:crypto';
+import { CANDIDATE_DIGEST_BYTES } from './candidate-digest.js';
+import { type CommitmentBinding, NONCE_BYTES, publicSeeds } from './commitment-binding.js';
 import { CHALLENGE_ROWS } from './parameters.js';
 import type { PirServer } from './pir-server.js';
 import { secretChallengeShape } from './secret-challenge.js';
@@ -10,30 +12,49 @@ import { decodeMessage, encodeMessage, HEADER_BYTES } from './wire-format.js';
 /** The only address the PIR services bind to or talk to. */
 export const LOOPBACK_HOST = '127.0.0.1';
 
+/** The host names a request's Host header may carry (with the service's port). */
+export const LOOPBACK_NAMES: readonly string[] = [LOOPBACK_HOST, 'localhost'];
+
+/** The protocol both sides speak; /setup names it and the auditor refuses any other. */
+export const PIR_PROTOCOL = 'fairaudit-pir/2';
+
+/** The largest JSON body the provider reads (POST /commit) and the auditor accepts (/setup, /commit). */
+export const MAX_JSON_BYTES = 4096;
+
 /** What the provider publishes at GET /setup (the auditor derives the parameters itself). */
 export interface ProviderSetup {
-  readonly protocol: 'fairaudit-pir/1';
+  readonly protocol: typeof PIR_PROTOCOL;
   readonly entryCount: number;
   readonly entryBits: number;
-  /** The seed of A, hex. */
-  readonly seed: string;
-  /** The seed of A_2 for the secret-challenge preprocessing, hex. */
-  readonly challengeSeed: string;
+  /** candidateListDigest of the provider's candidate list, hex: it must equal the auditor's. */
+  readonly candidateDigest: string;
   readonly maxBatch: number;
 }
 
+/** What POST /commit returns: the provider's share of the public seeds, hex (the hint and proof follow at GET /hint, /proof). */
+export interface CommitResponse {
+  readonly providerShare: string;
+}
+
 export interface ProviderServiceOptions {
-  /** The committed database (hint and proof come from its `commit()`). */
+  /** The database to commit to (a fresh hint and proof per audit, bound to its nonce). */
   readonly server: PirServer;
-  readonly hint: Uint32Array;
-  readonly proof: Int32Array;
+  /** candidateListDigest of the candidate list the database labels, in its order. */
+  readonly candidateDigest: Uint8Array;
   /**
    * The table actually used to answer: `server` for an honest provider, another
    * PirServer for a cheating one (tests and `pir serve --tamper`).
    */
   readonly answerFrom?: PirServer;
+  /**
+   * A cheating provider (tests and `pir serve --tamper replay`): it commits once, for
+   * the first nonce it receives, and returns that transcript to every later audit.
+   */
+  readonly replay?: boolean;
+  /** The bearer token every request must carry; 32 bytes from node:crypto (hex) when absent. */
+  readonly token?: string;
   readonly port?: number;
-  /** Stop after this long without a request (bounded lifetime). */
+  /** Stop after this long without an authorised request (bounded lifetime). */
   readonly idleTimeoutMs: number;
   /** Largest batch of queries in one POST /answer. */
   readonly maxBatch?: number;
@@ -41,23 +62,30 @@ export interface ProviderServiceOptions {
 
 export interface ProviderService {
   readonly url: string;
+  /** The bearer token (hex) every request needs: keep it out of logs (`pir serve` writes it to a 0600 file). */
+  readonly token: string;
   /** Resolves once the service has stopped (idle timeout, POST /shutdown or close()). */
   readonly stopped: Promise<void>;
-  readonly counters: { requests: number; queries: number; bytesIn: number; bytesOut: number };
+  readonly counters: {
+    requests: number;
+    /** Requests refused before routing: a wrong Host header (403) or a missing or wrong token (401). */
+    refused: number;
+    commitments: number;
+    queries: number;
+    bytesIn: number;
+    bytesOut: number;
+  };
   close(): Promise<void>;
 }
 
-async function readBody(request: IncomingMessage, limit: number): Promise<Uint8Array> {
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of request) {
-    size += (chunk as Buffer).length;
-    if (size > limit) {
-      throw inputError({ where: 'PIR query', expected: `at most ${limit} bytes`, found: `more than ${limit} bytes` });
-    }
-    chunks.push(chunk as Buffer);
-  }
-  return new Uint8Array(Buffer.concat(chunks));
+/** One audit's commitment: its binding, the seed of A_2, and the messages sent as they are. */
+interface Commitment {
+  readonly binding: CommitmentBinding;
+  readonly challengeSeed: Uint8Array;
+  readonly hintMessage: Uint8Array;
+  readonly proofMessage: Uint8Array;
+  /** Built on the first GET /challenge-hints (the secret-challenge preprocessing). */
+  challengeHintMessage?: Uint8Array;
 }
 
 /** What the request handler of a provider service works with. */
@@ -65,71 +93,166 @@ interface ProviderState {
   readonly setup: ProviderSetup;
   readonly server: PirServer;
   readonly answerFrom: PirServer;
+  readonly candidateDigest: Uint8Array;
+  readonly replay: boolean;
+  readonly token: Buffer;
   readonly maxBatch: number;
   readonly counters: ProviderService['counters'];
-  readonly hintMessage: Uint8Array;
-  readonly proofMessage: Uint8Array;
-  /** Built on the first GET /challenge-hints (the secret-challenge preprocessing). */
-  challengeHintMessage?: Uint8Array;
+  /** The current audit's commitment (one auditor at a time: a new POST /commit replaces it). */
+  commitment?: Commitment;
+  port: number;
   readonly close: () => Promise<void>;
 }
 
-/** Stage 1: what the provider publishes and sends unchanged (setup, hint, proof), and its counters. */
+/** An HTTP error with its status, for requests refused before or during routing. */
+class RequestError extends Error {
+  constructor(
+    readonly status: number,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+async function readBody(request: IncomingMessage, limit: number, what: string): Promise<Uint8Array> {
+  const declared = Number(request.headers['content-length']);
+  if (Number.isFinite(declared) && declared > limit) {
+    throw inputError({ where: what, expected: `at most ${limit} bytes`, found: `${declared} bytes` });
+  }
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of request) {
+    size += (chunk as Buffer).length;
+    if (size > limit) {
+      throw inputError({ where: what, expected: `at most ${limit} bytes`, found: `more than ${limit} bytes` });
+    }
+    chunks.push(chunk as Buffer);
+  }
+  return new Uint8Array(Buffer.concat(chunks));
+}
+
+/** Stage 1: what the provider publishes (setup) and its counters; commitments come per audit. */
 function providerState(options: ProviderServiceOptions, close: () => Promise<void>): ProviderState {
-  const { server, hint, proof } = options;
+  const { server, candidateDigest } = options;
   const { parameters } = server;
+  if (candidateDigest.length !== CANDIDATE_DIGEST_BYTES) {
+    throw new Error(`startProviderService: the candidate digest must have ${CANDIDATE_DIGEST_BYTES} bytes, found ${candidateDigest.length}`);
+  }
   const maxBatch = options.maxBatch ?? 256;
   return {
     setup: {
-      protocol: 'fairaudit-pir/1',
+      protocol: PIR_PROTOCOL,
       entryCount: parameters.entryCount,
       entryBits: parameters.entryBits,
-      seed: Buffer.from(server.seed).toString('hex'),
-      challengeSeed: randomBytes(16).toString('hex'),
+      candidateDigest: Buffer.from(candidateDigest).toString('hex'),
       maxBatch,
     },
     server,
     answerFrom: options.answerFrom ?? server,
+    candidateDigest,
+    replay: options.replay ?? false,
+    token: Buffer.from(options.token ?? randomBytes(32).toString('hex')),
     maxBatch,
-    counters: { requests: 0, queries: 0, bytesIn: 0, bytesOut: 0 },
-    hintMessage: encodeMessage('hint', hint, parameters.rows, parameters.lweDimension),
-    proofMessage: encodeMessage('proof', proof, proof.length / parameters.columns, parameters.columns),
+    counters: { requests: 0, refused: 0, commitments: 0, queries: 0, bytesIn: 0, bytesOut: 0 },
+    port: 0,
     close,
   };
 }
 
-function send(state: ProviderState, response: ServerResponse, status: number, type: string, body: Uint8Array): void {
+function send(state: ProviderState, response: ServerResponse, status: number, type: string, body: Uint8Array, headers = {}): void {
   state.counters.bytesOut += body.length;
-  response.writeHead(status, { 'content-type': type, 'content-length': body.length });
+  response.writeHead(status, { 'content-type': type, 'content-length': body.length, ...headers });
   response.end(body);
+}
+
+/**
+ * Stage 2a: who may ask. The Host header must name the loopback service (127.0.0.1 or
+ * localhost with its port: a web page whose name resolves to 127.0.0.1 is refused, 403),
+ * and the Authorization header must carry the bearer token (compared in constant time;
+ * 401 otherwise).
+ */
+function checkAccess(state: ProviderState, request: IncomingMessage): void {
+  const host = request.headers.host ?? '';
+  if (!LOOPBACK_NAMES.some((name) => host === `${name}:${state.port}`)) {
+    throw new RequestError(403, `Host header: expected 127.0.0.1:${state.port} or localhost:${state.port}, found ${JSON.stringify(host.slice(0, 100))}`);
+  }
+  const given = Buffer.from(/^Bearer (\S+)$/.exec(request.headers.authorization ?? '')?.[1] ?? '');
+  if (given.length !== state.token.length || !timingSafeEqual(given, state.token)) {
+    throw new RequestError(401, 'expected the bearer token of this provider (Authorization: Bearer TOKEN)');
+  }
+}
+
+/**
+ * POST /commit: the auditor's fresh nonce in ({"nonce": 64 hex digits}), the provider's
+ * share out; commits to D for this audit: seeds of A and A_2 from (share, nonce,
+ * candidate digest), hint H = D·A, the Fiat-Shamir challenge over all of it, proof Z.
+ * A replaying provider (`replay`) keeps its first commitment whatever the nonce.
+ */
+async function commit(state: ProviderState, request: IncomingMessage): Promise<Uint8Array> {
+  const body = await readBody(request, MAX_JSON_BYTES, 'PIR commit request');
+  state.counters.bytesIn += body.length;
+  let nonce: unknown;
+  try {
+    nonce = (JSON.parse(Buffer.from(body).toString('utf8')) as { nonce?: unknown })?.nonce;
+  } catch {
+    nonce = undefined;
+  }
+  if (typeof nonce !== 'string' || !new RegExp(`^[0-9a-f]{${2 * NONCE_BYTES}}$`).test(nonce)) {
+    throw inputError({ where: 'PIR commit request', expected: `{"nonce": ${2 * NONCE_BYTES} hex digits}`, found: Buffer.from(body).toString('utf8').slice(0, 100) });
+  }
+  if (!(state.replay && state.commitment)) {
+    const { parameters } = state.server;
+    const binding: CommitmentBinding = {
+      candidateDigest: state.candidateDigest,
+      auditorNonce: new Uint8Array(Buffer.from(nonce, 'hex')),
+      providerShare: new Uint8Array(randomBytes(NONCE_BYTES)),
+    };
+    const { hint, proof } = state.server.commit(binding);
+    state.commitment = {
+      binding,
+      challengeSeed: publicSeeds(binding).challengeMatrix,
+      hintMessage: encodeMessage('hint', hint, parameters.rows, parameters.lweDimension),
+      proofMessage: encodeMessage('proof', proof, proof.length / parameters.columns, parameters.columns),
+    };
+    state.counters.commitments++;
+  }
+  const response: CommitResponse = { providerShare: Buffer.from(state.commitment.binding.providerShare).toString('hex') };
+  return Buffer.from(JSON.stringify(response));
+}
+
+function currentCommitment(state: ProviderState): Commitment {
+  if (!state.commitment) throw new RequestError(409, 'no commitment yet: POST /commit with the audit nonce first');
+  return state.commitment;
 }
 
 /** POST /answer: framed queries in, one matrix product per batch, framed answers out. */
 async function answerQueries(state: ProviderState, request: IncomingMessage): Promise<Uint8Array> {
   const { parameters } = state.server;
-  const body = await readBody(request, HEADER_BYTES + state.maxBatch * parameters.columns * 4);
+  const body = await readBody(request, HEADER_BYTES + state.maxBatch * parameters.columns * 4, 'PIR query');
   state.counters.bytesIn += body.length;
   const { words, count } = decodeMessage(body, 'query', parameters.columns, state.maxBatch, 'PIR query');
   state.counters.queries += count;
   return encodeMessage('answer', state.answerFrom.answer(words, count), count, parameters.rows);
 }
 
-/** GET /challenge-hints: the hints of the secret challenge's matrix, built once. */
+/** GET /challenge-hints: the hints of the secret challenge's matrix A_2 of this audit, built once per commitment. */
 function challengeHints(state: ProviderState): Uint8Array {
   const { parameters } = state.server;
-  state.challengeHintMessage ??= encodeMessage(
+  const commitment = currentCommitment(state);
+  commitment.challengeHintMessage ??= encodeMessage(
     'challenge-hint',
-    state.answerFrom.challengeHints(Buffer.from(state.setup.challengeSeed, 'hex')),
+    state.answerFrom.challengeHints(commitment.challengeSeed),
     secretChallengeShape(parameters).planes * parameters.columns,
     parameters.lweDimension,
   );
-  return state.challengeHintMessage;
+  return commitment.challengeHintMessage;
 }
 
 /** POST /challenge: the auditor's secret challenge vectors in, their answers out. */
 async function answerChallenge(state: ProviderState, request: IncomingMessage): Promise<Uint8Array> {
   const { parameters } = state.server;
-  const body = await readBody(request, HEADER_BYTES + parameters.rows * CHALLENGE_ROWS * 4);
+  currentCommitment(state);
+  const body = await readBody(request, HEADER_BYTES + parameters.rows * CHALLENGE_ROWS * 4, 'PIR secret challenge');
   state.counters.bytesIn += body.length;
   const { words } = decodeMessage(body, 'challenge', CHALLENGE_ROWS, parameters.rows, 'PIR secret challenge');
   if (words.length !== parameters.rows * CHALLENGE_ROWS) {
@@ -139,25 +262,27 @@ async function answerChallenge(state: ProviderState, request: IncomingMessage): 
   return encodeMessage('challenge-answer', answers, secretChallengeShape(parameters).planes * parameters.columns, CHALLENGE_ROWS);
 }
 
-/** Stage 2: one request, routed; an unknown route is a 404. */
-async function handle(state: ProviderState, request: IncomingMessage, response: ServerResponse): Promise<void> {
-  const route = `${request.method} ${request.url}`;
+/** Stage 2b: one authorised request, routed; an unknown route is a 404. */
+async function route(state: ProviderState, request: IncomingMessage, response: ServerResponse): Promise<void> {
+  const path = `${request.method} ${request.url}`;
   const binary = 'application/octet-stream';
-  if (route === 'GET /setup') return send(state, response, 200, 'application/json', Buffer.from(JSON.stringify(state.setup)));
-  if (route === 'GET /hint') return send(state, response, 200, binary, state.hintMessage);
-  if (route === 'GET /proof') return send(state, response, 200, binary, state.proofMessage);
-  if (route === 'POST /answer') return send(state, response, 200, binary, await answerQueries(state, request));
-  if (route === 'GET /challenge-hints') return send(state, response, 200, binary, challengeHints(state));
-  if (route === 'POST /challenge') return send(state, response, 200, binary, await answerChallenge(state, request));
-  if (route === 'POST /shutdown') {
+  const json = 'application/json';
+  if (path === 'GET /setup') return send(state, response, 200, json, Buffer.from(JSON.stringify(state.setup)));
+  if (path === 'POST /commit') return send(state, response, 200, json, await commit(state, request));
+  if (path === 'GET /hint') return send(state, response, 200, binary, currentCommitment(state).hintMessage);
+  if (path === 'GET /proof') return send(state, response, 200, binary, currentCommitment(state).proofMessage);
+  if (path === 'POST /answer') return send(state, response, 200, binary, await answerQueries(state, request));
+  if (path === 'GET /challenge-hints') return send(state, response, 200, binary, challengeHints(state));
+  if (path === 'POST /challenge') return send(state, response, 200, binary, await answerChallenge(state, request));
+  if (path === 'POST /shutdown') {
     send(state, response, 200, 'text/plain', Buffer.from('stopping'));
     setImmediate(() => void state.close());
     return;
   }
-  send(state, response, 404, 'text/plain', Buffer.from(`no route ${route}`));
+  send(state, response, 404, 'text/plain', Buffer.from(`no route ${path.slice(0, 200)}`));
 }
 
-/** Stage 3: the service's lifetime: it stops after idleTimeoutMs without a request, on POST /shutdown or close(). */
+/** Stage 3: the service's lifetime: it stops after idleTimeoutMs without an authorised request, on POST /shutdown or close(). */
 function lifetime(http: Server, idleTimeoutMs: number) {
   let idleTimer: NodeJS.Timeout | undefined;
   let resolveStopped: () => void = () => {};
@@ -184,25 +309,46 @@ function lifetime(http: Server, idleTimeoutMs: number) {
   return { stopped, close, arm };
 }
 
+/** Refusals and failures as text: 401 (with WWW-Authenticate), 403, 409, 400 for bad input, 500 otherwise. */
+function refuse(state: ProviderState, response: ServerResponse, error: unknown): void {
+  const status = error instanceof RequestError ? error.status : isInputError(error) ? 400 : 500;
+  const headers = status === 401 ? { 'www-authenticate': 'Bearer realm="fairaudit-pir"' } : {};
+  if (response.headersSent) {
+    response.destroy();
+    return;
+  }
+  send(state, response, status, 'text/plain', Buffer.from((error as Error).message ?? String(error)), headers);
+}
+
 /**
  * startProviderService(options) serves the provider's side of the oblivious audit
- * over loopback HTTP on 127.0.0.1 (never another interface):
- * GET /setup (JSON ProviderSetup), GET /hint and GET /proof (framed binary, see
- * wire-format.ts), GET /challenge-hints and POST /challenge (the secret-challenge
- * preprocessing, see PirClient.beginSecretChallenge), POST /answer (framed queries in,
- * framed answers out, one matrix product per batch), POST /shutdown. A malformed query gets HTTP 400 with a message
- * saying what was expected and found. The service stops by itself after
- * `idleTimeoutMs` without a request. Stages: state (setup, hint, proof), routes
- * (handle), lifetime (idle timer, close), listen.
+ * over loopback HTTP on 127.0.0.1 (never another interface). Every request must carry
+ * a Host header naming the loopback service (403 otherwise) and the service's bearer
+ * token (401 otherwise; the service keeps running and the refusal does not extend its
+ * life). Routes: GET /setup (JSON ProviderSetup), POST /commit (the auditor's nonce in,
+ * the provider's share out: a commitment bound to this audit, see commit), GET /hint and
+ * GET /proof (framed binary, see wire-format.ts), GET /challenge-hints and POST
+ * /challenge (the secret-challenge preprocessing, see PirClient.beginSecretChallenge),
+ * POST /answer (framed queries in, framed answers out, one matrix product per batch),
+ * POST /shutdown. Request bodies are capped at their expected size; a malformed
+ * request gets HTTP 400 with a message saying what was expected and found. The service
+ * stops by itself after `idleTimeoutMs` without an authorised request. Stages: state
+ * (setup, token), access (Host, token), routes, lifetime (idle timer, close), listen.
+ * Rejects with the listen error (EADDRINUSE for a busy port).
  */
 export async function startProviderService(options: ProviderServiceOptions): Promise<ProviderService> {
-  const http = createServer((request, response) => {
+  const http = createServer({ maxHeaderSize: 8192 }, (request, response) => {
+    try {
+      checkAccess(state, request);
+    } catch (error) {
+      state.counters.refused++;
+      request.resume();
+      refuse(state, response, error);
+      return;
+    }
     life.arm();
     state.counters.requests++;
-    handle(state, request, response).catch((error: unknown) => {
-      const status = isInputError(error) ? 400 : 500;
-      send(state, response, status, 'text/plain', Buffer.from((error as Error).message ?? String(error)));
-    });
+    route(state, request, response).catch((error: unknown) => refuse(state, response, error));
   });
   const life = lifetime(http, options.idleTimeoutMs);
   const state = providerState(options, life.close);
@@ -211,6 +357,12 @@ export async function startProviderService(options: ProviderServiceOptions): Pro
     http.listen(options.port ?? 0, LOOPBACK_HOST, () => resolve());
   });
   life.arm();
-  const { port } = http.address() as AddressInfo;
-  return { url: `http://${LOOPBACK_HOST}:${port}`, stopped: life.stopped, counters: state.counters, close: life.close };
+  state.port = (http.address() as AddressInfo).port;
+  return {
+    url: `http://${LOOPBACK_HOST}:${state.port}`,
+    token: state.token.toString(),
+    stopped: life.stopped,
+    counters: state.counters,
+    close: life.close,
+  };
 }

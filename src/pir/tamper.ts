@@ -4,8 +4,16 @@ import { entryLocation } from './packing.js';
 import type { PirParameters } from './parameters.js';
 
 /** How a cheating provider departs from the committed table (see `tamperMatrix`). */
-export type TamperMode = 'flip-label' | 'swap-rows' | 'second-database';
-export const TAMPER_MODES: readonly TamperMode[] = ['flip-label', 'swap-rows', 'second-database'];
+export type TableTamperMode = 'flip-label' | 'swap-rows' | 'second-database';
+export const TABLE_TAMPER_MODES: readonly TableTamperMode[] = ['flip-label', 'swap-rows', 'second-database'];
+
+/**
+ * How a cheating provider behaves (`pir serve --tamper`): it answers from a tampered
+ * table (TableTamperMode), or `replay`s: it commits once, for the first audit's nonce,
+ * and sends that transcript to every later audit.
+ */
+export type TamperMode = TableTamperMode | 'replay';
+export const TAMPER_MODES: readonly TamperMode[] = [...TABLE_TAMPER_MODES, 'replay'];
 
 /**
  * tamperMatrix(matrix, parameters, mode, random) returns the packed table a cheating
@@ -21,7 +29,7 @@ export const TAMPER_MODES: readonly TamperMode[] = ['flip-label', 'swap-rows', '
 export function tamperMatrix(
   matrix: Uint8Array,
   parameters: PirParameters,
-  mode: TamperMode,
+  mode: TableTamperMode,
   random: Random,
 ): Uint8Array {
   const { rows, columns, plaintextModulus, entryBits, entryCount } = parameters;

@@ -3,6 +3,7 @@ import { createRandom } from '../../src/util/random.js';
 import { drawAuditSet, runObliviousAudit } from '../../src/pir/oblivious-audit.js';
 import { drawObliviousAudit, prepareObliviousAudit } from '../../src/respir/oblivious-audit-simulation.js';
 import { InputError } from '../../src/util/errors.js';
+import { candidateListDigest } from '../../src/pir/candidate-digest.js';
 import { choosePirParameters } from '../../src/pir/parameters.js';
 import { PirServer } from '../../src/pir/pir-server.js';
 import { PirVerificationError } from '../../src/pir/pir-verification-error.js';
@@ -28,10 +29,10 @@ afterEach(async () => {
   await Promise.all(running.splice(0).map((service) => service.close()));
 });
 
-async function provide(labels: Uint8Array, cheat?: 'flip-label' | 'second-database') {
+/** A provider of these labels for a candidate list of these groups (row numbers as ids), honest or cheating. */
+async function provide(labels: Uint8Array, groups: Uint8Array, cheat?: 'flip-label' | 'second-database') {
   const parameters = choosePirParameters({ entryCount: labels.length, entryBits: 1 });
   const server = await PirServer.create(labels, parameters);
-  const { hint, proof } = server.commit();
   const answerFrom = cheat
     ? await PirServer.fromMatrix(
         tamperMatrix(server.matrix(), parameters, cheat, createRandom('cheat')),
@@ -39,9 +40,14 @@ async function provide(labels: Uint8Array, cheat?: 'flip-label' | 'second-databa
         server.seed,
       )
     : server;
-  const service = await startProviderService({ server, hint, proof, answerFrom, idleTimeoutMs: 20_000 });
+  const service = await startProviderService({ server, answerFrom, candidateDigest: candidateListDigest(null, groups), idleTimeoutMs: 20_000 });
   running.push(service);
   return service;
+}
+
+/** The auditor's connection: the same candidate list (row numbers, groups), a fresh nonce. */
+function connectTo(service: ProviderService, groups: Uint8Array, options: { secretChallenge?: boolean } = {}) {
+  return ProviderConnection.connect(service, { entryCount: groups.length, entryBits: 1, digest: candidateListDigest(null, groups) }, options);
 }
 
 const auditSettings = {
@@ -60,8 +66,8 @@ describe('runObliviousAudit(connection, options, random) over loopback HTTP', ()
       [0.6, 'reject'],
     ] as const) {
       const { groups, labels } = candidateSet(13_500, 0.3, rateB, `pool-${rateB}`);
-      const service = await provide(labels);
-      const connection = await ProviderConnection.connect(service.url, { entryCount: labels.length, entryBits: 1 });
+      const service = await provide(labels, groups);
+      const connection = await connectTo(service, groups);
       const canaries = [11, 222, 3333, 4444, 5555].map((index) => ({ index, label: labels[index] }));
       for (const testKind of ['fixed', 'sequential'] as const) {
         const result = await runObliviousAudit(
@@ -80,9 +86,9 @@ describe('runObliviousAudit(connection, options, random) over loopback HTTP', ()
   test('a provider answering from a tampered table is rejected (flip-label, second-database)', async () => {
     const { groups, labels } = candidateSet(5000, 0.3, 0.3, 'tampered');
     for (const cheat of ['flip-label', 'second-database'] as const) {
-      const service = await provide(labels, cheat);
+      const service = await provide(labels, groups, cheat);
       // Figure 3's public checks only: the tampering shows up online, answer by answer.
-      const connection = await ProviderConnection.connect(service.url, undefined, { secretChallenge: false });
+      const connection = await connectTo(service, groups, { secretChallenge: false });
       const result = await runObliviousAudit(
         connection,
         { ...auditSettings, sampleSize: 400, groups, canaries: [], test: 'sequential' },
@@ -94,10 +100,10 @@ describe('runObliviousAudit(connection, options, random) over loopback HTTP', ()
   });
 
   test('with the secret challenge (default), a tampered provider is rejected before any query', async () => {
-    const { labels } = candidateSet(5000, 0.3, 0.3, 'tampered-offline');
+    const { groups, labels } = candidateSet(5000, 0.3, 0.3, 'tampered-offline');
     for (const cheat of ['flip-label', 'second-database'] as const) {
-      const service = await provide(labels, cheat);
-      await expect(ProviderConnection.connect(service.url)).rejects.toThrow(PirVerificationError);
+      const service = await provide(labels, groups, cheat);
+      await expect(connectTo(service, groups)).rejects.toThrow(PirVerificationError);
     }
   });
 
@@ -105,8 +111,8 @@ describe('runObliviousAudit(connection, options, random) over loopback HTTP', ()
     const { groups, labels } = candidateSet(5000, 0.3, 0.3, 'canary');
     const lying = labels.slice();
     lying[77] = 1 - lying[77];
-    const service = await provide(lying);
-    const connection = await ProviderConnection.connect(service.url);
+    const service = await provide(lying, groups);
+    const connection = await connectTo(service, groups);
     const result = await runObliviousAudit(
       connection,
       { ...auditSettings, sampleSize: 400, groups, canaries: [{ index: 77, label: labels[77] }], test: 'fixed' },
@@ -117,18 +123,19 @@ describe('runObliviousAudit(connection, options, random) over loopback HTTP', ()
   });
 
   test('the provider answers a malformed query with HTTP 400 and a clear message', async () => {
-    const { labels } = candidateSet(2000, 0.3, 0.3, 'malformed');
-    const service = await provide(labels);
+    const { groups, labels } = candidateSet(2000, 0.3, 0.3, 'malformed');
+    const service = await provide(labels, groups);
     const parameters = choosePirParameters({ entryCount: 2000, entryBits: 1 });
+    const headers = { authorization: `Bearer ${service.token}` };
     const shortQuery = encodeMessage('query', new Uint32Array(parameters.columns - 1), 1, parameters.columns - 1);
-    const response = await fetch(`${service.url}/answer`, { method: 'POST', body: shortQuery });
+    const response = await fetch(`${service.url}/answer`, { method: 'POST', body: shortQuery, headers });
     expect(response.status).toBe(400);
     expect(await response.text()).toBe(
       `PIR query: expected vectors of ${parameters.columns} elements, found "${parameters.columns - 1} elements"`,
     );
     const wrongModulus = encodeMessage('query', new Uint32Array(parameters.columns), 1, parameters.columns);
     wrongModulus[6] = 64;
-    const second = await fetch(`${service.url}/answer`, { method: 'POST', body: wrongModulus });
+    const second = await fetch(`${service.url}/answer`, { method: 'POST', body: wrongModulus, headers });
     expect(second.status).toBe(400);
     expect(await second.text()).toMatch(/expected modulus q = 2\^32, found "q = 2\^64"/);
   });
@@ -140,8 +147,8 @@ describe('runObliviousAudit(connection, options, random) over loopback HTTP', ()
     const groups = new Uint8Array(3000);
     groups[5] = groups[1500] = groups[2999] = 1;
     const labels = new Uint8Array(3000).map((_, i) => (i % 10 < 3 ? 1 : 0));
-    const service = await provide(labels);
-    const connection = await ProviderConnection.connect(service.url);
+    const service = await provide(labels, groups);
+    const connection = await connectTo(service, groups);
     for (const testKind of ['fixed', 'sequential'] as const) {
       const result = await runObliviousAudit(
         connection,
@@ -170,11 +177,12 @@ describe('runObliviousAudit(connection, options, random) over loopback HTTP', ()
 
   test('a candidate set of one group is refused (InputError naming the missing group) before any query', async () => {
     const labels = new Uint8Array(500).fill(1);
-    const service = await provide(labels);
-    const connection = await ProviderConnection.connect(service.url);
+    const groups = new Uint8Array(500);
+    const service = await provide(labels, groups);
+    const connection = await connectTo(service, groups);
     const attempt = runObliviousAudit(
       connection,
-      { ...auditSettings, sampleSize: 50, groups: new Uint8Array(500), canaries: [], test: 'fixed' },
+      { ...auditSettings, sampleSize: 50, groups, canaries: [], test: 'fixed' },
       createRandom('one-group-set'),
     );
     await expect(attempt).rejects.toThrow(InputError);
@@ -185,15 +193,15 @@ describe('runObliviousAudit(connection, options, random) over loopback HTTP', ()
   test('the provider stops by itself after its idle timeout', async () => {
     const parameters = choosePirParameters({ entryCount: 100, entryBits: 1 });
     const server = await PirServer.create(new Array(100).fill(1), parameters);
-    const { hint, proof } = server.commit();
-    const service = await startProviderService({ server, hint, proof, idleTimeoutMs: 200 });
+    const service = await startProviderService({ server, candidateDigest: candidateListDigest(null, new Uint8Array(100)), idleTimeoutMs: 200 });
     const started = Date.now();
     await service.stopped;
     expect(Date.now() - started).toBeLessThan(5000);
   });
 
   test('ProviderConnection.connect refuses a provider that is not on 127.0.0.1', async () => {
-    await expect(ProviderConnection.connect('http://example.org:80')).rejects.toThrow(/loopback only/);
+    const candidates = { entryCount: 10, entryBits: 1, digest: new Uint8Array(32) };
+    await expect(ProviderConnection.connect({ url: 'http://example.org:80', token: '0'.repeat(64) }, candidates)).rejects.toThrow(/loopback only/);
   });
 });
 

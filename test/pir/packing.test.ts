@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest';
-import { entryLocation, packDatabase, readEntry } from '../../src/pir/packing.js';
+import { entriesInColumn, entryLocation, packDatabase, readEntry } from '../../src/pir/packing.js';
 import { choosePirParameters, type PirParameters } from '../../src/pir/parameters.js';
 import { InputError } from '../../src/util/errors.js';
 
@@ -66,5 +66,17 @@ describe('packDatabase(entries, parameters)', () => {
     const parameters = choosePirParameters({ entryCount: 3, entryBits: 1 });
     expect(() => packDatabase([0, 2, 1], parameters)).toThrow(/PIR database entry 1: expected an integer in \[0, 2\^1\), found 2/);
     expect(() => packDatabase([0, 1], parameters)).toThrow(InputError);
+  });
+});
+
+describe('entriesInColumn(column, parameters)', () => {
+  test('counts the entries entryLocation puts in each column: full columns, the partial last one, none past it', () => {
+    for (const shape of [handShape(1, 8, 1, 40), handShape(12, 1, 2, 10), choosePirParameters({ entryCount: 13_500, entryBits: 1 })]) {
+      const counted = new Array(shape.columns).fill(0);
+      for (let index = 0; index < shape.entryCount; index++) counted[entryLocation(index, shape).column]++;
+      expect(counted.map((_, column) => entriesInColumn(column, shape))).toEqual(counted);
+    }
+    // 4 rows × 8 entries per byte = 32 per column: 40 entries fill column 0 and 8 of column 1.
+    expect([0, 1, 2].map((column) => entriesInColumn(column, handShape(1, 8, 1, 40)))).toEqual([32, 8, 0]);
   });
 });

@@ -7,6 +7,7 @@ import { readPoolFile } from '../../src/audit/pool-io.js';
 import { type PoolProvider, startPoolProvider } from '../../src/pir/provider-from-pool.js';
 import { createRandom } from '../../src/util/random.js';
 import { runCliInProcess } from '../helpers/cli.js';
+import { providerFileFor } from '../helpers/provider-file.js';
 
 function writePool(size: number, rateA: number, rateB: number): string {
   const random = createRandom(`cli-pool-${size}-${rateB}`);
@@ -25,6 +26,20 @@ const providers: PoolProvider[] = [];
 afterEach(async () => {
   await Promise.all(providers.splice(0).map((provider) => provider.service.close()));
 });
+
+/** Runs fn with FAIRAUDIT_PIR_TOKEN set (pir audit --provider URL reads the token there), restoring it afterwards. */
+async function withToken<T>(token: string, fn: () => Promise<T>): Promise<T> {
+  const before = process.env.FAIRAUDIT_PIR_TOKEN;
+  process.env.FAIRAUDIT_PIR_TOKEN = token;
+  try {
+    return await fn();
+  } finally {
+    if (before === undefined) delete process.env.FAIRAUDIT_PIR_TOKEN;
+    else process.env.FAIRAUDIT_PIR_TOKEN = before;
+  }
+}
+
+const someToken = 'ab'.repeat(32);
 
 /** A loopback port nobody listens on: one the system just handed out and we closed again. */
 async function closedPort(): Promise<number> {
@@ -74,7 +89,7 @@ describe('fairaudit pir audit', () => {
     const provider = await startPoolProvider(readPoolFile(path), { idleTimeoutMs: 30_000 });
     providers.push(provider);
     const { code, stdout: out } = await runCliInProcess([
-      'pir', 'audit', '--provider', provider.service.url, '--pool', path, '--sample-size', '800', '--canaries', '5', '--json',
+      'pir', 'audit', '--provider-file', providerFileFor(provider.service), '--pool', path, '--sample-size', '800', '--canaries', '5', '--json',
     ]);
     expect(code).toBe(0);
     const report = JSON.parse(out);
@@ -82,6 +97,16 @@ describe('fairaudit pir audit', () => {
     expect(report.results.map((result: { test: string }) => result.test)).toEqual(['fixed', 'sequential']);
     expect(report.results.map((result: { decision: string }) => result.decision)).toEqual(['reject', 'reject']);
     expect(report.results[0].canariesChecked).toBe(5);
+    // What the auditor learned: 800 queries over the 32 columns of D (6,000 labels,
+    // 24 rows × 8 per byte = 192 per column) decrypt every column, so every label; and
+    // the hint alone determines D (m = 32 ≤ n = 1024).
+    expect([report.rows, report.columns]).toEqual([24, 32]);
+    expect(report.labelsRevealed).toBe(6000);
+    expect(report.labelsRevealedByHint).toBe(6000);
+    expect(report.results[0].labelsRevealed).toBe(6000);
+    expect(report.binding.candidateDigest).toMatch(/^[0-9a-f]{64}$/);
+    expect(report.binding.auditorNonce).toMatch(/^[0-9a-f]{64}$/);
+    expect(report.binding.providerShare).toMatch(/^[0-9a-f]{64}$/);
   });
 
   test('a cheating provider (pir serve --tamper second-database) is reported as provider-rejected offline', async () => {
@@ -89,7 +114,7 @@ describe('fairaudit pir audit', () => {
     const provider = await startPoolProvider(readPoolFile(path), { idleTimeoutMs: 30_000, tamper: 'second-database' });
     providers.push(provider);
     const { code, stdout: out } = await runCliInProcess([
-      'pir', 'audit', '--provider', provider.service.url, '--pool', path, '--sample-size', '300', '--test', 'fixed', '--json',
+      'pir', 'audit', '--provider-file', providerFileFor(provider.service), '--pool', path, '--sample-size', '300', '--test', 'fixed', '--json',
     ]);
     expect(code).toBe(0);
     expect(JSON.parse(out).decision).toBe('provider-rejected');
@@ -100,7 +125,7 @@ describe('fairaudit pir audit', () => {
     const provider = await startPoolProvider(readPoolFile(path), { idleTimeoutMs: 30_000, tamper: 'flip-label' });
     providers.push(provider);
     const { code, stdout: out } = await runCliInProcess([
-      'pir', 'audit', '--provider', provider.service.url, '--pool', path, '--sample-size', '300', '--test', 'fixed',
+      'pir', 'audit', '--provider-file', providerFileFor(provider.service), '--pool', path, '--sample-size', '300', '--test', 'fixed',
       '--no-secret-challenge', '--json',
     ]);
     expect(code).toBe(0);
@@ -109,11 +134,65 @@ describe('fairaudit pir audit', () => {
     expect(report.results[0].decision).toBe('provider-rejected');
   });
 
+  test('pir serve --tamper replay: the second audit gets the first audit\'s transcript and rejects the provider offline', async () => {
+    const path = writePool(3000, 0.3, 0.3);
+    const provider = await startPoolProvider(readPoolFile(path), { idleTimeoutMs: 30_000, tamper: 'replay' });
+    providers.push(provider);
+    const audit = () =>
+      runCliInProcess(['pir', 'audit', '--provider-file', providerFileFor(provider.service), '--pool', path, '--sample-size', '300', '--test', 'fixed', '--json']);
+    const first = JSON.parse((await audit()).stdout);
+    expect(first.results[0].decision).not.toBe('provider-rejected');
+    const second = await audit();
+    expect(second.code).toBe(0);
+    expect(JSON.parse(second.stdout).decision).toBe('provider-rejected');
+    expect(JSON.parse(second.stdout).reason).toMatch(/^commitment: Z·A ≠ C·H/);
+  });
+
+  test('a provider whose pool lists the candidates in another order is rejected: the candidate lists differ', async () => {
+    const path = writePool(3000, 0.3, 0.3);
+    const pool = readPoolFile(path);
+    const order = Array.from({ length: pool.size }, (_, i) => pool.size - 1 - i);
+    const reversed = {
+      ...pool,
+      group: Uint8Array.from(order, (i) => pool.group[i]),
+      label: Uint8Array.from(order, (i) => pool.label[i]),
+      decision: Uint8Array.from(order, (i) => pool.decision[i]),
+      id: pool.id === null ? null : Int32Array.from(order, (i) => (pool.id as Int32Array)[i]),
+    };
+    const provider = await startPoolProvider(reversed, { idleTimeoutMs: 30_000 });
+    providers.push(provider);
+    const run = await runCliInProcess(['pir', 'audit', '--provider-file', providerFileFor(provider.service), '--pool', path, '--test', 'fixed', '--json']);
+    expect(run.code).toBe(0);
+    expect(JSON.parse(run.stdout).decision).toBe('provider-rejected');
+    expect(JSON.parse(run.stdout).reason).toMatch(/^candidate list: the provider commits to a list with digest/);
+  });
+
+  test('the provider must be named once: --provider-file or --provider with FAIRAUDIT_PIR_TOKEN; a wrong token exits 2', async () => {
+    const path = writePool(200, 0.3, 0.3);
+    const neither = await runCliInProcess(['pir', 'audit', '--pool', path]);
+    expect(neither.code).toBe(2);
+    expect(neither.stderr).toContain('--provider-file/--provider: expected exactly one of --provider-file FILE');
+    const before = process.env.FAIRAUDIT_PIR_TOKEN;
+    delete process.env.FAIRAUDIT_PIR_TOKEN;
+    const noToken = await runCliInProcess(['pir', 'audit', '--provider', 'http://127.0.0.1:9', '--pool', path]);
+    if (before !== undefined) process.env.FAIRAUDIT_PIR_TOKEN = before;
+    expect(noToken.code).toBe(2);
+    expect(noToken.stderr).toContain('FAIRAUDIT_PIR_TOKEN: expected the provider\'s bearer token');
+    const provider = await startPoolProvider(readPoolFile(path), { idleTimeoutMs: 30_000 });
+    providers.push(provider);
+    const wrong = await runCliInProcess(['pir', 'audit', '--provider-file', providerFileFor({ url: provider.service.url, token: 'c'.repeat(64) }), '--pool', path]);
+    expect(wrong.code).toBe(2);
+    expect(wrong.stderr).toMatch(/\/setup: expected the URL and bearer token that 'pir serve' wrote to its --url-file .*HTTP 401/);
+    expect(provider.service.counters.refused).toBe(1);
+  });
+
   test('a loopback URL where no provider listens exits 2 naming --provider', async () => {
     // Before: fetch's TypeError ("fetch failed") surfaced as an internal error, exit 1.
     const path = writePool(100, 0.3, 0.3);
     const port = await closedPort();
-    const { code, stderr: err } = await runCliInProcess(['pir', 'audit', '--provider', `http://127.0.0.1:${port}`, '--pool', path]);
+    const { code, stderr: err } = await withToken(someToken, () =>
+      runCliInProcess(['pir', 'audit', '--provider', `http://127.0.0.1:${port}`, '--pool', path]),
+    );
     expect(code).toBe(2);
     expect(err).toContain(`--provider: expected the URL of a running "fairaudit pir serve", found "http://127.0.0.1:${port} (ECONNREFUSED)"`);
   });
@@ -143,7 +222,9 @@ describe('fairaudit pir audit', () => {
 
   test('a provider URL off loopback exits 2', async () => {
     const path = writePool(100, 0.3, 0.3);
-    const { code, stderr: err } = await runCliInProcess(['pir', 'audit', '--provider', 'http://192.0.2.1:80', '--pool', path]);
+    const { code, stderr: err } = await withToken(someToken, () =>
+      runCliInProcess(['pir', 'audit', '--provider', 'http://192.0.2.1:80', '--pool', path]),
+    );
     expect(code).toBe(2);
     expect(err).toContain('loopback only');
   });

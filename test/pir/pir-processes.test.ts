@@ -1,5 +1,5 @@
 import type { ChildProcess } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, test } from 'vitest';
@@ -39,17 +39,51 @@ describe('fairaudit pir serve | pir audit as two processes', () => {
     }
     const pool = join(folder, 'pool.csv');
     writeFileSync(pool, `${lines.join('\n')}\n`);
-    const urlFile = join(folder, 'provider.url');
+    const urlFile = join(folder, 'provider.json');
     const provider = run(['pir', 'serve', '--pool', pool, '--url-file', urlFile, '--idle-timeout', '30']);
-    const url = await waitForFile(urlFile, 20_000);
-    expect(url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
-    const auditor = run(['pir', 'audit', '--provider', url, '--pool', pool, '--sample-size', '600', '--json', '--shutdown']);
+    const written = JSON.parse(await waitForFile(urlFile, 20_000));
+    expect(written.format).toBe('fairaudit-pir-provider/1');
+    expect(written.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
+    expect(written.token).toMatch(/^[0-9a-f]{64}$/);
+    expect(statSync(urlFile).mode & 0o777).toBe(0o600);
+    const auditor = run(['pir', 'audit', '--provider-file', urlFile, '--pool', pool, '--sample-size', '600', '--json', '--shutdown']);
     const audit = await auditor.done;
     expect(audit.code).toBe(0);
     const report = JSON.parse(audit.stdout);
     expect(report.results.map((result: { decision: string }) => result.decision)).toEqual(['reject', 'reject']);
     const served = await provider.done;
     expect(served.code).toBe(0);
-    expect(served.stdout).toMatch(/stopped: \d+ queries answered/);
+    expect(served.stdout).toMatch(/stopped: 1 commitments, \d+ queries answered/);
+    // The token is in the 0600 file only: never on the provider's or the auditor's output.
+    expect(served.stdout + served.stderr + audit.stdout + audit.stderr).not.toContain(written.token);
+  });
+});
+
+describe('fairaudit pir serve: where the URL and token go', () => {
+  function smallPool(): string {
+    const folder = mkdtempSync(join(tmpdir(), 'fairaudit-pir-serve-'));
+    const pool = join(folder, 'pool.csv');
+    writeFileSync(pool, `group,label,decision\n${Array.from({ length: 64 }, (_, i) => `${i % 2},${i % 3 === 0 ? 1 : 0},${i % 3 === 0 ? 1 : 0}`).join('\n')}\n`);
+    return pool;
+  }
+
+  test('an unwritable --url-file exits 2 naming the flag, and the service stops instead of listening for its idle timeout', async () => {
+    // A regular file where the folder should be: unwritable even for root (a read-only folder is not).
+    const pool = smallPool();
+    const started = Date.now();
+    const served = await run(['pir', 'serve', '--pool', pool, '--url-file', join(pool, 'provider.json'), '--idle-timeout', '600']).done;
+    expect(served.code).toBe(2);
+    expect(served.stderr).toMatch(/--url-file: expected a file pir serve can write \(the URL and bearer token, mode 0600\), found ".*provider\.json \((ENOTDIR|EEXIST)\)"/);
+    expect(Date.now() - started).toBeLessThan(60_000);
+  });
+
+  test('without --url-file or --print-token it exits 2 (no auditor could use it); --print-token prints the token', async () => {
+    const refused = await run(['pir', 'serve', '--pool', smallPool()]).done;
+    expect(refused.code).toBe(2);
+    expect(refused.stderr).toContain('--url-file: expected a file for the URL and bearer token (or --print-token)');
+    const printing = run(['pir', 'serve', '--pool', smallPool(), '--print-token', '--idle-timeout', '1']);
+    const printed = await printing.done;
+    expect(printed.code).toBe(0);
+    expect(printed.stdout).toMatch(/^token [0-9a-f]{64}$/m);
   });
 });

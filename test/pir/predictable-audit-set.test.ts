@@ -9,6 +9,7 @@ import { fewestFlipsToGap } from '../../src/respir/adversary.js';
 import { createPassProbabilityEvaluator } from '../../src/respir/exact-pass-probability.js';
 import { createRandom, shuffleInPlace } from '../../src/util/random.js';
 import { runCliInProcess } from '../helpers/cli.js';
+import { providerFileFor } from '../helpers/provider-file.js';
 
 /**
  * The threat of issue 12: a provider that has read the project's code. Until commit
@@ -122,7 +123,7 @@ describe('a provider that predicts S from the project code (issue 12, bar 1)', (
     providers.push(provider);
     return (sampleSize: number, extra: string[]) =>
       runCliInProcess([
-        'pir', 'audit', '--provider', provider.service.url, '--pool', auditorPool, '--sample-size', String(sampleSize),
+        'pir', 'audit', '--provider-file', providerFileFor(provider.service), '--pool', auditorPool, '--sample-size', String(sampleSize),
         '--canaries', String(CANARIES), '--tolerance', String(TOLERANCE), '--test', 'fixed', '--json', ...extra,
       ]);
   }

@@ -4,7 +4,7 @@ import { choosePirParameters, CHALLENGE_ROWS, type PirParameters } from '../../s
 import { PirClient } from '../../src/pir/pir-client.js';
 import { PirServer } from '../../src/pir/pir-server.js';
 import { PirVerificationError } from '../../src/pir/pir-verification-error.js';
-import { TAMPER_MODES, type TamperMode, tamperMatrix } from '../../src/pir/tamper.js';
+import { TABLE_TAMPER_MODES, type TableTamperMode, tamperMatrix } from '../../src/pir/tamper.js';
 
 async function committed(count: number, seed: string) {
   const parameters = choosePirParameters({ entryCount: count, entryBits: 1 });
@@ -26,11 +26,11 @@ async function caughtTampering(
   parameters: PirParameters,
   random: Random,
   trials: number,
-): Promise<Record<TamperMode, number>> {
+): Promise<Record<TableTamperMode, number>> {
   const matrix = server.matrix();
-  const caught: Record<TamperMode, number> = { 'flip-label': 0, 'swap-rows': 0, 'second-database': 0 };
+  const caught: Record<TableTamperMode, number> = { 'flip-label': 0, 'swap-rows': 0, 'second-database': 0 };
   for (let trial = 0; trial < trials; trial++) {
-    const mode = TAMPER_MODES[trial % TAMPER_MODES.length];
+    const mode = TABLE_TAMPER_MODES[trial % TABLE_TAMPER_MODES.length];
     const cheat = await PirServer.fromMatrix(tamperMatrix(matrix, parameters, mode, random), parameters, server.seed);
     const index = Math.floor(random() * parameters.entryCount);
     const state = client.query(index);
