@@ -4,6 +4,7 @@ import { schema, type Infer } from '../../util/schema.js';
 import type { Random } from '../../util/random.js';
 import type { CandidatePopulation } from '../../respir/candidate-population.js';
 import { detectionProbability } from '../../respir/detection-probability.js';
+import { type ExactMinimalFlips, exactMinimalFlips } from '../../respir/exact-minimal-flips.js';
 import { finitePopulationFlipBound } from '../../respir/finite-population-flip-bound.js';
 import { minimalPassingFlips } from '../../respir/minimal-passing-flips.js';
 import {
@@ -96,10 +97,18 @@ const factColumns: readonly OutcomeColumn[] = [
   { name: 'tolerance', type: 'float64', description: 'ε, the audit tolerance (given, or (1 − hideFraction)·|d_C,true|).' },
   { name: 'audit_set_size', type: 'int32', description: 'n = |S|.' },
   { name: 'candidate_minority', type: 'int32', description: "N_min (N⁺_min for eo): the smaller group's metric rows in C." },
-  { name: 'proposition1_flips', type: 'int32', description: 'Proposition 1 (vanilla) with the expected n_min.' },
-  { name: 'theorem1_flips', type: 'int32', description: 'Theorem 1 (respir) with the expected n_min; best effort when ε < γ.' },
+  { name: 'proposition1_flips', type: 'int32', description: 'Proposition 1 (vanilla) with the expected n_min: flips on S that suffice to pass.' },
+  {
+    name: 'theorem1_flips',
+    type: 'int32',
+    description: 'Theorem 1 (respir) with the expected n_min: flips on C that suffice to pass with probability ≥ 1 − δ (a sufficient condition, not the fewest a provider needs); best effort when ε < γ.',
+  },
   { name: 'theorem1_best_effort', type: 'int32', description: '1 when Theorem 1 is best effort (ε − γ < 0).' },
-  { name: 'theorem4_flips', type: 'int32', description: 'Theorem 4 (finite-population refinement) with the expected group counts.' },
+  {
+    name: 'theorem4_flips',
+    type: 'int32',
+    description: 'Theorem 4 (finite-population refinement) with the expected group counts: sufficient, like Theorem 1.',
+  },
   { name: 'theorem4_best_effort', type: 'int32', description: '1 when Theorem 4 is best effort (ε − γ_FPC < 0).' },
 ];
 
@@ -219,7 +228,19 @@ export type RespirMinimalFlipsSettings = Infer<typeof respirMinimalFlipsSettings
 const minimalColumns: readonly OutcomeColumn[] = [
   { name: 'minimal_flips', type: 'int32', description: 'Fewest flips on C whose estimated pass rate reaches 1 − δ (−1: unreachable).' },
   { name: 'minimal_flips_pass_rate', type: 'float64', description: 'Estimated pass rate at minimal_flips.' },
-  { name: 'maximum_useful_flips', type: 'int32', description: "The best effort's flips (|d_C| to zero within half the finest flip step): the bisection's upper end." },
+  {
+    name: 'maximum_useful_flips',
+    type: 'int32',
+    description:
+      "The bisection's upper end: the best effort's flips (|d_C| to zero within half the finest flip step, one group's direction). Not an upper bound on what a provider needs: where ε is below sampling noise the strongest adversary thins positives instead (exact_minimal_flips).",
+  },
+  {
+    name: 'exact_minimal_flips',
+    type: 'int32',
+    description:
+      "The exact fewest flips on C passing with probability ≥ 1 − δ against the strongest adversary (exactMinimalFlips: hypergeometric law of S, either group, either direction); the certified upper end when the search budget ran out (exact_minimal_flips_certified 0); 0 when |d_C| ≤ ε; −1 when unreachable. The same for every replicate of a cell.",
+  },
+  { name: 'exact_minimal_flips_certified', type: 'int32', description: '1 when exact_minimal_flips is the certified minimum, 0 when it is the upper end of a certified bracket.' },
   { name: 'bisection_steps', type: 'int32', description: 'Flip counts tried.' },
   { name: 'pass_target', type: 'float64', description: '1 − δ.' },
 ];
@@ -228,9 +249,15 @@ const minimalColumns: readonly OutcomeColumn[] = [
  * The `respir-minimal-flips` kind (paper B, the check the paper lacks): each replicate
  * estimates, by bisection over the flip count with drawsPerStep audit-set draws per
  * count, the fewest flips on C that pass the respir audit with probability 1 − δ,
- * next to Theorem 1's and Theorem 4's counts.
+ * next to Theorem 1's and Theorem 4's counts (sufficient conditions) and the exact
+ * minimum against the strongest adversary (exactMinimalFlips, once per cell in prepare).
  */
-export const respirMinimalFlipsRunner: KindRunner<RespirMinimalFlipsSettings, RespirCellFacts> = {
+/** A minimal-flips cell: the facts and the exact minimum, computed once per cell. */
+interface MinimalFlipsCell extends RespirCellFacts {
+  exact: ExactMinimalFlips;
+}
+
+export const respirMinimalFlipsRunner: KindRunner<RespirMinimalFlipsSettings, MinimalFlipsCell> = {
   name: 'respir-minimal-flips',
   module: import.meta.url,
   description: 'Empirical fewest flips passing a respir audit with probability 1 − δ, beside Theorems 1 and 4 (paper B).',
@@ -238,7 +265,15 @@ export const respirMinimalFlipsRunner: KindRunner<RespirMinimalFlipsSettings, Re
   outcomeColumns: [...minimalColumns, ...factColumns],
   contextKey: (settings) => canonicalJson(settings),
   async prepare(settings, origin) {
-    return cellFacts(settings, origin);
+    const facts = cellFacts(settings, origin);
+    const exact = exactMinimalFlips({
+      population: facts.population,
+      auditSetSize: facts.auditSetSize,
+      design: settings.design,
+      tolerance: facts.tolerance,
+      passProbability: settings.passProbability,
+    });
+    return { ...facts, exact };
   },
   runReplicate(facts, settings, random: Random) {
     const seed = String(Math.floor(random() * 2 ** 52));
@@ -248,6 +283,8 @@ export const respirMinimalFlipsRunner: KindRunner<RespirMinimalFlipsSettings, Re
       minimal_flips: result.flips,
       minimal_flips_pass_rate: result.passRate,
       maximum_useful_flips: result.maximumUsefulFlips,
+      exact_minimal_flips: facts.exact.reachable ? (facts.exact.flips ?? (facts.exact.upperBound as number)) : -1,
+      exact_minimal_flips_certified: facts.exact.exact ? 1 : 0,
       bisection_steps: result.steps,
       pass_target: settings.passProbability,
       ...factValues(facts),

@@ -17,6 +17,7 @@ const summary = {
     eq3_vanilla: 0.12,
     minimal_flips_mean: 90,
     minimal_flips_mean_se: 1.5,
+    exact_minimal_flips: 88,
     theorem4_flips: 100,
     theorem1_flips: 104,
     proposition1_flips: 38,
@@ -46,10 +47,11 @@ describe('respirReporter.charts(summaries, varying, experiment)', () => {
 });
 
 describe('respirMinimalFlipsReporter.charts(summaries, varying, experiment)', () => {
-  it('draws the simulated minimum ±2 SE beside the bounds', () => {
+  it('draws the simulated minimum ±2 SE beside the exact minimum and the bounds', () => {
     const [flips] = respirMinimalFlipsReporter.charts?.([summary], ['design'], 'x') ?? [];
     const data = bars(flips.spec);
     expect(data.find((bar) => bar.series === 'simulated minimum')).toMatchObject({ value: 90, lower: 87, upper: 93 });
+    expect(data.find((bar) => bar.series === 'exact minimum')).toMatchObject({ category: 'uniform', value: 88 });
     expect(data.find((bar) => bar.series === 'Theorem 1')).toMatchObject({ value: 104 });
     expect(data.find((bar) => bar.series === 'Proposition 1 (vanilla)')).toMatchObject({ value: 38 });
   });

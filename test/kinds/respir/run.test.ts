@@ -93,5 +93,12 @@ describe('respirMinimalFlipsRunner.runReplicate(facts, settings, random)', () =>
     expect(row.minimal_flips).toBeGreaterThan(0);
     expect(row.minimal_flips).toBeLessThan(Number(row.theorem1_flips));
     expect(row.minimal_flips_pass_rate).toBeGreaterThanOrEqual(0.95);
+    // The exact minimum (certified, strongest adversary) sits below Theorem 1's sufficient
+    // count and within the bisection's Monte Carlo error of its estimate (500 draws per step:
+    // a pass-rate SE of about 0.01, a few flips at this slope).
+    expect(row.exact_minimal_flips_certified).toBe(1);
+    expect(Number(row.exact_minimal_flips)).toBeGreaterThan(0);
+    expect(Number(row.exact_minimal_flips)).toBeLessThan(Number(row.theorem1_flips));
+    expect(Math.abs(Number(row.exact_minimal_flips) - Number(row.minimal_flips))).toBeLessThanOrEqual(6);
   });
 });
