@@ -15,6 +15,7 @@ import { figure1Charts, figure1Series } from './figure-1.js';
 import { figure2Chart, figure2Series } from './figure-2.js';
 import { paperBModelSettings, table2ReportKind, table2Summaries, table2SummaryTable } from './table-2.js';
 import { paperBTable3Options, table3Rows, table3SummaryTable } from './table-3.js';
+import { type ExactMinimumRow, exactMinimumTable, HATEDAY_NOT_COMPUTED, notComputedRow } from './table-3-exact.js';
 
 /** What results/paper-b/report-layout.json records of a paper B reproduction. */
 export interface PaperBFolderRecord {
@@ -26,6 +27,8 @@ export interface PaperBFolderRecord {
   unavailable: Array<{ setting: string; reason: string }>;
   /** The Monte Carlo runs; reportPath relative to the folder. */
   runs: Array<{ experiment: string; rows: number; seconds: number; reportPath: string }>;
+  /** Table 3 with the exact minimum, one row per candidate set of ours (absent in records written before it existed). */
+  exactMinimum?: ExactMinimumRow[];
 }
 
 /** The parts of paper B's folder report, before anything is written. */
@@ -58,8 +61,9 @@ function table2Comparison(reproduced: readonly DatasetCharacteristics[]): Compar
 /**
  * paperBParts(record) lays out paper B's tables, figures and comparison: Table 3 and
  * Figures 1-2 analytically from the published Table 2; when our models ran, Table 2
- * from them (HateDay from the published figures), its comparison, and Table 3 and
- * Figure 2 again from it. O(rows × canary counts + figure points).
+ * from them (HateDay from the published figures), its comparison, Table 3 and Figure 2
+ * again from it, and Table 3 with the exact minimum (recorded by reproduce).
+ * O(rows × canary counts + figure points).
  */
 function paperBParts(record: PaperBFolderRecord): PaperBParts {
   const notices = [
@@ -100,6 +104,13 @@ function paperBParts(record: PaperBFolderRecord): PaperBParts {
     if (record.reproduced.length > 0) {
       const own = table3Rows([...record.reproduced, ...hateday], paperBTable3Options);
       tables.push(table3SummaryTable(own, paperBTable3Options, 'paper-b-table-3-models', 'Table 3 from our own Table 2 (HateDay from the published figures)'));
+      if (record.exactMinimum !== undefined && record.exactMinimum.length > 0) {
+        const notComputed = hateday.map((row) => notComputedRow(row, HATEDAY_NOT_COMPUTED, paperBTable3Options));
+        tables.push(exactMinimumTable([...record.exactMinimum, ...notComputed], paperBTable3Options));
+        notices.push(
+          'Table 3 counts flips that suffice (Theorems 1-4); "Table 3 with the exact minimum" gives the fewest a provider needs on our candidate sets, so its detection gain over the vanilla audit is smaller. Rows whose ε is below sampling noise are flagged; HateDay is not computed (its group rates are unknown here).',
+        );
+      }
       const figure2Own = figure2Series(own, paperBTable3Options);
       charts.push(figure2Chart(figure2Own, 'paper-b-figure-2-models', 'Figure 2 from our own Table 2: detection vs number of canaries'));
       series.push(seriesTable('figure-2-models', 'Figure 2 data (our Table 2)', figure2Own));
@@ -123,6 +134,7 @@ function parseRecord(options: Record<string, unknown>, where: string): PaperBFol
     reproduced: list('reproduced') as DatasetCharacteristics[],
     unavailable: list('unavailable') as PaperBFolderRecord['unavailable'],
     runs: list('runs') as PaperBFolderRecord['runs'],
+    ...(options.exactMinimum === undefined ? {} : { exactMinimum: list('exactMinimum') as ExactMinimumRow[] }),
   };
 }
 

@@ -56,7 +56,7 @@ describe('runPaperB({ candidateSets, simulate: false })', () => {
     });
     expect(result.reproducedRows).toBe(2);
     expect(result.unavailable.map((missing) => missing.setting)).toEqual(['CCD gender', 'CCD education', 'CCD marriage', 'CCD age']);
-    for (const id of ['paper-b-table-3-analytic', 'paper-b-table-2', 'paper-b-table-3-models']) {
+    for (const id of ['paper-b-table-3-analytic', 'paper-b-table-2', 'paper-b-table-3-models', 'paper-b-table-3-exact']) {
       expect(existsSync(join(out, 'tables', `${id}.csv`)), id).toBe(true);
     }
     for (const id of ['paper-b-figure-1a', 'paper-b-figure-1b', 'paper-b-figure-2-analytic', 'paper-b-figure-2-models']) {
@@ -70,5 +70,14 @@ describe('runPaperB({ candidateSets, simulate: false })', () => {
     expect(comparison).toMatch(/paper-b\/table2\/compas\/race\/candidate-set-size.*within/);
     expect(readFileSync(join(out, 'tables', 'paper-b-table-2.csv'), 'utf8')).toMatch(/HateDay.*published/);
     expect(readFileSync(result.reportPath, 'utf8')).toContain('CCD gender: no model');
+    // Table 3 with the exact minimum: our two COMPAS rows computed, HateDay named as not computed.
+    const exact = readFileSync(join(out, 'tables', 'paper-b-table-3-exact.md'), 'utf8');
+    expect(exact).toMatch(/\| COMPAS \| gender \|/);
+    expect(exact).toMatch(/\| HateDay \|.*not computed: no model of ours/);
+    const layout = JSON.parse(readFileSync(join(out, 'report-layout.json'), 'utf8'));
+    expect(layout.options.exactMinimum.map((row: { attribute: string; certified: boolean }) => [row.attribute, row.certified])).toEqual([
+      ['gender', true],
+      ['race', true],
+    ]);
   });
 });
