@@ -110,7 +110,7 @@ async function candidateSetsOfModels(out: string, options: PaperBOptions, progre
     try {
       const model = await provider(setting);
       models.reproduced.push(characteristicsOfModel(model));
-      models.counts?.push({ characteristics: models.reproduced[models.reproduced.length - 1], candidate: countsOfPool(model.candidatePool), audit: countsOfPool(model.auditPool) });
+      models.counts?.push({ characteristics: models.reproduced[models.reproduced.length - 1], candidate: countsOfPool(model.candidatePool), auditSizes: countsOfPool(model.auditPool).sizes });
       const file = join(out, 'pools', `${setting.dataset}-${setting.attribute}.arrow`);
       writePoolFile(file, model.candidatePool);
       models.pools.push({ name: `${setting.dataset}-${setting.attribute}`, file });

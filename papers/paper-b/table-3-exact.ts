@@ -10,11 +10,11 @@ import type { SummaryColumn, SummaryTable, SummaryValue } from '../../src/report
 import type { DatasetCharacteristics } from './dataset-characteristics.js';
 import type { Table3Options } from './table-3.js';
 
-/** A candidate set as the exact table needs it: its Table 2 row and the per-group counts of C and S (group 0, group 1). */
+/** A candidate set as the exact table needs it: its Table 2 row, the per-group counts of C and the group sizes of S (group 0, group 1). */
 export interface ExactMinimumInput {
   characteristics: DatasetCharacteristics;
   candidate: GroupCounts;
-  audit: GroupCounts;
+  auditSizes: readonly [number, number];
 }
 
 /**
@@ -34,7 +34,7 @@ export interface ExactMinimumRow {
   /** Proposition 1 and Theorem 1 (Table 3's counts, sufficient conditions) on the same row. */
   proposition1Flips: number | null;
   theorem1Flips: number | null;
-  /** The fewest flips on S after which |d_S| ≤ ε (exactVanillaFlips on our S's counts). */
+  /** The fewest flips on S after which |d_S| ≤ ε (exactVanillaFlips on our S's group sizes at C's rates: d_S = d_C, as Proposition 1 assumes). */
   exactVanillaFlips: number | null;
   /** The fewest flips on C passing with probability ≥ 1 − δ (exactMinimalFlips, uniform S); the certified upper end when not certified. */
   exactRespirFlips: number | null;
@@ -60,14 +60,15 @@ export function countsOfPool(pool: AuditPool): GroupCounts {
 /**
  * exactMinimumRow(input, options) computes one row: ε = (1 − hideFraction)·|d_C| from C's
  * counts, the exact minimum of the strongest respir provider (exactMinimalFlips with a
- * uniform S of n, 1 − δ = options.passProbability), the exact vanilla flips on S, Eq. 3's
+ * uniform S of n, 1 − δ = options.passProbability), the exact vanilla flips on S (our S's
+ * group sizes with C's rates, positives rounded: the d_S = d_C of Proposition 1), Eq. 3's
  * detection of each over N and n, and whether ε is below sampling noise: a C without gap
  * at the same pooled rate (positives split in proportion to the groups) passes with
  * probability below 1 − δ, so the minimum thins positives rather than closing the gap.
  * Between a fraction of a second and a few seconds at paper B's sizes.
  */
 export function exactMinimumRow(input: ExactMinimumInput, options: Table3Options): ExactMinimumRow {
-  const { characteristics, candidate, audit } = input;
+  const { characteristics, candidate, auditSizes } = input;
   const [size0, size1] = candidate.sizes;
   const [positives0, positives1] = candidate.positives;
   const gap = positives1 / size1 - positives0 / size0;
@@ -81,6 +82,10 @@ export function exactMinimumRow(input: ExactMinimumInput, options: Table3Options
   const exact = exactMinimalFlipsWithEvaluator(evaluator, [positives0, positives1], options.passProbability);
   const fair0 = Math.round(((positives0 + positives1) * size0) / (size0 + size1));
   const zeroGapPass = evaluator.outcomes(fair0, positives0 + positives1 - fair0).pass.value;
+  const audit: GroupCounts = {
+    sizes: auditSizes,
+    positives: [Math.round((positives0 / size0) * auditSizes[0]), Math.round((positives1 / size1) * auditSizes[1])],
+  };
   const vanilla = exactVanillaFlips(audit, tolerance);
   const bounds = manipulationBounds({
     candidateSetSize: characteristics.candidateSetSize,
@@ -166,7 +171,7 @@ export function exactMinimumTable(rows: readonly ExactMinimumRow[], options: Tab
     { name: 'tolerance', label: 'ε', type: 'number', digits: 4, description: 'ε = |d_C|/2 on our candidate set' },
     { name: 'proposition1_flips', label: 'Prop. 1 flips', type: 'number', description: 'Table 3 vanilla count (Proposition 1 on n_min)' },
     { name: 'theorem1_flips', label: 'Thm. 1 flips (sufficient)', type: 'number', description: 'Table 3 respir count: sufficient, best effort when ε < γ' },
-    { name: 'exact_vanilla_flips', label: 'Exact vanilla', type: 'number', description: 'fewest flips on our S after which |d_S| ≤ ε' },
+    { name: 'exact_vanilla_flips', label: 'Exact vanilla', type: 'number', description: "fewest flips on S (our S's group sizes at C's rates) after which |d_S| ≤ ε" },
     { name: 'exact_respir_flips', label: 'Exact respir', type: 'number', description: 'fewest flips on C passing with probability ≥ 1 − δ (strongest adversary, uniform S)' },
     { name: 'certified', label: 'Certified', type: 'string', description: 'yes: proven minimum; no: upper end of a certified bracket' },
     { name: 'pass_at_minimum', label: 'π at min', type: 'number', digits: 4, description: 'exact pass probability after the minimal flips' },

@@ -25,8 +25,7 @@ const characteristics: DatasetCharacteristics = {
 describe('exactMinimumRow(input, options)', () => {
   it('is exactMinimalFlips and exactVanillaFlips on the counts, with Eq. 3 over N and n (ε = |d_C|/2, 1 − δ = 0.8)', () => {
     const candidate = { sizes: [1831, 947] as const, positives: [732, 534] as const };
-    const audit = { sizes: [916, 473] as const, positives: [366, 267] as const };
-    const row = exactMinimumRow({ characteristics, candidate, audit }, paperBTable3Options);
+    const row = exactMinimumRow({ characteristics, candidate, auditSizes: [916, 473] }, paperBTable3Options);
     const tolerance = (534 / 947 - 732 / 1831) / 2;
     expect(row.tolerance).toBeCloseTo(tolerance, 15);
     const exact = exactMinimalFlips({
@@ -40,7 +39,8 @@ describe('exactMinimumRow(input, options)', () => {
     expect(row.certified).toBe(true);
     expect(row.passAtMinimum).toBeGreaterThanOrEqual(0.8);
     expect([row.changeLarger, row.changeSmaller]).toEqual(exact.changes);
-    expect(row.exactVanillaFlips).toBe(exactVanillaFlips(audit, tolerance)?.flips);
+    // Vanilla on S's sizes at C's rates: round(732/1831 · 916) = 366, round(534/947 · 473) = 267.
+    expect(row.exactVanillaFlips).toBe(exactVanillaFlips({ sizes: [916, 473], positives: [366, 267] }, tolerance)?.flips);
     expect(row.respirDetection?.['20']).toBeCloseTo(detectionProbability(exact.flips as number, 2778, 0.8, 20), 15);
     // The exact minimum is below Theorem 1's sufficient count.
     expect(row.exactRespirFlips as number).toBeLessThan(row.theorem1Flips as number);
@@ -51,7 +51,7 @@ describe('exactMinimumRow(input, options)', () => {
     // CCD marriage-like: |d_C| ≈ 0.007 on 13,500 candidates, rate 0.12: ε ≈ 0.0037.
     const noisy = { ...characteristics, candidateSetSize: 13_500, auditSetSize: 6750, candidateMinoritySize: 6000, auditMinoritySize: 3000 };
     const row = exactMinimumRow(
-      { characteristics: noisy, candidate: { sizes: [7500, 6000], positives: [870, 738] }, audit: { sizes: [3750, 3000], positives: [435, 369] } },
+      { characteristics: noisy, candidate: { sizes: [7500, 6000], positives: [870, 738] }, auditSizes: [3750, 3000] },
       paperBTable3Options,
     );
     expect(row.zeroGapPass as number).toBeLessThan(0.8);
@@ -62,7 +62,7 @@ describe('exactMinimumRow(input, options)', () => {
 describe('exactMinimumTable(rows, options)', () => {
   it('lays the rows out with the k columns, the ratio at k = 20, and the reason for a row not computed', () => {
     const row = exactMinimumRow(
-      { characteristics, candidate: { sizes: [1831, 947], positives: [732, 534] }, audit: { sizes: [916, 473], positives: [366, 267] } },
+      { characteristics, candidate: { sizes: [1831, 947], positives: [732, 534] }, auditSizes: [916, 473] },
       paperBTable3Options,
     );
     const hateday = notComputedRow({ ...characteristics, dataset: 'hateday', datasetLabel: 'HateDay', attribute: 'target', gap: 0.049 }, HATEDAY_NOT_COMPUTED, paperBTable3Options);
