@@ -38,8 +38,11 @@ export interface ExactMinimumBenchmarkOptions {
   threads?: number;
 }
 
-/** The row computed on the calling thread. */
-function computeRow(row: ExactMinimumWorkloadRow, maxEvaluations?: number): ExactMinimumBenchmarkRow {
+/**
+ * exactMinimumBenchmarkRow(row, maxEvaluations) computes and times one row on the
+ * calling thread (the worker threads call it too). Throws InputError on a bad row.
+ */
+export function exactMinimumBenchmarkRow(row: ExactMinimumWorkloadRow, maxEvaluations?: number): ExactMinimumBenchmarkRow {
   const started = process.hrtime.bigint();
   const { respir } = exactManipulationCost(row.setting, undefined, { maxEvaluations });
   return {
@@ -80,13 +83,13 @@ async function computeOnWorkers(rows: readonly ExactMinimumWorkloadRow[], thread
         }
         worker.postMessage({ index, row: rows[index], maxEvaluations });
       };
-      worker.on('message', (message: { index: number; result?: Omit<ExactMinimumBenchmarkRow, 'label'>; error?: string; inputError?: string }) => {
+      worker.on('message', (message: { index: number; result?: ExactMinimumBenchmarkRow; error?: string; inputError?: string }) => {
         if (message.result === undefined) {
           void worker.terminate();
           reject(message.inputError === undefined ? new Error(`exact minimum worker failed on ${rows[message.index].label}: ${message.error}`) : new InputError(message.inputError));
           return;
         }
-        results[message.index] = { label: rows[message.index].label, ...message.result };
+        results[message.index] = message.result;
         next();
       });
       worker.once('error', reject);
@@ -111,7 +114,7 @@ export async function benchmarkExactMinimalFlips(
   const threads = Math.max(1, Math.floor(options.threads ?? 1));
   const started = process.hrtime.bigint();
   const cpuBefore = process.cpuUsage();
-  const results = threads > 1 ? await computeOnWorkers(rows, threads, options.maxEvaluations) : rows.map((row) => computeRow(row, options.maxEvaluations));
+  const results = threads > 1 ? await computeOnWorkers(rows, threads, options.maxEvaluations) : rows.map((row) => exactMinimumBenchmarkRow(row, options.maxEvaluations));
   const cpu = process.cpuUsage(cpuBefore);
   return { rows: results, threads, seconds: Number(process.hrtime.bigint() - started) / 1e9, cpuSeconds: (cpu.user + cpu.system) / 1e6 };
 }

@@ -31,6 +31,18 @@ function exhaustiveMinimum(setting: ExactMinimalFlipsSetting) {
   return { best, nearestStraddling, evaluator };
 }
 
+/** paritySetting(sizes, positives, n, design, ε, 1 − δ): demographic parity on all rows of a C of these counts. */
+function paritySetting(
+  sizes: [number, number],
+  positives: [number, number],
+  auditSetSize: number,
+  design: AuditDesign,
+  tolerance: number,
+  passProbability: number,
+): ExactMinimalFlipsSetting {
+  return { population: { groupSizes: sizes, eligibleSizes: sizes, eligiblePositives: positives }, auditSetSize, design, tolerance, passProbability };
+}
+
 function randomSetting(random: Random, maxSize: number): ExactMinimalFlipsSetting {
   const size0 = 1 + Math.floor(random() * maxSize);
   const size1 = 1 + Math.floor(random() * maxSize);
@@ -91,13 +103,7 @@ describe('exactMinimalFlips(setting)', () => {
   it('equals the exhaustive minimum where sampling noise binds: rates pushed toward 0 beat balancing the groups', () => {
     // ε = 0.01 against |d_S| noise of about 0.04: no balanced C passes with 0.9; the
     // adversary must thin out the positives of both groups.
-    const setting: ExactMinimalFlipsSetting = {
-      population: { groupSizes: [120, 80], eligibleSizes: [120, 80], eligiblePositives: [30, 28] },
-      auditSetSize: 100,
-      design: 'uniform',
-      tolerance: 0.01,
-      passProbability: 0.9,
-    };
+    const setting: ExactMinimalFlipsSetting = paritySetting([120, 80], [30, 28], 100, 'uniform', 0.01, 0.9);
     const result = exactMinimalFlips(setting);
     const { best } = exhaustiveMinimum(setting);
     expect(result.exact).toBe(true);
@@ -108,49 +114,25 @@ describe('exactMinimalFlips(setting)', () => {
 
   it('needs 0 flips when |d_C| ≤ ε, even if the honest pass probability is below 1 − δ', () => {
     // d_C = 30/100 − 29/100 = 0.01 ≤ ε = 0.01 (compared exactly on counts).
-    const result = exactMinimalFlips({
-      population: { groupSizes: [100, 100], eligibleSizes: [100, 100], eligiblePositives: [29, 30] },
-      auditSetSize: 50,
-      design: 'uniform',
-      tolerance: 0.01,
-      passProbability: 0.95,
-    });
+    const result = exactMinimalFlips(paritySetting([100, 100], [29, 30], 50, 'uniform', 0.01, 0.95));
     expect(result).toMatchObject({ flips: 0, exact: true, withinTolerance: true, changes: [0, 0] });
     expect(result.honestPassProbability.value).toBeLessThan(0.95);
   });
 
   it('needs 0 flips when ε ≥ 1 (every audit set with both groups passes)', () => {
-    const result = exactMinimalFlips({
-      population: { groupSizes: [50, 50], eligibleSizes: [50, 50], eligiblePositives: [0, 50] },
-      auditSetSize: 20,
-      design: 'proportional',
-      tolerance: 1,
-      passProbability: 0.9,
-    });
+    const result = exactMinimalFlips(paritySetting([50, 50], [0, 50], 20, 'proportional', 1, 0.9));
     expect(result).toMatchObject({ flips: 0, withinTolerance: true });
   });
 
   it('is unreachable when a group is too often absent from S', () => {
     // One row of group 1 among 40, n = 4: P(group 1 in S) = 4/40 = 0.1 < 0.8 whatever the outputs.
-    const result = exactMinimalFlips({
-      population: { groupSizes: [39, 1], eligibleSizes: [39, 1], eligiblePositives: [0, 1] },
-      auditSetSize: 4,
-      design: 'uniform',
-      tolerance: 0.1,
-      passProbability: 0.8,
-    });
+    const result = exactMinimalFlips(paritySetting([39, 1], [0, 1], 4, 'uniform', 0.1, 0.8));
     expect(result).toMatchObject({ reachable: false, flips: null, lowerBound: null, upperBound: null });
     expect(result.maximumPassProbability?.value).toBeCloseTo(0.1, 12);
   });
 
   it('throws InputError naming the setting for an empty group, n > N and 1 − δ outside (0, 1)', () => {
-    const base: ExactMinimalFlipsSetting = {
-      population: { groupSizes: [10, 10], eligibleSizes: [10, 10], eligiblePositives: [2, 8] },
-      auditSetSize: 10,
-      design: 'uniform',
-      tolerance: 0.1,
-      passProbability: 0.8,
-    };
+    const base: ExactMinimalFlipsSetting = paritySetting([10, 10], [2, 8], 10, 'uniform', 0.1, 0.8);
     expect(() => exactMinimalFlips({ ...base, population: { groupSizes: [10, 0], eligibleSizes: [10, 0], eligiblePositives: [2, 0] } })).toThrow(
       /exactMinimalFlips: population: group 1 size: expected a positive integer, found 0/,
     );
@@ -160,13 +142,7 @@ describe('exactMinimalFlips(setting)', () => {
   });
 
   it('reports a certified bracket when the evaluation budget runs out', () => {
-    const setting: ExactMinimalFlipsSetting = {
-      population: { groupSizes: [120, 80], eligibleSizes: [120, 80], eligiblePositives: [30, 28] },
-      auditSetSize: 100,
-      design: 'uniform',
-      tolerance: 0.01,
-      passProbability: 0.9,
-    };
+    const setting: ExactMinimalFlipsSetting = paritySetting([120, 80], [30, 28], 100, 'uniform', 0.01, 0.9);
     const exact = exactMinimalFlips(setting).flips as number;
     const result = exactMinimalFlips(setting, { maxEvaluations: 30 });
     expect(result.exact).toBe(false);
