@@ -163,11 +163,13 @@ describe('a provider that predicts S from the project code (issue 12, bar 1)', (
     const audit = await serve(cheat.table);
     const seeded = await audit(3000, ['--seed', OLD_DEFAULT_SEED]);
     expect(JSON.parse(seeded.stdout).results[0].decision).toBe('accept');
-    // Each default audit accepts with probability below 1e-4 (exact, below), so two rejections are the expected outcome.
+    // Each default audit accepts with probability below 1e-4 (exact, below): the gap of a
+    // node:crypto S rejects the table, or one of the 10 canaries falls on a flipped label
+    // (probability 1 − (1 − 65/13,500)^10 ≈ 0.05) and the provider is rejected outright.
     for (let run = 0; run < 2; run++) {
       const fresh = await audit(3000, []);
       expect(fresh.code).toBe(0);
-      expect(JSON.parse(fresh.stdout).results[0].decision).toBe('reject');
+      expect(['reject', 'provider-rejected']).toContain(JSON.parse(fresh.stdout).results[0].decision);
     }
     expect(passProbability(3000, positivesOf(groups, cheat.table)).upper).toBeLessThan(1e-4);
   }, 120_000);
