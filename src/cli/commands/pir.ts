@@ -68,13 +68,6 @@ const serveCommand: CommandModule<object, ServeArguments> = {
     checkIntegerFlag('--port', argv.port, 0, 65535);
     checkIntegerFlag('--max-batch', argv['max-batch'], 1, 4096);
     checkNumberFlag('--idle-timeout', argv['idle-timeout'], { low: 0, high: 86_400, lowOpen: true }, 'seconds');
-    if (argv['url-file'] === undefined && !argv['print-token']) {
-      throw inputError({
-        where: '--url-file',
-        expected: 'a file for the URL and bearer token (or --print-token): without the token no auditor can use the service',
-        found: 'neither --url-file nor --print-token',
-      });
-    }
     const pool = readPoolFile(argv.pool);
     const provider = await startPoolProvider(pool, {
       port: argv.port,
@@ -84,6 +77,7 @@ const serveCommand: CommandModule<object, ServeArguments> = {
     });
     const { parameters } = provider.server;
     if (argv['url-file']) await writeUrlFileOrStop(argv['url-file'], provider.service);
+    else if (!argv['print-token']) await refuseWithoutToken(provider.service);
     process.stdout.write(
       `fairaudit pir serve: ${pool.size} candidates packed in ${provider.packMs.toFixed(0)} ms ` +
         `(p = ${parameters.plaintextModulus}, D ${parameters.rows}×${parameters.columns}; per audit a commitment bound to its nonce: hint ${(provider.hintBytes / 1e6).toFixed(2)} MB, ` +
@@ -122,6 +116,20 @@ async function writeUrlFileOrStop(path: string, service: ProviderService): Promi
       found: `${path} (${code ?? (error as Error).message})`,
     });
   }
+}
+
+/**
+ * Without --url-file or --print-token no auditor could learn the token: the service is
+ * closed and the run exits 2. (Checked once listening, so that a busy --port is reported
+ * first, as before.)
+ */
+async function refuseWithoutToken(service: ProviderService): Promise<never> {
+  await service.close();
+  throw inputError({
+    where: '--url-file',
+    expected: 'a file for the URL and bearer token (or --print-token): without the token no auditor can use the service',
+    found: 'neither --url-file nor --print-token',
+  });
 }
 
 /** The environment variable that holds the bearer token when pir audit is given --provider URL. */
