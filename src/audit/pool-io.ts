@@ -1,7 +1,8 @@
-import { readFileSync } from 'node:fs';
 import { type Table, tableFromArrays, tableFromIPC, tableToIPC, type Vector } from 'apache-arrow';
 import { writeFileAtomic } from '../util/atomic-write.js';
+import { CsvReader } from '../util/csv-reader.js';
 import { inputError } from '../util/errors.js';
+import { MAX_POOL_FILE_BYTES, readFileCapped } from '../util/read-capped.js';
 import { type AuditPool, POOL_COLUMNS, type PoolColumn } from './pool.js';
 
 /** Options of readPoolFile. */
@@ -17,12 +18,12 @@ const REQUIRED_COLUMNS: readonly PoolColumn[] = ['group', 'label', 'decision'];
 
 /** Builds the pool's columns one value at a time, validating each as it comes. */
 class PoolColumnsBuilder {
-  readonly group: Uint8Array;
-  readonly label: Uint8Array;
-  readonly decision: Uint8Array;
-  readonly score: Float64Array | null;
-  readonly logit: Float64Array | null;
-  readonly id: Int32Array | null;
+  group: Uint8Array;
+  label: Uint8Array;
+  decision: Uint8Array;
+  score: Float64Array | null;
+  logit: Float64Array | null;
+  id: Int32Array | null;
 
   constructor(size: number, present: ReadonlySet<PoolColumn>) {
     this.group = new Uint8Array(size);
@@ -31,6 +32,23 @@ class PoolColumnsBuilder {
     this.score = present.has('score') ? new Float64Array(size) : null;
     this.logit = present.has('logit') ? new Float64Array(size) : null;
     this.id = present.has('id') ? new Int32Array(size) : null;
+  }
+
+  /** Makes room for rows 0..row, doubling the columns when full (CSV rows are counted as they come). Amortised O(1). */
+  reserve(row: number): void {
+    if (row < this.group.length) return;
+    const size = Math.max(1024, this.group.length * 2, row + 1);
+    const grow = <T extends Uint8Array | Float64Array | Int32Array>(column: T, make: (n: number) => T): T => {
+      const grown = make(size);
+      grown.set(column);
+      return grown;
+    };
+    this.group = grow(this.group, (n) => new Uint8Array(n));
+    this.label = grow(this.label, (n) => new Uint8Array(n));
+    this.decision = grow(this.decision, (n) => new Uint8Array(n));
+    if (this.score) this.score = grow(this.score, (n) => new Float64Array(n));
+    if (this.logit) this.logit = grow(this.logit, (n) => new Float64Array(n));
+    if (this.id) this.id = grow(this.id, (n) => new Int32Array(n));
   }
 
   /** Stores value (already a number, NaN if unreadable) at row, or throws naming where. */
@@ -61,9 +79,20 @@ class PoolColumnsBuilder {
     }
   }
 
+  /** The pool of the first `size` rows (columns cut to that length when reserve() grew them). */
   finish(size: number, source: string): AuditPool {
-    const { group, label, decision, score, logit, id } = this;
-    return { size, group, label, decision, score, logit, id, source };
+    const cut = <T extends Uint8Array | Float64Array | Int32Array>(column: T): T => (column.length === size ? column : (column.slice(0, size) as T));
+    const { score, logit, id } = this;
+    return {
+      size,
+      group: cut(this.group),
+      label: cut(this.label),
+      decision: cut(this.decision),
+      score: score && cut(score),
+      logit: logit && cut(logit),
+      id: id && cut(id),
+      source,
+    };
   }
 }
 
@@ -81,11 +110,7 @@ function checkColumns(path: string, present: ReadonlySet<PoolColumn>, options: R
 }
 
 function readFileBytes(path: string): Buffer {
-  try {
-    return readFileSync(path);
-  } catch (error) {
-    throw inputError({ where: path, expected: 'a readable pool file', found: (error as Error).message });
-  }
+  return readFileCapped(path, MAX_POOL_FILE_BYTES, 'a readable pool file');
 }
 
 /**
@@ -94,43 +119,55 @@ function readFileBytes(path: string): Buffer {
  */
 const DECIMAL_NUMBER = /^[+-]?(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?$/;
 
-/** Parses a CSV pool (header line, then one row per line; plain numeric cells). */
+/**
+ * Parses a CSV pool: a header line, then one row per record, RFC 4180 (quoted cells such
+ * as "0", LF, CRLF or lone-CR line ends, blank lines skipped; src/util/csv-reader.ts),
+ * every cell a plain decimal.
+ */
 function readPoolCsv(path: string, text: string, options: ReadPoolOptions | undefined): AuditPool {
-  const lines = text.split(/\r?\n/);
-  while (lines.length > 0 && lines[lines.length - 1].trim() === '') lines.pop();
-  if (lines.length === 0) throw inputError({ where: path, expected: 'a CSV header line', found: 'an empty file' });
-  const header = lines[0].split(',').map((name) => name.trim().replace(/^"(.*)"$/, '$1'));
-  const known = new Set<string>(POOL_COLUMNS);
-  const present = new Set<PoolColumn>();
-  const columnOf: Array<PoolColumn | null> = header.map((name) => {
-    if (!known.has(name)) return null;
-    if (present.has(name as PoolColumn)) {
-      throw inputError({ where: `${path}: line 1`, expected: 'each column named once', found: `column "${name}" twice` });
+  let header: string[] | undefined;
+  let columnOf: Array<PoolColumn | null> = [];
+  let builder: PoolColumnsBuilder | undefined;
+  let size = 0;
+  const reader = new CsvReader({ file: path }, ({ fields, line }) => {
+    if (header === undefined) {
+      header = fields.map((name) => name.trim());
+      const known = new Set<string>(POOL_COLUMNS);
+      const present = new Set<PoolColumn>();
+      columnOf = header.map((name) => {
+        if (!known.has(name)) return null;
+        if (present.has(name as PoolColumn)) {
+          throw inputError({ where: `${path}: line ${line}`, expected: 'each column named once', found: `column "${name}" twice` });
+        }
+        present.add(name as PoolColumn);
+        return name as PoolColumn;
+      });
+      checkColumns(path, present, options);
+      builder = new PoolColumnsBuilder(0, present);
+      return;
     }
-    present.add(name as PoolColumn);
-    return name as PoolColumn;
-  });
-  checkColumns(path, present, options);
-  const size = lines.length - 1;
-  const builder = new PoolColumnsBuilder(size, present);
-  for (let row = 0; row < size; row++) {
-    const line = lines[row + 1];
-    const cells = line.split(',');
-    if (cells.length !== header.length) {
+    const row = size;
+    if (fields.length !== header.length) {
       throw inputError({
-        where: `${path}: row ${row + 1} (line ${row + 2})`,
+        where: `${path}: row ${row + 1} (line ${line})`,
         expected: `${header.length} comma-separated cells`,
-        found: `${cells.length} cells: ${line}`,
+        found: `${fields.length} cells: ${fields.join(',')}`,
       });
     }
-    for (let c = 0; c < cells.length; c++) {
+    const columns = builder as PoolColumnsBuilder;
+    columns.reserve(row);
+    for (let c = 0; c < fields.length; c++) {
       const column = columnOf[c];
       if (column === null) continue;
-      const cell = cells[c].trim();
+      const cell = fields[c].trim();
       const value = DECIMAL_NUMBER.test(cell) ? Number(cell) : Number.NaN;
-      builder.set(column, row, value, cell, () => `${path}: row ${row + 1} (line ${row + 2}), column "${column}"`);
+      columns.set(column, row, value, cell, () => `${path}: row ${row + 1} (line ${line}), column "${column}"`);
     }
-  }
+    size++;
+  });
+  reader.push(text);
+  reader.end();
+  if (header === undefined || builder === undefined) throw inputError({ where: path, expected: 'a CSV header line', found: 'an empty file' });
   return builder.finish(size, path);
 }
 
@@ -144,6 +181,14 @@ function readPoolArrow(path: string, bytes: Uint8Array, options: ReadPoolOptions
   }
   const present = new Set<PoolColumn>();
   const vectors = new Map<PoolColumn, Vector>();
+  // getChild() returns the first of two columns of one name: two decision columns that
+  // disagree would be read as the first one silently (the CSV reader refuses them).
+  const names = table.schema.fields.map((field) => field.name);
+  for (const column of POOL_COLUMNS) {
+    if (names.indexOf(column) !== names.lastIndexOf(column)) {
+      throw inputError({ where: `${path}: schema`, expected: 'each column named once', found: `column "${column}" ${names.filter((name) => name === column).length} times` });
+    }
+  }
   for (const column of POOL_COLUMNS) {
     const vector = table.getChild(column);
     if (vector !== null) {
@@ -177,8 +222,8 @@ function readPoolArrow(path: string, bytes: Uint8Array, options: ReadPoolOptions
  * Validates every cell: group, label, decision in {0, 1}; score in [0, 1]; logit
  * finite; id a 32-bit integer; no missing values.
  * Runs in O(rows x columns).
- * Throws InputError naming the file, row and column of the first bad cell, or the
- * missing column.
+ * Throws InputError naming the file, row and column of the first bad cell, the
+ * missing or doubled column, or a file larger than MAX_POOL_FILE_BYTES (500 MiB).
  */
 export function readPoolFile(path: string, options?: ReadPoolOptions): AuditPool {
   const bytes = readFileBytes(path);

@@ -7,9 +7,10 @@ export const MAX_QUOTED_CHARACTERS = 200;
 
 /**
  * The most characters of a whole InputError message: a backstop for messages that
- * quote input without describeFound (a file name, a key, a list of found values).
+ * quote input without describeFound (a file name, a key, a list of found values); long
+ * enough for the longest guidance (a missing dataset lists its forms and where to get them).
  */
-export const MAX_MESSAGE_CHARACTERS = 1000;
+export const MAX_MESSAGE_CHARACTERS = 4000;
 
 /**
  * shortenText(text, limit) returns text when it has at most limit characters, and

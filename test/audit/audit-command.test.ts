@@ -147,6 +147,11 @@ describe('fairaudit audit bad input (in process, through main())', () => {
       [['--synthetic', '{"size": 100', '--seed', '1'], /--synthetic: expected a JSON object/],
       [['--synthetic', '{"size": 100, "groupShare": 0.4, "labelRate": [0.5, 0.5], "decisionRate": [0.3, 2]}', '--seed', '1'], /--synthetic: decisionRate/],
       [['--synthetic', '{"size": 100, "groupShare": 0.4, "labelRate": [0.5, 0.5], "decisionRate": [0.3, 0.3]}', '--seed', '1', '--early', '0'], /--early/],
+      // Issue 13: a RangeError (exit 1) from the typed arrays before.
+      [['--synthetic', '{"size": 1e12, "groupShare": 0.4, "labelRate": [0.5, 0.5], "decisionRate": [0.3, 0.3]}', '--seed', '1'], /^fairaudit: --synthetic: size: expected an integer from 2 to 50000000, found 1000000000000\n$/],
+      // Issue 13: unknown keys were ignored, so a misspelt rate ran with another pool.
+      [['--synthetic', '{"size": 100, "groupShare": 0.4, "labelRate": [0.5, 0.5], "decisionRate": [0.3, 0.3], "decisonRate": [0.1, 0.1]}', '--seed', '1'], /^fairaudit: --synthetic: decisonRate: expected one of the keys size, groupShare, labelRate, decisionRate, truePositiveRate, logitScale, seed, found "the unknown key \\"decisonRate\\""\n$/],
+      [['--synthetic', '{"size": 100, "__proto__": {"size": 5}}', '--seed', '1'], /^fairaudit: --synthetic: __proto__: expected a setting key, found the reserved key "__proto__"/],
     ];
     for (const [args, message] of cases) {
       const { code, stderr } = await inProcess('audit', ...args);

@@ -11,10 +11,11 @@ import {
   type SequentialAuditSettings,
 } from '../../audit/sequential-audit.js';
 import { summarizeAudits } from '../../audit/summarize-audits.js';
-import { generateSyntheticPool, type SyntheticPoolSpec } from '../../data/synthetic-pool.js';
+import { generateSyntheticPool, MAX_SYNTHETIC_POOL_SIZE, type SyntheticPoolSpec } from '../../data/synthetic-pool.js';
 import { checkTolerance } from '../../stats/check-tolerance.js';
 import { sequentialThresholds } from '../../stats/thresholds.js';
 import { inputError } from '../../util/errors.js';
+import { parseJsonUntrusted } from '../../util/parse-untrusted.js';
 import { createRandom, deriveSeed } from '../../util/random.js';
 
 interface AuditArguments {
@@ -80,24 +81,33 @@ function round(value: number, digits = 6): number {
   return Number.isFinite(value) ? Number(value.toFixed(digits)) : value;
 }
 
+/** The keys of a --synthetic recipe (SyntheticPoolSpec): any other key is refused, not ignored. */
+const SYNTHETIC_KEYS = ['size', 'groupShare', 'labelRate', 'decisionRate', 'truePositiveRate', 'logitScale', 'seed'] as const;
+
 /**
- * The pool of --synthetic JSON: a generateSyntheticPool recipe (src/data/synthetic-pool.ts;
- * logitScale 1 and seed "audit" unless given). Throws InputError naming --synthetic.
+ * The recipe of --synthetic JSON, checked: a JSON object (parsed without prototypes;
+ * `__proto__`, `constructor` and `prototype` refused) with only the keys of
+ * SyntheticPoolSpec, each in range; logitScale 1 and seed "audit" unless given.
+ * Throws InputError naming --synthetic and the key.
  */
-function syntheticPoolOf(text: string): AuditPool {
-  let recipe: unknown;
-  try {
-    recipe = JSON.parse(text);
-  } catch (error) {
-    throw inputError({ where: '--synthetic', expected: 'a JSON object (a synthetic pool recipe)', found: (error as Error).message });
-  }
+function syntheticRecipeOf(text: string): Record<string, unknown> {
+  const recipe = parseJsonUntrusted(text, '--synthetic', 'a JSON object (a synthetic pool recipe)');
   if (typeof recipe !== 'object' || recipe === null || Array.isArray(recipe)) {
     throw inputError({ where: '--synthetic', expected: 'a JSON object (a synthetic pool recipe)', found: text });
+  }
+  for (const key of Object.keys(recipe)) {
+    if (!(SYNTHETIC_KEYS as readonly string[]).includes(key)) {
+      throw inputError({ where: `--synthetic: ${key}`, expected: `one of the keys ${SYNTHETIC_KEYS.join(', ')}`, found: `the unknown key ${JSON.stringify(key)}` });
+    }
   }
   const spec = { logitScale: 1, seed: 'audit', ...(recipe as Record<string, unknown>) } as Record<string, unknown>;
   const pair = (value: unknown) => Array.isArray(value) && value.length === 2 && value.every((v) => typeof v === 'number' && v >= 0 && v <= 1);
   const checks: Array<[string, boolean, string]> = [
-    ['size', Number.isSafeInteger(spec.size) && (spec.size as number) >= 2, 'an integer >= 2'],
+    [
+      'size',
+      Number.isSafeInteger(spec.size) && (spec.size as number) >= 2 && (spec.size as number) <= MAX_SYNTHETIC_POOL_SIZE,
+      `an integer from 2 to ${MAX_SYNTHETIC_POOL_SIZE}`,
+    ],
     ['groupShare', typeof spec.groupShare === 'number' && spec.groupShare > 0 && spec.groupShare < 1, 'a number in (0, 1)'],
     ['labelRate', pair(spec.labelRate), 'two rates in [0, 1] (group a, group b)'],
     ['decisionRate', pair(spec.decisionRate), 'two rates in [0, 1] (group a, group b)'],
@@ -108,7 +118,12 @@ function syntheticPoolOf(text: string): AuditPool {
   for (const [key, ok, expected] of checks) {
     if (!ok) throw inputError({ where: `--synthetic: ${key}`, expected, found: spec[key] });
   }
-  return generateSyntheticPool(spec as unknown as SyntheticPoolSpec, '--synthetic');
+  return recipe as Record<string, unknown>;
+}
+
+/** The pool a checked --synthetic recipe makes (generateSyntheticPool, src/data/synthetic-pool.ts). */
+function syntheticPoolOf(recipe: Record<string, unknown>): AuditPool {
+  return generateSyntheticPool({ logitScale: 1, seed: 'audit', ...recipe } as unknown as SyntheticPoolSpec, '--synthetic');
 }
 
 /** `fairaudit audit --pool FILE ...`: sequential GLR audits of one pool, with the oracle and fixed-sample decisions. */
@@ -147,7 +162,8 @@ export const auditCommand: CommandModule<object, AuditArguments> = {
     const decisionTolerance = argv['decision-tolerance'] ?? argv.tolerance;
     checkTolerance(decisionTolerance, argv['decision-tolerance'] === undefined ? '--tolerance' : '--decision-tolerance');
     const require = argv.access === 'decision' ? [] : [argv.access];
-    const pool = argv.pool !== undefined ? readPoolFile(argv.pool, { require }) : syntheticPoolOf(argv.synthetic!);
+    const recipe = argv.synthetic === undefined ? undefined : syntheticRecipeOf(argv.synthetic);
+    const pool = recipe === undefined ? readPoolFile(argv.pool!, { require }) : syntheticPoolOf(recipe);
     const poolName = argv.pool ?? 'synthetic';
     const prepared = prepareAudit(pool, argv.metric, argv.access);
     const settings: SequentialAuditSettings = {
@@ -172,7 +188,7 @@ export const auditCommand: CommandModule<object, AuditArguments> = {
       ...(prepared.family === 'gaussian' ? { proxyGap: round(prepared.proxyGap) } : {}),
     };
     const context = {
-      pool: argv.pool ?? { synthetic: JSON.parse(argv.synthetic!) },
+      pool: argv.pool ?? { synthetic: recipe },
       metric: argv.metric,
       access: argv.access,
       poolSize: prepared.size,

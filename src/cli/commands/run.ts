@@ -37,6 +37,10 @@ export const runCommand: CommandModule<object, RunArguments> = {
     if (args.threads !== undefined && !(Number.isInteger(args.threads) && args.threads >= 1 && args.threads <= 1024)) {
       throw inputError({ where: '--threads', expected: 'an integer from 1 to 1024', found: args.threads });
     }
+    if (args.out !== undefined && args.out.trim() === '') {
+      // "" would write into the current folder (and a later run there would delete it).
+      throw inputError({ where: '--out', expected: 'a folder path (or no --out: results/<experiment>)', found: args.out });
+    }
     const shard = args.shard === undefined ? undefined : parseShard(args.shard);
     const config = loadConfig(args.config, (args.set ?? []).map(parseOverride));
     let bar: ProgressBar | undefined;
