@@ -87,6 +87,32 @@ export function inputError(problem: InputProblem): InputError {
   );
 }
 
+/** Why the file system refused a write, in words, for the errno codes a user can cause. */
+const WRITE_PROBLEMS: Readonly<Record<string, string>> = {
+  ENOTDIR: 'a file where a folder should be (ENOTDIR)',
+  EEXIST: 'a file where a folder should be (EEXIST)',
+  EISDIR: 'a folder where a file should be (EISDIR)',
+  EACCES: 'no permission to write there (EACCES)',
+  EPERM: 'no permission to write there (EPERM)',
+  EROFS: 'a read-only file system (EROFS)',
+  ENAMETOOLONG: 'a name too long for the file system (ENAMETOOLONG)',
+  ENOSPC: 'no space left on the device (ENOSPC)',
+  EDQUOT: 'the disk quota used up (EDQUOT)',
+  ENOENT: 'a path that cannot be created (ENOENT)',
+};
+
+/**
+ * writeProblem(path, error) turns a failed write or mkdir under a path the user chose
+ * (an output folder, a report, a cache) into an InputError naming the path and the
+ * reason in words ("no permission to write there (EACCES)"), or returns undefined for
+ * other errors (internal failures, which keep their stack). O(1).
+ */
+export function writeProblem(path: string, error: unknown): InputError | undefined {
+  const code = (error as NodeJS.ErrnoException | undefined)?.code;
+  const found = code === undefined ? undefined : WRITE_PROBLEMS[code];
+  return found === undefined ? undefined : new InputError(`${path}: expected a place fairaudit can write, found ${found}`);
+}
+
 export function isInputError(error: unknown): error is InputError {
   return error instanceof InputError;
 }

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { linkSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { join } from 'node:path';
-import { InputError } from './errors.js';
+import { InputError, writeProblem } from './errors.js';
 
 /** The lock file's name inside the folder it guards. */
 export const LOCK_FILE_NAME = '.fairaudit.lock';
@@ -116,19 +116,8 @@ function readHolder(file: string): LockHolder | undefined {
 }
 
 /** Turns a failure to create the folder or the lock into an InputError naming the folder. */
-function folderProblem(folder: string, error: unknown): InputError {
-  const code = (error as NodeJS.ErrnoException).code;
-  const found: Record<string, string> = {
-    ENOTDIR: 'a file where a folder should be (ENOTDIR)',
-    EEXIST: 'a file where a folder should be (EEXIST)',
-    EACCES: 'no permission to write there (EACCES)',
-    EPERM: 'no permission to write there (EPERM)',
-    EROFS: 'a read-only file system (EROFS)',
-    ENAMETOOLONG: 'a name too long for the file system (ENAMETOOLONG)',
-    ENOSPC: 'no space left on the device (ENOSPC)',
-    ENOENT: 'a path that cannot be created (ENOENT)',
-  };
-  return new InputError(`${folder}: expected a folder fairaudit can write, found ${found[code ?? ''] ?? code ?? (error as Error).message}`);
+function folderProblem(folder: string, error: unknown): Error {
+  return writeProblem(folder, error) ?? (error as Error);
 }
 
 /**

@@ -1,4 +1,4 @@
-import { existsSync, mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -99,5 +99,18 @@ describe('fairaudit compare RESULTS_DIR', () => {
     writeAuditResults(folder, fixtureRows());
     expect((await runCliInProcess(['compare', folder, '--sigmas', '0'])).code).toBe(2);
     expect((await runCliInProcess(['compare', join(folder, 'nothing')])).code).toBe(2);
+  });
+});
+
+describe('fairaudit report RESULTS_DIR where the report cannot be written (issue 13)', () => {
+  it('report.html is a folder: exit 2 naming it (an internal-error stack before), results.arrow untouched', async () => {
+    const folder = join(mkdtempSync(join(tmpdir(), 'fairaudit-cli-')), 'fixture');
+    writeAuditResults(folder, fixtureRows());
+    const before = readFileSync(join(folder, 'results.arrow'));
+    mkdirSync(join(folder, 'report.html'));
+    const { code, stderr } = await runCliInProcess(['report', folder, '--no-png']);
+    expect(code).toBe(2);
+    expect(stderr).toMatch(/report\.html: expected a place fairaudit can write, found a folder where a file should be \(EISDIR\)\n$/);
+    expect(readFileSync(join(folder, 'results.arrow')).equals(before)).toBe(true);
   });
 });

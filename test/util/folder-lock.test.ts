@@ -101,7 +101,7 @@ describe('acquireFolderLock(folder, fingerprint, command, processes)', () => {
     expect(() => acquireFolderLock('', FINGERPRINT, 'x')).toThrow(/expected a folder path, found ""/);
     const file = join(base, 'a-file');
     writeFileSync(file, 'x');
-    expect(() => acquireFolderLock(file, FINGERPRINT, 'x')).toThrow(new InputError(`${file}: expected a folder fairaudit can write, found a file where a folder should be (EEXIST)`));
+    expect(() => acquireFolderLock(file, FINGERPRINT, 'x')).toThrow(new InputError(`${file}: expected a place fairaudit can write, found a file where a folder should be (EEXIST)`));
     expect(() => acquireFolderLock(join(file, 'below'), FINGERPRINT, 'x')).toThrow(/a file where a folder should be \(ENOTDIR\)/);
     expect(() => acquireFolderLock(join(base, 'n'.repeat(300)), FINGERPRINT, 'x')).toThrow(/a name too long for the file system \(ENAMETOOLONG\)/);
     expect(() => acquireFolderLock('/proc/self', FINGERPRINT, 'x')).toThrow(InputError);
