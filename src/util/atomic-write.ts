@@ -1,7 +1,8 @@
 import { randomBytes } from 'node:crypto';
-import { mkdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { renameSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { writeProblem } from './errors.js';
+import { makeFolder } from './make-folder.js';
 
 /**
  * writeFileAtomic(path, data) writes to a temporary name beside the target and
@@ -10,11 +11,7 @@ import { writeProblem } from './errors.js';
  * a file where a folder should be, a name too long, a full disk: writeProblem).
  */
 export function writeFileAtomic(path: string, data: string | Uint8Array): void {
-  try {
-    mkdirSync(dirname(path), { recursive: true });
-  } catch (error) {
-    throw writeProblem(dirname(path), error) ?? error;
-  }
+  makeFolder(dirname(path));
   const temporary = `${path}.${randomBytes(6).toString('hex')}.tmp`;
   try {
     writeFileSync(temporary, data);

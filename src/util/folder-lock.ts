@@ -1,8 +1,9 @@
 import { randomBytes } from 'node:crypto';
-import { linkSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { linkSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { InputError, writeProblem } from './errors.js';
+import { makeFolder } from './make-folder.js';
 
 /** The lock file's name inside the folder it guards. */
 export const LOCK_FILE_NAME = '.fairaudit.lock';
@@ -141,11 +142,7 @@ function folderProblem(folder: string, error: unknown): Error {
  */
 export function acquireFolderLock(folder: string, fingerprint: string, command: string, processes: ProcessTable = thisProcess): FolderLock {
   if (folder.trim() === '') throw new InputError('output folder: expected a folder path, found "" (give --out a folder, or leave it out)');
-  try {
-    mkdirSync(folder, { recursive: true });
-  } catch (error) {
-    throw folderProblem(folder, error);
-  }
+  makeFolder(folder);
   const file = join(folder, LOCK_FILE_NAME);
   const holder: LockHolder = {
     pid: processes.pid,

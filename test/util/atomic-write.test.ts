@@ -18,7 +18,7 @@ describe('writeFileAtomic(path, data)', () => {
     writeFileSync(join(folder, 'file'), 'x');
     expect(() => writeFileAtomic(join(folder, 'file', 'out', 'report.html'), 'x')).toThrow(/file\/out: expected a place fairaudit can write, found a file where a folder should be \(ENOTDIR\)/);
     expect(() => writeFileAtomic(join(folder, 'file', 'report.html'), 'x')).toThrow(
-      new InputError(`${join(folder, 'file')}: expected a place fairaudit can write, found a file where a folder should be (EEXIST)`),
+      new InputError(`${join(folder, 'file')}: expected a place fairaudit can write, found a file where a folder should be (ENOTDIR)`),
     );
   });
 

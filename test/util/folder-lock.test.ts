@@ -101,10 +101,11 @@ describe('acquireFolderLock(folder, fingerprint, command, processes)', () => {
     expect(() => acquireFolderLock('', FINGERPRINT, 'x')).toThrow(/expected a folder path, found ""/);
     const file = join(base, 'a-file');
     writeFileSync(file, 'x');
-    expect(() => acquireFolderLock(file, FINGERPRINT, 'x')).toThrow(new InputError(`${file}: expected a place fairaudit can write, found a file where a folder should be (EEXIST)`));
+    expect(() => acquireFolderLock(file, FINGERPRINT, 'x')).toThrow(new InputError(`${file}: expected a place fairaudit can write, found a file where a folder should be (ENOTDIR)`));
     expect(() => acquireFolderLock(join(file, 'below'), FINGERPRINT, 'x')).toThrow(/a file where a folder should be \(ENOTDIR\)/);
     expect(() => acquireFolderLock(join(base, 'n'.repeat(300)), FINGERPRINT, 'x')).toThrow(/a name too long for the file system \(ENAMETOOLONG\)/);
     expect(() => acquireFolderLock('/proc/self', FINGERPRINT, 'x')).toThrow(InputError);
+    expect(() => acquireFolderLock('/proc/self/fairaudit-out', FINGERPRINT, 'x')).toThrow(/a path that cannot be created \(ENOENT\)/);
     const readOnly = join(base, 'read-only');
     mkdirSync(readOnly, { mode: 0o555 });
     if (process.getuid?.() !== 0) expect(() => acquireFolderLock(join(readOnly, 'out'), FINGERPRINT, 'x')).toThrow(/no permission to write there/);
