@@ -4,6 +4,7 @@ import { parseShard } from '../../runner/plan.js';
 import { runExperiment } from '../../runner/run-experiment.js';
 import { inputError } from '../../util/errors.js';
 import { ProgressBar } from '../progress.js';
+import { checkSetKeys } from '../check-flag.js';
 
 interface RunArguments {
   config: string;
@@ -42,7 +43,7 @@ export const runCommand: CommandModule<object, RunArguments> = {
       throw inputError({ where: '--out', expected: 'a folder path (or no --out: results/<experiment>)', found: args.out });
     }
     const shard = args.shard === undefined ? undefined : parseShard(args.shard);
-    const config = loadConfig(args.config, (args.set ?? []).map(parseOverride));
+    const config = loadConfig(args.config, checkSetKeys(args.set).map(parseOverride));
     let bar: ProgressBar | undefined;
     const summary = await runExperiment(config, {
       ...(args.threads === undefined ? {} : { threads: args.threads }),
