@@ -1,6 +1,6 @@
 import { type Table, tableFromArrays, tableFromIPC, tableToIPC, type Vector } from 'apache-arrow';
 import { writeFileAtomic } from '../util/atomic-write.js';
-import { CsvReader } from '../util/csv-reader.js';
+import { type CsvRecord, CsvReader } from '../util/csv-reader.js';
 import { inputError } from '../util/errors.js';
 import { MAX_POOL_FILE_BYTES, readFileCapped } from '../util/read-capped.js';
 import { type AuditPool, POOL_COLUMNS, type PoolColumn } from './pool.js';
@@ -18,12 +18,12 @@ const REQUIRED_COLUMNS: readonly PoolColumn[] = ['group', 'label', 'decision'];
 
 /** Builds the pool's columns one value at a time, validating each as it comes. */
 class PoolColumnsBuilder {
-  group: Uint8Array;
-  label: Uint8Array;
-  decision: Uint8Array;
-  score: Float64Array | null;
-  logit: Float64Array | null;
-  id: Int32Array | null;
+  readonly group: Uint8Array;
+  readonly label: Uint8Array;
+  readonly decision: Uint8Array;
+  readonly score: Float64Array | null;
+  readonly logit: Float64Array | null;
+  readonly id: Int32Array | null;
 
   constructor(size: number, present: ReadonlySet<PoolColumn>) {
     this.group = new Uint8Array(size);
@@ -32,23 +32,6 @@ class PoolColumnsBuilder {
     this.score = present.has('score') ? new Float64Array(size) : null;
     this.logit = present.has('logit') ? new Float64Array(size) : null;
     this.id = present.has('id') ? new Int32Array(size) : null;
-  }
-
-  /** Makes room for rows 0..row, doubling the columns when full (CSV rows are counted as they come). Amortised O(1). */
-  reserve(row: number): void {
-    if (row < this.group.length) return;
-    const size = Math.max(1024, this.group.length * 2, row + 1);
-    const grow = <T extends Uint8Array | Float64Array | Int32Array>(column: T, make: (n: number) => T): T => {
-      const grown = make(size);
-      grown.set(column);
-      return grown;
-    };
-    this.group = grow(this.group, (n) => new Uint8Array(n));
-    this.label = grow(this.label, (n) => new Uint8Array(n));
-    this.decision = grow(this.decision, (n) => new Uint8Array(n));
-    if (this.score) this.score = grow(this.score, (n) => new Float64Array(n));
-    if (this.logit) this.logit = grow(this.logit, (n) => new Float64Array(n));
-    if (this.id) this.id = grow(this.id, (n) => new Int32Array(n));
   }
 
   /** Stores value (already a number, NaN if unreadable) at row, or throws naming where. */
@@ -79,20 +62,9 @@ class PoolColumnsBuilder {
     }
   }
 
-  /** The pool of the first `size` rows (columns cut to that length when reserve() grew them). */
   finish(size: number, source: string): AuditPool {
-    const cut = <T extends Uint8Array | Float64Array | Int32Array>(column: T): T => (column.length === size ? column : (column.slice(0, size) as T));
-    const { score, logit, id } = this;
-    return {
-      size,
-      group: cut(this.group),
-      label: cut(this.label),
-      decision: cut(this.decision),
-      score: score && cut(score),
-      logit: logit && cut(logit),
-      id: id && cut(id),
-      source,
-    };
+    const { group, label, decision, score, logit, id } = this;
+    return { size, group, label, decision, score, logit, id, source };
   }
 }
 
@@ -119,18 +91,32 @@ function readFileBytes(path: string): Buffer {
  */
 const DECIMAL_NUMBER = /^[+-]?(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?$/;
 
+/** Calls onRecord with each CSV record of text (RFC 4180: src/util/csv-reader.ts); its return value selects columns as CsvReader's handler does. */
+function eachCsvRecord(path: string, text: string, onRecord: (record: CsvRecord) => unknown): void {
+  const reader = new CsvReader({ file: path }, onRecord);
+  reader.push(text);
+  reader.end();
+}
+
 /**
- * Parses a CSV pool: a header line, then one row per record, RFC 4180 (quoted cells such
- * as "0", LF, CRLF or lone-CR line ends, blank lines skipped; src/util/csv-reader.ts),
- * every cell a plain decimal.
+ * Parses a CSV pool: a header line, then one row per record, read as RFC 4180 (quoted
+ * cells such as "0", LF, CRLF or lone-CR line ends, blank lines skipped; a first pass
+ * counts the rows, so the columns are allocated once), every cell a plain decimal.
  */
 function readPoolCsv(path: string, text: string, options: ReadPoolOptions | undefined): AuditPool {
-  let header: string[] | undefined;
+  let records = 0;
+  eachCsvRecord(path, text, () => {
+    records++;
+    return [];
+  });
+  if (records === 0) throw inputError({ where: path, expected: 'a CSV header line', found: 'an empty file' });
+  const size = records - 1;
+  let header: string[] = [];
   let columnOf: Array<PoolColumn | null> = [];
   let builder: PoolColumnsBuilder | undefined;
-  let size = 0;
-  const reader = new CsvReader({ file: path }, ({ fields, line }) => {
-    if (header === undefined) {
+  let row = -1;
+  eachCsvRecord(path, text, ({ fields, line }) => {
+    if (row < 0) {
       header = fields.map((name) => name.trim());
       const known = new Set<string>(POOL_COLUMNS);
       const present = new Set<PoolColumn>();
@@ -143,10 +129,10 @@ function readPoolCsv(path: string, text: string, options: ReadPoolOptions | unde
         return name as PoolColumn;
       });
       checkColumns(path, present, options);
-      builder = new PoolColumnsBuilder(0, present);
+      builder = new PoolColumnsBuilder(size, present);
+      row = 0;
       return;
     }
-    const row = size;
     if (fields.length !== header.length) {
       throw inputError({
         where: `${path}: row ${row + 1} (line ${line})`,
@@ -154,21 +140,17 @@ function readPoolCsv(path: string, text: string, options: ReadPoolOptions | unde
         found: `${fields.length} cells: ${fields.join(',')}`,
       });
     }
-    const columns = builder as PoolColumnsBuilder;
-    columns.reserve(row);
     for (let c = 0; c < fields.length; c++) {
       const column = columnOf[c];
       if (column === null) continue;
       const cell = fields[c].trim();
       const value = DECIMAL_NUMBER.test(cell) ? Number(cell) : Number.NaN;
-      columns.set(column, row, value, cell, () => `${path}: row ${row + 1} (line ${line}), column "${column}"`);
+      const at = row;
+      (builder as PoolColumnsBuilder).set(column, at, value, cell, () => `${path}: row ${at + 1} (line ${line}), column "${column}"`);
     }
-    size++;
+    row++;
   });
-  reader.push(text);
-  reader.end();
-  if (header === undefined || builder === undefined) throw inputError({ where: path, expected: 'a CSV header line', found: 'an empty file' });
-  return builder.finish(size, path);
+  return (builder as PoolColumnsBuilder).finish(size, path);
 }
 
 /** Reads an Arrow IPC pool (file or stream format). */

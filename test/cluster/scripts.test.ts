@@ -3,7 +3,7 @@ import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { packageRoot } from '../../src/util/paths.js';
-import { describeWithBuiltCli, spawnCliSync } from '../helpers/cli.js';
+import { spawnCliSync } from '../helpers/cli.js';
 import { temporaryFolder } from '../runner/helpers.js';
 
 const root = packageRoot();
@@ -50,7 +50,7 @@ describe('the shell scripts of examples/cluster, test/helpers and .ci', () => {
   });
 });
 
-describeWithBuiltCli('examples/cluster/local-shards.sh CONFIG N (needs dist/)', () => {
+describe('examples/cluster/local-shards.sh CONFIG N', () => {
   it('local-shards.sh configs/quickstart.yaml 3 --set replicates=10: the merged results.arrow equals a single run byte for byte', () => {
     const folder = temporaryFolder('fairaudit-local-shards-');
     const env = { ...process.env, RESULTS: join(folder, 'results'), LOGS: join(folder, 'logs') };

@@ -3,8 +3,7 @@ import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { packageRoot } from '../../src/util/paths.js';
-import { cliIsBuilt, spawnCliSync } from '../helpers/cli.js';
-import { notBuiltReason } from '../helpers/built.js';
+import { spawnCliSync } from '../helpers/cli.js';
 import { temporaryFolder } from '../runner/helpers.js';
 import { startSlurm, waitForJobs } from '../helpers/slurm.js';
 
@@ -30,7 +29,7 @@ function submitSlurm(config: string, shards: number, extra: string[], env: Recor
   return { arrayJob, mergeJob, stdout: run.stdout };
 }
 
-const cluster = cliIsBuilt ? startSlurm() : ({ available: false, reason: notBuiltReason } as const);
+const cluster = startSlurm();
 const title = 'examples/cluster/submit-slurm.sh CONFIG N on a single-node Slurm';
 
 if (!cluster.available) {

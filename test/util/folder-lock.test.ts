@@ -5,7 +5,6 @@ import { describe, expect, it } from 'vitest';
 import { InputError } from '../../src/util/errors.js';
 import { acquireFolderLock, LOCK_FILE_NAME, type ProcessTable, thisProcess } from '../../src/util/folder-lock.js';
 import { packageRoot } from '../../src/util/paths.js';
-import { describeWhenBuilt } from '../helpers/built.js';
 import { temporaryFolder } from '../runner/helpers.js';
 
 const FINGERPRINT = 'a'.repeat(64);
@@ -145,7 +144,8 @@ function outputOf(child: ReturnType<typeof holder>) {
   return { firstLine, done };
 }
 
-describeWhenBuilt('util/folder-lock.js', 'acquireFolderLock across processes (needs dist/)', () => {
+// The child processes load the compiled module (dist/, built by `make test`).
+describe('acquireFolderLock across processes', () => {
   it('eight processes started together: exactly one holds the folder, the seven others exit 2 naming it', async () => {
     const folder = temporaryFolder('fairaudit-lock-race-');
     const children = Array.from({ length: 8 }, () => holder(folder));
