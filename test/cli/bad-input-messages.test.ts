@@ -2,7 +2,7 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { runCliInProcess } from '../helpers/cli.js';
-import { temporaryFolder } from '../runner/helpers.js';
+import { temporaryFolder } from '../helpers/temporary-folder.js';
 
 // Issue 13: error messages echoed a 45 MB config value, a 4 MB CSV cell and 10 KB of
 // escaped binary whole. describeFound (src/util/errors.ts) now quotes at most 200 characters.

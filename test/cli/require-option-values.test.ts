@@ -2,7 +2,7 @@ import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { runCliInProcess } from '../helpers/cli.js';
-import { temporaryFolder } from '../runner/helpers.js';
+import { temporaryFolder } from '../helpers/temporary-folder.js';
 
 /** A folder holding "prior results": the bytes every refused command must leave as they are. */
 function priorResults(): { folder: string; unchanged: () => boolean } {

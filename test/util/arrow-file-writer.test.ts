@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { encodeResultTable, type ResultColumn } from '../../src/runner/results-table.js';
 import { type ArrowColumnSpec, ArrowFileWriter } from '../../src/util/arrow-file-writer.js';
 import { sha256Hex } from '../../src/util/sha256.js';
-import { temporaryFolder } from '../runner/helpers.js';
+import { temporaryFolder } from '../helpers/temporary-folder.js';
 
 const columns: ArrowColumnSpec[] = [
   { name: 'cell', type: 'utf8' },

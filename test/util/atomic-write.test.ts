@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { writeFileAtomic } from '../../src/util/atomic-write.js';
 import { InputError } from '../../src/util/errors.js';
-import { temporaryFolder } from '../runner/helpers.js';
+import { temporaryFolder } from '../helpers/temporary-folder.js';
 
 describe('writeFileAtomic(path, data)', () => {
   it('writes the file (making its folder) and leaves no temporary file', () => {

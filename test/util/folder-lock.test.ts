@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { InputError } from '../../src/util/errors.js';
 import { acquireFolderLock, LOCK_FILE_NAME, type ProcessTable, thisProcess } from '../../src/util/folder-lock.js';
 import { packageRoot } from '../../src/util/paths.js';
-import { temporaryFolder } from '../runner/helpers.js';
+import { temporaryFolder } from '../helpers/temporary-folder.js';
 
 const FINGERPRINT = 'a'.repeat(64);
 

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { InputError } from '../../src/util/errors.js';
 import { makeFolder } from '../../src/util/make-folder.js';
-import { temporaryFolder } from '../runner/helpers.js';
+import { temporaryFolder } from '../helpers/temporary-folder.js';
 
 describe('makeFolder(path)', () => {
   it('makes a folder and its missing parents, and accepts one that exists', () => {

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { InputError } from '../../src/util/errors.js';
 import { readFileCapped } from '../../src/util/read-capped.js';
-import { temporaryFolder } from '../runner/helpers.js';
+import { temporaryFolder } from '../helpers/temporary-folder.js';
 
 describe('readFileCapped(path, maxBytes, what)', () => {
   const folder = temporaryFolder('fairaudit-capped-');

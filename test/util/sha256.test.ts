@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { InputError } from '../../src/util/errors.js';
 import { sha256Hex, sha256OfFile, sha256OfFileSync } from '../../src/util/sha256.js';
-import { temporaryFolder } from '../runner/helpers.js';
+import { temporaryFolder } from '../helpers/temporary-folder.js';
 
 // Reference digests: FIPS 180-4 / NIST example "abc", and the empty message
 // (both also `printf abc | sha256sum`, `printf '' | sha256sum`).
