@@ -3,6 +3,8 @@ import { join, resolve } from 'node:path';
 import { type Table, tableFromIPC } from 'apache-arrow';
 import { inputError } from '../util/errors.js';
 import { type ResultRow, type SettingValue, settingKey } from './cell-results.js';
+import { parseJsonUntrusted } from '../util/parse-untrusted.js';
+import { MAX_JSON_FILE_BYTES, readFileCapped } from '../util/read-capped.js';
 
 /** A plan cell as run.json records it (the fields the reporter reads). */
 export interface PlannedCell {
@@ -138,12 +140,7 @@ export function readResultsFolder(directory: string): ResultsFolder {
   const runPath = join(folder, 'run.json');
   let run: RunRecord | null = null;
   if (existsSync(runPath)) {
-    let json: unknown;
-    try {
-      json = JSON.parse(readFileSync(runPath, 'utf8'));
-    } catch (error) {
-      throw inputError({ where: runPath, expected: 'valid JSON', found: (error as Error).message });
-    }
+    const json = parseJsonUntrusted(readFileCapped(runPath, MAX_JSON_FILE_BYTES, 'a readable run.json').toString('utf8'), runPath);
     run = parseRunRecord(json, runPath);
   }
   return { directory: folder, experiment: experiments[0], kind: kinds[0], varyingSettings, columns, rows, run };

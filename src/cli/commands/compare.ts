@@ -83,6 +83,21 @@ export const compareCommand: CommandModule<object, CompareArguments> = {
           `${failures.length} regression check(s) failing`,
       );
     }
+    // A gate must not pass when nothing was checked: no published cell for this experiment
+    // (a results.arrow of another experiment in a paper folder once passed this way), or
+    // cells of which none could be compared.
+    const compared = run.comparison.filter((row) => row.status === 'within' || row.status === 'outside').length;
+    if (compared === 0) {
+      const listed = run.comparison.length;
+      throw inputError({
+        where: `compare ${args.results}`,
+        expected: `published cells of the experiment "${run.results.experiment}" that can be compared with its results`,
+        found:
+          listed === 0
+            ? 'no published cell naming that experiment: nothing was compared'
+            : `${listed} published cell(s), none comparable (${run.comparison.map((row) => `${row.id}: ${row.status}`).join('; ')})`,
+      });
+    }
     if (failures.length > 0) {
       process.stderr.write(`fairaudit compare: regression cells out of tolerance or missing: ${failures.map((row) => row.id).join(', ')}\n`);
       process.exitCode = 1;

@@ -1,5 +1,7 @@
+import { resolve } from 'node:path';
 import type { Argv, CommandModule } from 'yargs';
 import { mergeShards } from '../../harness/merge-shards.js';
+import { inputError } from '../../util/errors.js';
 
 interface MergeArguments {
   folders: string[];
@@ -17,6 +19,12 @@ export const mergeCommand: CommandModule<object, MergeArguments> = {
       .option('out', { type: 'string', demandOption: true, describe: 'Folder for the merged results.arrow and run.json' })
       .option('quiet', { type: 'boolean', default: false, describe: 'Print nothing' }) as unknown as Argv<MergeArguments>,
   handler: (args) => {
+    if (args.out.trim() === '') throw inputError({ where: '--out', expected: 'a folder path for the merged results', found: args.out });
+    // Merging onto a shard would overwrite that shard's results.arrow with the merged table.
+    const onto = args.folders.find((folder) => resolve(folder) === resolve(args.out));
+    if (onto !== undefined) {
+      throw inputError({ where: '--out', expected: 'a folder other than the shard folders being merged', found: args.out });
+    }
     const summary = mergeShards(args.folders, args.out);
     if (!args.quiet) process.stdout.write(`merged ${summary.shards} shards into ${summary.resultsFile} (${summary.rows} replicates)\n`);
   },

@@ -8,9 +8,9 @@ import { startPoolProvider } from '../../pir/provider-from-pool.js';
 import { TAMPER_MODES, type TamperMode } from '../../pir/tamper.js';
 import { writeFileAtomic } from '../../util/atomic-write.js';
 import { createCryptoRandom } from '../../util/crypto-random.js';
+import { inputError } from '../../util/errors.js';
 import { createRandom, type Random, shuffleInPlace } from '../../util/random.js';
 import { checkErrorLevelFlags, checkIntegerFlag, checkNumberFlag, checkProbabilityFlag } from '../check-flag.js';
-import { inputError } from '../../util/errors.js';
 import { commandGroup } from '../command-group.js';
 
 interface ServeArguments {
@@ -62,6 +62,12 @@ const serveCommand: CommandModule<object, ServeArguments> = {
       idleTimeoutMs: argv['idle-timeout'] * 1000,
       maxBatch: argv['max-batch'],
       ...(argv.tamper ? { tamper: argv.tamper as TamperMode } : {}),
+    }).catch((error: NodeJS.ErrnoException) => {
+      // A busy or forbidden port is the user's to change, not an internal error.
+      if (error?.code === 'EADDRINUSE' || error?.code === 'EACCES') {
+        throw inputError({ where: '--port', expected: 'a free TCP port on 127.0.0.1 (or 0: any free port)', found: `${argv.port} (${error.code})` });
+      }
+      throw error;
     });
     const { parameters } = provider.server;
     if (argv['url-file']) writeFileAtomic(argv['url-file'], `${provider.service.url}\n`);

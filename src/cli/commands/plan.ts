@@ -5,6 +5,7 @@ import { findKindRunner } from '../../harness/kind-runners.js';
 import { buildPlan, chunksOfShard, parseShard } from '../../harness/plan.js';
 import { InputError } from '../../util/errors.js';
 import { textTable } from '../text-table.js';
+import { checkSetKeys } from '../check-flag.js';
 
 interface PlanArguments {
   config?: string;
@@ -40,7 +41,7 @@ export const planCommand: CommandModule<object, PlanArguments> = {
       return;
     }
     if (!args.config) throw new InputError('plan: expected a config file (fairaudit plan CONFIG), found none');
-    const config = loadConfig(args.config, (args.set ?? []).map(parseOverride));
+    const config = loadConfig(args.config, checkSetKeys(args.set).map(parseOverride));
     const kind = findKindRunner(config.kind);
     if (!kind) throw new Error(`plan: kind ${config.kind} vanished from the registry`);
     const plan = buildPlan(config, kind);

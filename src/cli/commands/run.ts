@@ -4,6 +4,7 @@ import { parseShard } from '../../harness/plan.js';
 import { runExperiment } from '../../harness/run-experiment.js';
 import { inputError } from '../../util/errors.js';
 import { ProgressBar } from '../progress.js';
+import { checkSetKeys } from '../check-flag.js';
 
 interface RunArguments {
   config: string;
@@ -37,8 +38,12 @@ export const runCommand: CommandModule<object, RunArguments> = {
     if (args.threads !== undefined && !(Number.isInteger(args.threads) && args.threads >= 1 && args.threads <= 1024)) {
       throw inputError({ where: '--threads', expected: 'an integer from 1 to 1024', found: args.threads });
     }
+    if (args.out !== undefined && args.out.trim() === '') {
+      // "" would write into the current folder (and a later run there would delete it).
+      throw inputError({ where: '--out', expected: 'a folder path (or no --out: results/<experiment>)', found: args.out });
+    }
     const shard = args.shard === undefined ? undefined : parseShard(args.shard);
-    const config = loadConfig(args.config, (args.set ?? []).map(parseOverride));
+    const config = loadConfig(args.config, checkSetKeys(args.set).map(parseOverride));
     let bar: ProgressBar | undefined;
     const summary = await runExperiment(config, {
       ...(args.threads === undefined ? {} : { threads: args.threads }),

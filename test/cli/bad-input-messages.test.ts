@@ -1,0 +1,39 @@
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { runCliInProcess } from '../helpers/cli.js';
+import { temporaryFolder } from '../helpers/temporary-folder.js';
+
+// Issue 13: error messages echoed a 45 MB config value, a 4 MB CSV cell and 10 KB of
+// escaped binary whole. describeFound (src/util/errors.ts) now quotes at most 200 characters.
+describe('error messages quote at most ~200 characters of the offending input', () => {
+  const folder = temporaryFolder('fairaudit-echo-');
+
+  it('plan CONFIG with a 5-million-character experiment name: exit 2, a message under 500 characters', async () => {
+    const config = join(folder, 'long-name.yaml');
+    writeFileSync(config, `experiment: ${'X'.repeat(5_000_000)}\nkind: sequential-audit\nseed: 1\n`);
+    const { code, stderr } = await runCliInProcess(['plan', config]);
+    expect(code).toBe(2);
+    expect(stderr).toMatch(/long-name\.yaml:1: experiment: expected a string of lower-case letters.*found "X{200}…" \(5000000 characters\)\n$/);
+    expect(stderr.length).toBeLessThan(500);
+  });
+
+  it('plan CONFIG with 10 KB of escaped binary as the name: exit 2, the escapes counted against the 200', async () => {
+    const config = join(folder, 'binary.yaml');
+    const escaped = Array.from({ length: 10_000 }, (_, i) => `\\x${((i * 37) & 0x1f).toString(16).padStart(2, '0')}`).join('');
+    writeFileSync(config, `experiment: "${escaped}"\nkind: sequential-audit\nseed: 1\n`);
+    const { code, stderr } = await runCliInProcess(['plan', config]);
+    expect(code).toBe(2);
+    expect(stderr).toMatch(/found ".*…" \(10000 characters\)\n$/);
+    expect(stderr.length).toBeLessThan(500);
+  });
+
+  it('audit --pool with a 4 MB cell: exit 2, a message under 500 characters', async () => {
+    const pool = join(folder, 'huge-cell.csv');
+    writeFileSync(pool, `group,label,decision\n0,1,${'2'.repeat(4_000_000)}\n`);
+    const { code, stderr } = await runCliInProcess(['audit', '--pool', pool, '--seed', '1']);
+    expect(code).toBe(2);
+    expect(stderr).toMatch(/huge-cell\.csv: row 1 \(line 2\), column "decision": expected 0 or 1, found "2{200}…" \(4000000 characters\)\n$/);
+    expect(stderr.length).toBeLessThan(500);
+  });
+});
