@@ -1,6 +1,5 @@
 import { errorLevelsProblem } from '../stats/thresholds.js';
 import { inputError } from '../util/errors.js';
-import { assertKeyPathSafe } from '../util/prototype-safe.js';
 
 /**
  * The range a number flag must lie in: from low to high, each end included unless
@@ -66,19 +65,4 @@ export function checkProbabilityFlag(flag: string, value: number): number {
 export function checkErrorLevelFlags(alpha: number, beta: number): void {
   const problem = errorLevelsProblem(alpha, beta);
   if (problem) throw inputError({ where: `--${problem.key}`, expected: problem.expected, found: problem.found });
-}
-
-/**
- * checkSetKeys(flags) refuses a `--set key=value` whose key path holds `__proto__`,
- * `constructor` or `prototype` (InputError naming the flag and the key path):
- * `--set __proto__.outDirectory=DIR` once wrote into Object.prototype and redirected a
- * run's output. Returns the flags. O(total length). (The harness's parseOverride takes
- * this check over when src/runner becomes src/harness.)
- */
-export function checkSetKeys(flags: readonly string[] | undefined): string[] {
-  for (const flag of flags ?? []) {
-    const equals = flag.indexOf('=');
-    assertKeyPathSafe((equals < 0 ? flag : flag.slice(0, equals)).trim().split('.'), `--set ${flag}`);
-  }
-  return [...(flags ?? [])];
 }

@@ -1,5 +1,6 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { closeSync, fsyncSync, openSync, renameSync, rmSync, writeSync } from 'node:fs';
+import { writeProblem } from './errors.js';
 import {
   Bool,
   type Data,
@@ -123,9 +124,9 @@ function columnData(spec: ArrowColumnSpec, values: ColumnBatch | undefined, rows
  * rows cut into equal batches give byte-identical files; with one batch they are the
  * bytes tableToIPC writes for that table (tested).
  *
- * Memory: O(columns × rows of one batch); time O(bytes). Belongs with the results
- * writer of src/harness (issue 13, phase 2); it is here until the harness moves.
- * Uses one internal of apache-arrow 21 (the writer's byte queue, `_sink._values`),
+ * Memory: O(columns × rows of one batch); time O(bytes). The harness's ResultsWriter
+ * (src/harness/results-writer.ts) writes results.arrow with it. A write the file
+ * system refuses is an InputError naming the path (writeProblem). Uses one internal of apache-arrow 21 (the writer's byte queue, `_sink._values`),
  * drained after each batch; tests fail if that changes.
  */
 export class ArrowFileWriter {
@@ -151,7 +152,19 @@ export class ArrowFileWriter {
     );
     this.writer = new RecordBatchFileWriter();
     this.temporary = `${path}.${randomBytes(6).toString('hex')}.tmp`;
-    this.descriptor = openSync(this.temporary, 'wx');
+    this.descriptor = this.refused(() => openSync(this.temporary, 'wx'));
+  }
+
+  /** Runs a file operation; a write the file system refuses (no space, no permission) is an InputError naming the path. */
+  private refused<T>(operation: () => T): T {
+    try {
+      return operation();
+    } catch (error) {
+      const problem = writeProblem(this.path, error);
+      if (problem === undefined) throw error;
+      this.abort();
+      throw problem;
+    }
   }
 
   /** Writes the queued bytes of the Arrow writer to the file. O(bytes). */
@@ -159,7 +172,7 @@ export class ArrowFileWriter {
     const sink = (this.writer as unknown as { _sink: { _values: Uint8Array[] } })._sink;
     for (const chunk of sink._values.splice(0)) {
       let offset = 0;
-      while (offset < chunk.byteLength) offset += writeSync(this.descriptor as number, chunk, offset, chunk.byteLength - offset);
+      while (offset < chunk.byteLength) offset += this.refused(() => writeSync(this.descriptor as number, chunk, offset, chunk.byteLength - offset));
       this.hash.update(chunk);
       this.bytes += chunk.byteLength;
     }
@@ -192,16 +205,17 @@ export class ArrowFileWriter {
     }
     this.writer.close();
     this.drain();
-    fsyncSync(this.descriptor);
-    closeSync(this.descriptor);
+    const descriptor = this.descriptor;
+    this.refused(() => fsyncSync(descriptor));
+    closeSync(descriptor);
     this.descriptor = null;
-    renameSync(this.temporary, this.path);
+    this.refused(() => renameSync(this.temporary, this.path));
     return { path: this.path, rows: this.rows, batches: Math.max(1, this.batches), bytes: this.bytes, sha256: this.hash.digest('hex') };
   }
 
   /** abort() closes and removes the temporary file; the target path is left as it was. Idempotent. */
   abort(): void {
-    if (this.descriptor !== null) closeSync(this.descriptor);
+    if (typeof this.descriptor === 'number') closeSync(this.descriptor);
     this.descriptor = null;
     rmSync(this.temporary, { force: true });
   }

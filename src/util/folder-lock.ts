@@ -21,7 +21,7 @@ export interface LockHolder {
   processStart: number | null;
   /** When the lock was taken (ISO 8601). */
   startedAt: string;
-  /** The plan fingerprint of the run that holds the folder. */
+  /** The plan fingerprint of the run that holds the folder ("" for a holder without a plan, e.g. a report). */
   fingerprint: string;
   /** What holds it, in words (e.g. "fairaudit run configs/x.yaml"). */
   command: string;
@@ -86,7 +86,8 @@ export const thisProcess: ProcessTable = {
 };
 
 function describeHolder(holder: LockHolder): string {
-  return `${holder.command} (pid ${holder.pid} on ${holder.host}, since ${holder.startedAt}, plan ${holder.fingerprint.slice(0, 12)})`;
+  const plan = holder.fingerprint === '' ? '' : `, plan ${holder.fingerprint.slice(0, 12)}`;
+  return `${holder.command} (pid ${holder.pid} on ${holder.host}, since ${holder.startedAt}${plan})`;
 }
 
 /** Whether a lock's holder is certainly gone: on this host, and its pid dead or now another process. */

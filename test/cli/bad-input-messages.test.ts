@@ -9,13 +9,21 @@ import { temporaryFolder } from '../helpers/temporary-folder.js';
 describe('error messages quote at most ~200 characters of the offending input', () => {
   const folder = temporaryFolder('fairaudit-echo-');
 
-  it('plan CONFIG with a 5-million-character experiment name: exit 2, a message under 500 characters', async () => {
+  it('plan CONFIG with a 500,000-character experiment name: exit 2, a message under 500 characters', async () => {
     const config = join(folder, 'long-name.yaml');
-    writeFileSync(config, `experiment: ${'X'.repeat(5_000_000)}\nkind: sequential-audit\nseed: 1\n`);
+    writeFileSync(config, `experiment: ${'X'.repeat(500_000)}\nkind: sequential-audit\nseed: 1\n`);
     const { code, stderr } = await runCliInProcess(['plan', config]);
     expect(code).toBe(2);
-    expect(stderr).toMatch(/long-name\.yaml:1: experiment: expected a string of lower-case letters.*found "X{200}…" \(5000000 characters\)\n$/);
+    expect(stderr).toMatch(/long-name\.yaml:1: experiment: expected a string of lower-case letters.*found "X{200}…" \(500000 characters\)\n$/);
     expect(stderr.length).toBeLessThan(500);
+  });
+
+  it('plan CONFIG of 45 MB: exit 2 before reading it all, naming the 1 MiB cap (the value was echoed whole before)', async () => {
+    const config = join(folder, 'huge.yaml');
+    writeFileSync(config, `experiment: ${'x'.repeat(45_000_000)}\n`);
+    const { code, stderr } = await runCliInProcess(['plan', config]);
+    expect(code).toBe(2);
+    expect(stderr).toBe(`fairaudit: ${config}: expected a readable YAML config file of at most 1 MiB, found a larger file\n`);
   });
 
   it('plan CONFIG with 10 KB of escaped binary as the name: exit 2, the escapes counted against the 200', async () => {

@@ -1,9 +1,5 @@
-import { existsSync, mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { checkIntegerFlag, checkNumberFlag, checkProbabilityFlag, checkSetKeys } from '../../src/cli/check-flag.js';
-import { runCliInProcess } from '../helpers/cli.js';
+import { checkIntegerFlag, checkNumberFlag, checkProbabilityFlag } from '../../src/cli/check-flag.js';
 import { InputError } from '../../src/util/errors.js';
 
 describe('checkIntegerFlag(flag, value, low, high)', () => {
@@ -58,35 +54,5 @@ describe('checkProbabilityFlag(flag, value)', () => {
     for (const bad of [0, 1, 1.5, -0.1, Number.NaN]) {
       expect(() => checkProbabilityFlag('--tolerance', bad)).toThrow(/^--tolerance: expected a number in \(0, 1\), found /);
     }
-  });
-});
-
-describe('checkSetKeys(flags)', () => {
-  it('returns ordinary --set flags as they are, and none for undefined', () => {
-    expect(checkSetKeys(['budget=2000', 'grid.tolerance=[0.02, 0.05]', 'pool.synthetic.size=5000'])).toEqual([
-      'budget=2000',
-      'grid.tolerance=[0.02, 0.05]',
-      'pool.synthetic.size=5000',
-    ]);
-    expect(checkSetKeys(undefined)).toEqual([]);
-  });
-
-  it('refuses __proto__, constructor and prototype anywhere in the key, naming the flag and key path', () => {
-    expect(() => checkSetKeys(['__proto__.outDirectory=/tmp/x'])).toThrow(
-      '--set __proto__.outDirectory=/tmp/x: __proto__: expected a setting key, found the reserved key "__proto__" (__proto__, constructor and prototype are refused)',
-    );
-    expect(() => checkSetKeys(['budget=1', 'settings.constructor.prototype.x=1'])).toThrow(/--set settings\.constructor\.prototype\.x=1: settings\.constructor: /);
-    expect(() => checkSetKeys(['grid.prototype=[1]'])).toThrow(/grid\.prototype: expected a setting key/);
-  });
-});
-
-describe('fairaudit run CONFIG --set __proto__.outDirectory=DIR (issue 13)', () => {
-  it('exits 2 naming the flag; DIR is not written and Object.prototype stays clean (the run was redirected there before)', async () => {
-    const target = join(mkdtempSync(join(tmpdir(), 'fairaudit-proto-')), 'redirected');
-    const { code, stderr } = await runCliInProcess(['run', 'configs/quickstart.yaml', '--set', 'replicates=1', '--set', `__proto__.outDirectory=${target}`]);
-    expect(code).toBe(2);
-    expect(stderr).toMatch(/^fairaudit: --set __proto__\.outDirectory=.*: __proto__: expected a setting key, found the reserved key "__proto__"/);
-    expect(existsSync(target)).toBe(false);
-    expect((Object.prototype as Record<string, unknown>).outDirectory).toBeUndefined();
   });
 });

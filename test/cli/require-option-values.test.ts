@@ -32,7 +32,7 @@ describe('requireOptionValues(command): a flag without its value is exit 2, neve
     expect(alone.stderr).toMatch(/Not enough arguments following: out/);
     const empty = await runCliInProcess(['run', 'configs/quickstart.yaml', '--out', '']);
     expect(empty.code).toBe(2);
-    expect(empty.stderr).toBe('fairaudit: --out: expected a folder path (or no --out: results/<experiment>), found ""\n');
+    expect(empty.stderr).toBe('fairaudit: --out: expected a folder path (or no --out: results/<experiment>), found "" (which would be the current folder)\n');
   });
 
   it('audit --seed and pir serve --pool (a subcommand) without a value: exit 2', async () => {
@@ -57,7 +57,7 @@ describe('fairaudit merge FOLDERS --out DIR onto one of FOLDERS', () => {
     const other = join(prior.folder, '..', 'other');
     const { code, stderr } = await runCliInProcess(['merge', prior.folder, other, '--out', `${prior.folder}/`]);
     expect(code).toBe(2);
-    expect(stderr).toBe(`fairaudit: --out: expected a folder other than the shard folders being merged, found "${prior.folder}/"\n`);
+    expect(stderr).toBe(`fairaudit: --out: expected a folder other than the shard folders being merged, found "${prior.folder}/" (the shard "${prior.folder}")\n`);
     expect(prior.unchanged()).toBe(true);
   });
 });

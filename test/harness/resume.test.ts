@@ -99,9 +99,9 @@ describe('fairaudit run CONFIG --resume after kill -9', () => {
     const out = join(folder, 'out');
     // A finished run's checkpoints are removed; recreate them as a killed run leaves them, then damage one.
     const plan = buildPlan(parseConfig(small, file), sequentialAuditRunner as never);
-    const checkpoints = new Checkpoints(out);
-    checkpoints.start(plan.fingerprint, null);
-    checkpoints.save([{ chunk: plan.chunks[0], payload: new Uint8Array(16) }]);
+    const checkpoints = new Checkpoints(out, plan, null, sequentialAuditRunner.outcomeColumns);
+    checkpoints.start();
+    checkpoints.save([{ chunk: plan.chunkAt(0), payload: new Uint8Array(16) }]);
     const result = await spawnCli(['run', file, '--out', out, '--resume']).done;
     expect(result.code).toBe(2);
     expect(result.stderr).toMatch(/chunks-0000000\.bin: chunk 0: expected a fairaudit chunk checkpoint/);

@@ -102,12 +102,12 @@ describe('fairaudit run CONFIG --shard i/4, then fairaudit merge', () => {
     const other = parseConfig(smallExperimentYaml('refuse', 9), join(folder, 'other.yaml'));
     await runExperiment(other, { threads: 1, shard: { index: 2, count: 2 }, outDirectory: join(folder, 'o2') });
     const out = join(folder, 'merged');
-    expect(() => mergeShards([join(folder, 's1')], out)).toThrow('found none for shard 2/2');
-    expect(() => mergeShards([join(folder, 's1'), join(folder, 's1')], out)).toThrow('expected each shard once');
-    expect(() => mergeShards([join(folder, 's1'), join(folder, 'o2')], out)).toThrow('expected a shard of the same plan');
-    expect(() => mergeShards([join(folder, 'nothing-here')], out)).toThrow('nothing-here/run.json: expected the run.json of a fairaudit run');
+    await expect(mergeShards([join(folder, 's1')], out)).rejects.toThrow('found none for shard 2/2');
+    await expect(mergeShards([join(folder, 's1'), join(folder, 's1')], out)).rejects.toThrow('expected each shard once');
+    await expect(mergeShards([join(folder, 's1'), join(folder, 'o2')], out)).rejects.toThrow('expected a shard of the same plan');
+    await expect(mergeShards([join(folder, 'nothing-here')], out)).rejects.toThrow('nothing-here: expected a results folder written by "fairaudit run"');
     expect(existsSync(out)).toBe(false);
-    mergeShards([join(folder, 's2'), join(folder, 's1')], out);
+    await mergeShards([join(folder, 's2'), join(folder, 's1')], out);
     expect(decodeResultTable(bytesOf(join(out, 'results.arrow')), 'merged').rows).toBe(4 * 8);
   });
 });

@@ -50,12 +50,12 @@ export const compareCommand: CommandModule<object, CompareArguments> = {
       .option('published', { type: 'string', describe: 'folder of published-number JSON files, or one file (default: papers/<paper>/published.json of every registered paper)' })
       .option('sigmas', { type: 'number', default: 3, describe: 'Monte Carlo standard errors allowed for mean and frequency cells' })
       .option('json', { type: 'boolean', default: false, describe: 'print the comparison rows as JSON' }) as unknown as Argv<CompareArguments>,
-  handler: (args) => {
+  handler: async (args) => {
     if (!(args.sigmas > 0)) throw inputError({ where: '--sigmas', expected: 'a positive number', found: args.sigmas });
     const folder = paperFolder(args.results);
     const run: { results: { experiment: string }; comparison: ComparisonRow[]; unassignedPublishedCells: number; paper: PaperLayoutParts | null } =
       folder === null
-        ? summariseRun(args.results, { publishedFolder: args.published, sigmas: args.sigmas })
+        ? await summariseRun(args.results, { publishedFolder: args.published, sigmas: args.sigmas })
         : (() => {
             // A paper-level reproduction folder (results/paper-b): its recorded cells against the published ones.
             const compared = folder.layout.compare(args.results, folder.options);

@@ -1,11 +1,10 @@
-import { resolve } from 'node:path';
 import type { Argv, CommandModule } from 'yargs';
 import { mergeShards } from '../../harness/merge-shards.js';
-import { inputError } from '../../util/errors.js';
 
 interface MergeArguments {
   folders: string[];
   out: string;
+  force: boolean;
   quiet: boolean;
 }
 
@@ -17,15 +16,14 @@ export const mergeCommand: CommandModule<object, MergeArguments> = {
     yargs
       .positional('folders', { type: 'string', array: true, demandOption: true, describe: 'The shard output folders' })
       .option('out', { type: 'string', demandOption: true, describe: 'Folder for the merged results.arrow and run.json' })
+      .option('force', { type: 'boolean', default: false, describe: "Write into a folder that holds another experiment's results, replacing them" })
       .option('quiet', { type: 'boolean', default: false, describe: 'Print nothing' }) as unknown as Argv<MergeArguments>,
-  handler: (args) => {
-    if (args.out.trim() === '') throw inputError({ where: '--out', expected: 'a folder path for the merged results', found: args.out });
-    // Merging onto a shard would overwrite that shard's results.arrow with the merged table.
-    const onto = args.folders.find((folder) => resolve(folder) === resolve(args.out));
-    if (onto !== undefined) {
-      throw inputError({ where: '--out', expected: 'a folder other than the shard folders being merged', found: args.out });
-    }
-    const summary = mergeShards(args.folders, args.out);
+  handler: async (args) => {
+    const summary = await mergeShards(args.folders, args.out, {
+      force: args.force,
+      command: `fairaudit merge --out ${args.out}`,
+      onNotice: (notice) => process.stderr.write(`fairaudit: notice: ${notice}\n`),
+    });
     if (!args.quiet) process.stdout.write(`merged ${summary.shards} shards into ${summary.resultsFile} (${summary.rows} replicates)\n`);
   },
 };

@@ -3,7 +3,6 @@ import { reproductionNames, reproductions } from '../registry.js';
 import { parseOverride } from '../../harness/config.js';
 import { inputError } from '../../util/errors.js';
 import { ProgressBar } from '../progress.js';
-import { checkSetKeys } from '../check-flag.js';
 
 interface ReproduceArguments {
   name: string;
@@ -43,7 +42,7 @@ export const reproduceCommand: CommandModule<object, ReproduceArguments> = {
     if (args.threads !== undefined && !(Number.isInteger(args.threads) && args.threads >= 1 && args.threads <= 1024)) {
       throw inputError({ where: '--threads', expected: 'an integer from 1 to 1024', found: args.threads });
     }
-    const overrides = checkSetKeys(args.set).map(parseOverride);
+    const overrides = (args.set ?? []).map(parseOverride);
     const chosen = reproductions.filter((reproduction) => args.name === 'all' || reproduction.name === args.name);
     for (const reproduction of chosen) {
       let bar: ProgressBar | undefined;

@@ -4,7 +4,6 @@ import { parseShard } from '../../harness/plan.js';
 import { runExperiment } from '../../harness/run-experiment.js';
 import { inputError } from '../../util/errors.js';
 import { ProgressBar } from '../progress.js';
-import { checkSetKeys } from '../check-flag.js';
 
 interface RunArguments {
   config: string;
@@ -12,6 +11,8 @@ interface RunArguments {
   out?: string;
   shard?: string;
   resume: boolean;
+  repair: boolean;
+  force: boolean;
   set?: string[];
   quiet: boolean;
 }
@@ -26,7 +27,9 @@ export const runCommand: CommandModule<object, RunArguments> = {
       .option('threads', { type: 'number', describe: 'Worker threads (default: one per core)' })
       .option('out', { type: 'string', describe: 'Output folder (default results/<experiment>, or .../shard-i-of-n)' })
       .option('shard', { type: 'string', describe: 'Run only shard i of n (e.g. 2/4); merge the shards with "fairaudit merge"' })
-      .option('resume', { type: 'boolean', default: false, describe: 'Continue an interrupted run from its checkpoints' })
+      .option('resume', { type: 'boolean', default: false, describe: 'Continue an interrupted run from its checkpoints (each chunk verified: checksum, plan, seeds)' })
+      .option('repair', { type: 'boolean', default: false, describe: 'With --resume: recompute the chunks found damaged or foreign instead of stopping' })
+      .option('force', { type: 'boolean', default: false, describe: "Write into a folder that holds another experiment's results, replacing them" })
       .option('set', {
         type: 'string',
         array: true,
@@ -38,18 +41,18 @@ export const runCommand: CommandModule<object, RunArguments> = {
     if (args.threads !== undefined && !(Number.isInteger(args.threads) && args.threads >= 1 && args.threads <= 1024)) {
       throw inputError({ where: '--threads', expected: 'an integer from 1 to 1024', found: args.threads });
     }
-    if (args.out !== undefined && args.out.trim() === '') {
-      // "" would write into the current folder (and a later run there would delete it).
-      throw inputError({ where: '--out', expected: 'a folder path (or no --out: results/<experiment>)', found: args.out });
-    }
     const shard = args.shard === undefined ? undefined : parseShard(args.shard);
-    const config = loadConfig(args.config, checkSetKeys(args.set).map(parseOverride));
+    const config = loadConfig(args.config, (args.set ?? []).map(parseOverride));
     let bar: ProgressBar | undefined;
     const summary = await runExperiment(config, {
       ...(args.threads === undefined ? {} : { threads: args.threads }),
       ...(args.out === undefined ? {} : { outDirectory: args.out }),
       ...(shard === undefined ? {} : { shard }),
       resume: args.resume,
+      repair: args.repair,
+      force: args.force,
+      command: `fairaudit run ${args.config}`,
+      onNotice: (notice) => process.stderr.write(`fairaudit: notice: ${notice}\n`),
       onProgress: (done, total) => {
         bar ??= new ProgressBar(`run ${config.experiment}`, total, args.quiet, 'replicates');
         bar.update(done);
