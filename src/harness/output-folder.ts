@@ -28,14 +28,18 @@ export interface OutputFolder {
   release(failed?: boolean): void;
 }
 
-/** The experiment named by a JSON file in the folder (run.json, .checkpoints/plan.json), "" when unreadable, null when absent. */
+/**
+ * The experiment named by a JSON file in the folder (run.json, .checkpoints/plan.json),
+ * or null when the file is absent or names none (damaged files are the run's to replace
+ * or, with --resume, to refuse).
+ */
 function experimentIn(file: string): string | null {
   if (!existsSync(file)) return null;
   try {
     const json = parseJsonUntrusted(readFileCapped(file, MAX_JSON_FILE_BYTES, 'a JSON file').toString('utf8'), file) as { experiment?: unknown } | null;
-    return typeof json?.experiment === 'string' ? json.experiment : '';
+    return typeof json?.experiment === 'string' ? json.experiment : null;
   } catch (error) {
-    if (error instanceof InputError) return '';
+    if (error instanceof InputError) return null;
     throw error;
   }
 }
@@ -46,8 +50,7 @@ function experimentIn(file: string): string | null {
  * holder; a stale lock of a dead process on this host is taken over and the returned
  * lock carries a notice), before anything in it is deleted or written. Then it refuses
  * a folder holding the results or checkpoints of another experiment (its run.json or
- * .checkpoints/plan.json names another experiment, or cannot be read) unless
- * claim.force. Throws InputError for "" (which would mean the current folder), for a
+ * .checkpoints/plan.json names another experiment) unless claim.force. Throws InputError for "" (which would mean the current folder), for a
  * folder that cannot be made or written (a file in the way, no permission, /proc),
  * for a held lock and for another experiment's folder; the folder is then as it was.
  * O(1) file operations.
@@ -79,7 +82,7 @@ export function claimOutputFolder(folder: string, claim: OutputFolderClaim): Out
       if (found === null || found === claim.experiment) continue;
       release(true);
       throw new InputError(
-        `${folder}: expected an empty folder or one of experiment ${describeFound(claim.experiment)}, found ${found === '' ? `${file}, which fairaudit cannot read` : `the results of experiment ${describeFound(found)} (${file})`}; use another --out, or --force to replace them`,
+        `${folder}: expected an empty folder or one of experiment ${describeFound(claim.experiment)}, found the results of experiment ${describeFound(found)} (${file}); use another --out, or --force to replace them`,
       );
     }
   }

@@ -81,9 +81,14 @@ function utf8Data(values: ColumnBatch, rows: number, name: string): Data {
   return makeData({ type: new Utf8(), length: rows, nullCount: 0, valueOffsets: offsets, data: new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength) });
 }
 
-/** Arrow's bit-packed booleans (least significant bit first) from 0/1 bytes. */
+/**
+ * Arrow's bit-packed booleans (least significant bit first) from 0/1 bytes, in a buffer
+ * of ⌈rows / 8⌉ bytes rounded up to a multiple of 64 (at least 64): the size
+ * apache-arrow's builder (vectorFromArray) gives it, so one batch has the bytes
+ * tableToIPC writes for such a table.
+ */
 function boolData(values: Uint8Array, rows: number): Data {
-  const bits = new Uint8Array(Math.ceil(rows / 8));
+  const bits = new Uint8Array(Math.max(64, Math.ceil(Math.ceil(rows / 8) / 64) * 64));
   for (let i = 0; i < rows; i++) if (values[i]) bits[i >> 3] |= 1 << (i & 7);
   return makeData({ type: new Bool(), length: rows, nullCount: 0, data: bits });
 }

@@ -167,3 +167,14 @@ grid:
     expect(existsSync(join(folder, 'out'))).toBe(false);
   });
 });
+
+describe('runExperiment(config) of a grid above 10,000 cells (issue 13)', () => {
+  it('checks every cell before anything is written: a bad combination stops the run with InputError and no output folder', async () => {
+    const folder = temporaryFolder();
+    const budgets = Array.from({ length: 5001 }, (_, i) => i + 100).join(', ');
+    const yaml = `experiment: lazy\nkind: sequential-audit\nseed: 1\nreplicates: 1\nsettings:\n  pool: { synthetic: { size: 1000, decisionRate: [0.4, 0.35] } }\ngrid:\n  budget: [${budgets}]\n  alpha: [0.1, 0.5]\n  beta: [0.1, 0.6]\n`;
+    const out = join(folder, 'out');
+    await expect(runExperiment(parseConfig(yaml, join(folder, 'lazy.yaml')), { threads: 1, outDirectory: out })).rejects.toThrow(/lazy\.yaml:\d+: grid\.beta\[1\]: expected /);
+    expect(existsSync(out)).toBe(false);
+  });
+});
