@@ -280,21 +280,32 @@ async function runChunks(run: RunPlan, options: RunOptions, checkpoints: Checkpo
   }
 }
 
+/** Whether the shard still has a chunk of `cell` to run: O(1) without a resume, else until the first chunk not done. */
+function cellHasWork(run: RunPlan, cell: number, done: ResumeState['done'] | undefined): boolean {
+  const { plan, shard } = run;
+  const start = cell * plan.chunksPerCell;
+  const step = shard ? shard.count : 1;
+  const first = shard ? start + ((((shard.index - 1 - start) % step) + step) % step) : start;
+  for (let index = first; index < start + plan.chunksPerCell; index += step) {
+    if (!done?.has(index)) return true;
+  }
+  return false;
+}
+
 /**
  * Every context the remaining chunks need, prepared once by a worker (one cell per
- * context key) before anything is written. Walks the shard's cells once: O(cells)
+ * context key) before anything is written. Walks the plan's cells once (each validated
+ * here, so a bad cell of a large grid stops the run before anything is written): O(cells)
  * time, memory O(distinct contexts). Chunks start at once; their checkpoints wait for
  * these checks.
  */
 function checkContexts(run: RunPlan, runner: ChunkRunner, done: ResumeState['done'] | undefined): Promise<void> {
   const keys = new Set<string>();
   const checks: Promise<void>[] = [];
-  let lastCell = -1;
   try {
-    for (const chunk of shardChunks(run.plan, run.shard)) {
-      if (chunk.cell === lastCell || done?.has(chunk.index)) continue;
-      lastCell = chunk.cell;
-      const cell = run.plan.cellAt(chunk.cell);
+    for (let index = 0; index < run.plan.cellCount; index++) {
+      if (!cellHasWork(run, index, done)) continue;
+      const cell = run.plan.cellAt(index);
       const key = run.kind.contextKey(cell.settings);
       if (keys.has(key)) continue;
       keys.add(key);

@@ -16,24 +16,38 @@ function cellSettings(results: ResultsFolder, planned: ReadonlyMap<string, Recor
 }
 
 /**
+ * cellsInOrder(results, open, add) reads the rows once, batch by batch, and hands each
+ * to its cell: open(key, settings) makes a cell's state on its first row (settings: the
+ * plan's from run.json, overlaid with the varying-setting columns of that row), add
+ * takes each row. Returns the cells' states in canonical order (first appearance).
+ */
+async function cellsInOrder<T>(results: ResultsFolder, open: (key: string, settings: Record<string, SettingValue>) => T, add: (cell: T, row: ResultRow) => void): Promise<T[]> {
+  const planned = new Map((results.run?.plannedCells ?? []).map((cell) => [cell.key, cell.settings]));
+  const cells = new Map<string, T>();
+  for await (const row of results.rows()) {
+    const key = String(row.cell);
+    let cell = cells.get(key);
+    if (cell === undefined) {
+      cell = open(key, cellSettings(results, planned, key, row));
+      cells.set(key, cell);
+    }
+    add(cell, row);
+  }
+  return [...cells.values()];
+}
+
+/**
  * groupCells(results) splits the replicate rows by their `cell` column, keeping the
  * canonical order (first appearance), and attaches each cell's settings: the plan's
  * settings from run.json, overlaid with the varying-setting columns. Holds every row:
  * O(rows) memory (summarizeResults does not need it for kinds that accumulate).
  */
-export async function groupCells(results: ResultsFolder): Promise<CellResults[]> {
-  const planned = new Map((results.run?.plannedCells ?? []).map((cell) => [cell.key, cell.settings]));
-  const byCell = new Map<string, CellResults>();
-  for await (const row of results.rows()) {
-    const key = String(row.cell);
-    let cell = byCell.get(key);
-    if (cell === undefined) {
-      cell = { cell: key, settings: cellSettings(results, planned, key, row), rows: [] };
-      byCell.set(key, cell);
-    }
-    cell.rows.push(row);
-  }
-  return [...byCell.values()];
+export function groupCells(results: ResultsFolder): Promise<CellResults[]> {
+  return cellsInOrder<CellResults>(
+    results,
+    (cell, settings) => ({ cell, settings, rows: [] }),
+    (cell, row) => cell.rows.push(row),
+  );
 }
 
 /** A cell being summarised: its settings, its row count, and its accumulator (or its rows, for a kind without one). */
@@ -62,20 +76,16 @@ export async function summarizeResults(results: ResultsFolder, kind: KindReporte
       found: `no ${missing.join(', ')}`,
     });
   }
-  const planned = new Map((results.run?.plannedCells ?? []).map((cell) => [cell.key, cell.settings]));
-  const cells = new Map<string, OpenCell>();
-  for await (const row of results.rows()) {
-    const key = String(row.cell);
-    let cell = cells.get(key);
-    if (cell === undefined) {
-      cell = { cell: key, settings: cellSettings(results, planned, key, row), replicates: 0, accumulator: kind.accumulateCell?.() ?? null, rows: [] };
-      cells.set(key, cell);
-    }
-    cell.replicates += 1;
-    if (cell.accumulator !== null) cell.accumulator.add(row);
-    else cell.rows.push(row);
-  }
-  return [...cells.values()].map((cell) => ({
+  const cells = await cellsInOrder<OpenCell>(
+    results,
+    (cell, settings) => ({ cell, settings, replicates: 0, accumulator: kind.accumulateCell?.() ?? null, rows: [] }),
+    (cell, row) => {
+      cell.replicates += 1;
+      if (cell.accumulator !== null) cell.accumulator.add(row);
+      else cell.rows.push(row);
+    },
+  );
+  return cells.map((cell) => ({
     cell: cell.cell,
     settings: cell.settings,
     replicates: cell.replicates,

@@ -43,7 +43,8 @@ export interface ArrowFileSummary {
   sha256: string;
 }
 
-function arrowType(type: ArrowColumnType): DataType {
+/** arrowType(type) is the Arrow data type of a fairaudit column type. O(1). */
+export function arrowType(type: ArrowColumnType): DataType {
   switch (type) {
     case 'utf8':
       return new Utf8();

@@ -57,3 +57,22 @@ export async function workerPayload(plan: Plan, kind: KindRunner, index: number,
   const context = await kind.prepare(cell.settings, { configFile, baseDirectory: tmpdir() });
   return encodeChunkPayload(kind.outcomeColumns, runChunk(kind, context, cell, plan.seed, chunk));
 }
+
+/**
+ * Two cells (decision and logit access) × 1500 replicates in chunks of 25 on a
+ * 20,000-row synthetic pool: a couple of seconds at one thread on an idle core, so a
+ * test can interrupt the run or overlap two runs.
+ */
+export function longExperimentYaml(name: string, seed = `${name}-test`): string {
+  return `experiment: ${name}
+kind: sequential-audit
+seed: ${seed}
+replicates: 1500
+chunkSize: 25
+settings:
+  budget: 4000
+  pool: { name: near, synthetic: { size: 20000, decisionRate: [0.40, 0.37] } }
+grid:
+  access: [decision, logit]
+`;
+}

@@ -6,20 +6,10 @@ import { parseConfig } from '../../src/harness/config.js';
 import { runExperiment } from '../../src/harness/run-experiment.js';
 import { runCliInProcess, spawnCli } from '../helpers/cli.js';
 import { folderSnapshot } from '../helpers/folder-snapshot.js';
-import { bytesOf, smallExperimentYaml, temporaryFolder, writeText } from './helpers.js';
+import { bytesOf, longExperimentYaml, smallExperimentYaml, temporaryFolder, writeText } from './helpers.js';
 
 // 2 cells × 1500 replicates in chunks of 25: a few seconds at one thread, so two runs overlap.
-const LONG = `experiment: long
-kind: sequential-audit
-seed: folder-test
-replicates: 1500
-chunkSize: 25
-settings:
-  budget: 4000
-  pool: { name: near, synthetic: { size: 20000, decisionRate: [0.40, 0.37] } }
-grid:
-  access: [decision, logit]
-`;
+const LONG = longExperimentYaml('long', 'folder-test');
 
 /** Whether checkpoint files have appeared in a run's output folder. */
 function hasCheckpoints(out: string): boolean {

@@ -8,21 +8,11 @@ import { buildPlan } from '../../src/harness/plan.js';
 import { decodeResultTable } from '../../src/harness/results-table.js';
 import { runExperiment } from '../../src/harness/run-experiment.js';
 import { runCliInProcess, spawnCli } from '../helpers/cli.js';
-import { bytesOf, temporaryFolder, workerPayload, writeText } from './helpers.js';
+import { bytesOf, longExperimentYaml, temporaryFolder, workerPayload, writeText } from './helpers.js';
 
 // 2 cells × 1500 replicates in chunks of 25: 120 chunks, about two seconds of work at
 // one thread on an idle core (more on a busy machine), so the kill lands mid-run.
-const YAML = `experiment: resume
-kind: sequential-audit
-seed: resume-test
-replicates: 1500
-chunkSize: 25
-settings:
-  budget: 4000
-  pool: { name: near, synthetic: { size: 20000, decisionRate: [0.40, 0.37] } }
-grid:
-  access: [decision, logit]
-`;
+const YAML = longExperimentYaml('resume');
 const CHUNKS = 120;
 
 /** Chunks in the checkpoint files (chunks-N.bin; a uint32 chunk count at byte 4, src/harness/checkpoints.ts). */
