@@ -1,7 +1,8 @@
-import { readFileSync } from 'node:fs';
 import { type Table, tableFromArrays, tableFromIPC, tableToIPC, type Vector } from 'apache-arrow';
 import { writeFileAtomic } from '../util/atomic-write.js';
+import { type CsvRecord, CsvReader } from '../util/csv-reader.js';
 import { inputError } from '../util/errors.js';
+import { MAX_POOL_FILE_BYTES, readFileCapped } from '../util/read-capped.js';
 import { type AuditPool, POOL_COLUMNS, type PoolColumn } from './pool.js';
 
 /** Options of readPoolFile. */
@@ -77,11 +78,7 @@ function checkColumns(path: string, present: ReadonlySet<PoolColumn>, options: R
 }
 
 function readFileBytes(path: string): Buffer {
-  try {
-    return readFileSync(path);
-  } catch (error) {
-    throw inputError({ where: path, expected: 'a readable pool file', found: (error as Error).message });
-  }
+  return readFileCapped(path, MAX_POOL_FILE_BYTES, 'a readable pool file');
 }
 
 /**
@@ -90,44 +87,66 @@ function readFileBytes(path: string): Buffer {
  */
 const DECIMAL_NUMBER = /^[+-]?(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?$/;
 
-/** Parses a CSV pool (header line, then one row per line; plain numeric cells). */
+/** Calls onRecord with each CSV record of text (RFC 4180: src/util/csv-reader.ts); its return value selects columns as CsvReader's handler does. */
+function eachCsvRecord(path: string, text: string, onRecord: (record: CsvRecord) => unknown): void {
+  const reader = new CsvReader({ file: path }, onRecord);
+  reader.push(text);
+  reader.end();
+}
+
+/**
+ * Parses a CSV pool: a header line, then one row per record, read as RFC 4180 (quoted
+ * cells such as "0", LF, CRLF or lone-CR line ends, blank lines skipped; a first pass
+ * counts the rows, so the columns are allocated once), every cell a plain decimal.
+ */
 function readPoolCsv(path: string, text: string, options: ReadPoolOptions | undefined): AuditPool {
-  const lines = text.split(/\r?\n/);
-  while (lines.length > 0 && lines[lines.length - 1].trim() === '') lines.pop();
-  if (lines.length === 0) throw inputError({ where: path, expected: 'a CSV header line', found: 'an empty file' });
-  const header = lines[0].split(',').map((name) => name.trim().replace(/^"(.*)"$/, '$1'));
-  const known = new Set<string>(POOL_COLUMNS);
-  const present = new Set<PoolColumn>();
-  const columnOf: Array<PoolColumn | null> = header.map((name) => {
-    if (!known.has(name)) return null;
-    if (present.has(name as PoolColumn)) {
-      throw inputError({ where: `${path}: line 1`, expected: 'each column named once', found: `column "${name}" twice` });
-    }
-    present.add(name as PoolColumn);
-    return name as PoolColumn;
+  let records = 0;
+  eachCsvRecord(path, text, () => {
+    records++;
+    return [];
   });
-  checkColumns(path, present, options);
-  const size = lines.length - 1;
-  const builder = new PoolColumnsBuilder(size, present);
-  for (let row = 0; row < size; row++) {
-    const line = lines[row + 1];
-    const cells = line.split(',');
-    if (cells.length !== header.length) {
+  if (records === 0) throw inputError({ where: path, expected: 'a CSV header line', found: 'an empty file' });
+  const size = records - 1;
+  let header: string[] = [];
+  let columnOf: Array<PoolColumn | null> = [];
+  let builder: PoolColumnsBuilder | undefined;
+  let row = -1;
+  eachCsvRecord(path, text, ({ fields, line }) => {
+    if (row < 0) {
+      header = fields.map((name) => name.trim());
+      const known = new Set<string>(POOL_COLUMNS);
+      const present = new Set<PoolColumn>();
+      columnOf = header.map((name) => {
+        if (!known.has(name)) return null;
+        if (present.has(name as PoolColumn)) {
+          throw inputError({ where: `${path}: line ${line}`, expected: 'each column named once', found: `column "${name}" twice` });
+        }
+        present.add(name as PoolColumn);
+        return name as PoolColumn;
+      });
+      checkColumns(path, present, options);
+      builder = new PoolColumnsBuilder(size, present);
+      row = 0;
+      return;
+    }
+    if (fields.length !== header.length) {
       throw inputError({
-        where: `${path}: row ${row + 1} (line ${row + 2})`,
+        where: `${path}: row ${row + 1} (line ${line})`,
         expected: `${header.length} comma-separated cells`,
-        found: `${cells.length} cells: ${line}`,
+        found: `${fields.length} cells: ${fields.join(',')}`,
       });
     }
-    for (let c = 0; c < cells.length; c++) {
+    for (let c = 0; c < fields.length; c++) {
       const column = columnOf[c];
       if (column === null) continue;
-      const cell = cells[c].trim();
+      const cell = fields[c].trim();
       const value = DECIMAL_NUMBER.test(cell) ? Number(cell) : Number.NaN;
-      builder.set(column, row, value, cell, () => `${path}: row ${row + 1} (line ${row + 2}), column "${column}"`);
+      const at = row;
+      (builder as PoolColumnsBuilder).set(column, at, value, cell, () => `${path}: row ${at + 1} (line ${line}), column "${column}"`);
     }
-  }
-  return builder.finish(size, path);
+    row++;
+  });
+  return (builder as PoolColumnsBuilder).finish(size, path);
 }
 
 /** Reads an Arrow IPC pool (file or stream format). */
@@ -140,6 +159,14 @@ function readPoolArrow(path: string, bytes: Uint8Array, options: ReadPoolOptions
   }
   const present = new Set<PoolColumn>();
   const vectors = new Map<PoolColumn, Vector>();
+  // getChild() returns the first of two columns of one name: two decision columns that
+  // disagree would be read as the first one silently (the CSV reader refuses them).
+  const names = table.schema.fields.map((field) => field.name);
+  for (const column of POOL_COLUMNS) {
+    if (names.indexOf(column) !== names.lastIndexOf(column)) {
+      throw inputError({ where: `${path}: schema`, expected: 'each column named once', found: `column "${column}" ${names.filter((name) => name === column).length} times` });
+    }
+  }
   for (const column of POOL_COLUMNS) {
     const vector = table.getChild(column);
     if (vector !== null) {
@@ -173,8 +200,8 @@ function readPoolArrow(path: string, bytes: Uint8Array, options: ReadPoolOptions
  * Validates every cell: group, label, decision in {0, 1}; score in [0, 1]; logit
  * finite; id a 32-bit integer; no missing values.
  * Runs in O(rows x columns).
- * Throws InputError naming the file, row and column of the first bad cell, or the
- * missing column.
+ * Throws InputError naming the file, row and column of the first bad cell, the
+ * missing or doubled column, or a file larger than MAX_POOL_FILE_BYTES (500 MiB).
  */
 export function readPoolFile(path: string, options?: ReadPoolOptions): AuditPool {
   const bytes = readFileBytes(path);

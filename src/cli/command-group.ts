@@ -1,4 +1,5 @@
 import type { Argv, CommandModule } from 'yargs';
+import { requireOptionValues } from './require-option-values.js';
 
 /**
  * commandGroup(name, describe, subcommands) is a command that only holds subcommands
@@ -18,7 +19,7 @@ export function commandGroup(
     command: name,
     describe,
     builder: (yargs: Argv) => {
-      for (const subcommand of subcommands) yargs.command(subcommand);
+      for (const subcommand of subcommands) yargs.command(requireOptionValues(subcommand));
       return yargs.demandCommand(1, `${name} needs a subcommand; see "fairaudit ${name} --help"`);
     },
     handler: () => {},

@@ -2,6 +2,7 @@ import yargs, { type CommandModule } from 'yargs';
 import { InputError, isInputError } from '../util/errors.js';
 import { commands } from './commands/index.js';
 import { registerBuiltIns } from './registry.js';
+import { requireOptionValues } from './require-option-values.js';
 
 /**
  * The fairaudit command line. Each command lives in its own file under commands/,
@@ -23,10 +24,12 @@ export async function main(argv: string[]): Promise<number> {
     .fail((message, error) => {
       // Throwing here stops yargs before any handler runs: a misspelt flag never
       // half-runs a command.
-      if (error) throw error;
-      throw new InputError(`${message}\nRun "fairaudit --help" for the commands and their flags.`);
+      // yargs' own validation failures (YError: a flag without its value, an unknown
+      // flag) are bad input like the message-only ones; anything else is a handler's error.
+      if (error && error.name !== 'YError') throw error;
+      throw new InputError(`${message ?? error?.message}\nRun "fairaudit --help" for the commands and their flags.`);
     });
-  for (const command of commands) parser.command(command as CommandModule);
+  for (const command of commands) parser.command(requireOptionValues(command) as CommandModule);
   try {
     await parser.parseAsync();
   } catch (error) {

@@ -13,6 +13,13 @@ import { schema } from '../util/schema.js';
  * - logitScale: the typical size of |logit| (scores are the sigmoid of the logits)
  * - seed: the generator's seed, so the same recipe always gives the same pool
  */
+/**
+ * The most rows a synthetic pool may have (50 million: ~650 MB of columns with scores
+ * and logits). A larger size is refused with a message, not a RangeError from the
+ * typed arrays (`audit --synthetic` with size 1e12 once ended in an internal error).
+ */
+export const MAX_SYNTHETIC_POOL_SIZE = 50_000_000;
+
 export interface SyntheticPoolSpec {
   size: number;
   groupShare: number;
@@ -49,11 +56,14 @@ function groupCounts(spec: SyntheticPoolSpec, group: 0 | 1): GroupCounts {
 
 /**
  * syntheticPoolProblem(spec) says why a recipe cannot be realised (undefined when it
- * can): each group needs at least one row, and the decision rate, label rate and true
+ * can): from 2 to MAX_SYNTHETIC_POOL_SIZE rows, each group at least one, and the decision rate, label rate and true
  * positive rate of a group must fit together (the positive decisions left for the
  * label-0 rows must be between 0 and their number). O(1).
  */
 export function syntheticPoolProblem(spec: SyntheticPoolSpec): { key: string; expected: string; found: unknown } | undefined {
+  if (!(Number.isSafeInteger(spec.size) && spec.size >= 2 && spec.size <= MAX_SYNTHETIC_POOL_SIZE)) {
+    return { key: 'size', expected: `an integer from 2 to ${MAX_SYNTHETIC_POOL_SIZE}`, found: spec.size };
+  }
   for (const group of [0, 1] as const) {
     const counts = groupCounts(spec, group);
     const name = group === 0 ? 'a' : 'b';

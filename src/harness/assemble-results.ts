@@ -7,7 +7,7 @@ import type { ColumnData, ResultColumn } from './results-table.js';
  * kind, cell, one per grid setting, replicate, seed, then the kind's outcome columns
  * (docs/contracts.md, "Results of a run").
  */
-export function resultColumns(plan: Plan, kind: KindRunner): ResultColumn[] {
+export function resultColumns(plan: Plan, kind: Pick<KindRunner, 'outcomeColumns'>): ResultColumn[] {
   return [
     { name: 'experiment', type: 'utf8' },
     { name: 'kind', type: 'utf8' },

@@ -91,7 +91,7 @@ export async function benchmarkRunner(replicates = 40_000): Promise<RunnerBenchm
   const oneThread = await timeRun(config, 1);
   const twoThreads = await timeRun(config, 2);
   const quickstartFile = join(packageRoot(), 'configs', 'quickstart.yaml');
-  const cells = loadConfig(quickstartFile).cells.length;
+  const cells = loadConfig(quickstartFile).cellCount;
   const quickstart = await timeRun(loadConfig(quickstartFile, [parseOverride(`replicates=${Math.ceil(10_000 / cells)}`)]), 2);
   return {
     workload:

@@ -1,4 +1,4 @@
-import { InputError } from '../util/errors.js';
+import { describeFound, InputError } from '../util/errors.js';
 import type { ColumnType, ColumnValue, OutcomeColumn } from './kind-runner.js';
 import type { ColumnData } from './results-table.js';
 
@@ -104,13 +104,42 @@ export function encodeChunkPayload(columns: readonly OutcomeColumn[], payload: C
   return bytes;
 }
 
+/** A column of a chunk or a batch: typed values (bool as 0/1 bytes), or strings for utf8. */
+export type ColumnBlock = Float64Array | Int32Array | Uint8Array | readonly string[];
+
+/** A chunk read back from its payload bytes: its seeds and each outcome column as a ColumnBlock. */
+export interface DecodedChunk {
+  rows: number;
+  seeds: string[];
+  columns: Record<string, ColumnBlock>;
+}
+
+function isStringArray(value: unknown): value is string[] {
+  return Array.isArray(value) && value.every((item) => typeof item === 'string');
+}
+
+/** The float64 or int32 values of a segment, copied (the segment need not be aligned in its buffer). */
+function numberSegment(bytes: Uint8Array, offset: number, rows: number, type: 'float64' | 'int32'): Float64Array | Int32Array {
+  const width = type === 'float64' ? 8 : 4;
+  const start = bytes.byteOffset + offset;
+  if (start % width === 0) {
+    const view = type === 'float64' ? new Float64Array(bytes.buffer, start, rows) : new Int32Array(bytes.buffer, start, rows);
+    return view.slice();
+  }
+  const data = new DataView(bytes.buffer, start, rows * width);
+  const values = type === 'float64' ? new Float64Array(rows) : new Int32Array(rows);
+  for (let i = 0; i < rows; i++) values[i] = type === 'float64' ? data.getFloat64(i * 8, true) : data.getInt32(i * 4, true);
+  return values;
+}
+
 /**
- * decodeChunkPayload(bytes, columns, where) reads bytes written by encodeChunkPayload
- * back into seeds and plain outcome arrays (float64 bits preserved). Throws InputError
- * naming `where` when the bytes are not such a payload or hold other columns than
- * `columns`. O(rows × columns).
+ * decodeChunkColumns(bytes, columns, where) reads bytes written by encodeChunkPayload
+ * back into seeds and typed outcome columns (float64 bits preserved; bool as 0/1
+ * bytes; utf8 as strings). Throws InputError naming `where` when the bytes are not
+ * such a payload, hold other columns than `columns`, or a utf8 value outside its
+ * column's `values` (when the kind declares them). O(rows × columns).
  */
-export function decodeChunkPayload(bytes: Uint8Array, columns: readonly OutcomeColumn[], where: string): ChunkPayload {
+export function decodeChunkColumns(bytes: Uint8Array, columns: readonly OutcomeColumn[], where: string): DecodedChunk {
   const fail = (found: string): never => {
     throw new InputError(`${where}: expected a fairaudit chunk checkpoint (format ${VERSION}), found ${found}`);
   };
@@ -126,34 +155,52 @@ export function decodeChunkPayload(bytes: Uint8Array, columns: readonly OutcomeC
   } catch {
     return fail('an unreadable header');
   }
+  if (typeof header !== 'object' || header === null || !Array.isArray(header.columns)) fail('an unreadable header');
   const { rows } = header;
   const expected = columns.map((c) => `${c.name}:${c.type}`).join(',');
-  const found = header.columns.map((c) => `${c.name}:${c.type}`).join(',');
+  const found = header.columns.map((c) => `${c?.name}:${c?.type}`).join(',');
   if (found !== expected) fail(`the columns ${found} instead of ${expected}`);
-  if (!Number.isInteger(rows) || rows < 0 || header.seeds.length !== rows) fail('a header whose rows and seeds disagree');
+  if (!Number.isInteger(rows) || rows < 0 || !isStringArray(header.seeds) || header.seeds.length !== rows) fail('a header whose rows and seeds disagree');
   let offset = 12 + headerLength;
   let total = offset;
   for (const column of columns) total += align8(segmentBytes(column.type, rows));
   if (total !== bytes.length) fail(`${bytes.length} bytes where the header implies ${total}`);
-  const outcomes: ColumnData = {};
-  for (const column of header.columns) {
-    const values = new Array<ColumnValue>(rows);
-    if (column.type === 'float64') {
-      for (let i = 0; i < rows; i++) values[i] = view.getFloat64(offset + 8 * i, true);
-    } else if (column.type === 'int32') {
-      for (let i = 0; i < rows; i++) values[i] = view.getInt32(offset + 4 * i, true);
+  const decoded: Record<string, ColumnBlock> = {};
+  for (const [c, column] of columns.entries()) {
+    if (column.type === 'float64' || column.type === 'int32') {
+      decoded[column.name] = numberSegment(bytes, offset, rows, column.type);
     } else if (column.type === 'utf8') {
-      const distinct = column.values ?? [];
+      const distinct = header.columns[c].values;
+      if (!isStringArray(distinct)) return fail(`no list of values for column ${column.name}`);
+      const outside = column.values === undefined ? undefined : distinct.find((value) => !column.values?.includes(value));
+      if (outside !== undefined) fail(`the value ${describeFound(outside)} in column ${column.name}, outside ${column.values?.join(', ')}`);
+      const codes = numberSegment(bytes, offset, rows, 'int32');
+      const values = new Array<string>(rows);
       for (let i = 0; i < rows; i++) {
-        const value = distinct[view.getInt32(offset + 4 * i, true)];
+        const value = distinct[codes[i]];
         if (value === undefined) fail(`a bad value index in column ${column.name}`);
         values[i] = value;
       }
+      decoded[column.name] = values;
     } else {
-      for (let i = 0; i < rows; i++) values[i] = bytes[offset + i] === 1;
+      decoded[column.name] = bytes.slice(offset, offset + rows);
     }
-    outcomes[column.name] = values;
     offset += align8(segmentBytes(column.type, rows));
   }
-  return { rows, seeds: header.seeds, outcomes };
+  return { rows, seeds: header.seeds, columns: decoded };
+}
+
+/**
+ * decodeChunkPayload(bytes, columns, where) is decodeChunkColumns with plain outcome
+ * arrays (bool as true/false), as runReplicate wrote them. Throws like it.
+ * O(rows × columns).
+ */
+export function decodeChunkPayload(bytes: Uint8Array, columns: readonly OutcomeColumn[], where: string): ChunkPayload {
+  const decoded = decodeChunkColumns(bytes, columns, where);
+  const outcomes: ColumnData = {};
+  for (const column of columns) {
+    const block = decoded.columns[column.name];
+    outcomes[column.name] = column.type === 'bool' ? Array.from(block as Uint8Array, (value) => value === 1) : Array.from(block as ArrayLike<ColumnValue>);
+  }
+  return { rows: decoded.rows, seeds: decoded.seeds, outcomes };
 }

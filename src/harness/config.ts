@@ -1,7 +1,9 @@
-import { readFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
-import { LineCounter, parse as parseYaml, parseDocument } from 'yaml';
+import { LineCounter, parseDocument } from 'yaml';
 import { describeFound, InputError } from '../util/errors.js';
+import { yamlDocumentToData } from '../util/parse-untrusted.js';
+import { assertKeyPathSafe, assertPrototypeSafe, withoutPrototypes } from '../util/prototype-safe.js';
+import { MAX_CONFIG_BYTES, readFileCapped } from '../util/read-capped.js';
 import { canonicalJson } from '../util/canonical-json.js';
 import { closestName } from '../util/closest-name.js';
 import type { KindRunner } from './kind-runner.js';
@@ -12,8 +14,9 @@ import { formatPath, type Infer, type Schema, SchemaViolation, schema, schemaAt,
 export const envelopeSchema = schema.object(
   {
     experiment: schema.string({
-      pattern: /^[a-z0-9][a-z0-9._-]*$/,
-      patternText: 'lower-case letters, digits, ".", "_" and "-", starting with a letter or digit',
+      // At most 100 characters: it names a folder (a 300-character name was ENAMETOOLONG).
+      pattern: /^[a-z0-9][a-z0-9._-]{0,99}$/,
+      patternText: 'lower-case letters, digits, ".", "_" and "-", starting with a letter or digit, at most 100 characters',
       description: 'Name of the experiment; results go to results/<experiment>/.',
     }),
     kind: schema.string({ description: 'The experiment kind (see the kinds below).' }),
@@ -63,7 +66,18 @@ export interface ConfigCell {
   settings: Record<string, unknown>;
 }
 
-/** A loaded, validated experiment config with the grid expanded into cells. */
+/**
+ * Grids of at most this many cells are validated whole when the config is loaded, and
+ * their cells are listed by `plan` and in run.json. A larger grid is validated axis by
+ * axis when loaded (each value of each axis, with the other axes at their first value)
+ * and cell by cell when a run reaches it, so loading and planning stay O(grid axes).
+ */
+export const EAGER_CELL_LIMIT = 10_000;
+
+/** The most cells a grid may have: chunk indices are 32-bit in checkpoints. */
+export const MAX_GRID_CELLS = 0xffff_ffff;
+
+/** A loaded, validated experiment config; its cells are made from the grid axes on demand. */
 export interface ExperimentConfig {
   /** The file as the user named it, for messages. */
   file: string;
@@ -79,7 +93,20 @@ export interface ExperimentConfig {
   settings: Record<string, unknown>;
   /** Grid axes sorted by key, so the plan does not depend on the order of keys in the YAML. */
   grid: GridAxis[];
-  cells: ConfigCell[];
+  /** The number of cells: the product of the axes' lengths (1 without a grid). */
+  cellCount: number;
+  /**
+   * cellAt(index) is cell `index` (the last axis in key order varying fastest): its
+   * coordinates and full settings, validated (defaults filled). O(axes + settings);
+   * throws InputError, located at the grid value, for a combination the kind refuses
+   * (only possible beyond EAGER_CELL_LIMIT cells: smaller grids are checked on load).
+   */
+  cellAt(index: number): ConfigCell;
+  /**
+   * Every cell, made on first use: O(cells) time and memory, for code that knows its
+   * grid is small. Code that must scale uses cellCount and cellAt.
+   */
+  readonly cells: ConfigCell[];
 }
 
 /** A `--set key=value` override, parsed. */
@@ -98,7 +125,9 @@ const ENVELOPE_KEYS = Object.keys(envelopeSchema.properties);
  * (`2000` is a number, `[0.02, 0.05]` a list, `eo` a string). Keys: a top-level key
  * (`replicates=1000`), a setting (`budget=2000`, `pool.synthetic.size=5000`, or
  * `settings.budget=2000`), or a grid axis (`grid.tolerance=[0.02,0.05]`, whose key
- * after `grid.` may itself be dotted). Throws InputError naming the flag.
+ * after `grid.` may itself be dotted). Throws InputError naming the flag, also for a
+ * key path or value holding `__proto__`, `constructor` or `prototype`, and for YAML
+ * aliases that expand too far.
  */
 export function parseOverride(text: string): Override {
   const flag = `--set ${text}`;
@@ -108,16 +137,18 @@ export function parseOverride(text: string): Override {
   }
   const key = text.slice(0, equals).trim();
   const rawValue = text.slice(equals + 1);
-  let value: unknown;
-  try {
-    value = parseYaml(rawValue);
-  } catch (error) {
-    throw new InputError(`${flag}: expected a YAML value, found ${describeFound(rawValue)} (${(error as Error).message.split('\n')[0]})`);
-  }
   const parts = key.split('.');
   if (parts.some((part) => part === '')) {
     throw new InputError(`${flag}: expected a dotted key like budget or grid.tolerance, found ${describeFound(key)}`);
   }
+  // `--set __proto__.outDirectory=DIR` once wrote into Object.prototype and redirected a run.
+  assertKeyPathSafe(parts, flag);
+  const document = parseDocument(rawValue, { prettyErrors: false });
+  const firstError = document.errors[0];
+  if (firstError) {
+    throw new InputError(`${flag}: expected a YAML value, found ${describeFound(rawValue)} (${firstError.message.split('\n')[0]})`);
+  }
+  const value = yamlDocumentToData(document, flag);
   let path: string[];
   if (parts[0] === 'grid') {
     path = parts.length === 1 ? ['grid'] : ['grid', parts.slice(1).join('.')];
@@ -129,11 +160,12 @@ export function parseOverride(text: string): Override {
   return { path, value, flag };
 }
 
+/** Sets a key path in plain data (its keys were checked by assertKeyPathSafe), making mappings without prototypes on the way. */
 function setIn(target: Record<string, unknown>, path: readonly string[], value: unknown): void {
   let current = target;
   for (let i = 0; i < path.length - 1; i++) {
-    const next = current[path[i]];
-    if (typeof next !== 'object' || next === null || Array.isArray(next)) current[path[i]] = {};
+    const next = Object.hasOwn(current, path[i]) ? current[path[i]] : undefined;
+    if (typeof next !== 'object' || next === null || Array.isArray(next)) current[path[i]] = Object.create(null);
     current = current[path[i]] as Record<string, unknown>;
   }
   current[path[path.length - 1]] = value;
@@ -181,7 +213,8 @@ class YamlLocator implements Locator {
     if (firstError) {
       throw new InputError(`${this.file}:${this.lines.linePos(firstError.pos[0]).line}: expected valid YAML, found ${firstError.message.split('\n')[0]}`);
     }
-    return this.document.toJS({ maxAliasCount: 1000 });
+    // Without prototypes; __proto__, constructor and prototype refused; aliases capped (billion laughs).
+    return yamlDocumentToData(this.document, this.file);
   }
 
   where(path: readonly (string | number)[]): string {
@@ -224,12 +257,9 @@ export function loadConfig(file: string, overrides: readonly Override[] = []): E
   return parseConfig(readConfigText(file), file, overrides);
 }
 
+/** The config file's text, at most MAX_CONFIG_BYTES (a 45 MB "config" is refused, not echoed). */
 function readConfigText(file: string): string {
-  try {
-    return readFileSync(file, 'utf8');
-  } catch (error) {
-    throw new InputError(`${file}: expected a readable YAML config file, found ${(error as NodeJS.ErrnoException).code ?? 'an error'}`);
-  }
+  return readFileCapped(file, MAX_CONFIG_BYTES, 'a readable YAML config file').toString('utf8');
 }
 
 /**
@@ -258,10 +288,12 @@ export function readConfigObject(file: string): Record<string, unknown> {
  * (never as YAML text), through the same path as a YAML file: `--set` overrides,
  * envelopeSchema, the kind's settings schema for every cell of the grid. `file` names
  * it in messages ("file: key.path") and in run.json; its folder resolves relative
- * paths. Throws InputError like loadConfig.
+ * paths. The object is copied without prototypes (`__proto__`, `constructor` and
+ * `prototype` keys refused). Throws InputError like loadConfig.
  */
 export function configFromObject(raw: Record<string, unknown>, file: string, overrides: readonly Override[] = []): ExperimentConfig {
-  return buildConfig(structuredClone(raw), file, overrides, objectLocator(file, overrides));
+  assertPrototypeSafe(raw, file);
+  return buildConfig(withoutPrototypes(structuredClone(raw)), file, overrides, objectLocator(file, overrides));
 }
 
 /** The stages shared by YAML and objects: overrides → envelope → kind → grid → cells. */
@@ -272,8 +304,8 @@ function buildConfig(raw: unknown, file: string, overrides: readonly Override[],
   const kind = kindOf(envelope.kind, locator);
   const settings = isMapping(raw.settings) ? raw.settings : {};
   const grid = readGrid(isMapping(raw.grid) ? raw.grid : {}, kind, locator);
-  const cells = expandCells(settings, grid, kind, locator);
-  return {
+  const cells = gridCells(settings, grid, kind, locator);
+  const config: Omit<ExperimentConfig, 'cells'> = {
     file,
     baseDirectory: dirname(resolve(file)),
     experiment: envelope.experiment,
@@ -284,8 +316,17 @@ function buildConfig(raw: unknown, file: string, overrides: readonly Override[],
     chunkSize: envelope.chunkSize,
     settings,
     grid,
-    cells,
+    cellCount: cells.count,
+    cellAt: cells.at,
   };
+  let all: ConfigCell[] | undefined;
+  return Object.defineProperty(config, 'cells', {
+    enumerable: true,
+    get: () => {
+      all ??= Array.from({ length: cells.count }, (_, index) => cells.at(index));
+      return all;
+    },
+  }) as ExperimentConfig;
 }
 
 function validateEnvelope(raw: Record<string, unknown>, locator: Locator): Envelope {
@@ -341,46 +382,86 @@ function readGrid(rawGrid: Record<string, unknown>, kind: KindRunner, locator: L
   return axes.sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
 }
 
+/** The cells of a grid, made from its axes on demand. */
+interface GridCells {
+  count: number;
+  at(index: number): ConfigCell;
+}
+
+/** How many recently made cells a lazy grid keeps (runs read the cells in order, chunk after chunk). */
+const CELL_CACHE_SIZE = 256;
+
 /**
- * All combinations of the grid axes (the last axis in key order varying fastest),
- * each merged into the settings and validated. An error inside a grid value is
- * reported at grid.<key>[index].
+ * gridCells(settings, grid, kind, locator) is every combination of the grid axes (the
+ * last axis in key order varying fastest), each merged into the settings and
+ * validated; an error inside a grid value is reported at grid.<key>[index]. A grid of
+ * at most EAGER_CELL_LIMIT cells is validated whole now (O(cells)); a larger one each
+ * value of each axis now (O(sum of the axes' lengths)) and each cell when asked for,
+ * keeping the last CELL_CACHE_SIZE cells made. Throws InputError for a grid of more
+ * than MAX_GRID_CELLS cells.
  */
-function expandCells(
+function gridCells(settings: Record<string, unknown>, grid: readonly GridAxis[], kind: KindRunner, locator: Locator): GridCells {
+  const count = grid.reduce((product, axis) => product * axis.values.length, 1);
+  if (count > MAX_GRID_CELLS) {
+    throw locator.error(['grid'], `at most ${MAX_GRID_CELLS} cells (the product of the axes' lengths)`, `${count} cells`);
+  }
+  const make = (index: number) => validateCell(settings, grid, kind, locator, index);
+  if (count <= EAGER_CELL_LIMIT) {
+    const cells = Array.from({ length: count }, (_, index) => make(index));
+    return { count, at: (index) => cells[index] };
+  }
+  let stride = count;
+  for (const axis of grid) {
+    stride /= axis.values.length;
+    for (let i = 0; i < axis.values.length; i++) make(i * stride);
+  }
+  const recent = new Map<number, ConfigCell>();
+  return {
+    count,
+    at(index) {
+      let cell = recent.get(index);
+      if (cell === undefined) {
+        cell = make(index);
+        if (recent.size >= CELL_CACHE_SIZE) recent.delete(recent.keys().next().value as number);
+        recent.set(index, cell);
+      }
+      return cell;
+    },
+  };
+}
+
+/** Cell `index` of the grid: its coordinates, and the settings with them merged in, validated. O(axes + settings). */
+function validateCell(
   settings: Record<string, unknown>,
   grid: readonly GridAxis[],
   kind: KindRunner,
   locator: Locator,
-): ConfigCell[] {
-  const cells: ConfigCell[] = [];
-  const total = grid.reduce((product, axis) => product * axis.values.length, 1);
-  for (let index = 0; index < total; index++) {
-    const merged = structuredClone(settings);
-    const coordinates: Record<string, unknown> = {};
-    const valueIndex: Record<string, number> = {};
-    let rest = index;
-    for (let a = grid.length - 1; a >= 0; a--) {
-      const axis = grid[a];
-      const i = rest % axis.values.length;
-      rest = Math.floor(rest / axis.values.length);
-      coordinates[axis.key] = axis.values[i];
-      valueIndex[axis.key] = i;
-    }
-    for (const axis of grid) setIn(merged, axis.key.split('.'), structuredClone(coordinates[axis.key]));
-    try {
-      cells.push({ coordinates, settings: validate(merged, kind.settings, ['settings']) as Record<string, unknown> });
-    } catch (error) {
-      if (!(error instanceof SchemaViolation)) throw error;
-      const path = error.problem.path.slice(1).map(String);
-      const axis = grid.find((g) => {
-        const parts = g.key.split('.');
-        return parts.every((part, i) => path[i] === part);
-      });
-      const located = axis
-        ? ['grid', axis.key, valueIndex[axis.key], ...error.problem.path.slice(1 + axis.key.split('.').length)]
-        : error.problem.path;
-      throw locator.error(located, error.problem.expected, error.problem.found);
-    }
+  index: number,
+): ConfigCell {
+  const merged = structuredClone(settings);
+  const coordinates: Record<string, unknown> = {};
+  const valueIndex: Record<string, number> = {};
+  let rest = index;
+  for (let a = grid.length - 1; a >= 0; a--) {
+    const axis = grid[a];
+    const i = rest % axis.values.length;
+    rest = Math.floor(rest / axis.values.length);
+    coordinates[axis.key] = axis.values[i];
+    valueIndex[axis.key] = i;
   }
-  return cells;
+  for (const axis of grid) setIn(merged, axis.key.split('.'), structuredClone(coordinates[axis.key]));
+  try {
+    return { coordinates, settings: validate(merged, kind.settings, ['settings']) as Record<string, unknown> };
+  } catch (error) {
+    if (!(error instanceof SchemaViolation)) throw error;
+    const path = error.problem.path.slice(1).map(String);
+    const axis = grid.find((g) => {
+      const parts = g.key.split('.');
+      return parts.every((part, i) => path[i] === part);
+    });
+    const located = axis
+      ? ['grid', axis.key, valueIndex[axis.key], ...error.problem.path.slice(1 + axis.key.split('.').length)]
+      : error.problem.path;
+    throw locator.error(located, error.problem.expected, error.problem.found);
+  }
 }

@@ -12,6 +12,12 @@ export interface OutcomeColumn {
   readonly name: string;
   readonly type: ColumnType;
   readonly description: string;
+  /**
+   * Optional, utf8 columns: every value the column may hold (an enum such as reject,
+   * accept, inconclusive). Resume, merge, report and compare refuse any other value
+   * with exit 2; run.json records the list.
+   */
+  readonly values?: readonly string[];
 }
 
 /** Where a kind's settings come from, for error messages and relative paths. */

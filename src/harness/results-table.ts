@@ -1,8 +1,5 @@
 import {
-  Bool,
   type DataType,
-  Float64,
-  Int32,
   makeData,
   makeVector,
   Schema,
@@ -13,6 +10,7 @@ import {
   type Vector,
   vectorFromArray,
 } from 'apache-arrow';
+import { arrowType } from '../util/arrow-file-writer.js';
 import { InputError } from '../util/errors.js';
 import type { ColumnType, ColumnValue } from './kind-runner.js';
 
@@ -24,19 +22,6 @@ export interface ResultColumn {
 
 /** Column-major data: one plain array per column name, all of the same length. */
 export type ColumnData = Record<string, ColumnValue[]>;
-
-function arrowType(type: ColumnType): DataType {
-  switch (type) {
-    case 'utf8':
-      return new Utf8();
-    case 'int32':
-      return new Int32();
-    case 'float64':
-      return new Float64();
-    case 'bool':
-      return new Bool();
-  }
-}
 
 /**
  * utf8Vector(values) builds an Arrow Utf8 vector without nulls straight from its

@@ -1,11 +1,28 @@
 import { execFileSync } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { InputError } from '../util/errors.js';
+import { describeFound, InputError } from '../util/errors.js';
+import { parseJsonUntrusted } from '../util/parse-untrusted.js';
 import { packageRoot } from '../util/paths.js';
-import type { ExperimentConfig } from './config.js';
+import { MAX_JSON_FILE_BYTES, readFileCapped } from '../util/read-capped.js';
+import { configFromObject, EAGER_CELL_LIMIT, type ExperimentConfig } from './config.js';
 import type { KindRunner } from './kind-runner.js';
-import { type GridColumn, type Plan, type PlanCell, planChunks, type Shard } from './plan.js';
+import { findKindRunner } from './kind-runners.js';
+import { buildPlan, type GridColumn, PLAN_FINGERPRINT_FORMAT, type Plan, type PlanCell, type Shard } from './plan.js';
+
+/** run.json's format: 2 records the checksums of what the run wrote (`artifacts`); format 1 (before December 2026) did not. */
+export const RUN_RECORD_FORMAT = 'fairaudit-run/2';
+
+/** A file a run wrote, as run.json records it: its SHA-256, size and (for tables) rows. */
+export interface Artifact {
+  /** The file's name inside the results folder (results.arrow). */
+  file: string;
+  sha256: string;
+  bytes: number;
+  rows: number;
+  /** Arrow record batches (results.arrow: one per 65,536 rows). */
+  batches: number;
+}
 
 /** Where a run came from; everything that may differ between equal runs lives here, not in results.arrow. */
 export interface Provenance {
@@ -26,9 +43,9 @@ export interface Provenance {
   mergedFrom?: string[];
 }
 
-/** run.json: the resolved config, the plan, the columns, and the provenance of a run (docs/contracts.md). */
+/** run.json: the resolved config, the plan, the columns, the files written and the provenance of a run (docs/contracts.md). */
 export interface RunRecord {
-  format: 'fairaudit-run/1';
+  format: typeof RUN_RECORD_FORMAT;
   experiment: string;
   kind: string;
   config: {
@@ -42,27 +59,46 @@ export interface RunRecord {
   };
   plan: {
     fingerprint: string;
+    /** How the fingerprint is computed (fairaudit-plan/2: O(grid axes), see planFingerprint). */
+    fingerprintFormat: typeof PLAN_FINGERPRINT_FORMAT;
     tasks: number;
     chunks: number;
     seed: string;
     replicates: number;
     chunkSize: number;
     gridColumns: GridColumn[];
-    cells: (PlanCell & { replicates: number })[];
+    cellCount: number;
+    /** Every cell with its full settings, for plans of at most EAGER_CELL_LIMIT cells (absent for larger ones). */
+    cells?: (PlanCell & { replicates: number })[];
   };
   shard: Shard | null;
   rows: number;
-  columns: { name: string; type: string; description: string }[];
+  columns: RecordedColumn[];
+  /** The files the run wrote, with their SHA-256 (results.arrow), checked by merge, report and compare. */
+  artifacts: Artifact[];
   provenance: Provenance;
 }
 
-/** buildRunRecord(...) gathers run.json's content. */
+/** A column of results.arrow as run.json records it (values: the enum of a utf8 outcome column, when the kind declares one). */
+export interface RecordedColumn {
+  name: string;
+  type: string;
+  description: string;
+  values?: readonly string[];
+}
+
+/**
+ * buildRunRecord(...) gathers run.json's content: the config as given, the plan (its
+ * cells listed when there are at most EAGER_CELL_LIMIT), the columns, the artifacts
+ * written and the provenance. O(listed cells).
+ */
 export function buildRunRecord(
   config: Pick<ExperimentConfig, 'file' | 'description' | 'seed' | 'replicates' | 'chunkSize' | 'settings' | 'grid'> | RunRecord['config'],
   plan: Plan,
-  kind: KindRunner,
+  kind: Pick<KindRunner, 'outcomeColumns'>,
   shard: Shard | null,
   rows: number,
+  artifacts: Artifact[],
   provenance: Provenance,
 ): RunRecord {
   const grid = Array.isArray(config.grid)
@@ -77,7 +113,7 @@ export function buildRunRecord(
     seed: 'the replicate seed: deriveSeed(master seed, cell, replicate)',
   };
   return {
-    format: 'fairaudit-run/1',
+    format: RUN_RECORD_FORMAT,
     experiment: plan.experiment,
     kind: plan.kind,
     config: {
@@ -91,13 +127,15 @@ export function buildRunRecord(
     },
     plan: {
       fingerprint: plan.fingerprint,
+      fingerprintFormat: PLAN_FINGERPRINT_FORMAT,
       tasks: plan.tasks,
-      chunks: plan.chunks.length,
+      chunks: plan.chunkCount,
       seed: plan.seed,
       replicates: plan.replicates,
       chunkSize: plan.chunkSize,
       gridColumns: plan.gridColumns,
-      cells: plan.cells.map((cell) => ({ ...cell, replicates: plan.replicates })),
+      cellCount: plan.cellCount,
+      ...(plan.cellCount <= EAGER_CELL_LIMIT ? { cells: plan.cells.map((cell) => ({ ...cell, replicates: plan.replicates })) } : {}),
     },
     shard,
     rows,
@@ -106,41 +144,104 @@ export function buildRunRecord(
       ...plan.gridColumns.map((c) => ({ name: c.column, type: c.type, description: settingDescriptions[c.column] })),
       { name: 'replicate', type: 'int32', description: fixed.replicate },
       { name: 'seed', type: 'utf8', description: fixed.seed },
-      ...kind.outcomeColumns.map((c) => ({ name: c.name, type: c.type, description: c.description })),
+      ...kind.outcomeColumns.map((c) => ({ name: c.name, type: c.type, description: c.description, ...(c.values ? { values: c.values } : {}) })),
     ],
+    artifacts,
     provenance,
   };
 }
 
-/** planFromRecord(record) rebuilds the Plan a run.json describes (for merge). */
-export function planFromRecord(record: RunRecord): Plan {
-  return {
+/**
+ * planFromRecord(record, where) rebuilds the Plan a run.json describes from its config
+ * (configFromObject: the kind must be registered) and checks that it is the plan the
+ * run recorded (its fingerprint): a config that now gives another plan (another
+ * fairaudit version's defaults, an edited run.json) is an InputError naming `where`.
+ * O(grid axes).
+ */
+export function planFromRecord(record: RunRecord, where: string): Plan {
+  const { config } = record;
+  const raw: Record<string, unknown> = {
     experiment: record.experiment,
     kind: record.kind,
-    seed: record.plan.seed,
-    replicates: record.plan.replicates,
-    chunkSize: record.plan.chunkSize,
-    gridColumns: record.plan.gridColumns,
-    cells: record.plan.cells.map(({ replicates: _replicates, ...cell }) => cell),
-    chunks: planChunks(record.plan.cells.length, record.plan.replicates, record.plan.chunkSize),
-    tasks: record.plan.tasks,
-    fingerprint: record.plan.fingerprint,
+    ...(config.description === null ? {} : { description: config.description }),
+    seed: config.seed,
+    replicates: config.replicates,
+    chunkSize: config.chunkSize,
+    settings: config.settings,
+    grid: config.grid,
   };
+  const rebuilt = configFromObject(raw, `${where}: config`);
+  const plan = buildPlan(rebuilt, kindOfRecord(record, where));
+  if (plan.fingerprint !== record.plan.fingerprint) {
+    throw new InputError(
+      `${where}: expected a config that gives the plan it records (fingerprint ${describeFound(String(record.plan.fingerprint).slice(0, 12))}), found one that gives plan ${plan.fingerprint.slice(0, 12)} (run.json edited, or written by another fairaudit version: run the experiment again)`,
+    );
+  }
+  return plan;
 }
 
-/** readRunRecord(folder) reads folder/run.json. Throws InputError when it is missing or not a run record. */
+/** The registered kind runner of a run record; InputError naming `where` when the kind is unknown. */
+function kindOfRecord(record: RunRecord, where: string): KindRunner {
+  const kind = findKindRunner(record.kind);
+  if (!kind) throw new InputError(`${where}: expected a known experiment kind, found ${describeFound(record.kind)}`);
+  return kind;
+}
+
+function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/**
+ * readRunRecord(folder) reads folder/run.json (at most 64 MiB, parsed without
+ * prototypes) and checks its shape: format 2 with its artifacts, plan, columns and
+ * config. A run.json of format 1 (written before checksums existed) is refused with a
+ * message to run again: its results cannot be verified. Throws InputError naming the
+ * file. O(size of run.json).
+ */
 export function readRunRecord(folder: string): RunRecord {
   const path = join(folder, 'run.json');
-  let record: RunRecord;
-  try {
-    record = JSON.parse(readFileSync(path, 'utf8')) as RunRecord;
-  } catch (error) {
-    throw new InputError(`${path}: expected the run.json of a fairaudit run, found ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`);
+  if (!existsSync(path)) throw new InputError(`${path}: expected the run.json of a fairaudit run, found ENOENT`);
+  const record = parseJsonUntrusted(readFileCapped(path, MAX_JSON_FILE_BYTES, 'the run.json of a fairaudit run').toString('utf8'), path);
+  if (!isObject(record)) throw new InputError(`${path}: expected the run.json of a fairaudit run, found ${describeFound(record)}`);
+  if (record.format === 'fairaudit-run/1') {
+    throw new InputError(
+      `${path}: expected a run.json that records the checksums of its results (format ${RUN_RECORD_FORMAT}), found format fairaudit-run/1, written before fairaudit checked its results; run the experiment again to trust these results`,
+    );
   }
-  if (record?.format !== 'fairaudit-run/1') {
-    throw new InputError(`${path}: expected format "fairaudit-run/1", found ${JSON.stringify(record?.format)}`);
+  if (record.format !== RUN_RECORD_FORMAT) throw new InputError(`${path}: expected format "${RUN_RECORD_FORMAT}", found ${describeFound(record.format)}`);
+  const problem = recordProblem(record);
+  if (problem !== null) throw new InputError(`${path}: ${problem}`);
+  return record as unknown as RunRecord;
+}
+
+/** What is wrong with the shape of a format-2 run.json, or null. */
+function recordProblem(record: Record<string, unknown>): string | null {
+  const plan = record.plan;
+  const config = record.config;
+  if (typeof record.experiment !== 'string' || typeof record.kind !== 'string') return 'expected the keys experiment and kind, found them missing';
+  if (!isObject(config) || !isObject(config.settings) || !isObject(config.grid)) return 'config: expected the settings and grid of the run, found them missing';
+  if (!isObject(plan) || typeof plan.fingerprint !== 'string' || !Number.isSafeInteger(plan.replicates) || !Number.isSafeInteger(plan.tasks)) {
+    return 'plan: expected the plan fingerprint, replicates and tasks, found them missing';
   }
-  return record;
+  if (!Number.isSafeInteger(record.rows)) return `rows: expected a number of rows, found ${describeFound(record.rows)}`;
+  if (!Array.isArray(record.columns) || !record.columns.every((c) => isObject(c) && typeof c.name === 'string' && typeof c.type === 'string')) {
+    return 'columns: expected the columns of results.arrow, found none';
+  }
+  const artifacts = record.artifacts;
+  const results = Array.isArray(artifacts) ? artifacts.find((a) => isObject(a) && a.file === 'results.arrow') : undefined;
+  if (!isObject(results) || typeof results.sha256 !== 'string' || !Number.isSafeInteger(results.rows) || !Number.isSafeInteger(results.bytes)) {
+    return 'artifacts: expected the SHA-256, size and rows of results.arrow, found none';
+  }
+  if (results.rows !== record.rows) return `artifacts: expected results.arrow's rows to be the run's ${record.rows}, found ${describeFound(results.rows)}`;
+  if (record.shard !== null && !(isObject(record.shard) && Number.isSafeInteger(record.shard.index) && Number.isSafeInteger(record.shard.count))) {
+    return `shard: expected null or {index, count}, found ${describeFound(record.shard)}`;
+  }
+  return null;
+}
+
+/** The artifact entry of results.arrow in a checked run record. */
+export function resultsArtifact(record: RunRecord): Artifact {
+  return record.artifacts.find((artifact) => artifact.file === 'results.arrow') as Artifact;
 }
 
 /** The version in package.json. */

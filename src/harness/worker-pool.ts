@@ -5,8 +5,8 @@ import { Worker } from 'node:worker_threads';
 import { InputError } from '../util/errors.js';
 import { compiledModule, packageRoot } from '../util/paths.js';
 import type { KindRunner } from './kind-runner.js';
-import type { PlanChunk } from './plan.js';
-import type { WorkerReply, WorkerRequest, WorkerSetup } from './worker-protocol.js';
+import type { PlanCell, PlanChunk } from './plan.js';
+import type { WorkerCell, WorkerReply, WorkerRequest, WorkerSetup } from './worker-protocol.js';
 
 /**
  * kindModuleFile(kind) is the file a worker thread imports to get the kind: its own
@@ -33,6 +33,27 @@ interface PoolWorker {
   worker: Worker;
   /** Requests sent and not yet answered, by id. */
   pending: Map<number, Pending>;
+  /** The cell of the last chunk sent to this worker (it keeps that one). */
+  lastCell: number;
+}
+
+/**
+ * What runs a run's chunks: a pool of worker threads (WorkerPool), or in a benchmark's
+ * dry run something that only makes payloads. run-experiment keeps at most
+ * size × depth chunks in flight.
+ */
+export interface ChunkRunner {
+  readonly size: number;
+  readonly depth: number;
+  /** Prepares the context of a cell (the check before anything is written); rejects with its error. */
+  check(cell: PlanCell): Promise<void>;
+  /** Runs one chunk of a cell; resolves with its payload bytes (encodeChunkPayload). */
+  run(chunk: PlanChunk, cell: PlanCell): Promise<Uint8Array>;
+  close(): Promise<void>;
+}
+
+function workerCell(cell: PlanCell): WorkerCell {
+  return { index: cell.index, key: cell.key, settings: cell.settings };
 }
 
 /**
@@ -44,7 +65,7 @@ interface PoolWorker {
  * queued while the main thread handles the last one. A worker's InputError comes back
  * as an InputError; any other failure as an Error with the worker's stack.
  */
-export class WorkerPool {
+export class WorkerPool implements ChunkRunner {
   private readonly workers: PoolWorker[] = [];
   private nextId = 0;
   private nextCheck = 0;
@@ -57,7 +78,7 @@ export class WorkerPool {
   ) {
     const file = compiledModule('harness/worker.js');
     for (let i = 0; i < size; i++) {
-      const entry: PoolWorker = { worker: new Worker(file, { workerData: setup }), pending: new Map() };
+      const entry: PoolWorker = { worker: new Worker(file, { workerData: setup }), pending: new Map(), lastCell: -1 };
       const failAll = (error: Error) => {
         for (const pending of entry.pending.values()) pending.reject(error);
         entry.pending.clear();
@@ -87,16 +108,18 @@ export class WorkerPool {
    * Runs one chunk on the worker with the fewest requests in flight (the first such);
    * resolves with the chunk's payload bytes.
    */
-  async run(chunk: PlanChunk): Promise<Uint8Array> {
+  async run(chunk: PlanChunk, cell: PlanCell): Promise<Uint8Array> {
     let entry = this.workers[0];
     for (const candidate of this.workers) if (candidate.pending.size < entry.pending.size) entry = candidate;
-    return (await this.send(entry, { type: 'chunk', id: this.nextId++, chunk })) as Uint8Array;
+    const changed = entry.lastCell !== cell.index;
+    entry.lastCell = cell.index;
+    return (await this.send(entry, { type: 'chunk', id: this.nextId++, chunk, ...(changed ? { cell: workerCell(cell) } : {}) })) as Uint8Array;
   }
 
-  /** Has a worker (the next in turn) prepare the context of plan cell `cell`; rejects with its error. */
-  async check(cell: number): Promise<void> {
+  /** Has a worker (the next in turn) prepare the context of a plan cell; rejects with its error. */
+  async check(cell: PlanCell): Promise<void> {
     const entry = this.workers[this.nextCheck++ % this.workers.length];
-    await this.send(entry, { type: 'check', id: this.nextId++, cell });
+    await this.send(entry, { type: 'check', id: this.nextId++, cell: workerCell(cell) });
   }
 
   /** Stops every worker. */

@@ -7,16 +7,24 @@ export interface WorkerSetup {
   /** The compiled module that exports the kind (the worker imports it alone). */
   kindModule: string;
   seed: string;
-  cells: { key: string; settings: Record<string, unknown> }[];
   origin: SettingsOrigin;
+}
+
+/** A plan cell as a worker needs it: its index, canonical key and full settings. */
+export interface WorkerCell {
+  index: number;
+  key: string;
+  settings: Record<string, unknown>;
 }
 
 /**
  * A message from the main thread: prepare the context of a cell (the check, before
  * anything is written, that the run's input is good), or run a chunk. A worker
- * answers its requests one at a time, in the order they came.
+ * answers its requests one at a time, in the order they came. A chunk request carries
+ * its cell only when the worker's previous request was for another cell (the worker
+ * keeps the last cell it was sent), so a plan's cells are never all held by a worker.
  */
-export type WorkerRequest = { type: 'check'; id: number; cell: number } | { type: 'chunk'; id: number; chunk: PlanChunk };
+export type WorkerRequest = { type: 'check'; id: number; cell: WorkerCell } | { type: 'chunk'; id: number; chunk: PlanChunk; cell?: WorkerCell };
 
 /**
  * A worker's answer to request `id`: done (for a chunk, its payload as the bytes of

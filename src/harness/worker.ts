@@ -4,7 +4,7 @@ import { isInputError } from '../util/errors.js';
 import { encodeChunkPayload } from './chunk-payload.js';
 import type { KindRunner } from './kind-runner.js';
 import { runChunk } from './run-chunk.js';
-import type { WorkerReply, WorkerRequest, WorkerSetup } from './worker-protocol.js';
+import type { WorkerCell, WorkerReply, WorkerRequest, WorkerSetup } from './worker-protocol.js';
 
 /**
  * The worker thread: prepares contexts and runs chunks of replicates sent by the main
@@ -17,6 +17,8 @@ import type { WorkerReply, WorkerRequest, WorkerSetup } from './worker-protocol.
  */
 const setup = workerData as WorkerSetup;
 const contexts = new Map<string, Promise<unknown>>();
+/** The cell of the last chunk request (a request carries its cell only when it changes). */
+let lastCell: WorkerCell | undefined;
 
 function isKind(value: unknown): value is KindRunner {
   return typeof value === 'object' && value !== null && (value as KindRunner).name === setup.kind && 'runReplicate' in value;
@@ -48,11 +50,13 @@ async function answer(request: WorkerRequest): Promise<void> {
   try {
     const kind = await kindLoaded;
     if (request.type === 'check') {
-      await contextFor(kind, setup.cells[request.cell].settings);
+      await contextFor(kind, request.cell.settings);
       parentPort?.postMessage({ type: 'done', id: request.id } satisfies WorkerReply);
       return;
     }
-    const cell = setup.cells[request.chunk.cell];
+    if (request.cell !== undefined) lastCell = request.cell;
+    const cell = lastCell;
+    if (cell?.index !== request.chunk.cell) throw new Error(`worker: chunk ${request.chunk.index} of cell ${request.chunk.cell} came without its cell`);
     const context = await contextFor(kind, cell.settings);
     const payload = encodeChunkPayload(kind.outcomeColumns, runChunk(kind, context, cell, setup.seed, request.chunk));
     parentPort?.postMessage({ type: 'done', id: request.id, payload } satisfies WorkerReply, [payload.buffer as ArrayBuffer]);

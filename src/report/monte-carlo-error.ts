@@ -14,26 +14,44 @@ export interface SampleMoments {
 }
 
 /**
+ * MomentsAccumulator takes values one at a time (Welford's update, so huge values do
+ * not lose precision) and gives their SampleMoments: the streaming form of
+ * sampleMoments, with the same arithmetic in the same order, so both give the same
+ * bits. Non-finite values are skipped. O(1) per value and in memory.
+ */
+export class MomentsAccumulator {
+  private count = 0;
+  private mean = 0;
+  private sumSquares = 0;
+
+  /** add(value) takes one value (NaN and ±Infinity are skipped). */
+  add(value: number): void {
+    if (!Number.isFinite(value)) return;
+    this.count += 1;
+    const delta = value - this.mean;
+    this.mean += delta / this.count;
+    this.sumSquares += delta * (value - this.mean);
+  }
+
+  /** moments() is the SampleMoments of the values added so far. */
+  moments(): SampleMoments {
+    const { count, mean, sumSquares } = this;
+    if (count === 0) return { count, mean: Number.NaN, standardDeviation: Number.NaN, standardError: Number.NaN };
+    if (count === 1) return { count, mean, standardDeviation: Number.NaN, standardError: Number.NaN };
+    const standardDeviation = Math.sqrt(sumSquares / (count - 1));
+    return { count, mean, standardDeviation, standardError: standardDeviation / Math.sqrt(count) };
+  }
+}
+
+/**
  * sampleMoments(values) computes the mean, sample standard deviation (Bessel's n − 1)
  * and standard error of the mean over the finite values, with Welford's update so
- * huge values do not lose precision. O(n). Never throws.
+ * huge values do not lose precision (MomentsAccumulator). O(n). Never throws.
  */
 export function sampleMoments(values: ArrayLike<number>): SampleMoments {
-  let count = 0;
-  let mean = 0;
-  let sumSquares = 0;
-  for (let i = 0; i < values.length; i++) {
-    const value = values[i];
-    if (!Number.isFinite(value)) continue;
-    count += 1;
-    const delta = value - mean;
-    mean += delta / count;
-    sumSquares += delta * (value - mean);
-  }
-  if (count === 0) return { count, mean: Number.NaN, standardDeviation: Number.NaN, standardError: Number.NaN };
-  if (count === 1) return { count, mean, standardDeviation: Number.NaN, standardError: Number.NaN };
-  const standardDeviation = Math.sqrt(sumSquares / (count - 1));
-  return { count, mean, standardDeviation, standardError: standardDeviation / Math.sqrt(count) };
+  const accumulator = new MomentsAccumulator();
+  for (let i = 0; i < values.length; i++) accumulator.add(values[i]);
+  return accumulator.moments();
 }
 
 /**

@@ -1,4 +1,4 @@
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { writeFileAtomic } from '../util/atomic-write.js';
 import { inputError } from '../util/errors.js';
@@ -7,6 +7,8 @@ import type { ChartSpec } from './charts/chart-spec.js';
 import type { ComparisonRow } from './compare-published.js';
 import type { PublishedCell } from './published.js';
 import type { SummaryTable } from './summary-table.js';
+import { parseJsonUntrusted } from '../util/parse-untrusted.js';
+import { MAX_JSON_FILE_BYTES, readFileCapped } from '../util/read-capped.js';
 
 /** The file in a results folder that names its paper layout: report-layout.json. */
 export const PAPER_LAYOUT_FILE = 'report-layout.json';
@@ -107,12 +109,7 @@ export interface PaperLayout {
 export function readPaperLayoutManifest(directory: string): PaperLayoutManifest | null {
   const path = join(directory, PAPER_LAYOUT_FILE);
   if (!existsSync(path)) return null;
-  let json: unknown;
-  try {
-    json = JSON.parse(readFileSync(path, 'utf8'));
-  } catch (error) {
-    throw inputError({ where: path, expected: 'valid JSON', found: (error as Error).message });
-  }
+  const json = parseJsonUntrusted(readFileCapped(path, MAX_JSON_FILE_BYTES, 'a readable report-layout.json').toString('utf8'), path);
   const record = json !== null && typeof json === 'object' && !Array.isArray(json) ? (json as Record<string, unknown>) : null;
   if (record === null || typeof record.layout !== 'string') {
     throw inputError({ where: `${path}: layout`, expected: 'an object with a string "layout" (a paper layout name)', found: json });

@@ -1,7 +1,9 @@
-import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { inputError } from '../util/errors.js';
 import type { SettingValue } from './cell-results.js';
+import { parseJsonUntrusted } from '../util/parse-untrusted.js';
+import { MAX_JSON_FILE_BYTES, readFileCapped } from '../util/read-capped.js';
 
 /**
  * What a published cell is, which decides how it is compared (docs/report.md):
@@ -195,19 +197,8 @@ export function parsePublished(json: unknown, path: string): PublishedFile {
 
 /** loadPublishedFile(path) reads and validates one published JSON file. */
 export function loadPublishedFile(path: string): PublishedFile {
-  let text: string;
-  try {
-    text = readFileSync(path, 'utf8');
-  } catch {
-    throw inputError({ where: path, expected: 'a readable published-numbers JSON file', found: 'no such file' });
-  }
-  let json: unknown;
-  try {
-    json = JSON.parse(text);
-  } catch (error) {
-    throw inputError({ where: path, expected: 'valid JSON', found: (error as Error).message });
-  }
-  return parsePublished(json, path);
+  const text = readFileCapped(path, MAX_JSON_FILE_BYTES, 'a readable published-numbers JSON file').toString('utf8');
+  return parsePublished(parseJsonUntrusted(text, path), path);
 }
 
 /**

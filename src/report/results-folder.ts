@@ -1,6 +1,6 @@
-import { existsSync, readFileSync, statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { type Table, tableFromIPC } from 'apache-arrow';
+import type { Table } from 'apache-arrow';
+import { openResults } from '../harness/results-reader.js';
 import { inputError } from '../util/errors.js';
 import { type ResultRow, type SettingValue, settingKey } from './cell-results.js';
 
@@ -21,7 +21,7 @@ export interface RunRecord {
   provenance: Record<string, unknown>;
 }
 
-/** A results folder read and checked: the replicate rows and run.json. */
+/** A results folder opened and checked (run.json and results.arrow agree); its rows are read on demand. */
 export interface ResultsFolder {
   directory: string;
   experiment: string;
@@ -30,12 +30,17 @@ export interface ResultsFolder {
   varyingSettings: string[];
   /** All columns of results.arrow, in order. */
   columns: string[];
-  rows: ResultRow[];
-  /** run.json, or null when the folder has none. */
+  /** Replicate rows in results.arrow (as run.json records and the file holds). */
+  rowCount: number;
+  /**
+   * The replicate rows in order, read one record batch at a time and checked as read
+   * (openResults in src/harness/results-reader.ts); a row object is made per row and
+   * not kept. Throws InputError naming the file and row. Memory: one batch.
+   */
+  rows(): AsyncGenerator<ResultRow>;
+  /** run.json as the reporter reads it. */
   run: RunRecord | null;
 }
-
-const requiredColumns = ['experiment', 'kind', 'cell', 'replicate'];
 
 function toCell(value: unknown): string | number | boolean | null {
   if (value === null || value === undefined) return null;
@@ -102,49 +107,40 @@ export function parseRunRecord(json: unknown, path: string): RunRecord {
   return { raw, plannedCells, provenance };
 }
 
+/** A value of a ColumnBlock as a ResultRow cell: bool 0/1 bytes become true/false. */
+function cellValue(block: ArrayLike<unknown>, type: string, row: number): string | number | boolean | null {
+  const value = block[row];
+  if (type === 'bool') return value === 1;
+  return toCell(value);
+}
+
 /**
- * readResultsFolder(directory) reads results/<experiment>/results.arrow and run.json
- * and checks them: the folder exists, results.arrow has rows, the contract's columns
- * (experiment, kind, cell, replicate) and one experiment and one kind. Throws
- * InputError (exit 2) naming the file and what is wrong. O(rows × columns).
+ * readResultsFolder(directory) opens results/<experiment>/ and checks it before any
+ * row is read (openResults: run.json of format 2, the SHA-256 and size of results.arrow
+ * as run.json records them, its columns and schema metadata; a folder written before
+ * checksums existed is refused with a message to run again), and that it has rows.
+ * Rows are then read on demand by rows(), each checked (its place in the plan, the
+ * declared values of its outcome columns). Throws InputError (exit 2) naming the file
+ * and what is wrong. O(size of results.arrow) to hash it; memory O(1).
  */
-export function readResultsFolder(directory: string): ResultsFolder {
+export async function readResultsFolder(directory: string): Promise<ResultsFolder> {
   const folder = resolve(directory);
-  if (!existsSync(folder) || !statSync(folder).isDirectory()) {
-    throw inputError({ where: directory, expected: 'a results folder written by "fairaudit run" (results.arrow, run.json)', found: 'no such folder' });
-  }
+  const checked = await openResults(folder);
   const resultsPath = join(folder, 'results.arrow');
-  if (!existsSync(resultsPath)) {
-    throw inputError({ where: directory, expected: 'a results folder with results.arrow (written by "fairaudit run")', found: 'no results.arrow' });
-  }
-  let table: Table;
-  try {
-    table = tableFromIPC(readFileSync(resultsPath));
-  } catch (error) {
-    throw inputError({ where: resultsPath, expected: 'an Arrow IPC file', found: (error as Error).message });
-  }
-  const columns = table.schema.fields.map((field) => field.name);
-  for (const name of requiredColumns) {
-    if (!columns.includes(name)) throw inputError({ where: resultsPath, expected: `a column "${name}" (docs/contracts.md)`, found: columns });
-  }
-  if (table.numRows === 0) throw inputError({ where: resultsPath, expected: 'at least one replicate row', found: 'an empty table (0 rows)' });
-  const rows = rowsOfTable(table);
-  const distinct = (name: string) => [...new Set(rows.map((row) => String(row[name])))];
-  const experiments = distinct('experiment');
-  const kinds = distinct('kind');
-  if (experiments.length !== 1) throw inputError({ where: `${resultsPath}: column experiment`, expected: 'one experiment per results folder', found: experiments });
-  if (kinds.length !== 1) throw inputError({ where: `${resultsPath}: column kind`, expected: 'one experiment kind per results folder', found: kinds });
+  if (checked.rows === 0) throw inputError({ where: resultsPath, expected: 'at least one replicate row', found: 'an empty table (0 rows)' });
+  const columns = checked.columns.map((column) => column.name);
+  const types = checked.columns.map((column) => column.type);
   const varyingSettings = columns.slice(columns.indexOf('cell') + 1, columns.indexOf('replicate'));
-  const runPath = join(folder, 'run.json');
-  let run: RunRecord | null = null;
-  if (existsSync(runPath)) {
-    let json: unknown;
-    try {
-      json = JSON.parse(readFileSync(runPath, 'utf8'));
-    } catch (error) {
-      throw inputError({ where: runPath, expected: 'valid JSON', found: (error as Error).message });
+  const run = parseRunRecord(JSON.parse(JSON.stringify(checked.record)), join(folder, 'run.json'));
+  async function* rows(): AsyncGenerator<ResultRow> {
+    for await (const batch of checked.batches()) {
+      const blocks = columns.map((name) => batch.columns[name] as ArrayLike<unknown>);
+      for (let i = 0; i < batch.rows; i++) {
+        const row: ResultRow = {};
+        for (let c = 0; c < columns.length; c++) row[columns[c]] = cellValue(blocks[c], types[c], i);
+        yield row;
+      }
     }
-    run = parseRunRecord(json, runPath);
   }
-  return { directory: folder, experiment: experiments[0], kind: kinds[0], varyingSettings, columns, rows, run };
+  return { directory: folder, experiment: checked.record.experiment, kind: checked.record.kind, varyingSettings, columns, rowCount: checked.rows, rows, run };
 }

@@ -1,6 +1,7 @@
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { writeFileAtomic } from '../util/atomic-write.js';
+import { acquireFolderLock } from '../util/folder-lock.js';
 import { inputError } from '../util/errors.js';
 import { packageRoot } from '../util/paths.js';
 import type { CellSummary } from './cell-results.js';
@@ -49,16 +50,29 @@ export interface ReportOutput extends SummarisedRun {
 
 /**
  * summariseRun(directory, options) runs the first stages of the report pipeline:
- * read the results folder (stage 1), find its kind (2), summarise each cell (3) and
- * compare with the published numbers of that experiment (4), then lay out the paper's
- * parts when report-layout.json names a paper layout (src/report/paper-layouts.ts).
- * Throws InputError for a missing, empty or unknown-kind folder, for bad published
- * files and for an unknown or bad layout. O(rows + cells).
+ * open and check the results folder (stage 1: run.json, the SHA-256 of results.arrow,
+ * its columns), find its kind (2), summarise each cell from the record batches, each
+ * row checked as read (3), and compare with the published numbers of that experiment
+ * (4), then lay out the paper's parts when report-layout.json names a paper layout
+ * (src/report/paper-layouts.ts). Throws InputError for a missing, empty, damaged,
+ * unchecked (written before checksums) or unknown-kind folder, for results of an
+ * experiment the folder's layout does not lay out, for bad published files and for an
+ * unknown or bad layout. O(rows) time, O(cells) memory for kinds that accumulate.
  */
-export function summariseRun(directory: string, options: ReportOptions = {}): SummarisedRun {
-  const results = readResultsFolder(directory);
+export async function summariseRun(directory: string, options: ReportOptions = {}): Promise<SummarisedRun> {
+  const results = await readResultsFolder(directory);
   const kind = findKindReporter(results.kind, `${join(directory, 'results.arrow')}: column kind`);
-  const summaries = summarizeResults(results, kind);
+  const manifest = readPaperLayoutManifest(results.directory);
+  const layout = manifest === null ? null : findPaperLayout(manifest.layout, join(results.directory, 'report-layout.json'));
+  if (layout !== null && !layout.experiments.includes(results.experiment)) {
+    // A results.arrow of another experiment in a paper's folder once made `compare` pass with nothing compared.
+    throw inputError({
+      where: join(results.directory, 'report-layout.json'),
+      expected: `results of an experiment of layout ${layout.name} (${layout.experiments.join(', ')})`,
+      found: `results of experiment ${results.experiment}`,
+    });
+  }
+  const summaries = await summarizeResults(results, kind);
   const files =
     options.publishedFolder === undefined
       ? loadPublishedFiles(paperLayouts().flatMap((layout) => (layout.published === undefined ? [] : [layout.published])))
@@ -66,22 +80,18 @@ export function summariseRun(directory: string, options: ReportOptions = {}): Su
   const cells = cellsForExperiment(files, results.experiment);
   const comparison = comparePublished(cells, summaries, kind, { sigmas: options.sigmas });
   const unassignedPublishedCells = files.reduce((total, file) => total + file.cells.filter((cell) => cell.experiment === undefined).length, 0);
-  const manifest = readPaperLayoutManifest(results.directory);
   let paper: PaperLayoutParts | null = null;
-  if (manifest !== null) {
-    const layout = findPaperLayout(manifest.layout, join(results.directory, 'report-layout.json'));
-    if (layout.experiments.includes(results.experiment)) {
-      const config = results.run?.raw.config;
-      paper = layout.build({
-        directory: results.directory,
-        experiment: results.experiment,
-        summaries,
-        config: config !== null && typeof config === 'object' && !Array.isArray(config) ? (config as Record<string, unknown>) : null,
-        comparison,
-        publishedCells: files.flatMap((file) => file.cells),
-        options: manifest.options,
-      });
-    }
+  if (manifest !== null && layout !== null) {
+    const config = results.run?.raw.config;
+    paper = layout.build({
+      directory: results.directory,
+      experiment: results.experiment,
+      summaries,
+      config: config !== null && typeof config === 'object' && !Array.isArray(config) ? (config as Record<string, unknown>) : null,
+      comparison,
+      publishedCells: files.flatMap((file) => file.cells),
+      options: manifest.options,
+    });
   }
   return { results, kind, summaries, comparison, unassignedPublishedCells, paper };
 }
@@ -127,7 +137,7 @@ function provenanceRows(run: SummarisedRun): Array<[string, string]> {
     ['experiment', results.experiment],
     ['kind', results.kind],
     ['results folder', results.directory],
-    ['replicate rows', String(results.rows.length)],
+    ['replicate rows', String(results.rowCount)],
     ['cells', String(run.summaries.length)],
     ['varying settings', results.varyingSettings.join(', ') || '(none)'],
   ];
@@ -153,7 +163,18 @@ function provenanceRows(run: SummarisedRun): Array<[string, string]> {
  * bad input (exit 2). O(rows + cells + chart pixels).
  */
 export async function writeReport(directory: string, options: ReportOptions = {}): Promise<ReportOutput> {
-  const run = summariseRun(directory, options);
+  // One writer per folder: a run writing here meanwhile would replace results.arrow under the report.
+  // (A folder that is not there is not made: summariseRun says what is missing.)
+  const lock = existsSync(directory) && statSync(directory).isDirectory() ? acquireFolderLock(directory, '', `fairaudit report ${directory}`) : null;
+  try {
+    return await writeReportFiles(await summariseRun(directory, options), options);
+  } finally {
+    lock?.release();
+  }
+}
+
+/** Stages 5–7 of writeReport, with the folder locked. */
+async function writeReportFiles(run: SummarisedRun, options: ReportOptions): Promise<ReportOutput> {
   const { results, kind, summaries } = run;
   const folder = results.directory;
   const files: string[] = [];

@@ -2,6 +2,7 @@ import { inputError } from '../util/errors.js';
 import { bernoulliGlrKernel } from './bernoulli-glr.js';
 import { checkTolerance } from './check-tolerance.js';
 import { gaussianGlr } from './gaussian-glr.js';
+import { parseJsonUntrusted } from '../util/parse-untrusted.js';
 
 /** The fields of one GLR case, as `fairaudit glr --input` reads them (snake case, as in the issue). */
 export const BERNOULLI_CASE_FIELDS = ['n_a', 's_a', 'n_b', 's_b', 'tolerance'] as const;
@@ -79,12 +80,7 @@ export function glrCaseFromJson(
   line: string,
   where: string,
 ): { record: Record<string, unknown>; family: GlrFamily; glr: number } {
-  let record: unknown;
-  try {
-    record = JSON.parse(line);
-  } catch (error) {
-    throw inputError({ where, expected: 'a JSON object', found: (error as Error).message });
-  }
+  const record = parseJsonUntrusted(line, where, 'a JSON object');
   if (typeof record !== 'object' || record === null || Array.isArray(record)) {
     throw inputError({ where, expected: 'a JSON object', found: line });
   }

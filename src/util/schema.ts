@@ -213,7 +213,9 @@ function isPlainObject(value: unknown): value is Record<string, unknown> {
 
 /**
  * validate(value, schema, path) checks a value parsed from YAML against a schema and
- * returns it with defaults filled in (a fresh object; the input is not changed).
+ * returns it with defaults filled in (fresh objects without prototypes; the input is
+ * not changed). Keys are matched as own properties, so `constructor` or `toString` is
+ * an unknown key like any other.
  * Unknown keys, wrong types and out-of-range values throw a SchemaViolation naming
  * the key path, what was expected and what was found, with a "did you mean" for a
  * misspelt key or enum value. Runs in O(size of the value).
@@ -278,7 +280,7 @@ function validateObject(
   if (!isPlainObject(value)) fail(path, describeExpected(s), kindOf(value));
   const known = Object.keys(s.properties);
   for (const key of Object.keys(value)) {
-    if (!(key in s.properties) && !s.open) {
+    if (!Object.hasOwn(s.properties, key) && !s.open) {
       const hint = closestName(key, known);
       fail(
         [...path, key],
@@ -297,7 +299,8 @@ function validateObject(
       );
     }
   }
-  const result: Record<string, unknown> = {};
+  // Without a prototype: no key of the settings, even a misspelt one read later, reaches Object.prototype.
+  const result: Record<string, unknown> = Object.create(null);
   if (s.open) Object.assign(result, value);
   for (const key of known) {
     const property = s.properties[key];
@@ -341,7 +344,7 @@ export function validateInput<S extends Schema>(value: unknown, s: S, name: (pat
 export function schemaAt(s: Schema, keys: readonly string[]): Schema | undefined {
   let current: Schema | undefined = s;
   for (const key of keys) {
-    if (current?.type !== 'object' || !(key in current.properties)) return undefined;
+    if (current?.type !== 'object' || !Object.hasOwn(current.properties, key)) return undefined;
     current = current.properties[key];
   }
   return current;

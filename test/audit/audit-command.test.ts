@@ -1,4 +1,5 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { makeData, RecordBatch, Schema, Struct, Table, tableFromArrays, tableToIPC } from 'apache-arrow';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -13,6 +14,18 @@ import { runCliInProcess, spawnCliSync } from '../helpers/cli.js';
 const fixtures = join(packageRoot(), 'test', 'fixtures', 'pools');
 const scratch = mkdtempSync(join(tmpdir(), 'fairaudit-audit-cli-'));
 afterAll(() => rmSync(scratch, { recursive: true, force: true }));
+
+/** An Arrow pool whose schema names `decision` twice, with different values (all 1, then all 0). */
+function twoDecisionColumns(): string {
+  const base = tableFromArrays({ group: new Uint8Array([0, 1, 0, 1]), label: new Uint8Array([1, 0, 1, 0]), decision: new Uint8Array([1, 1, 1, 1]) });
+  const other = tableFromArrays({ decision: new Uint8Array([0, 0, 0, 0]) });
+  const fields = [...base.schema.fields, ...other.schema.fields];
+  const children = [...base.batches[0].data.children, ...other.batches[0].data.children];
+  const table = new Table(new Schema(fields), new RecordBatch(new Schema(fields), makeData({ type: new Struct(fields), length: 4, children })));
+  const path = join(scratch, 'two-decisions.arrow');
+  writeFileSync(path, tableToIPC(table, 'file'));
+  return path;
+}
 
 function fairaudit(...args: string[]) {
   return spawnCliSync(args);
@@ -149,6 +162,15 @@ describe('fairaudit audit bad input (in process, through main())', () => {
       [['--synthetic', '{"size": 100', '--seed', '1'], /--synthetic: expected a JSON object/],
       [['--synthetic', '{"size": 100, "groupShare": 0.4, "labelRate": [0.5, 0.5], "decisionRate": [0.3, 2]}', '--seed', '1'], /--synthetic: decisionRate/],
       [['--synthetic', '{"size": 100, "groupShare": 0.4, "labelRate": [0.5, 0.5], "decisionRate": [0.3, 0.3]}', '--seed', '1', '--early', '0'], /--early/],
+      // Issue 13: a RangeError (exit 1) from the typed arrays before.
+      [['--synthetic', '{"size": 1e12, "groupShare": 0.4, "labelRate": [0.5, 0.5], "decisionRate": [0.3, 0.3]}', '--seed', '1'], /^fairaudit: --synthetic: size: expected an integer in \[2, 50000000\], found 1000000000000\n$/],
+      // Issue 13: unknown keys were ignored, so a misspelt rate ran with another pool.
+      [['--synthetic', '{"size": 100, "groupShare": 0.4, "labelRate": [0.5, 0.5], "decisionRate": [0.3, 0.3], "decisonRate": [0.1, 0.1]}', '--seed', '1'], /^fairaudit: --synthetic: decisonRate: expected one of the keys size, groupShare, labelRate, decisionRate, truePositiveRate, logitScale, seed \(did you mean "decisionRate"\?\), found the unknown key "decisonRate"\n$/],
+      [['--synthetic', '{"size": 100, "__proto__": {"size": 5}}', '--seed', '1'], /^fairaudit: --synthetic: __proto__: expected a setting key, found the reserved key "__proto__"/],
+      // Issue 13: read without end before.
+      [['--pool', '/dev/zero', '--seed', '1'], /^fairaudit: \/dev\/zero: expected a readable pool file of at most 500 MiB, found a larger file\n$/],
+      // Issue 13: two decision columns in Arrow were read as the first one.
+      [['--pool', twoDecisionColumns(), '--seed', '1'], /two-decisions\.arrow: schema: expected each column named once, found "column \\"decision\\" 2 times"\n$/],
     ];
     for (const [args, message] of cases) {
       const { code, stderr } = await inProcess('audit', ...args);

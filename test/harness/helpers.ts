@@ -1,6 +1,10 @@
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { encodeChunkPayload } from '../../src/harness/chunk-payload.js';
+import type { KindRunner } from '../../src/harness/kind-runner.js';
+import type { Plan } from '../../src/harness/plan.js';
+import { runChunk } from '../../src/harness/run-chunk.js';
 
 /** A fresh temporary folder. */
 export function temporaryFolder(prefix = 'fairaudit-runner-'): string {
@@ -39,5 +43,36 @@ grid:
       synthetic: { size: 3000, decisionRate: [0.40, 0.39], truePositiveRate: [0.7, 0.69], seed: 3 }
     - name: unfair
       synthetic: { size: 3000, decisionRate: [0.45, 0.30], truePositiveRate: [0.8, 0.6], seed: 4 }
+`;
+}
+
+/**
+ * The payload a worker thread sends for chunk `index` of a plan (the same functions it
+ * calls: the kind's prepare, runChunk, encodeChunkPayload), made in this thread so a
+ * test can lay out checkpoints as a killed run leaves them.
+ */
+export async function workerPayload(plan: Plan, kind: KindRunner, index: number, configFile = 'test.yaml'): Promise<Uint8Array> {
+  const chunk = plan.chunkAt(index);
+  const cell = plan.cellAt(chunk.cell);
+  const context = await kind.prepare(cell.settings, { configFile, baseDirectory: tmpdir() });
+  return encodeChunkPayload(kind.outcomeColumns, runChunk(kind, context, cell, plan.seed, chunk));
+}
+
+/**
+ * Two cells (decision and logit access) × 1500 replicates in chunks of 25 on a
+ * 20,000-row synthetic pool: a couple of seconds at one thread on an idle core, so a
+ * test can interrupt the run or overlap two runs.
+ */
+export function longExperimentYaml(name: string, seed = `${name}-test`): string {
+  return `experiment: ${name}
+kind: sequential-audit
+seed: ${seed}
+replicates: 1500
+chunkSize: 25
+settings:
+  budget: 4000
+  pool: { name: near, synthetic: { size: 20000, decisionRate: [0.40, 0.37] } }
+grid:
+  access: [decision, logit]
 `;
 }

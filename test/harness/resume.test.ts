@@ -1,4 +1,4 @@
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { Checkpoints } from '../../src/harness/checkpoints.js';
@@ -7,22 +7,12 @@ import { sequentialAuditRunner } from '../../src/kinds/sequential-audit/run.js';
 import { buildPlan } from '../../src/harness/plan.js';
 import { decodeResultTable } from '../../src/harness/results-table.js';
 import { runExperiment } from '../../src/harness/run-experiment.js';
-import { spawnCli } from '../helpers/cli.js';
-import { bytesOf, temporaryFolder, writeText } from './helpers.js';
+import { runCliInProcess, spawnCli } from '../helpers/cli.js';
+import { bytesOf, longExperimentYaml, temporaryFolder, workerPayload, writeText } from './helpers.js';
 
 // 2 cells × 1500 replicates in chunks of 25: 120 chunks, about two seconds of work at
 // one thread on an idle core (more on a busy machine), so the kill lands mid-run.
-const YAML = `experiment: resume
-kind: sequential-audit
-seed: resume-test
-replicates: 1500
-chunkSize: 25
-settings:
-  budget: 4000
-  pool: { name: near, synthetic: { size: 20000, decisionRate: [0.40, 0.37] } }
-grid:
-  access: [decision, logit]
-`;
+const YAML = longExperimentYaml('resume');
 const CHUNKS = 120;
 
 /** Chunks in the checkpoint files (chunks-N.bin; a uint32 chunk count at byte 4, src/harness/checkpoints.ts). */
@@ -99,12 +89,92 @@ describe('fairaudit run CONFIG --resume after kill -9', () => {
     const out = join(folder, 'out');
     // A finished run's checkpoints are removed; recreate them as a killed run leaves them, then damage one.
     const plan = buildPlan(parseConfig(small, file), sequentialAuditRunner as never);
-    const checkpoints = new Checkpoints(out);
-    checkpoints.start(plan.fingerprint, null);
-    checkpoints.save([{ chunk: plan.chunks[0], payload: new Uint8Array(16) }]);
+    const checkpoints = new Checkpoints(out, plan, null, sequentialAuditRunner.outcomeColumns);
+    checkpoints.start();
+    checkpoints.save([{ chunk: plan.chunkAt(0), payload: new Uint8Array(16) }]);
     const result = await spawnCli(['run', file, '--out', out, '--resume']).done;
     expect(result.code).toBe(2);
     expect(result.stderr).toMatch(/chunks-0000000\.bin: chunk 0: expected a fairaudit chunk checkpoint/);
     expect(existsSync(join(out, 'results.arrow'))).toBe(false);
+  });
+});
+
+/** A killed run's checkpoints for `small` (chunks 0..7 of 12 saved, two chunks a file), and the folder of an uninterrupted run. */
+async function killedRun(small: string) {
+  const folder = temporaryFolder();
+  const file = writeText(folder, 'resume.yaml', small);
+  const plan = buildPlan(parseConfig(small, file), sequentialAuditRunner as never);
+  const reference = await runExperiment(parseConfig(small, file), { threads: 2, outDirectory: join(folder, 'whole') });
+  const out = join(folder, 'killed');
+  const checkpoints = new Checkpoints(out, plan, null, sequentialAuditRunner.outcomeColumns);
+  checkpoints.start();
+  for (let first = 0; first < 8; first += 2) {
+    const pair = [first, first + 1];
+    checkpoints.save(await Promise.all(pair.map(async (index) => ({ chunk: plan.chunkAt(index), payload: await workerPayload(plan, sequentialAuditRunner as never, index) }))));
+  }
+  /** Every file of the killed folder with its bytes, to check a refused resume changed nothing. */
+  const snapshot = () => readdirSync(checkpoints.folder).map((name) => [name, readFileSync(join(checkpoints.folder, name)).toString('base64')]);
+  return { file, out, plan, checkpoints, reference: reference.resultsFile, snapshot };
+}
+
+describe('fairaudit run CONFIG --resume: checked checkpoints (issue 13)', () => {
+  // 2 cells × 60 replicates in chunks of 10: 12 chunks.
+  const SMALL = YAML.replace('replicates: 1500', 'replicates: 60').replace('chunkSize: 25', 'chunkSize: 10');
+
+  it('a checkpoint with one flipped byte: exit 2 naming the file and chunk, nothing changed; --repair reruns that chunk and writes the bytes of an uninterrupted run', async () => {
+    const { file, out, checkpoints, reference, snapshot } = await killedRun(SMALL);
+    const damaged = join(checkpoints.folder, 'chunks-0000004.bin');
+    const bytes = readFileSync(damaged);
+    bytes[bytes.length - 100] ^= 0x01;
+    writeFileSync(damaged, bytes);
+    const before = snapshot();
+    const refused = await runCliInProcess(['run', file, '--out', out, '--resume', '--quiet']);
+    expect(refused.code).toBe(2);
+    expect(refused.stderr).toBe(
+      `fairaudit: --resume: expected checkpoints of this plan, found 1 damaged or foreign: ${damaged}: chunk 5: bytes that do not match their SHA-256 (the file is damaged); run with --resume --repair to recompute exactly those chunks, or without --resume to start over\n`,
+    );
+    expect(snapshot()).toEqual(before);
+    expect(existsSync(join(out, 'results.arrow'))).toBe(false);
+    const repaired = await runCliInProcess(['run', file, '--out', out, '--resume', '--repair']);
+    expect(repaired.code).toBe(0);
+    expect(repaired.stdout).toContain('7 chunks resumed from checkpoints');
+    expect(bytesOf(join(out, 'results.arrow')).equals(bytesOf(reference))).toBe(true);
+    const record = JSON.parse(readFileSync(join(out, 'run.json'), 'utf8'));
+    expect([record.provenance.resumedChunks, record.provenance.ranChunks]).toEqual([7, 5]);
+  });
+
+  it('chunks computed under another seed: exit 2 naming them; --repair recomputes them and writes the bytes of an uninterrupted run', async () => {
+    const { file, out, plan, checkpoints, reference, snapshot } = await killedRun(SMALL);
+    const otherPlan = buildPlan(parseConfig(SMALL.replace('seed: resume-test', 'seed: another'), file), sequentialAuditRunner as never);
+    // Another seed's chunks 8 and 9 in a file carrying this plan's fingerprint (and valid checksums).
+    checkpoints.save(await Promise.all([8, 9].map(async (index) => ({ chunk: plan.chunkAt(index), payload: await workerPayload(otherPlan, sequentialAuditRunner as never, index) }))));
+    const before = snapshot();
+    const refused = await runCliInProcess(['run', file, '--out', out, '--resume', '--quiet']);
+    expect(refused.code).toBe(2);
+    expect(refused.stderr).toMatch(/found 2 damaged or foreign: .*chunks-0000008\.bin: chunk 8: the seed "[0-9a-f]{32}" for replicate 20, not this plan.s \(another seed or config\); .*chunk 9: /);
+    expect(snapshot()).toEqual(before);
+    const repaired = await runCliInProcess(['run', file, '--out', out, '--resume', '--repair', '--quiet']);
+    expect(repaired.code).toBe(0);
+    expect(bytesOf(join(out, 'results.arrow')).equals(bytesOf(reference))).toBe(true);
+  });
+
+  it('a damaged .checkpoints/plan.json: exit 2 naming it (a SyntaxError stack, exit 1, before); --repair checks each chunk and resumes', async () => {
+    const { file, out, checkpoints, reference } = await killedRun(SMALL);
+    writeFileSync(checkpoints.planFile, '{"format": "fairaudit-checkpoints/2", "fingerpr');
+    const refused = await runCliInProcess(['run', file, '--out', out, '--resume', '--quiet']);
+    expect(refused.code).toBe(2);
+    expect(refused.stderr).toBe(
+      `fairaudit: ${checkpoints.planFile}: expected the checkpoint plan of this run, found unreadable JSON (the file is damaged); run with --resume --repair to check every chunk against this plan and rewrite it, or without --resume to start over\n`,
+    );
+    const repaired = await runCliInProcess(['run', file, '--out', out, '--resume', '--repair']);
+    expect(repaired.code).toBe(0);
+    expect(repaired.stdout).toContain('8 chunks resumed from checkpoints');
+    expect(bytesOf(join(out, 'results.arrow')).equals(bytesOf(reference))).toBe(true);
+  });
+
+  it('--repair without --resume is exit 2', async () => {
+    const { file, out } = await killedRun(SMALL);
+    const result = await runCliInProcess(['run', file, '--out', out, '--repair']);
+    expect(result).toMatchObject({ code: 2, stderr: 'fairaudit: --repair: expected together with --resume (it repairs the checkpoints a resume finds)\n' });
   });
 });

@@ -102,12 +102,12 @@ describe('fairaudit run CONFIG --shard i/4, then fairaudit merge', () => {
     const other = parseConfig(smallExperimentYaml('refuse', 9), join(folder, 'other.yaml'));
     await runExperiment(other, { threads: 1, shard: { index: 2, count: 2 }, outDirectory: join(folder, 'o2') });
     const out = join(folder, 'merged');
-    expect(() => mergeShards([join(folder, 's1')], out)).toThrow('found none for shard 2/2');
-    expect(() => mergeShards([join(folder, 's1'), join(folder, 's1')], out)).toThrow('expected each shard once');
-    expect(() => mergeShards([join(folder, 's1'), join(folder, 'o2')], out)).toThrow('expected a shard of the same plan');
-    expect(() => mergeShards([join(folder, 'nothing-here')], out)).toThrow('nothing-here/run.json: expected the run.json of a fairaudit run');
+    await expect(mergeShards([join(folder, 's1')], out)).rejects.toThrow('found none for shard 2/2');
+    await expect(mergeShards([join(folder, 's1'), join(folder, 's1')], out)).rejects.toThrow('expected each shard once');
+    await expect(mergeShards([join(folder, 's1'), join(folder, 'o2')], out)).rejects.toThrow('expected a shard of the same plan');
+    await expect(mergeShards([join(folder, 'nothing-here')], out)).rejects.toThrow('nothing-here: expected a results folder written by "fairaudit run"');
     expect(existsSync(out)).toBe(false);
-    mergeShards([join(folder, 's2'), join(folder, 's1')], out);
+    await mergeShards([join(folder, 's2'), join(folder, 's1')], out);
     expect(decodeResultTable(bytesOf(join(out, 'results.arrow')), 'merged').rows).toBe(4 * 8);
   });
 });
@@ -165,5 +165,16 @@ grid:
     );
     await expect(runExperiment(config, { threads: 2, outDirectory: join(folder, 'out') })).rejects.toThrow(/score/);
     expect(existsSync(join(folder, 'out'))).toBe(false);
+  });
+});
+
+describe('runExperiment(config) of a grid above 10,000 cells (issue 13)', () => {
+  it('checks every cell before anything is written: a bad combination stops the run with InputError and no output folder', async () => {
+    const folder = temporaryFolder();
+    const budgets = Array.from({ length: 5001 }, (_, i) => i + 100).join(', ');
+    const yaml = `experiment: lazy\nkind: sequential-audit\nseed: 1\nreplicates: 1\nsettings:\n  pool: { synthetic: { size: 1000, decisionRate: [0.4, 0.35] } }\ngrid:\n  budget: [${budgets}]\n  alpha: [0.1, 0.5]\n  beta: [0.1, 0.6]\n`;
+    const out = join(folder, 'out');
+    await expect(runExperiment(parseConfig(yaml, join(folder, 'lazy.yaml')), { threads: 1, outDirectory: out })).rejects.toThrow(/lazy\.yaml:\d+: grid\.beta\[1\]: expected /);
+    expect(existsSync(out)).toBe(false);
   });
 });

@@ -229,3 +229,18 @@ describe('fairaudit pir audit', () => {
     expect(err).toContain('loopback only');
   });
 });
+
+describe('fairaudit pir serve --port PORT on a busy port (issue 13)', () => {
+  test('exits 2 naming --port and the port (an EADDRINUSE stack, exit 1, before)', async () => {
+    const server = createServer();
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const { port } = server.address() as AddressInfo;
+    try {
+      const { code, stderr } = await runCliInProcess(['pir', 'serve', '--pool', writePool(64, 0.5, 0.4), '--port', String(port)]);
+      expect(code).toBe(2);
+      expect(stderr).toBe(`fairaudit: --port: expected a free TCP port on 127.0.0.1 (or 0: any free port), found "${port} (EADDRINUSE)"\n`);
+    } finally {
+      await new Promise((resolve) => server.close(resolve));
+    }
+  });
+});

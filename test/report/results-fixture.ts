@@ -1,6 +1,7 @@
+import { createHash } from 'node:crypto';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { Float64, Int32, Table, tableToIPC, Utf8, type Vector, vectorFromArray } from 'apache-arrow';
+import { Float64, Int32, Schema, Table, tableToIPC, Utf8, type Vector, vectorFromArray } from 'apache-arrow';
 
 /** One replicate row of a sequential-audit results table (docs/contracts.md columns). */
 export interface AuditRow {
@@ -17,11 +18,16 @@ export interface AuditRow {
   statistic?: number;
 }
 
+/** The plan fingerprint the fixture's run.json and results.arrow record. */
+export const FIXTURE_FINGERPRINT = 'f'.repeat(64);
+
 /**
  * writeAuditResults(folder, rows, options) writes results.arrow (and run.json unless
  * told not to) the way the harness does: experiment, kind, cell, the varying
  * settings dataset and access, replicate, seed, then the sequential-audit outcome
- * columns. Rows of one cell must be contiguous.
+ * columns; run.json of format 2 lists the plan's cells (in the rows' order), the
+ * columns and the SHA-256 of results.arrow, as the reader checks them. Rows of one cell
+ * must be contiguous.
  */
 export function writeAuditResults(
   folder: string,
@@ -57,17 +63,47 @@ export function writeAuditResults(
     proxy_gap: vectorFromArray(rows.map((row) => row.proxyGap ?? Number.NaN), new Float64()),
   };
   for (const name of options.dropColumns ?? []) delete columns[name];
-  writeFileSync(join(folder, 'results.arrow'), tableToIPC(new Table(columns), 'file'));
+  const kind = options.kind ?? 'sequential-audit';
+  const table = new Table(columns);
+  const metadata = new Map([
+    ['fairaudit.experiment', experiment],
+    ['fairaudit.kind', kind],
+    ['fairaudit.fingerprint', FIXTURE_FINGERPRINT],
+  ]);
+  const bytes = tableToIPC(new Table(new Schema(table.schema.fields, metadata), table.batches), 'file');
+  writeFileSync(join(folder, 'results.arrow'), bytes);
   if (options.runJson !== false) {
-    const cells = [...replicateIndex.entries()].map(([key, count]) => {
+    const cells = [...replicateIndex.entries()].map(([key, count], index) => {
       const [access, dataset] = key.split(',').map((part) => part.split('=')[1]);
-      return { key, settings: { dataset, access, audit: { tolerance: 0.05, budget: 4000 } }, replicates: count };
+      return { index, key, columns: { dataset, access }, settings: { dataset, access, audit: { tolerance: 0.05, budget: 4000 } }, replicates: count };
     });
+    const typeOf = (vector: Vector) => ({ Utf8: 'utf8', Int32: 'int32', Float64: 'float64' })[String(vector.type)] as string;
     writeFileSync(
       join(folder, 'run.json'),
       JSON.stringify({
-        config: { experiment, kind: 'sequential-audit', seed: 7, replicates: 4 },
-        plan: { cells },
+        format: 'fairaudit-run/2',
+        experiment,
+        kind,
+        config: { file: 'fixture.yaml', description: null, seed: '7', replicates: 4, chunkSize: 100, settings: {}, grid: {} },
+        plan: {
+          fingerprint: FIXTURE_FINGERPRINT,
+          fingerprintFormat: 'fairaudit-plan/2',
+          tasks: rows.length,
+          chunks: cells.length,
+          seed: '7',
+          replicates: 4,
+          chunkSize: 100,
+          gridColumns: [
+            { key: 'dataset', column: 'dataset', type: 'utf8' },
+            { key: 'access', column: 'access', type: 'utf8' },
+          ],
+          cellCount: cells.length,
+          cells,
+        },
+        shard: null,
+        rows: rows.length,
+        columns: Object.entries(columns).map(([name, vector]) => ({ name, type: typeOf(vector), description: name })),
+        artifacts: [{ file: 'results.arrow', sha256: createHash('sha256').update(bytes).digest('hex'), bytes: bytes.byteLength, rows: rows.length, batches: 1 }],
         provenance: { fairauditVersion: '0.1.0', node: 'v20', gitCommit: 'abc123', masterSeed: 7, threads: 1, wallTimeSeconds: 1.5 },
       }),
     );

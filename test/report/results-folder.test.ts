@@ -14,53 +14,56 @@ function fresh(): string {
 }
 
 describe('readResultsFolder(directory)', () => {
-  it('reads rows, the experiment, the kind and the varying settings between cell and replicate', () => {
+  it('reads rows, the experiment, the kind and the varying settings between cell and replicate', async () => {
     const folder = join(fresh(), 'fixture');
     writeAuditResults(folder, fixtureRows());
-    const results = readResultsFolder(folder);
+    const results = await readResultsFolder(folder);
     expect(results.experiment).toBe('fixture');
     expect(results.kind).toBe('sequential-audit');
     expect(results.varyingSettings).toEqual(['dataset', 'access']);
-    expect(results.rows).toHaveLength(24);
-    expect(results.rows[0]).toMatchObject({ dataset: 'acs', access: 'decision', replicate: 0, decision: 'reject', queries: 2000 });
+    expect(results.rowCount).toBe(24);
+    const rows = [];
+    for await (const row of results.rows()) rows.push(row);
+    expect(rows).toHaveLength(24);
+    expect(rows[0]).toMatchObject({ dataset: 'acs', access: 'decision', replicate: 0, decision: 'reject', queries: 2000 });
     expect(results.run?.plannedCells).toHaveLength(6);
     expect(results.run?.provenance.gitCommit).toBe('abc123');
   });
-  it('throws InputError (exit 2) for a missing folder, a folder without results.arrow and an empty table', () => {
+  it('throws InputError (exit 2) for a missing folder, a folder without results.arrow and an empty table', async () => {
     const root = fresh();
-    expect(() => readResultsFolder(join(root, 'nope'))).toThrow(/nope: expected a results folder .* found "no such folder"/);
+    await expect(readResultsFolder(join(root, 'nope'))).rejects.toThrow(/nope: expected a results folder .* found no such folder/);
     mkdirSync(join(root, 'empty'));
-    expect(() => readResultsFolder(join(root, 'empty'))).toThrow(/found "no results.arrow"/);
+    await expect(readResultsFolder(join(root, 'empty'))).rejects.toThrow(/found no results.arrow/);
     writeAuditResults(join(root, 'zero'), []);
-    expect(() => readResultsFolder(join(root, 'zero'))).toThrow(/expected at least one replicate row, found "an empty table \(0 rows\)"/);
+    await expect(readResultsFolder(join(root, 'zero'))).rejects.toThrow(/expected at least one replicate row, found "an empty table \(0 rows\)"/);
     writeFileSync(join(root, 'empty', 'results.arrow'), 'not arrow');
-    expect(() => readResultsFolder(join(root, 'empty'))).toThrow(InputError);
+    await expect(readResultsFolder(join(root, 'empty'))).rejects.toThrow(InputError);
   });
-  it('throws InputError when a contract column is missing or experiments are mixed', () => {
+  it('throws InputError when results.arrow lacks a column run.json lists', async () => {
     const root = fresh();
-    mkdirSync(join(root, 'bad'));
+    writeAuditResults(join(root, 'bad'), fixtureRows());
     const table = new Table({ experiment: vectorFromArray(['e'], new Utf8()), kind: vectorFromArray(['sequential-audit'], new Utf8()) });
     writeFileSync(join(root, 'bad', 'results.arrow'), tableToIPC(table, 'file'));
-    expect(() => readResultsFolder(join(root, 'bad'))).toThrow(/expected a column "cell"/);
+    await expect(readResultsFolder(join(root, 'bad'))).rejects.toThrow(/results\.arrow: expected the \d+ bytes .*run\.json records/);
   });
-  it('findKindReporter names the known kinds for an unknown experiment kind', () => {
+  it('findKindReporter names the known kinds for an unknown experiment kind', async () => {
     const folder = join(fresh(), 'mystery');
     writeAuditResults(folder, fixtureRows(), { kind: 'mystery-kind' });
-    const results = readResultsFolder(folder);
+    const results = await readResultsFolder(folder);
     expect(() => findKindReporter(results.kind, 'results.arrow: column kind')).toThrow(
       /results\.arrow: column kind: expected an experiment kind the reporter knows \(.*sequential-audit.*\), found "mystery-kind"/,
     );
   });
-  it('summarizeResults throws InputError naming missing outcome columns', () => {
+  it('summarizeResults throws InputError naming missing outcome columns', async () => {
     const folder = join(fresh(), 'short');
     writeAuditResults(folder, fixtureRows(), { dropColumns: ['fixed_decision'] });
-    const results = readResultsFolder(folder);
-    expect(() => summarizeResults(results, findKindReporter('sequential-audit', 'x'))).toThrow(/found "no fixed_decision"/);
+    const results = await readResultsFolder(folder);
+    await expect(summarizeResults(results, findKindReporter('sequential-audit', 'x'))).rejects.toThrow(/found "no fixed_decision"/);
   });
-  it('groupCells keeps canonical cell order and merges plan settings with varying columns', () => {
+  it('groupCells keeps canonical cell order and merges plan settings with varying columns', async () => {
     const folder = join(fresh(), 'fixture');
     writeAuditResults(folder, fixtureRows());
-    const cells = groupCells(readResultsFolder(folder));
+    const cells = await groupCells(await readResultsFolder(folder));
     expect(cells.map((cell) => cell.cell)).toEqual([
       'access=decision,dataset=acs',
       'access=score,dataset=acs',
@@ -72,10 +75,10 @@ describe('readResultsFolder(directory)', () => {
     expect(cells[0].settings).toEqual({ dataset: 'acs', access: 'decision', audit_tolerance: 0.05, audit_budget: 4000 });
     expect(cells[0].rows).toHaveLength(4);
   });
-  it('runs without run.json (provenance then comes from results.arrow only)', () => {
+  it('refuses a folder without run.json: its results.arrow cannot be checked (issue 13)', async () => {
     const folder = join(fresh(), 'bare');
     writeAuditResults(folder, fixtureRows(), { runJson: false });
-    expect(readResultsFolder(folder).run).toBeNull();
+    await expect(readResultsFolder(folder)).rejects.toThrow(/bare\/run\.json: expected the run\.json of a fairaudit run, found ENOENT/);
   });
 });
 

@@ -6,6 +6,7 @@ import type { AuditPool } from '../../audit/pool.js';
 import { readPoolFile } from '../../audit/pool-io.js';
 import { generateSyntheticPool, type SyntheticPoolSpec, syntheticPoolSchema } from '../../data/synthetic-pool.js';
 import { InputError, inputError } from '../../util/errors.js';
+import { parseJsonUntrusted } from '../../util/parse-untrusted.js';
 import { formatPath, validateInput } from '../../util/schema.js';
 
 interface AuditArguments {
@@ -73,17 +74,14 @@ function settingsOf(argv: AuditArguments): Partial<AuditPoolSettings> {
 }
 
 /**
- * The pool of --synthetic JSON: a synthetic pool recipe validated by the schema configs
- * use (src/data/synthetic-pool.ts), with logitScale 1 and seed "audit" unless given.
+ * The pool of --synthetic JSON (parsed without prototypes; `__proto__`, `constructor`
+ * and `prototype` refused): a synthetic pool recipe validated by the schema configs use
+ * (src/data/synthetic-pool.ts: unknown keys and sizes above 50 million refused), with
+ * logitScale 1 and seed "audit" unless given.
  * Throws InputError naming --synthetic and the key.
  */
 function syntheticPoolOf(text: string): AuditPool {
-  let recipe: unknown;
-  try {
-    recipe = JSON.parse(text);
-  } catch (error) {
-    throw inputError({ where: '--synthetic', expected: 'a JSON object (a synthetic pool recipe)', found: (error as Error).message });
-  }
+  const recipe = parseJsonUntrusted(text, '--synthetic', 'a JSON object (a synthetic pool recipe)');
   if (typeof recipe !== 'object' || recipe === null || Array.isArray(recipe)) {
     throw inputError({ where: '--synthetic', expected: 'a JSON object (a synthetic pool recipe)', found: text });
   }
@@ -162,7 +160,7 @@ export const auditCommand: CommandModule<object, AuditArguments> = {
     const settings = settingsOf(argv);
     const pool = poolOf(argv);
     const summary = auditPool(pool, settings, (key) => flagOf[key] ?? key);
-    const poolDescription = argv.pool ?? { synthetic: JSON.parse(argv.synthetic as string) };
+    const poolDescription = argv.pool ?? { synthetic: parseJsonUntrusted(argv.synthetic as string, '--synthetic') };
     if (argv.json) process.stdout.write(`${JSON.stringify({ ...summary, pool: poolDescription })}\n`);
     else process.stdout.write(summaryText(argv.pool ?? 'synthetic', summary));
   },

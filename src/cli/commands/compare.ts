@@ -50,12 +50,12 @@ export const compareCommand: CommandModule<object, CompareArguments> = {
       .option('published', { type: 'string', describe: 'folder of published-number JSON files, or one file (default: papers/<paper>/published.json of every registered paper)' })
       .option('sigmas', { type: 'number', default: 3, describe: 'Monte Carlo standard errors allowed for mean and frequency cells' })
       .option('json', { type: 'boolean', default: false, describe: 'print the comparison rows as JSON' }) as unknown as Argv<CompareArguments>,
-  handler: (args) => {
+  handler: async (args) => {
     if (!(args.sigmas > 0)) throw inputError({ where: '--sigmas', expected: 'a positive number', found: args.sigmas });
     const folder = paperFolder(args.results);
     const run: { results: { experiment: string }; comparison: ComparisonRow[]; unassignedPublishedCells: number; paper: PaperLayoutParts | null } =
       folder === null
-        ? summariseRun(args.results, { publishedFolder: args.published, sigmas: args.sigmas })
+        ? await summariseRun(args.results, { publishedFolder: args.published, sigmas: args.sigmas })
         : (() => {
             // A paper-level reproduction folder (results/paper-b): its recorded cells against the published ones.
             const compared = folder.layout.compare(args.results, folder.options);
@@ -82,6 +82,21 @@ export const compareCommand: CommandModule<object, CompareArguments> = {
         `compare: ${run.results.experiment}: ${count('within')} within, ${count('outside')} outside, ${count('missing')} missing, ${count('unmapped')} unmapped; ` +
           `${failures.length} regression check(s) failing`,
       );
+    }
+    // A gate must not pass when nothing was checked: no published cell for this experiment
+    // (a results.arrow of another experiment in a paper folder once passed this way), or
+    // cells of which none could be compared.
+    const compared = run.comparison.filter((row) => row.status === 'within' || row.status === 'outside').length;
+    if (compared === 0) {
+      const listed = run.comparison.length;
+      throw inputError({
+        where: `compare ${args.results}`,
+        expected: `published cells of the experiment "${run.results.experiment}" that can be compared with its results`,
+        found:
+          listed === 0
+            ? 'no published cell naming that experiment: nothing was compared'
+            : `${listed} published cell(s), none comparable (${run.comparison.map((row) => `${row.id}: ${row.status}`).join('; ')})`,
+      });
     }
     if (failures.length > 0) {
       process.stderr.write(`fairaudit compare: regression cells out of tolerance or missing: ${failures.map((row) => row.id).join(', ')}\n`);

@@ -1,7 +1,7 @@
-import { readFileSync } from 'node:fs';
 import type { Argv, CommandModule } from 'yargs';
 import { evaluateGlrCase, glrCaseFromJson } from '../../stats/glr-case.js';
 import { inputError } from '../../util/errors.js';
+import { MAX_JSON_FILE_BYTES, readFileCapped } from '../../util/read-capped.js';
 
 /** JSON has no infinities: print them as the strings "Infinity" / "-Infinity". */
 function jsonNumber(value: number): number | string {
@@ -96,12 +96,7 @@ export const glrCommand: CommandModule<object, GlrArguments> = {
     if (argv.input === undefined) {
       throw inputError({ where: 'glr', expected: 'a family (bernoulli, gaussian) or --input FILE.jsonl', found: 'neither' });
     }
-    let text: string;
-    try {
-      text = readFileSync(argv.input, 'utf8');
-    } catch (error) {
-      throw inputError({ where: `--input ${argv.input}`, expected: 'a readable JSONL file', found: (error as Error).message });
-    }
+    const text = readFileCapped(argv.input, MAX_JSON_FILE_BYTES, 'a readable JSONL file').toString('utf8');
     const lines = text.split(/\r?\n/);
     const output: string[] = [];
     lines.forEach((line, index) => {

@@ -74,6 +74,12 @@ const serveCommand: CommandModule<object, ServeArguments> = {
       idleTimeoutMs: argv['idle-timeout'] * 1000,
       maxBatch: argv['max-batch'],
       ...(argv.tamper ? { tamper: argv.tamper as TamperMode } : {}),
+    }).catch((error: NodeJS.ErrnoException) => {
+      // A busy or forbidden port is the user's to change, not an internal error.
+      if (error?.code === 'EADDRINUSE' || error?.code === 'EACCES') {
+        throw inputError({ where: '--port', expected: 'a free TCP port on 127.0.0.1 (or 0: any free port)', found: `${argv.port} (${error.code})` });
+      }
+      throw error;
     });
     const { parameters } = provider.server;
     if (argv['url-file']) await writeUrlFileOrStop(argv['url-file'], provider.service);

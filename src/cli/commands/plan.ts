@@ -2,7 +2,8 @@ import type { Argv, CommandModule } from 'yargs';
 import { loadConfig, parseOverride } from '../../harness/config.js';
 import { configReference } from '../../harness/config-reference.js';
 import { findKindRunner } from '../../harness/kind-runners.js';
-import { buildPlan, chunksOfShard, parseShard } from '../../harness/plan.js';
+import { EAGER_CELL_LIMIT } from '../../harness/config.js';
+import { buildPlan, cellShardRows, parseShard, shardSize } from '../../harness/plan.js';
 import { InputError } from '../../util/errors.js';
 import { textTable } from '../text-table.js';
 
@@ -14,7 +15,10 @@ interface PlanArguments {
   reference: boolean;
 }
 
-/** `fairaudit plan CONFIG`: the cells and task counts of an experiment, without running it. */
+/** The most cells the text output lists (the counts above the table cover them all). */
+const TABLE_CELLS = 100;
+
+/** `fairaudit plan CONFIG`: the cells and task counts of an experiment, without running it; O(grid axes) however many replicates or cells. */
 export const planCommand: CommandModule<object, PlanArguments> = {
   command: 'plan [config]',
   describe: 'Validate an experiment config and print its cells and task counts without running it',
@@ -45,9 +49,11 @@ export const planCommand: CommandModule<object, PlanArguments> = {
     if (!kind) throw new Error(`plan: kind ${config.kind} vanished from the registry`);
     const plan = buildPlan(config, kind);
     const shard = args.shard === undefined ? undefined : parseShard(args.shard);
-    const chunks = chunksOfShard(plan, shard);
-    const tasks = chunks.reduce((sum, chunk) => sum + chunk.count, 0);
+    const { chunks, rows: tasks } = shardSize(plan, shard);
+    // Cells are listed up to EAGER_CELL_LIMIT (JSON) or TABLE_CELLS (text): counts come from the axes alone.
+    const listed = Math.min(plan.cellCount, args.json ? EAGER_CELL_LIMIT : TABLE_CELLS);
     if (args.json) {
+      const all = plan.cellCount <= EAGER_CELL_LIMIT;
       process.stdout.write(
         `${JSON.stringify(
           {
@@ -56,8 +62,16 @@ export const planCommand: CommandModule<object, PlanArguments> = {
             seed: plan.seed,
             replicates: plan.replicates,
             fingerprint: plan.fingerprint,
-            cells: plan.cells.map((cell) => ({ index: cell.index, key: cell.key, coordinates: cell.coordinates, settings: cell.settings })),
-            chunks: chunks.length,
+            cellCount: plan.cellCount,
+            ...(all
+              ? {
+                  cells: Array.from({ length: listed }, (_, index) => {
+                    const cell = plan.cellAt(index);
+                    return { index: cell.index, key: cell.key, coordinates: cell.coordinates, settings: cell.settings };
+                  }),
+                }
+              : {}),
+            chunks,
             tasks,
             shard: shard ?? null,
           },
@@ -69,17 +83,17 @@ export const planCommand: CommandModule<object, PlanArguments> = {
     }
     const lines = [
       `${plan.experiment} (${plan.kind}), master seed ${plan.seed}, plan ${plan.fingerprint.slice(0, 12)}`,
-      `${plan.cells.length} cells × ${plan.replicates} replicates = ${plan.tasks} replicates in ${plan.chunks.length} chunks of at most ${plan.chunkSize}`,
+      `${plan.cellCount} cells × ${plan.replicates} replicates = ${plan.tasks} replicates in ${plan.chunkCount} chunks of at most ${plan.chunkSize}`,
     ];
-    if (shard) lines.push(`shard ${shard.index}/${shard.count}: ${chunks.length} chunks, ${tasks} replicates`);
+    if (shard) lines.push(`shard ${shard.index}/${shard.count}: ${chunks} chunks, ${tasks} replicates`);
     const columns = plan.gridColumns.map((column) => column.column);
     const header = ['cell', ...columns, 'replicates'];
-    const rows = plan.cells.map((cell) => [
-      String(cell.index + 1),
-      ...columns.map((column) => String(cell.columns[column])),
-      String(chunks.filter((chunk) => chunk.cell === cell.index).reduce((sum, chunk) => sum + chunk.count, 0)),
-    ]);
+    const rows = Array.from({ length: listed }, (_, index) => {
+      const cell = plan.cellAt(index);
+      return [String(index + 1), ...columns.map((column) => String(cell.columns[column])), String(cellShardRows(plan, index, shard))];
+    });
     lines.push('', ...textTable(header, rows));
+    if (listed < plan.cellCount) lines.push(`… and ${plan.cellCount - listed} more cells`);
     process.stdout.write(`${lines.join('\n')}\n`);
   },
 };

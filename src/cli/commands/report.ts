@@ -41,7 +41,7 @@ export const reportCommand: CommandModule<object, ReportArguments> = {
     const output = await writeReport(args.results, { publishedFolder: args.published, sigmas: args.sigmas, png: args.png });
     const within = output.comparison.filter((row) => row.status === 'within').length;
     const charts = output.files.filter((file) => file.endsWith('.svg')).length;
-    console.log(`report: ${output.results.experiment} (${output.kind.name}), ${output.summaries.length} cells, ${output.results.rows.length} replicate rows`);
+    console.log(`report: ${output.results.experiment} (${output.kind.name}), ${output.summaries.length} cells, ${output.results.rowCount} replicate rows`);
     console.log(`  ${charts} charts, ${output.files.length} files under ${shown(output.results.directory)}`);
     if (output.comparison.length > 0) console.log(`  published cells: ${within}/${output.comparison.length} within tolerance (details: fairaudit compare)`);
     console.log(`  ${shown(output.reportPath)}`);

@@ -11,6 +11,8 @@ interface RunArguments {
   out?: string;
   shard?: string;
   resume: boolean;
+  repair: boolean;
+  force: boolean;
   set?: string[];
   quiet: boolean;
 }
@@ -25,7 +27,9 @@ export const runCommand: CommandModule<object, RunArguments> = {
       .option('threads', { type: 'number', describe: 'Worker threads (default: one per core)' })
       .option('out', { type: 'string', describe: 'Output folder (default results/<experiment>, or .../shard-i-of-n)' })
       .option('shard', { type: 'string', describe: 'Run only shard i of n (e.g. 2/4); merge the shards with "fairaudit merge"' })
-      .option('resume', { type: 'boolean', default: false, describe: 'Continue an interrupted run from its checkpoints' })
+      .option('resume', { type: 'boolean', default: false, describe: 'Continue an interrupted run from its checkpoints (each chunk verified: checksum, plan, seeds)' })
+      .option('repair', { type: 'boolean', default: false, describe: 'With --resume: recompute the chunks found damaged or foreign instead of stopping' })
+      .option('force', { type: 'boolean', default: false, describe: "Write into a folder that holds another experiment's results, replacing them" })
       .option('set', {
         type: 'string',
         array: true,
@@ -45,6 +49,10 @@ export const runCommand: CommandModule<object, RunArguments> = {
       ...(args.out === undefined ? {} : { outDirectory: args.out }),
       ...(shard === undefined ? {} : { shard }),
       resume: args.resume,
+      repair: args.repair,
+      force: args.force,
+      command: `fairaudit run ${args.config}`,
+      onNotice: (notice) => process.stderr.write(`fairaudit: notice: ${notice}\n`),
       onProgress: (done, total) => {
         bar ??= new ProgressBar(`run ${config.experiment}`, total, args.quiet, 'replicates');
         bar.update(done);

@@ -1,20 +1,32 @@
-import type { CellResults, CellSummary } from '../../report/cell-results.js';
+import type { CellSummary, ResultRow } from '../../report/cell-results.js';
 import { barChartSpec, type BarDatum } from '../../report/charts/bar-chart.js';
 import type { ChartSpec } from '../../report/charts/chart-spec.js';
-import { frequencyStandardError, sampleMoments } from '../../report/monte-carlo-error.js';
-import type { KindReporter } from '../../report/kind-reporter.js';
+import { frequencyStandardError, MomentsAccumulator } from '../../report/monte-carlo-error.js';
+import { type CellAccumulator, type KindReporter, summarizeRows } from '../../report/kind-reporter.js';
 import type { SummaryValue } from '../../report/summary-table.js';
 
-function column(cell: CellResults, name: string): number[] {
-  return cell.rows.map((row) => Number(row[name]));
+/** The value of `name` in the first row a cell gave (NaN before any), as the summaries' per-cell facts. */
+function firstValues(names: readonly string[]) {
+  const values = new Map<string, number>();
+  return {
+    add(row: ResultRow): void {
+      if (values.size === 0) for (const name of names) values.set(name, Number(row[name]));
+    },
+    get: (name: string): number => values.get(name) ?? Number.NaN,
+  };
 }
 
-function first(cell: CellResults, name: string): number {
-  return cell.rows.length > 0 ? Number(cell.rows[0][name]) : Number.NaN;
-}
-
-function share(values: number[]): number {
-  return values.length === 0 ? Number.NaN : values.filter((value) => value === 1).length / values.length;
+/** A share of rows whose value is exactly 1 (NaN for no rows), one row at a time. */
+function shareOfOnes() {
+  let ones = 0;
+  let count = 0;
+  return {
+    add(value: number): void {
+      count += 1;
+      if (value === 1) ones += 1;
+    },
+    value: (): number => (count === 0 ? Number.NaN : ones / count),
+  };
 }
 
 /** cellLabel(summary, varying) names a cell by its varying settings ("unbalanced / theorem-1"). */
@@ -29,14 +41,105 @@ function barWithError(category: string, series: string, value: number, standardE
   return { category, series, value, lower: value - 2 * standardError, upper: value + 2 * standardError };
 }
 
-const facts = (cell: CellResults): Record<string, SummaryValue> => ({
-  candidate_gap: first(cell, 'candidate_gap'),
-  tolerance: first(cell, 'tolerance'),
-  proposition1_flips: first(cell, 'proposition1_flips'),
-  theorem1_flips: first(cell, 'theorem1_flips'),
-  theorem1_best_effort: first(cell, 'theorem1_best_effort') === 1 ? 'yes' : 'no',
-  theorem4_flips: first(cell, 'theorem4_flips'),
+const factNames = ['candidate_gap', 'tolerance', 'proposition1_flips', 'theorem1_flips', 'theorem1_best_effort', 'theorem4_flips'];
+
+const facts = (first: (name: string) => number): Record<string, SummaryValue> => ({
+  candidate_gap: first('candidate_gap'),
+  tolerance: first('tolerance'),
+  proposition1_flips: first('proposition1_flips'),
+  theorem1_flips: first('theorem1_flips'),
+  theorem1_best_effort: first('theorem1_best_effort') === 1 ? 'yes' : 'no',
+  theorem4_flips: first('theorem4_flips'),
 });
+
+/**
+ * respirAccumulator() summarises a respir cell one row at a time: pass and detection
+ * shares with binomial standard errors, the vanilla flips' moments (reachable ones
+ * only), the mean audit minority, and the cell's facts from its first row. O(1) per
+ * row and in memory.
+ */
+export function respirAccumulator(): CellAccumulator {
+  let replicates = 0;
+  const first = firstValues(['pass_target', 'flips', 'best_effort', 'manipulated_gap', 'eq3_respir', 'eq3_vanilla', ...factNames]);
+  const passed = shareOfOnes();
+  const detected = shareOfOnes();
+  const vanillaDetected = shareOfOnes();
+  const vanillaFlips = new MomentsAccumulator();
+  const auditMinority = new MomentsAccumulator();
+  return {
+    add(row) {
+      replicates += 1;
+      first.add(row);
+      passed.add(Number(row.passed));
+      detected.add(Number(row.detected));
+      vanillaDetected.add(Number(row.vanilla_detected));
+      const flips = Number(row.vanilla_flips);
+      if (flips >= 0) vanillaFlips.add(flips);
+      auditMinority.add(Number(row.audit_minority));
+    },
+    finish() {
+      const passRate = passed.value();
+      const detection = detected.value();
+      const vanillaDetection = vanillaDetected.value();
+      const flips = vanillaFlips.moments();
+      return {
+        pass_rate: passRate,
+        pass_rate_se: frequencyStandardError(passRate, replicates),
+        pass_target: first.get('pass_target'),
+        flips: first.get('flips'),
+        best_effort: first.get('best_effort') === 1 ? 'yes' : 'no',
+        manipulated_gap: first.get('manipulated_gap'),
+        detection,
+        detection_se: frequencyStandardError(detection, replicates),
+        eq3_respir: first.get('eq3_respir'),
+        vanilla_flips_mean: flips.mean,
+        vanilla_flips_mean_se: flips.standardError,
+        vanilla_detection: vanillaDetection,
+        vanilla_detection_se: frequencyStandardError(vanillaDetection, replicates),
+        eq3_vanilla: first.get('eq3_vanilla'),
+        audit_minority_mean: auditMinority.moments().mean,
+        ...facts(first.get),
+      };
+    },
+  };
+}
+
+/**
+ * respirMinimalFlipsAccumulator() summarises a respir-minimal-flips cell one row at a
+ * time: the moments of the reachable minimal flips, the unreachable share, the mean
+ * pass rate at the minimum, and the cell's facts from its first row. O(1) per row.
+ */
+export function respirMinimalFlipsAccumulator(): CellAccumulator {
+  let count = 0;
+  let unreachable = 0;
+  const first = firstValues(['pass_target', 'exact_minimal_flips', 'exact_minimal_flips_certified', ...factNames]);
+  const reachable = new MomentsAccumulator();
+  const passRate = new MomentsAccumulator();
+  return {
+    add(row) {
+      count += 1;
+      first.add(row);
+      const flips = Number(row.minimal_flips);
+      if (flips >= 0) reachable.add(flips);
+      else unreachable += 1;
+      passRate.add(Number(row.minimal_flips_pass_rate));
+    },
+    finish() {
+      const moments = reachable.moments();
+      return {
+        minimal_flips_mean: moments.mean,
+        minimal_flips_mean_se: moments.standardError,
+        minimal_flips_std: moments.standardDeviation,
+        exact_minimal_flips: first.get('exact_minimal_flips'),
+        exact_certified: first.get('exact_minimal_flips_certified') === 1 ? 'yes' : 'no',
+        unreachable_share: count === 0 ? Number.NaN : unreachable / count,
+        pass_rate_mean: passRate.moments().mean,
+        pass_target: first.get('pass_target'),
+        ...facts(first.get),
+      };
+    },
+  };
+}
 
 const factColumns = [
   { name: 'candidate_gap', label: 'd_C,true', type: 'number' as const, digits: 4 },
@@ -70,31 +173,8 @@ export const respirReporter: KindReporter = {
     { name: 'audit_minority_mean', label: 'n_min (mean)', type: 'number', digits: 1 },
     ...factColumns,
   ],
-  summarizeCell(cell) {
-    const replicates = cell.rows.length;
-    const passRate = share(column(cell, 'passed'));
-    const detection = share(column(cell, 'detected'));
-    const vanillaDetection = share(column(cell, 'vanilla_detected'));
-    const vanillaFlips = sampleMoments(column(cell, 'vanilla_flips').filter((value) => value >= 0));
-    return {
-      pass_rate: passRate,
-      pass_rate_se: frequencyStandardError(passRate, replicates),
-      pass_target: first(cell, 'pass_target'),
-      flips: first(cell, 'flips'),
-      best_effort: first(cell, 'best_effort') === 1 ? 'yes' : 'no',
-      manipulated_gap: first(cell, 'manipulated_gap'),
-      detection,
-      detection_se: frequencyStandardError(detection, replicates),
-      eq3_respir: first(cell, 'eq3_respir'),
-      vanilla_flips_mean: vanillaFlips.mean,
-      vanilla_flips_mean_se: vanillaFlips.standardError,
-      vanilla_detection: vanillaDetection,
-      vanilla_detection_se: frequencyStandardError(vanillaDetection, replicates),
-      eq3_vanilla: first(cell, 'eq3_vanilla'),
-      audit_minority_mean: sampleMoments(column(cell, 'audit_minority')).mean,
-      ...facts(cell),
-    };
-  },
+  summarizeCell: (cell) => summarizeRows(respirAccumulator(), cell.rows),
+  accumulateCell: respirAccumulator,
   charts(summaries, varying, experiment): ChartSpec[] {
     const pass: BarDatum[] = [];
     const detection: BarDatum[] = [];
@@ -151,22 +231,8 @@ export const respirMinimalFlipsReporter: KindReporter = {
     { name: 'pass_target', label: '1 − δ', type: 'number', digits: 2 },
     ...factColumns,
   ],
-  summarizeCell(cell) {
-    const flips = column(cell, 'minimal_flips');
-    const reachable = flips.filter((value) => value >= 0);
-    const moments = sampleMoments(reachable);
-    return {
-      minimal_flips_mean: moments.mean,
-      minimal_flips_mean_se: moments.standardError,
-      minimal_flips_std: moments.standardDeviation,
-      exact_minimal_flips: first(cell, 'exact_minimal_flips'),
-      exact_certified: first(cell, 'exact_minimal_flips_certified') === 1 ? 'yes' : 'no',
-      unreachable_share: flips.length === 0 ? Number.NaN : (flips.length - reachable.length) / flips.length,
-      pass_rate_mean: sampleMoments(column(cell, 'minimal_flips_pass_rate')).mean,
-      pass_target: first(cell, 'pass_target'),
-      ...facts(cell),
-    };
-  },
+  summarizeCell: (cell) => summarizeRows(respirMinimalFlipsAccumulator(), cell.rows),
+  accumulateCell: respirMinimalFlipsAccumulator,
   charts(summaries, varying, experiment): ChartSpec[] {
     const data: BarDatum[] = [];
     for (const summary of summaries) {

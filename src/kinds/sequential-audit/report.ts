@@ -1,7 +1,7 @@
-import type { CellResults, CellSummary } from '../../report/cell-results.js';
+import type { CellResults, CellSummary, ResultRow } from '../../report/cell-results.js';
 import { sequentialAuditCharts } from './charts.js';
-import { frequencyStandardError, sampleMoments } from '../../report/monte-carlo-error.js';
-import type { KindReporter } from '../../report/kind-reporter.js';
+import { frequencyStandardError, MomentsAccumulator } from '../../report/monte-carlo-error.js';
+import { type CellAccumulator, type KindReporter, summarizeRows } from '../../report/kind-reporter.js';
 import type { SummaryColumn, SummaryValue } from '../../report/summary-table.js';
 
 const decisions = ['reject', 'accept', 'inconclusive'] as const;
@@ -27,9 +27,7 @@ const columns: SummaryColumn[] = [
   { name: 'statistic_mean', label: 'Mean final GLR', type: 'number', digits: 2, description: 'mean of the final signed GLR statistic' },
 ];
 
-function mostFrequent(values: Array<string | null>, order: readonly string[]): string | null {
-  const counts = new Map<string, number>();
-  for (const value of values) if (value !== null) counts.set(value, (counts.get(value) ?? 0) + 1);
+function mostFrequent(counts: ReadonlyMap<string, number>, order: readonly string[]): string | null {
   let best: string | null = null;
   let bestCount = 0;
   const ranked = [...order, ...[...counts.keys()].filter((key) => !order.includes(key)).sort()];
@@ -43,54 +41,79 @@ function mostFrequent(values: Array<string | null>, order: readonly string[]): s
   return best;
 }
 
-function numbers(cell: CellResults, column: string): number[] {
-  return cell.rows.map((row) => (typeof row[column] === 'number' ? (row[column] as number) : Number.NaN));
+function numberOf(row: ResultRow, column: string): number {
+  return typeof row[column] === 'number' ? (row[column] as number) : Number.NaN;
 }
 
-function texts(cell: CellResults, column: string): Array<string | null> {
-  return cell.rows.map((row) => (row[column] === null || row[column] === undefined ? null : String(row[column])));
+function textOf(row: ResultRow, column: string): string | null {
+  return row[column] === null || row[column] === undefined ? null : String(row[column]);
 }
 
-function meanOrNaN(values: number[]): number {
-  return sampleMoments(values).mean;
+function increment(counts: Map<string, number>, value: string | null): void {
+  if (value !== null) counts.set(value, (counts.get(value) ?? 0) + 1);
 }
+
+const momentColumns = ['oracle_gap', 'queries', 'fixed_samples', 'pool_size', 'proxy_gap', 'statistic'] as const;
 
 /**
- * summarizeSequentialAuditCell(cell) computes paper A's per-cell statistics
- * (Tables 2–5): decision frequencies with binomial standard errors, mean and sample
- * standard deviation of queries with the standard error of the mean, accuracy
- * against the oracle decision (inconclusive counts as wrong, as in Table 4), and the
- * fixed-sample baseline's accuracy and sample count. O(replicates).
+ * sequentialAuditAccumulator() summarises a cell one row at a time with paper A's
+ * per-cell statistics (Tables 2–5): decision frequencies with binomial standard
+ * errors, mean and sample standard deviation of queries with the standard error of the
+ * mean, accuracy against the oracle decision (inconclusive counts as wrong, as in
+ * Table 4), and the fixed-sample baseline's accuracy and sample count. O(1) per row
+ * and in memory.
  */
+export function sequentialAuditAccumulator(): CellAccumulator {
+  let n = 0;
+  let correct = 0;
+  let fixedCorrect = 0;
+  const decided = new Map<string, number>();
+  const oracle = new Map<string, number>();
+  const moments = Object.fromEntries(momentColumns.map((column) => [column, new MomentsAccumulator()])) as Record<(typeof momentColumns)[number], MomentsAccumulator>;
+  return {
+    add(row) {
+      n += 1;
+      const decision = textOf(row, 'decision');
+      const oracleDecision = textOf(row, 'oracle_decision');
+      const fixed = textOf(row, 'fixed_decision');
+      increment(decided, decision);
+      increment(oracle, oracleDecision);
+      if (decision !== null && decision === oracleDecision) correct += 1;
+      if (fixed !== null && fixed === oracleDecision) fixedCorrect += 1;
+      for (const column of momentColumns) moments[column].add(numberOf(row, column));
+    },
+    finish() {
+      const values: Record<string, SummaryValue> = {};
+      values.oracle_gap = moments.oracle_gap.moments().mean;
+      values.oracle_decision = mostFrequent(oracle, ['reject', 'accept']);
+      values.decision_mode = mostFrequent(decided, decisions);
+      for (const decision of decisions) {
+        const frequency = n === 0 ? Number.NaN : (decided.get(decision) ?? 0) / n;
+        values[`frequency_${decision}`] = frequency;
+        values[`frequency_${decision}_se`] = frequencyStandardError(frequency, n);
+      }
+      const queries = moments.queries.moments();
+      values.queries_mean = queries.mean;
+      values.queries_std = queries.standardDeviation;
+      values.queries_mean_se = queries.standardError;
+      const accuracy = n === 0 ? Number.NaN : correct / n;
+      values.accuracy = accuracy;
+      values.accuracy_se = frequencyStandardError(accuracy, n);
+      const fixedAccuracy = n === 0 ? Number.NaN : fixedCorrect / n;
+      values.fixed_accuracy = fixedAccuracy;
+      values.fixed_accuracy_se = frequencyStandardError(fixedAccuracy, n);
+      values.fixed_samples_mean = moments.fixed_samples.moments().mean;
+      values.pool_size = moments.pool_size.moments().mean;
+      values.proxy_gap = moments.proxy_gap.moments().mean;
+      values.statistic_mean = moments.statistic.moments().mean;
+      return values;
+    },
+  };
+}
+
+/** summarizeSequentialAuditCell(cell) is sequentialAuditAccumulator's summary of the cell's rows. O(replicates). */
 export function summarizeSequentialAuditCell(cell: CellResults): Record<string, SummaryValue> {
-  const n = cell.rows.length;
-  const decided = texts(cell, 'decision');
-  const oracle = texts(cell, 'oracle_decision');
-  const fixed = texts(cell, 'fixed_decision');
-  const values: Record<string, SummaryValue> = {};
-  values.oracle_gap = meanOrNaN(numbers(cell, 'oracle_gap'));
-  values.oracle_decision = mostFrequent(oracle, ['reject', 'accept']);
-  values.decision_mode = mostFrequent(decided, decisions);
-  for (const decision of decisions) {
-    const frequency = n === 0 ? Number.NaN : decided.filter((value) => value === decision).length / n;
-    values[`frequency_${decision}`] = frequency;
-    values[`frequency_${decision}_se`] = frequencyStandardError(frequency, n);
-  }
-  const queries = sampleMoments(numbers(cell, 'queries'));
-  values.queries_mean = queries.mean;
-  values.queries_std = queries.standardDeviation;
-  values.queries_mean_se = queries.standardError;
-  const accuracy = n === 0 ? Number.NaN : decided.filter((value, i) => value !== null && value === oracle[i]).length / n;
-  values.accuracy = accuracy;
-  values.accuracy_se = frequencyStandardError(accuracy, n);
-  const fixedAccuracy = n === 0 ? Number.NaN : fixed.filter((value, i) => value !== null && value === oracle[i]).length / n;
-  values.fixed_accuracy = fixedAccuracy;
-  values.fixed_accuracy_se = frequencyStandardError(fixedAccuracy, n);
-  values.fixed_samples_mean = meanOrNaN(numbers(cell, 'fixed_samples'));
-  values.pool_size = meanOrNaN(numbers(cell, 'pool_size'));
-  values.proxy_gap = meanOrNaN(numbers(cell, 'proxy_gap'));
-  values.statistic_mean = meanOrNaN(numbers(cell, 'statistic'));
-  return values;
+  return summarizeRows(sequentialAuditAccumulator(), cell.rows);
 }
 
 const quantityColumns: Record<string, string> = {
@@ -126,6 +149,7 @@ export const sequentialAuditReporter: KindReporter = {
   outcomeColumns: ['decision', 'queries', 'statistic', 'oracle_gap', 'oracle_decision', 'fixed_decision', 'fixed_samples', 'pool_size', 'proxy_gap'],
   summaryColumns: columns,
   summarizeCell: summarizeSequentialAuditCell,
+  accumulateCell: sequentialAuditAccumulator,
   statisticFor: sequentialAuditStatistic,
   charts: (summaries: CellSummary[], varyingSettings: string[], experiment: string) =>
     sequentialAuditCharts(summaries, varyingSettings, experiment),

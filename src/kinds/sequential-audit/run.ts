@@ -39,16 +39,17 @@ export const sequentialAuditCellSettings = schema.object(
 export type SequentialAuditCellSettings = Infer<typeof sequentialAuditCellSettings>;
 
 const outcomeColumns: readonly OutcomeColumn[] = [
-  { name: 'decision', type: 'utf8', description: 'The sequential decision: reject, accept or inconclusive.' },
+  { name: 'decision', type: 'utf8', description: 'The sequential decision: reject, accept or inconclusive.', values: ['reject', 'accept', 'inconclusive'] },
   { name: 'queries', type: 'int32', description: 'Queries made before stopping.' },
   { name: 'statistic', type: 'float64', description: 'The final signed GLR statistic (positive: evidence of violation).' },
   { name: 'oracle_gap', type: 'float64', description: "The hard-decision gap of the metric's whole pool." },
-  { name: 'oracle_decision', type: 'utf8', description: 'reject when oracle_gap > tolerance, else accept.' },
+  { name: 'oracle_decision', type: 'utf8', description: 'reject when oracle_gap > tolerance, else accept.', values: ['reject', 'accept'] },
   {
     name: 'fixed_decision',
     type: 'utf8',
     description:
       "The fixed-sample decision on the first min(B, pool) rows of the replicate's order: their plug-in gap of the observed values against tolerance (decisions), scoreTolerance (scores) or logitTolerance (logits).",
+    values: ['reject', 'accept'],
   },
   { name: 'fixed_samples', type: 'int32', description: 'Rows the fixed-sample decision used: min(B, pool size).' },
   { name: 'pool_size', type: 'int32', description: "Size of the metric's pool (all rows for sp, label = 1 rows for eo)." },

@@ -1,10 +1,12 @@
 import type { Argv, CommandModule } from 'yargs';
 import { benchmarkRunner } from '../../../harness/benchmark.js';
+import { benchmarkRunnerDry } from '../../../harness/dry-run-benchmark.js';
 import { checkIntegerFlag } from '../../check-flag.js';
 
 interface BenchRunnerArguments {
   json: boolean;
-  replicates: number;
+  replicates?: number;
+  dry: boolean;
 }
 
 /** `fairaudit bench runner`: replicate audits per second at 1 and 2 threads, and a 10,000-replicate quickstart. */
@@ -14,10 +16,36 @@ export const benchRunnerCommand: CommandModule<object, BenchRunnerArguments> = {
   builder: (yargs: Argv) =>
     yargs
       .option('json', { type: 'boolean', default: false, describe: 'Print the figures as JSON' })
-      .option('replicates', { type: 'number', default: 40000, describe: 'Replicates per timed run (long enough that worker start-up is about 2% of the 1-thread time)' }) as unknown as Argv<BenchRunnerArguments>,
+      .option('replicates', {
+        type: 'number',
+        describe: 'Replicates per timed run (default 40000: worker start-up is then about 2% of the 1-thread time); with --dry, in all (default 10^8)',
+      })
+      .option('dry', {
+        type: 'boolean',
+        default: false,
+        describe: 'Run the plan, checkpoints and results writer of the quickstart grid without audits, and print the peak RSS (the bound: < 500 MB for 10^8 replicates)',
+      }) as unknown as Argv<BenchRunnerArguments>,
   handler: async (args) => {
-    checkIntegerFlag('--replicates', args.replicates, 100);
-    const figures = await benchmarkRunner(args.replicates);
+    if (args.dry) {
+      const replicates = checkIntegerFlag('--replicates', args.replicates ?? 100_000_000, 12);
+      const dry = await benchmarkRunnerDry(replicates);
+      if (args.json) {
+        process.stdout.write(`${JSON.stringify({ runnerDry: dry }, null, 2)}\n`);
+        return;
+      }
+      process.stdout.write(
+        [
+          `workload: ${dry.workload}`,
+          `plan: ${dry.cells} cells, ${dry.chunks} chunks, built in ${dry.planSeconds.toFixed(3)} s`,
+          `run: ${dry.replicates} replicates (plan, checkpoints, results.arrow of ${(dry.resultsBytes / 1e9).toFixed(2)} GB, run.json) in ${dry.seconds.toFixed(1)} s`,
+          `peak RSS: ${dry.peakRssMB.toFixed(0)} MB (bound: < 500 MB for 10^8 replicates)`,
+          '',
+        ].join('\n'),
+      );
+      return;
+    }
+    const replicates = checkIntegerFlag('--replicates', args.replicates ?? 40_000, 100);
+    const figures = await benchmarkRunner(replicates);
     if (args.json) {
       process.stdout.write(`${JSON.stringify({ runner: figures }, null, 2)}\n`);
       return;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { CsvReader, type CsvRecord, parseCsvText } from '../../src/data/csv-reader.js';
+import { CsvReader, type CsvRecord, parseCsvText } from '../../src/util/csv-reader.js';
 import { InputError } from '../../src/util/errors.js';
 
 const fields = (text: string, options: { trimFields?: boolean; separator?: string } = {}) =>

@@ -1,0 +1,85 @@
+import { spawnSync } from 'node:child_process';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { packageRoot } from '../../src/util/paths.js';
+import { spawnCliSync } from '../helpers/cli.js';
+import { temporaryFolder } from '../helpers/temporary-folder.js';
+import { startSlurm, waitForJobs } from '../helpers/slurm.js';
+
+const root = packageRoot();
+const submit = join(root, 'examples', 'cluster', 'submit-slurm.sh');
+// 12 cells × 20 replicates in chunks of 5: 48 chunks, 12 per shard, spread over every cell.
+const small = ['--set', 'replicates=20', '--set', 'chunkSize=5'];
+// The node has as few as 2 CPUs: the shard script's 8 CPUs and 8 GB are overridden.
+const options = { SHARD_OPTIONS: '--cpus-per-task=1 --mem=1G', MERGE_OPTIONS: '--mem=1G' };
+
+/** Runs submit-slurm.sh from the repository root and returns the array and merge job ids it printed. */
+function submitSlurm(config: string, shards: number, extra: string[], env: Record<string, string>) {
+  const run = spawnSync('bash', [submit, config, String(shards), ...extra], {
+    cwd: root,
+    encoding: 'utf8',
+    env: { ...process.env, ...env },
+    timeout: 60_000,
+  });
+  if (run.status !== 0) throw new Error(`submit-slurm.sh exited ${run.status}:\n${run.stdout}${run.stderr}`);
+  const arrayJob = /^shards: job (\d+)/m.exec(run.stdout)?.[1];
+  const mergeJob = /^merge: job (\d+)/m.exec(run.stdout)?.[1];
+  if (!arrayJob || !mergeJob) throw new Error(`submit-slurm.sh printed no job ids:\n${run.stdout}`);
+  return { arrayJob, mergeJob, stdout: run.stdout };
+}
+
+const cluster = startSlurm();
+const title = 'examples/cluster/submit-slurm.sh CONFIG N on a single-node Slurm';
+
+if (!cluster.available) {
+  describe.skip(`${title} (skipped: ${cluster.reason})`, () => {
+    it('runs', () => {});
+  });
+} else {
+  describe(title, () => {
+    it('submit-slurm.sh configs/quickstart.yaml 4: four array tasks and the merge job complete, and the merged results.arrow equals a local run byte for byte', async () => {
+      const folder = temporaryFolder('fairaudit-slurm-');
+      const env = { ...cluster.env, ...options, RESULTS: join(folder, 'results'), LOGS: join(folder, 'logs') };
+      const { arrayJob, mergeJob } = submitSlurm('configs/quickstart.yaml', 4, small, env);
+      // Bounded: on a 2-core machine submit to merged takes ~9 s (two waves of two shards, ~2 s each).
+      const states = await waitForJobs([arrayJob, mergeJob], cluster.env, 180_000);
+      const logs = join(folder, 'logs');
+      const shardStates = states.filter((job) => job.jobId !== mergeJob);
+      expect(shardStates).toHaveLength(4);
+      for (const job of states) expect({ job: job.jobId, state: job.state, exit: job.exitCode }).toEqual({ job: job.jobId, state: 'COMPLETED', exit: '0:0' });
+      for (let i = 1; i <= 4; i++) {
+        expect(readFileSync(join(logs, `fairaudit-shard-${arrayJob}_${i}.out`), 'utf8')).toMatch(new RegExp(`shard ${i}/4 done`));
+        expect(existsSync(join(folder, 'results', 'quickstart', `shard-${i}-of-4`, 'results.arrow'))).toBe(true);
+      }
+      expect(readFileSync(join(logs, `fairaudit-merge-${mergeJob}.out`), 'utf8')).toMatch(/merged 4 shards into .* \(240 replicates\)/);
+
+      const local = spawnCliSync(['run', 'configs/quickstart.yaml', ...small, '--out', join(folder, 'local'), '--threads', '1', '--quiet']);
+      expect(local.stderr).toBe('');
+      expect(local.code).toBe(0);
+      const merged = readFileSync(join(folder, 'results', 'quickstart', 'results.arrow'));
+      const single = readFileSync(join(folder, 'local', 'results.arrow'));
+      expect(merged.length).toBeGreaterThan(0);
+      expect(merged.equals(single)).toBe(true);
+    });
+
+    it('submit-slurm.sh with a shard that fails: the merge job is cancelled and the shard log says why', async () => {
+      const folder = temporaryFolder('fairaudit-slurm-');
+      const config = join(folder, 'missing-pool.yaml');
+      writeFileSync(
+        config,
+        'experiment: missing-pool\nkind: sequential-audit\nseed: 1\nreplicates: 4\nchunkSize: 1\nsettings:\n  pool: { file: no-such-pool.csv }\n',
+      );
+      const env = { ...cluster.env, ...options, RESULTS: join(folder, 'results'), LOGS: join(folder, 'logs') };
+      const { arrayJob, mergeJob } = submitSlurm(config, 2, [], env);
+      const states = await waitForJobs([arrayJob, mergeJob], cluster.env, 120_000);
+      const merge = states.find((job) => job.jobId === mergeJob);
+      expect(merge?.state).toBe('CANCELLED');
+      expect(merge?.reason).toBe('DependencyNeverSatisfied');
+      expect(states.filter((job) => job.jobId !== mergeJob).map((job) => job.state)).toEqual(['FAILED', 'FAILED']);
+      const log = readFileSync(join(folder, 'logs', `fairaudit-shard-${arrayJob}_1.out`), 'utf8');
+      expect(log).toMatch(/no-such-pool\.csv: expected a readable pool file/);
+      expect(existsSync(join(folder, 'results', 'missing-pool', 'results.arrow'))).toBe(false);
+    });
+  });
+}
