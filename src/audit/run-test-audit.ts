@@ -55,24 +55,31 @@ export function runTestAudit(
   let queries = 0;
   if (order === 'balanced') {
     const sequence = balancedOrderOf(prepared);
-    while (queries < cap) {
-      const row = sequence.next(random!);
-      queries++;
-      test.add(group[row], value[row]);
-      if (test.verdict !== 0) break;
+    try {
+      while (queries < cap) {
+        const row = sequence.next(random!);
+        queries++;
+        test.add(group[row], value[row]);
+        if (test.verdict !== 0) break;
+      }
+    } finally {
+      sequence.restore();
     }
-    sequence.restore();
   } else {
     const shuffle = order === 'random';
     const scratch = prepared.order;
     const swaps = prepared.swaps;
-    while (queries < cap) {
-      const row = shuffle ? shufflePosition(scratch, swaps, queries, random!) : queries;
-      queries++;
-      test.add(group[row], value[row]);
-      if (test.verdict !== 0) break;
+    try {
+      while (queries < cap) {
+        const row = shuffle ? shufflePosition(scratch, swaps, queries, random!) : queries;
+        queries++;
+        test.add(group[row], value[row]);
+        if (test.verdict !== 0) break;
+      }
+    } finally {
+      // Also when the test throws (a logit outside its declared bounds): the scratch stays usable.
+      if (shuffle) restoreOrder(scratch, swaps, queries);
     }
-    if (shuffle) restoreOrder(scratch, swaps, queries);
   }
   const verdict = test.verdict;
   return { decision: verdict === 0 ? 'inconclusive' : verdict === REJECT ? 'reject' : 'accept', queries };
