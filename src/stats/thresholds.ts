@@ -57,3 +57,21 @@ export function sequentialThresholds(alpha: number, beta: number): SequentialThr
   checkErrorLevels(alpha, beta);
   return waldThresholds(alpha, beta);
 }
+
+/**
+ * checkThresholds(thresholds, where) throws InputError unless upper and lower are finite
+ * numbers with upper > lower, upper > 0 and lower < 0 (the signed GLR is >= 0 on the
+ * violation side and <= 0 on the compliance side, so a threshold on the wrong side of 0
+ * would decide at the first defined statistic). `where` names the setting in the message
+ * ("thresholds" in a config, "--upper" on a command line). O(1).
+ */
+export function checkThresholds(thresholds: SequentialThresholds, where = 'thresholds'): void {
+  const { upper, lower } = thresholds;
+  if (!Number.isFinite(upper)) throw inputError({ where: `${where}: upper`, expected: 'a finite number', found: upper });
+  if (!Number.isFinite(lower)) throw inputError({ where: `${where}: lower`, expected: 'a finite number', found: lower });
+  if (!(upper > lower)) {
+    throw inputError({ where: `${where}`, expected: 'upper greater than lower', found: { upper, lower } });
+  }
+  if (!(upper > 0)) throw inputError({ where: `${where}: upper`, expected: 'a number > 0', found: upper });
+  if (!(lower < 0)) throw inputError({ where: `${where}: lower`, expected: 'a number < 0', found: lower });
+}
