@@ -4,7 +4,7 @@ import { GlrThresholdTest } from '../stats/glr-threshold-test.js';
 import type { SequentialThresholds } from '../stats/thresholds.js';
 import { createRandom } from '../util/random.js';
 import { BalancedOrder } from './balanced-order.js';
-import type { CalibrationChunk, CalibrationPlan } from './calibration-plan.js';
+import type { CalibrationCell, CalibrationChunk, CalibrationPlan } from './calibration-plan.js';
 import { countPool } from './count-pool.js';
 import { nullProjection } from './null-projection.js';
 import type { AuditPool } from './pool.js';
@@ -30,9 +30,16 @@ export interface OutcomeCounts {
   queries: number;
 }
 
-/** Per-plan scratch built on first use in this thread: the projected pools. */
+/** Per-plan scratch built on first use in this thread: the projected pools (price cells after the plan's cells). */
 const rowPools = new WeakMap<CalibrationPlan, Array<{ rows: RowPool; balanced: BalancedOrder | null }>>();
 const preparedPools = new WeakMap<CalibrationPlan, PreparedAudit[]>();
+
+/** The cell a chunk simulates, and its index in the per-plan scratch (price cells follow the plan's cells). */
+function cellOf(plan: CalibrationPlan, chunk: CalibrationChunk): { cell: CalibrationCell; slot: number } {
+  return chunk.price === true
+    ? { cell: plan.priceCells[chunk.cell], slot: plan.cells.length + chunk.cell }
+    : { cell: plan.cells[chunk.cell], slot: chunk.cell };
+}
 
 function pathSettings(plan: CalibrationPlan): PathSettings {
   const { tolerance, budget, minimumPerGroup, order } = plan.setting;
@@ -40,18 +47,18 @@ function pathSettings(plan: CalibrationPlan): PathSettings {
 }
 
 /** The projected values of a score / logit cell. */
-function projectedValues(plan: CalibrationPlan, cell: number): Float64Array {
+function projectedValues(plan: CalibrationPlan, cell: CalibrationCell): Float64Array {
   const { group, value } = plan.setting;
-  return nullProjection(group!, value!, plan.cells[cell].gap);
+  return nullProjection(group!, value!, cell.gap);
 }
 
-function rowPoolOf(plan: CalibrationPlan, cell: number): { rows: RowPool; balanced: BalancedOrder | null } {
+function rowPoolOf(plan: CalibrationPlan, cell: CalibrationCell, slot: number): { rows: RowPool; balanced: BalancedOrder | null } {
   let pools = rowPools.get(plan);
   if (pools === undefined) {
     pools = [];
     rowPools.set(plan, pools);
   }
-  let entry = pools[cell];
+  let entry = pools[slot];
   if (entry === undefined) {
     const group = plan.setting.group!;
     const order = new Int32Array(group.length);
@@ -60,26 +67,25 @@ function rowPoolOf(plan: CalibrationPlan, cell: number): { rows: RowPool; balanc
       rows: { group, value: projectedValues(plan, cell), order, swaps: new Int32Array(group.length) },
       balanced: plan.setting.order === 'balanced' ? new BalancedOrder(group) : null,
     };
-    pools[cell] = entry;
+    pools[slot] = entry;
   }
   return entry;
 }
 
-function preparedOf(plan: CalibrationPlan, cell: number): PreparedAudit {
+function preparedOf(plan: CalibrationPlan, description: CalibrationCell, slot: number): PreparedAudit {
   let pools = preparedPools.get(plan);
   if (pools === undefined) {
     pools = [];
     preparedPools.set(plan, pools);
   }
-  let prepared = pools[cell];
+  let prepared = pools[slot];
   if (prepared === undefined) {
     const access = plan.setting.access;
-    const description = plan.cells[cell];
     let pool: AuditPool;
     if (description.counts !== null) pool = countPool(description.counts, `calibration ${description.key}`);
     else {
       const group = plan.setting.group!;
-      const values = projectedValues(plan, cell);
+      const values = projectedValues(plan, description);
       pool = {
         size: group.length,
         group,
@@ -92,7 +98,7 @@ function preparedOf(plan: CalibrationPlan, cell: number): PreparedAudit {
       };
     }
     prepared = prepareAudit(pool, 'sp', access);
-    pools[cell] = prepared;
+    pools[slot] = prepared;
   }
   return prepared;
 }
@@ -106,7 +112,7 @@ function preparedOf(plan: CalibrationPlan, cell: number): PreparedAudit {
  * mergePathCounts. O(chunk.paths x min(budget, pool size)) GLR updates at most.
  */
 export function runTuningChunk(plan: CalibrationPlan, chunk: CalibrationChunk): ThresholdPathCounts {
-  const cell = plan.cells[chunk.cell];
+  const { cell, slot } = cellOf(plan, chunk);
   const recordNull = cell.role !== 'alternative';
   const recordAlternative = cell.role !== 'null';
   const counts = emptyPathCounts(plan.grid, recordNull, recordAlternative);
@@ -115,7 +121,7 @@ export function runTuningChunk(plan: CalibrationPlan, chunk: CalibrationChunk): 
   if (cell.counts !== null) {
     recordCountPaths(cell.counts, new BernoulliGlrStream(), pathSettings(plan), extremes, random, chunk.paths, counts);
   } else {
-    const { rows, balanced } = rowPoolOf(plan, chunk.cell);
+    const { rows, balanced } = rowPoolOf(plan, cell, slot);
     recordRowPaths(rows, new GaussianGlrStream(), pathSettings(plan), balanced, extremes, random, chunk.paths, counts);
   }
   return counts;
@@ -128,7 +134,8 @@ export function runTuningChunk(plan: CalibrationPlan, chunk: CalibrationChunk): 
  * decisions. Pure in its inputs. O(chunk.paths x queries).
  */
 export function runCertificationChunk(plan: CalibrationPlan, thresholds: SequentialThresholds, chunk: CalibrationChunk): OutcomeCounts {
-  const prepared = preparedOf(plan, chunk.cell);
+  const { cell, slot } = cellOf(plan, chunk);
+  const prepared = preparedOf(plan, cell, slot);
   const { tolerance, budget, minimumPerGroup, order } = plan.setting;
   const stream = prepared.family === 'bernoulli' ? new BernoulliGlrStream() : new GaussianGlrStream();
   const test = new GlrThresholdTest(stream, tolerance, thresholds.upper, thresholds.lower, minimumPerGroup);

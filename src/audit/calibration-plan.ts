@@ -76,7 +76,9 @@ export interface CalibrationCell {
 
 /** A unit of Monte Carlo work: `paths` simulated audits of one cell with one generator. */
 export interface CalibrationChunk {
+  /** Index into plan.cells, or into plan.priceCells when `price` is true. */
   readonly cell: number;
+  readonly price?: boolean;
   readonly index: number;
   readonly paths: number;
   readonly seed: string;
@@ -92,8 +94,18 @@ export interface CalibrationPlan {
   readonly grid: ThresholdGrid;
   readonly rounds: number;
   readonly chunkPaths: number;
+  /** Decision access: the base-rate fractions of the cells (options.baseRates or the default). */
+  readonly baseRates: readonly number[];
   readonly cells: readonly CalibrationCell[];
   readonly chunks: readonly CalibrationChunk[];
+  /**
+   * Where the price of the calibrated test is measured (after certification, with
+   * certificationPaths fresh audits each): a pool at gap 0 and one at a clear violation,
+   * gap 2 tolerance. Decision access: group a at rate 1/2 for gap 0, a at 1/2 - tolerance
+   * and b at 1/2 + tolerance for the violation; score / logit access: the pool projected to
+   * those gaps.
+   */
+  readonly priceCells: readonly CalibrationCell[];
 }
 
 export const DEFAULT_BASE_RATES: readonly number[] = [0, 0.01, 0.03, 0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9, 0.97, 0.99, 1];
@@ -233,21 +245,52 @@ export function planCalibration(setting: CalibrationSetting, options: Calibratio
       chunks.push({ cell: index, index: chunk, paths: Math.min(chunkPaths, paths - start), seed: deriveSeed(options.seed, 'calibrate', cell.key, 'tune', chunk) });
     }
   });
-  return { setting, seed: options.seed, paths, certificationPaths, confidence, grid, rounds, chunkPaths, cells, chunks };
+  const priceCells = setting.access === 'decision' ? decisionPriceCells(setting) : proxyPriceCells(setting);
+  return { setting, seed: options.seed, paths, certificationPaths, confidence, grid, rounds, chunkPaths, baseRates, cells, chunks, priceCells };
 }
 
-/** certificationChunks(plan, round) lays out round `round`'s fresh simulations (new seeds per round). */
-export function certificationChunks(plan: CalibrationPlan, round: number): CalibrationChunk[] {
+/** The decision-access price cells: gap 0 at rate 1/2, and a at 1/2 - tolerance, b at 1/2 + tolerance. */
+function decisionPriceCells(setting: CalibrationSetting): CalibrationCell[] {
+  const { countA, countB, tolerance } = setting;
+  const cell = (role: CalibrationCell['role'], rateA: number, rateB: number): CalibrationCell => {
+    const positivesA = Math.round(rateA * countA);
+    const positivesB = Math.round(rateB * countB);
+    const key = `price: a ${positivesA}/${countA}, b ${positivesB}/${countB}`;
+    return { key, role, gap: positivesB / countB - positivesA / countA, counts: { countA, positivesA, countB, positivesB }, lowerRate: positivesA / countA };
+  };
+  return [cell('null', 0.5, 0.5), cell('alternative', 0.5 - tolerance, 0.5 + tolerance)];
+}
+
+/** The score / logit price cells: the pool projected to gap 0 and to gap 2 tolerance. */
+function proxyPriceCells(setting: CalibrationSetting): CalibrationCell[] {
+  return [
+    { key: `price: ${setting.access} projected to gap 0`, role: 'null', gap: 0, counts: null, lowerRate: Number.NaN },
+    { key: `price: ${setting.access} projected to gap +${2 * setting.tolerance}`, role: 'alternative', gap: 2 * setting.tolerance, counts: null, lowerRate: Number.NaN },
+  ];
+}
+
+/** priceChunks(plan) lays out the price simulations: certificationPaths audits of each price cell. */
+export function priceChunks(plan: CalibrationPlan): CalibrationChunk[] {
+  return chunksOf(plan, plan.priceCells, ['price'], true);
+}
+
+function chunksOf(plan: CalibrationPlan, cells: readonly CalibrationCell[], stage: ReadonlyArray<string | number>, price: boolean): CalibrationChunk[] {
   const chunks: CalibrationChunk[] = [];
-  plan.cells.forEach((cell, index) => {
+  cells.forEach((cell, index) => {
     for (let start = 0, chunk = 0; start < plan.certificationPaths; start += plan.chunkPaths, chunk++) {
       chunks.push({
         cell: index,
         index: chunk,
         paths: Math.min(plan.chunkPaths, plan.certificationPaths - start),
-        seed: deriveSeed(plan.seed, 'calibrate', cell.key, 'certify', round, chunk),
+        seed: deriveSeed(plan.seed, 'calibrate', cell.key, ...stage, chunk),
+        ...(price ? { price: true } : {}),
       });
     }
   });
   return chunks;
+}
+
+/** certificationChunks(plan, round) lays out round `round`'s fresh simulations (new seeds per round). */
+export function certificationChunks(plan: CalibrationPlan, round: number): CalibrationChunk[] {
+  return chunksOf(plan, plan.cells, ['certify', round], false);
 }

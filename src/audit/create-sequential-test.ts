@@ -4,22 +4,14 @@ import { GapConfidenceSequenceTest } from '../stats/gap-confidence-sequence-test
 import { GaussianGlrStream } from '../stats/gaussian-glr-stream.js';
 import { GlrThresholdTest } from '../stats/glr-threshold-test.js';
 import type { SequentialTest } from '../stats/sequential-test.js';
-import { checkErrorLevels, checkThresholds, type SequentialThresholds, waldThresholds } from '../stats/thresholds.js';
+import { checkErrorLevels, type SequentialThresholds, waldThresholds } from '../stats/thresholds.js';
 import { TwoSampleBettingTest } from '../stats/two-sample-betting-test.js';
 import { inputError } from '../util/errors.js';
+import { startRuleOf, TEST_NAMES, type TestName, testSettingsProblem } from './audit-test.js';
 import type { PreparedAudit } from './prepare-audit.js';
 import type { QueryOrder } from './run-test-audit.js';
 
-/**
- * The sequential tests an audit can run:
- * - 'wald-glr': paper A's GLR with Wald's thresholds log((1-beta)/alpha), log(beta/(1-alpha));
- * - 'calibrated-glr': the same GLR with thresholds from calibrateGlrThresholds;
- * - 'betting': TwoSampleBettingTest, anytime-valid (P(reject) <= alpha on compliant pools,
- *   P(accept) <= beta on violating ones) for values in [0, 1];
- * - 'confidence-sequence': GapConfidenceSequenceTest, anytime-valid, weaker than betting.
- */
-export type TestName = 'wald-glr' | 'calibrated-glr' | 'betting' | 'confidence-sequence';
-export const TEST_NAMES: readonly TestName[] = ['wald-glr', 'calibrated-glr', 'betting', 'confidence-sequence'];
+export { TEST_NAMES, type TestName } from './audit-test.js';
 
 /** What createSequentialTest needs beyond the prepared pool. */
 export interface TestSettings {
@@ -28,7 +20,7 @@ export interface TestSettings {
   readonly tolerance: number;
   readonly alpha: number;
   readonly beta: number;
-  /** GLR tests: start once each group has this many observations (default 1, paper A). */
+  /** GLR tests: start once each group has this many observations (default startRuleOf: 1, or 5 for calibrated-glr on scores or logits). */
   readonly minimumPerGroup?: number;
   readonly order: QueryOrder;
   /** 'calibrated-glr': the calibrated thresholds. */
@@ -75,76 +67,60 @@ class RescaledTest implements SequentialTest {
 
 /**
  * createSequentialTest(prepared, settings) validates the settings for the pool's access
- * regime and builds the test, sized for the pool's groups. O(1), or O(pool size) buffers
- * for the betting test. Throws InputError naming the setting: a tolerance out of range
- * (decision and score (0, 1); logit > 0), bad alpha / beta, missing or bad thresholds for
- * calibrated-glr (upper <= lower), minimumPerGroup not an integer >= 1, a betting or
- * confidence-sequence test with the pool's given order (it needs random sampling) or with
- * logit access and no declared logitBounds (logits are unbounded: no finite-sample
- * guarantee exists without a bound), or bounds that are not finite with lower < upper.
+ * regime (the rules of testSettingsProblem, shared with the audit settings' schema) and
+ * builds the test, sized for the pool's groups, with the start rule startRuleOf gives.
+ * O(1), or O(pool size) buffers for the betting test. Throws InputError naming the
+ * setting: a tolerance out of range (decision and score (0, 1); logit > 0), bad alpha /
+ * beta, missing or bad thresholds for calibrated-glr (upper <= lower), minimumPerGroup not
+ * an integer >= 1, a betting or confidence-sequence test with the pool's given order (it
+ * needs random sampling) or with logit access and no declared logitBounds (logits are
+ * unbounded: no finite-sample guarantee exists without a bound), or bounds that are not
+ * finite with lower < upper.
  */
 export function createSequentialTest(prepared: PreparedAudit, settings: TestSettings): SequentialTest {
   const where = `test ${settings.test}`;
   checkTolerance(settings.tolerance, `${where}: tolerance`, prepared.access === 'logit' ? Number.POSITIVE_INFINITY : 1);
   checkErrorLevels(settings.alpha, settings.beta, where);
-  const minimum = settings.minimumPerGroup ?? 1;
+  const minimum = startRuleOf(settings.test, prepared.access, settings.minimumPerGroup);
   if (!(Number.isSafeInteger(minimum) && minimum >= 1)) {
     throw inputError({ where: `${where}: minimumPerGroup`, expected: 'an integer >= 1', found: minimum });
   }
-  const glrStream = () => (prepared.family === 'bernoulli' ? new BernoulliGlrStream() : new GaussianGlrStream());
-  switch (settings.test) {
-    case 'wald-glr': {
-      const { upper, lower } = waldThresholds(settings.alpha, settings.beta);
-      return new GlrThresholdTest(glrStream(), settings.tolerance, upper, lower, minimum);
-    }
-    case 'calibrated-glr': {
-      if (settings.thresholds === undefined) {
-        throw inputError({ where: `${where}: thresholds`, expected: 'calibrated {upper, lower} (fairaudit calibrate)', found: undefined });
-      }
-      checkThresholds(settings.thresholds, `${where}: thresholds`);
-      return new GlrThresholdTest(glrStream(), settings.tolerance, settings.thresholds.upper, settings.thresholds.lower, minimum);
-    }
-    case 'betting':
-    case 'confidence-sequence': {
-      if (settings.order !== 'random' && settings.order !== 'balanced') {
-        throw inputError({ where: `${where}: order`, expected: '"random" or "balanced" (the guarantee needs rows sampled at random)', found: settings.order });
-      }
-      let tolerance = settings.tolerance;
-      let lower = 0;
-      let width = 1;
-      if (prepared.access === 'logit') {
-        const bounds = settings.logitBounds;
-        if (bounds === undefined) {
-          throw inputError({
-            where: `${where}: logitBounds`,
-            expected: 'a declared range {lower, upper} for the logits (they are unbounded; the test needs values in a known range)',
-            found: undefined,
-          });
-        }
-        if (!(Number.isFinite(bounds.lower) && Number.isFinite(bounds.upper) && bounds.lower < bounds.upper)) {
-          throw inputError({ where: `${where}: logitBounds`, expected: 'finite numbers with lower < upper', found: bounds });
-        }
-        lower = bounds.lower;
-        width = bounds.upper - bounds.lower;
-        tolerance = settings.tolerance / width;
-        checkTolerance(tolerance, `${where}: tolerance / (logitBounds.upper - logitBounds.lower)`, 1);
-      }
-      const integerValues = prepared.access === 'decision';
-      const inner =
-        settings.test === 'betting'
-          ? new TwoSampleBettingTest({
-              countA: prepared.countA,
-              countB: prepared.countB,
-              tolerance,
-              alpha: settings.alpha,
-              beta: settings.beta,
-              units: settings.order === 'balanced' ? 'alternating' : 'proportional',
-              integerValues,
-            })
-          : new GapConfidenceSequenceTest(prepared.countA, prepared.countB, tolerance, settings.alpha, settings.beta, integerValues);
-      return prepared.access === 'logit' ? new RescaledTest(inner, lower, width, prepared.source) : inner;
-    }
-    default:
-      throw inputError({ where: 'test', expected: TEST_NAMES.join(', '), found: settings.test });
+  if (settings.test === 'calibrated-glr' && settings.thresholds === undefined) {
+    throw inputError({ where: `${where}: thresholds`, expected: 'calibrated {upper, lower} (fairaudit calibrate)', found: undefined });
   }
+  const problem = testSettingsProblem({
+    test: settings.test,
+    thresholds: settings.test === 'wald-glr' ? undefined : settings.thresholds,
+    access: prepared.access,
+    order: settings.order,
+    logitBounds: settings.logitBounds,
+    logitTolerance: settings.tolerance,
+  });
+  if (problem) throw inputError({ where: `${where}: ${problem.key}`, expected: problem.expected, found: problem.found });
+  const glrStream = () => (prepared.family === 'bernoulli' ? new BernoulliGlrStream() : new GaussianGlrStream());
+  if (settings.test === 'wald-glr' || settings.test === 'calibrated-glr') {
+    const { upper, lower } = settings.test === 'wald-glr' ? waldThresholds(settings.alpha, settings.beta) : (settings.thresholds as SequentialThresholds);
+    return new GlrThresholdTest(glrStream(), settings.tolerance, upper, lower, minimum);
+  }
+  if (settings.test !== 'betting' && settings.test !== 'confidence-sequence') {
+    throw inputError({ where: 'test', expected: TEST_NAMES.join(', '), found: settings.test });
+  }
+  const bounds = prepared.access === 'logit' ? settings.logitBounds : undefined;
+  const lower = bounds?.lower ?? 0;
+  const width = bounds === undefined ? 1 : bounds.upper - bounds.lower;
+  const tolerance = settings.tolerance / width;
+  const integerValues = prepared.access === 'decision';
+  const inner =
+    settings.test === 'betting'
+      ? new TwoSampleBettingTest({
+          countA: prepared.countA,
+          countB: prepared.countB,
+          tolerance,
+          alpha: settings.alpha,
+          beta: settings.beta,
+          units: settings.order === 'balanced' ? 'alternating' : 'proportional',
+          integerValues,
+        })
+      : new GapConfidenceSequenceTest(prepared.countA, prepared.countB, tolerance, settings.alpha, settings.beta, integerValues);
+  return bounds !== undefined ? new RescaledTest(inner, lower, width, prepared.source) : inner;
 }

@@ -87,20 +87,8 @@ export function redecideToGap(
   return { pool: moved, changedRows: needed };
 }
 
-/**
- * shiftToProxyGap(pool, metric, access, targetGap) moves the metric's signed proxy gap
- * (mean score or logit of b minus of a, on the metric's rows) to targetGap by adding one
- * constant to the score or logit of every row of group b. Preserved: everything but that
- * column of group b, and group b's residuals (so the within-group spread and shape);
- * decisions are not touched, so the hard-decision gap stays where it was. O(pool size).
- * Throws InputError when the pool lacks the column, or when a shifted score would leave
- * [0, 1] (naming the target and how many rows).
- */
-export function shiftToProxyGap(pool: AuditPool, metric: FairnessMetric, access: 'score' | 'logit', targetGap: number): MovedPool {
-  const column = access === 'score' ? pool.score : pool.logit;
-  if (column === null) {
-    throw inputError({ where: `${pool.source}: column "${access}"`, expected: `a ${access} column to shift`, found: 'no such column' });
-  }
+/** The signed mean gap (b minus a) of a column over the metric's rows. */
+function meanGap(pool: AuditPool, metric: FairnessMetric, column: Float64Array): number {
   const sums = [0, 0];
   const counts = [0, 0];
   for (let row = 0; row < pool.size; row++) {
@@ -108,23 +96,66 @@ export function shiftToProxyGap(pool: AuditPool, metric: FairnessMetric, access:
     sums[pool.group[row]] += column[row];
     counts[pool.group[row]]++;
   }
-  const shift = targetGap - (sums[1] / counts[1] - sums[0] / counts[0]);
+  return sums[1] / counts[1] - sums[0] / counts[0];
+}
+
+const logistic = (z: number) => 1 / (1 + Math.exp(-z));
+
+/**
+ * The score of group b moved by c on the logit scale: sigmoid(logit(s) + c); scores of
+ * exactly 0 or 1 stay where they are. Monotone in c and in s.
+ */
+function shiftedScore(score: number, c: number): number {
+  if (score <= 0 || score >= 1) return score;
+  return logistic(Math.log(score / (1 - score)) + c);
+}
+
+/**
+ * shiftToProxyGap(pool, metric, access, targetGap) moves the metric's signed proxy gap
+ * (mean score or logit of b minus of a, on the metric's rows) to targetGap by moving
+ * every score or logit of group b by one constant:
+ * - logits: z -> z + c, with c = targetGap - gap (exact up to rounding);
+ * - scores: s -> sigmoid(logit(s) + c), the same constant on the logit scale, so scores stay
+ *   in [0, 1] (0 and 1 stay put); c is found by bisection on the mean score gap (to 1e-12).
+ * Preserved: everything but that column of group b; the order of group b's values (and
+ * for logits their residuals, so spread and shape); decisions are not touched, so the
+ * hard-decision gap stays where it was. O(pool size) (x 100 bisection steps for scores).
+ * Throws InputError when the pool lacks the column, or when no shift reaches a score gap
+ * (group b's scores of exactly 0 and 1 bound its mean).
+ */
+export function shiftToProxyGap(pool: AuditPool, metric: FairnessMetric, access: 'score' | 'logit', targetGap: number): MovedPool {
+  const column = access === 'score' ? pool.score : pool.logit;
+  if (column === null) {
+    throw inputError({ where: `${pool.source}: column "${access}"`, expected: `a ${access} column to shift`, found: 'no such column' });
+  }
   const moved = copyPool(pool, `${pool.source} (${access} shifted to ${metric} gap ${targetGap})`);
   const values = (access === 'score' ? moved.score : moved.logit)!;
-  let changed = 0;
-  let outside = 0;
-  for (let row = 0; row < pool.size; row++) {
-    if (pool.group[row] !== 1) continue;
-    values[row] += shift;
-    changed++;
-    if (access === 'score' && !(values[row] >= 0 && values[row] <= 1)) outside++;
+  const groupB: number[] = [];
+  for (let row = 0; row < pool.size; row++) if (pool.group[row] === 1) groupB.push(row);
+  const apply = (c: number) => {
+    for (const row of groupB) values[row] = access === 'score' ? shiftedScore(column[row], c) : column[row] + c;
+  };
+  if (access === 'logit') apply(targetGap - meanGap(pool, metric, column));
+  else {
+    const gapAt = (c: number) => {
+      apply(c);
+      return meanGap(moved, metric, values);
+    };
+    let low = -60;
+    let high = 60;
+    if (!(gapAt(low) <= targetGap && gapAt(high) >= targetGap)) {
+      throw inputError({
+        where: 'shiftToProxyGap: targetGap',
+        expected: `a score gap within [${gapAt(low).toPrecision(4)}, ${gapAt(high).toPrecision(4)}] (reachable by moving group b's scores on the logit scale; its scores of 0 and 1 stay put)`,
+        found: targetGap,
+      });
+    }
+    for (let step = 0; step < 100 && high - low > 1e-13; step++) {
+      const middle = (low + high) / 2;
+      if (gapAt(middle) < targetGap) low = middle;
+      else high = middle;
+    }
+    apply((low + high) / 2);
   }
-  if (outside > 0) {
-    throw inputError({
-      where: 'shiftToProxyGap: targetGap',
-      expected: `a score gap reachable by a shift that keeps group b's scores in [0, 1] (a shift of ${shift.toPrecision(4)} takes ${outside} of them outside)`,
-      found: targetGap,
-    });
-  }
-  return { pool: moved, changedRows: changed };
+  return { pool: moved, changedRows: groupB.length };
 }

@@ -26,7 +26,7 @@ describe('createSequentialTest(prepared, settings)', () => {
 
   it('throws InputError naming the setting: logit access without declared bounds, the given order, missing or crossed thresholds', () => {
     const logits = prepareAudit(pool, 'sp', 'logit');
-    expect(() => createSequentialTest(logits, { ...base, test: 'betting' })).toThrow(/test betting: logitBounds: expected a declared range/);
+    expect(() => createSequentialTest(logits, { ...base, test: 'betting' })).toThrow(/test betting: logitBounds: expected declared bounds \{lower, upper\} of the logits/);
     const decisions = prepareAudit(pool, 'sp', 'decision');
     expect(() => createSequentialTest(decisions, { ...base, test: 'betting', order: 'given' })).toThrow(/test betting: order: expected "random" or "balanced"/);
     expect(() => createSequentialTest(decisions, { ...base, test: 'calibrated-glr' })).toThrow(/test calibrated-glr: thresholds: expected calibrated/);

@@ -61,9 +61,26 @@ describe('shiftToProxyGap(pool, metric, access, targetGap)', () => {
     }
   });
 
-  it('throws InputError when a shifted score would leave [0, 1]', () => {
+  it('moves scores on the logit scale: the mean score gap hits the target, scores stay in [0, 1] in their order, decisions stay', () => {
     const pool = generateSyntheticPool(recipe);
-    expect(() => shiftToProxyGap(pool, 'sp', 'score', 0.5)).toThrow(/shiftToProxyGap: targetGap: expected a score gap reachable by a shift that keeps group b's scores in \[0, 1\]/);
+    for (const target of [0.5, 0, -0.3]) {
+      const { pool: moved } = shiftToProxyGap(pool, 'eo', 'score', target);
+      const prepared = prepareAudit(moved, 'eo', 'score');
+      expect(prepared.totalB / prepared.countB - prepared.totalA / prepared.countA).toBeCloseTo(target, 9);
+      expect(moved.decision).toEqual(pool.decision);
+      const rowsB = Array.from({ length: pool.size }, (_, row) => row).filter((row) => pool.group[row] === 1);
+      for (const row of rowsB) expect(moved.score![row]).toBeGreaterThanOrEqual(0);
+      for (const row of rowsB) expect(moved.score![row]).toBeLessThanOrEqual(1);
+      // sigmoid(logit(s) + c) is increasing in s: group b keeps its order.
+      const byOriginal = [...rowsB].sort((x, y) => pool.score![x] - pool.score![y]);
+      for (let i = 1; i < byOriginal.length; i++) expect(moved.score![byOriginal[i]]).toBeGreaterThanOrEqual(moved.score![byOriginal[i - 1]]);
+      for (let row = 0; row < pool.size; row++) if (pool.group[row] === 0) expect(moved.score![row]).toBe(pool.score![row]);
+    }
+  });
+
+  it('throws InputError naming the reachable range when no shift reaches the score gap', () => {
+    const pool = generateSyntheticPool(recipe);
+    expect(() => shiftToProxyGap(pool, 'sp', 'score', 0.99)).toThrow(/shiftToProxyGap: targetGap: expected a score gap within \[-?[0-9.]+, [0-9.]+\]/);
   });
 });
 
