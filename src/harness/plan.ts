@@ -13,6 +13,8 @@ export interface GridColumn {
   /** The column name: the key with "." replaced by "_" (prefixed "setting_" if it would clash). */
   column: string;
   type: ColumnType;
+  /** A setting the kind records whenever a cell sets it (KindRunner.recordedSettings), not a grid axis. */
+  recorded?: true;
 }
 
 /** A cell of the plan: one combination of the grid, with its canonical key. */
@@ -83,10 +85,16 @@ function columnValue(kind: KindRunner, column: GridColumn, value: unknown): Colu
  */
 export function buildPlan(config: ExperimentConfig, kind: KindRunner): Plan {
   const reserved = new Set([...FIXED_COLUMNS, ...kind.outcomeColumns.map((c) => c.name)]);
-  const gridColumns: GridColumn[] = config.grid.map((axis) => {
-    const plain = axis.key.replaceAll('.', '_');
-    return { key: axis.key, column: reserved.has(plain) ? `setting_${plain}` : plain, type: columnTypeOf(kind, axis.key) };
-  });
+  const columnOf = (key: string): GridColumn => {
+    const plain = key.replaceAll('.', '_');
+    return { key, column: reserved.has(plain) ? `setting_${plain}` : plain, type: columnTypeOf(kind, key) };
+  };
+  const gridColumns: GridColumn[] = config.grid.map((axis) => columnOf(axis.key));
+  // Settings the kind records whenever a cell sets them (not coordinates: they leave the cell keys alone).
+  const recorded = (kind.recordedSettings ?? []).filter(
+    (key) => !config.grid.some((axis) => axis.key === key) && config.cells.some((cell) => cell.settings[key] !== undefined),
+  );
+  const recordedColumns = recorded.map((key): GridColumn => ({ ...columnOf(key), recorded: true }));
   for (const [a, axis] of config.grid.entries()) {
     const labels = new Map<string, number>();
     axis.values.forEach((value, index) => {
@@ -104,6 +112,7 @@ export function buildPlan(config: ExperimentConfig, kind: KindRunner): Plan {
     const columns: Record<string, ColumnValue> = {};
     for (const column of gridColumns) columns[column.column] = columnValue(kind, column, cell.coordinates[column.key]);
     const labelled = Object.fromEntries(gridColumns.map((column) => [column.key, columns[column.column]]));
+    for (const column of recordedColumns) columns[column.column] = columnValue(kind, column, cell.settings[column.key] ?? '');
     return { index, key: canonicalJson(labelled), coordinates: cell.coordinates, columns, settings: cell.settings };
   });
   const chunks = planChunks(cells.length, config.replicates, config.chunkSize);
@@ -125,7 +134,7 @@ export function buildPlan(config: ExperimentConfig, kind: KindRunner): Plan {
     seed: config.seed,
     replicates: config.replicates,
     chunkSize: config.chunkSize,
-    gridColumns,
+    gridColumns: [...gridColumns, ...recordedColumns],
     cells,
     chunks,
     tasks: cells.length * config.replicates,

@@ -259,6 +259,7 @@ export async function runExperiment(config: ExperimentConfig, options: RunOption
   const run = planRun(config, options);
   const complete = alreadyComplete(run, options);
   if (complete) return complete;
+  await run.kind.beforeRun?.(run.plan.cells.map((cell) => cell.settings), { configFile: config.file, baseDirectory: config.baseDirectory }, { threads: options.threads });
   const outcomes = await runChunks(run, options);
   const wallSeconds = writeResults(run, outcomes, started);
   const { resumedChunks, ranChunks, threads } = outcomes;
