@@ -2,7 +2,7 @@ import type { AuditSettings } from './audit-settings.js';
 import { toleranceOfAccess } from './audit-settings.js';
 import { startRuleOf, testOf } from './audit-test.js';
 import { type CalibrationResult, calibrateGlrThresholds } from './calibrate-glr-thresholds.js';
-import { type CalibrationThreadOptions, calibrateGlrThresholdsOnThreads } from './calibrate-on-threads.js';
+import { type CalibrationThreadOptions, type CalibrationWorkers, calibrateGlrThresholdsOnThreads } from './calibrate-on-threads.js';
 import { calibrationCacheDirectory, readCachedCalibration, writeCachedCalibration } from './calibration-cache.js';
 import { type CalibrationOptions, type CalibrationSetting, planCalibration } from './calibration-plan.js';
 import { type CalibrationRecord, calibrationFingerprint, calibrationRecord, checkCertified } from './calibration-record.js';
@@ -59,6 +59,7 @@ export function calibrationOptionsOf(settings: Pick<CalibratedAuditSettings, 'ca
     seed: given?.seed ?? DEFAULT_CALIBRATION.seed,
     paths: given?.paths ?? DEFAULT_CALIBRATION.paths,
     confidence: given?.confidence ?? DEFAULT_CALIBRATION.confidence,
+    ...(given?.baseRates === undefined ? {} : { baseRates: given.baseRates }),
   };
 }
 
@@ -109,15 +110,21 @@ export function calibrationFor(setting: CalibrationSetting, options: Calibration
 
 /**
  * calibrationOnThreads(setting, options, lookup, threadOptions) is calibrationFor with the
- * calibration spread over worker threads (calibrateGlrThresholdsOnThreads: the same
- * record for any thread count). Throws what calibrationFor throws.
+ * calibration spread over worker threads (threadOptions.workers, a pool shared with other
+ * calibrations, or calibrateGlrThresholdsOnThreads' own: the same record for any thread
+ * count). Throws what calibrationFor throws.
  */
 export async function calibrationOnThreads(
   setting: CalibrationSetting,
   options: CalibrationOptions,
   lookup: CalibrationLookup = {},
-  threadOptions: CalibrationThreadOptions = {},
+  threadOptions: CalibrationThreadOptions & { readonly workers?: CalibrationWorkers } = {},
 ): Promise<FoundCalibration> {
   const { directory, found } = fromCache(setting, options, lookup);
-  return found ?? saved(directory, await calibrateGlrThresholdsOnThreads(setting, options, threadOptions), lookup);
+  if (found !== null) return found;
+  const result =
+    threadOptions.workers === undefined
+      ? await calibrateGlrThresholdsOnThreads(setting, options, threadOptions)
+      : await threadOptions.workers.calibrate(setting, options, threadOptions.onProgress);
+  return saved(directory, result, lookup);
 }

@@ -116,6 +116,13 @@ export const auditSettingsProperties = {
           default: 0.95,
           description: 'Monte Carlo confidence of the certificate, simultaneous over the calibration pools and rounds.',
         }),
+        baseRates: schema.optional(
+          schema.array(schema.number({ minimum: 0, maximum: 1, description: 'A fraction of [0, 1 − δ].' }), {
+            minItems: 1,
+            description:
+              "Decision access: where group a's rate sits in the simulated pools, as fractions of [0, 1 − δ] (default 0, 0.01, 0.03, 0.1, 0.2, …, 0.9, 0.97, 0.99, 1); the supremum over the composite null is taken over these.",
+          }),
+        ),
       },
       { description: 'How thresholds: calibrated is calibrated (the defaults are `fairaudit calibrate`\'s).' },
     ),

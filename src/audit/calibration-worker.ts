@@ -1,22 +1,31 @@
-import { parentPort, workerData } from 'node:worker_threads';
+import { parentPort } from 'node:worker_threads';
 import { isInputError } from '../util/errors.js';
-import { type CalibrationStep, runCalibrationChunk } from './calibrate-glr-thresholds.js';
-import type { CalibrationResultMessage, CalibrationWorkerData, CalibrationWorkRequest } from './calibrate-on-threads.js';
-import { planCalibration } from './calibration-plan.js';
+import { runCalibrationChunk } from './calibrate-glr-thresholds.js';
+import type { CalibrationResultMessage, CalibrationWorkRequest } from './calibrate-on-threads.js';
+import { type CalibrationPlan, planCalibration } from './calibration-plan.js';
 
 /**
- * The worker-thread entry of calibrateGlrThresholdsOnThreads: it plans the calibration
- * once from workerData (the same plan as the parent's: planCalibration is pure), then
- * runs each chunk it is sent (runCalibrationChunk) and posts the result back, the
- * histograms' buffers transferred; a failure comes back as text, an InputError marked as
+ * The worker-thread entry of CalibrationWorkers: a 'plan' message plans a calibration
+ * (the same plan as the parent's: planCalibration is pure) and keeps it by id; a 'chunk'
+ * message runs one chunk of it (runCalibrationChunk) and posts the result back, the
+ * histograms' buffers transferred. A failure comes back as text, an InputError marked as
  * one so the parent rethrows it as bad input.
  */
-const { setting, options } = workerData as CalibrationWorkerData;
-const plan = planCalibration(setting, options);
+// 'forget' drops a finished calibration's plan (its scratch is keyed by the plan, weakly).
+const plans = new Map<number, CalibrationPlan>();
 parentPort?.on('message', (request: CalibrationWorkRequest) => {
+  if (request.type === 'plan') {
+    plans.set(request.planId, planCalibration(request.setting, request.options));
+    return;
+  }
+  if (request.type === 'forget') {
+    plans.delete(request.planId);
+    return;
+  }
   try {
-    const step: Pick<CalibrationStep, 'stage' | 'thresholds'> = { stage: request.stage, thresholds: request.thresholds };
-    const result = runCalibrationChunk(plan, step, request.chunk);
+    const plan = plans.get(request.planId);
+    if (plan === undefined) throw new Error(`calibration worker: no plan ${request.planId}`);
+    const result = runCalibrationChunk(plan, { stage: request.stage, thresholds: request.thresholds }, request.chunk);
     const transfer: ArrayBuffer[] = [];
     if ('nullBins' in result) {
       if (result.nullBins !== null) transfer.push(result.nullBins.buffer as ArrayBuffer);

@@ -111,15 +111,49 @@ function shiftedScore(score: number, c: number): number {
 }
 
 /**
+ * The logit-scale shift c that puts the mean of sigmoid(z_i + c) over group b's metric
+ * rows at `target` (z_i = logit of the score; scores of exactly 0 or 1 contribute their
+ * own value and do not move): Newton's method on this increasing, smooth function of c,
+ * safeguarded by a bisection bracket in [-60, 60]; to 1e-13 in the mean. Returns NaN
+ * when the target lies outside what any c reaches. O(rows x iterations), about 10.
+ */
+function logitShiftFor(logits: Float64Array, fixedSum: number, count: number, target: number): number {
+  const meanAt = (c: number): { mean: number; slope: number } => {
+    let sum = fixedSum;
+    let slope = 0;
+    for (let i = 0; i < logits.length; i++) {
+      const p = logistic(logits[i] + c);
+      sum += p;
+      slope += p * (1 - p);
+    }
+    return { mean: sum / count, slope: slope / count };
+  };
+  let low = -60;
+  let high = 60;
+  if (!(meanAt(low).mean <= target && meanAt(high).mean >= target)) return Number.NaN;
+  let c = 0;
+  for (let step = 0; step < 200; step++) {
+    const { mean, slope } = meanAt(c);
+    if (Math.abs(mean - target) <= 1e-13) return c;
+    if (mean < target) low = c;
+    else high = c;
+    const newton = c - (mean - target) / slope;
+    c = slope > 0 && newton > low && newton < high ? newton : (low + high) / 2;
+  }
+  return c;
+}
+
+/**
  * shiftToProxyGap(pool, metric, access, targetGap) moves the metric's signed proxy gap
  * (mean score or logit of b minus of a, on the metric's rows) to targetGap by moving
  * every score or logit of group b by one constant:
  * - logits: z -> z + c, with c = targetGap - gap (exact up to rounding);
  * - scores: s -> sigmoid(logit(s) + c), the same constant on the logit scale, so scores stay
- *   in [0, 1] (0 and 1 stay put); c is found by bisection on the mean score gap (to 1e-12).
+ *   in [0, 1] (0 and 1 stay put); c is found by safeguarded Newton steps on the mean
+ *   score gap (to 1e-13).
  * Preserved: everything but that column of group b; the order of group b's values (and
  * for logits their residuals, so spread and shape); decisions are not touched, so the
- * hard-decision gap stays where it was. O(pool size) (x 100 bisection steps for scores).
+ * hard-decision gap stays where it was. O(pool size) (x about 10 Newton steps for scores).
  * Throws InputError when the pool lacks the column, or when no shift reaches a score gap
  * (group b's scores of exactly 0 and 1 bound its mean).
  */
@@ -132,30 +166,28 @@ export function shiftToProxyGap(pool: AuditPool, metric: FairnessMetric, access:
   const values = (access === 'score' ? moved.score : moved.logit)!;
   const groupB: number[] = [];
   for (let row = 0; row < pool.size; row++) if (pool.group[row] === 1) groupB.push(row);
-  const apply = (c: number) => {
-    for (const row of groupB) values[row] = access === 'score' ? shiftedScore(column[row], c) : column[row] + c;
-  };
-  if (access === 'logit') apply(targetGap - meanGap(pool, metric, column));
-  else {
-    const gapAt = (c: number) => {
-      apply(c);
-      return meanGap(moved, metric, values);
-    };
-    let low = -60;
-    let high = 60;
-    if (!(gapAt(low) <= targetGap && gapAt(high) >= targetGap)) {
-      throw inputError({
-        where: 'shiftToProxyGap: targetGap',
-        expected: `a score gap within [${gapAt(low).toPrecision(4)}, ${gapAt(high).toPrecision(4)}] (reachable by moving group b's scores on the logit scale; its scores of 0 and 1 stay put)`,
-        found: targetGap,
-      });
-    }
-    for (let step = 0; step < 100 && high - low > 1e-13; step++) {
-      const middle = (low + high) / 2;
-      if (gapAt(middle) < targetGap) low = middle;
-      else high = middle;
-    }
-    apply((low + high) / 2);
+  const ownGap = meanGap(pool, metric, column);
+  if (access === 'logit') {
+    for (const row of groupB) values[row] += targetGap - ownGap;
+    return { pool: moved, changedRows: groupB.length };
   }
+  // Scores: the shift on the logit scale whose mean over group b's metric rows hits the target.
+  const inMetric = groupB.filter((row) => metric === 'sp' || pool.label[row] === 1);
+  let sumB = 0;
+  for (const row of inMetric) sumB += column[row];
+  const meanA = sumB / inMetric.length - ownGap;
+  const movable = inMetric.filter((row) => column[row] > 0 && column[row] < 1);
+  const logits = Float64Array.from(movable, (row) => Math.log(column[row] / (1 - column[row])));
+  let fixedSum = 0;
+  for (const row of inMetric) if (!(column[row] > 0 && column[row] < 1)) fixedSum += column[row];
+  const c = logitShiftFor(logits, fixedSum, inMetric.length, meanA + targetGap);
+  if (Number.isNaN(c)) {
+    throw inputError({
+      where: 'shiftToProxyGap: targetGap',
+      expected: `a score gap within [${(fixedSum / inMetric.length - meanA).toPrecision(4)}, ${((fixedSum + movable.length) / inMetric.length - meanA).toPrecision(4)}] (reachable by moving group b's scores on the logit scale; its scores of 0 and 1 stay put)`,
+      found: targetGap,
+    });
+  }
+  for (const row of groupB) values[row] = shiftedScore(column[row], c);
   return { pool: moved, changedRows: groupB.length };
 }

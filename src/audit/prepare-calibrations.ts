@@ -1,4 +1,5 @@
 import { type CalibratedAuditSettings, calibrationOnThreads, calibrationOptionsOf, calibrationSettingOf, needsCalibration } from './audit-calibration.js';
+import { CalibrationWorkers, threadsFor } from './calibrate-on-threads.js';
 import type { AccessRegime } from './access-regime.js';
 import type { CalibrationOptions, CalibrationSetting } from './calibration-plan.js';
 import { planCalibration } from './calibration-plan.js';
@@ -19,8 +20,9 @@ export interface CalibrationCandidate {
  * prepareAuditCalibrations(candidates, options) makes sure the calibration cache holds
  * the calibration of every candidate whose settings call for one (needsCalibration):
  * their pools are loaded and prepared, equal calibrations (equal fingerprints: decision
- * access depends on a pool only through its group sizes) are computed once, each on
- * `threads` worker threads (calibrationOnThreads), one after the other. A run of the
+ * access depends on a pool only through its group sizes) are computed once, all at once
+ * on one pool of `threads` worker threads (CalibrationWorkers), so small calibrations
+ * share the threads instead of each starting its own. A run of the
  * sequential-audit or operating-characteristic kind calls it before its workers start, so
  * their contexts find the thresholds in the cache. Throws InputError for a bad setting or
  * an alpha and beta a setting cannot meet. Running time: the calibrations not yet cached.
@@ -38,7 +40,15 @@ export async function prepareAuditCalibrations(
     const fingerprint = calibrationFingerprint(planCalibration(setting, calibrationOptions));
     if (!pending.has(fingerprint)) pending.set(fingerprint, { setting, options: calibrationOptions, where: candidate.where ?? 'thresholds' });
   }
-  for (const { setting, options: calibrationOptions, where } of pending.values()) {
-    await calibrationOnThreads(setting, calibrationOptions, { where, ...(options.cacheDirectory === undefined ? {} : { cacheDirectory: options.cacheDirectory }) }, { threads: options.threads });
+  if (pending.size === 0) return;
+  const workers = new CalibrationWorkers(threadsFor(options.threads, Number.POSITIVE_INFINITY));
+  try {
+    await Promise.all(
+      [...pending.values()].map(({ setting, options: calibrationOptions, where }) =>
+        calibrationOnThreads(setting, calibrationOptions, { where, ...(options.cacheDirectory === undefined ? {} : { cacheDirectory: options.cacheDirectory }) }, { workers }),
+      ),
+    );
+  } finally {
+    await workers.close();
   }
 }

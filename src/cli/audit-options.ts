@@ -31,6 +31,7 @@ export interface AuditFlags {
   'logit-bounds'?: string;
   'calibration-paths'?: number;
   'calibration-seed'?: string;
+  'calibration-base-rates'?: string;
   threads?: number;
 }
 
@@ -58,6 +59,7 @@ export const flagOf: Record<string, string> = {
   'logitBounds.upper': '--logit-bounds',
   'calibration.paths': '--calibration-paths',
   'calibration.seed': '--calibration-seed',
+  'calibration.baseRates': '--calibration-base-rates',
 };
 
 /** addAuditOptions(yargs) defines the shared flags (`order` choices as given). */
@@ -91,6 +93,10 @@ export function addAuditOptions<T>(yargs: Argv<T>, orders: readonly string[]): A
     .option('logit-bounds', { type: 'string', describe: 'LOWER,UPPER: declared bounds of the logits (betting and confidence-sequence tests with logit access)' })
     .option('calibration-paths', { type: 'number', describe: 'Calibrated thresholds: simulated audits per calibration pool (default 4000)' })
     .option('calibration-seed', { type: 'string', describe: 'Calibrated thresholds: seed of the calibration (default "calibrate")' })
+    .option('calibration-base-rates', {
+      type: 'string',
+      describe: "Calibrated thresholds, decision access: group a's rates in the simulated pools, as fractions of [0, 1 - delta], comma-separated",
+    })
     .option('threads', { type: 'number', describe: 'Worker threads for a calibration (default: one per core)' });
 }
 
@@ -142,6 +148,7 @@ export function auditSettingsOfFlags(argv: AuditFlags): Partial<AuditPoolSetting
   const calibration = {
     ...(argv['calibration-paths'] === undefined ? {} : { paths: argv['calibration-paths'] }),
     ...(argv['calibration-seed'] === undefined ? {} : { seed: argv['calibration-seed'] }),
+    ...(argv['calibration-base-rates'] === undefined ? {} : { baseRates: argv['calibration-base-rates'].split(',').map((part) => Number(part.trim())) }),
   };
   return {
     metric: argv.metric,

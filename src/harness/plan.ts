@@ -71,6 +71,8 @@ function columnTypeOf(kind: KindRunner, key: string): ColumnType {
 }
 
 function columnValue(kind: KindRunner, column: GridColumn, value: unknown): ColumnValue {
+  // A grid value null leaves an optional setting absent; a number column records it as NaN.
+  if (column.type === 'float64' && (value === null || value === undefined)) return Number.NaN;
   if (column.type !== 'utf8') return value as ColumnValue;
   if (typeof value === 'string') return value;
   return kind.labelOf?.(column.key, value) ?? canonicalJson(value);

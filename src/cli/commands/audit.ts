@@ -11,7 +11,7 @@ import {
   type TestFlags,
   testSettingsOfFlags,
 } from '../audit-options.js';
-import { ProgressBar } from '../progress.js';
+import { stagedProgress } from '../progress.js';
 
 interface AuditArguments extends AuditFlags, TestFlags {
   early: number;
@@ -83,19 +83,15 @@ export const auditCommand: CommandModule<object, AuditArguments> = {
     const settings = settingsOf(argv);
     const pool = poolOfFlags(argv);
     const name = (key: string) => flagOf[key] ?? key;
-    let bar: ProgressBar | undefined;
-    await calibrateForAuditPool(pool, settings, name, {}, {
+    const progress = stagedProgress('calibrate', argv.json, 'chunks');
+    const calibrated = await calibrateForAuditPool(pool, settings, name, {}, {
       ...(argv.threads === undefined ? {} : { threads: argv.threads }),
-      onProgress: (stage, done, total) => {
-        if (done === 1) {
-          bar?.finish();
-          bar = new ProgressBar(`calibrate: ${stage}`, total, argv.json, 'chunks');
-        }
-        bar?.update(done);
-      },
+      onProgress: progress.update,
     });
-    bar?.finish();
-    const summary = auditPool(pool, settings, name);
+    progress.finish();
+    const audited = auditPool(pool, settings, name);
+    // Computed just now (ahead, on threads), not found in the cache.
+    const summary = calibrated !== null && !calibrated.cached && audited.calibration ? { ...audited, calibration: { ...audited.calibration, cached: false } } : audited;
     const poolDescription = argv.pool ?? { synthetic: JSON.parse(argv.synthetic as string) };
     if (argv.json) process.stdout.write(`${JSON.stringify({ ...summary, pool: poolDescription })}\n`);
     else process.stdout.write(summaryText(argv.pool ?? 'synthetic', summary));

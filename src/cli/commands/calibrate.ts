@@ -8,7 +8,7 @@ import type { AuditPool } from '../../audit/pool.js';
 import { writeFileAtomic } from '../../util/atomic-write.js';
 import { inputError } from '../../util/errors.js';
 import { type AuditFlags, addAuditOptions, auditSettingsOfFlags, checkThreadsFlag, flagOf, poolOfFlags } from '../audit-options.js';
-import { ProgressBar } from '../progress.js';
+import { stagedProgress } from '../progress.js';
 
 interface CalibrateArguments extends AuditFlags {
   groups?: string;
@@ -95,18 +95,12 @@ export const calibrateCommand: CommandModule<object, CalibrateArguments> = {
     const settings = { ...auditSettingsOfFlags(flags), test: 'calibrated-glr' as const, thresholds: 'calibrated' as const };
     const cacheDirectory = resolve(argv['cache-dir'] ?? calibrationCacheDirectory());
     const started = performance.now();
-    let bar: ProgressBar | undefined;
+    const progress = stagedProgress('calibrate', argv.quiet, 'chunks');
     const found = await calibrateForAuditPool(pool, settings, (key) => flagOf[key] ?? key, { cacheDirectory, where: '--alpha / --beta' }, {
       ...(argv.threads === undefined ? {} : { threads: argv.threads }),
-      onProgress: (stage, done, total) => {
-        if (done === 1) {
-          bar?.finish();
-          bar = new ProgressBar(`calibrate: ${stage}`, total, argv.quiet, 'chunks');
-        }
-        bar?.update(done);
-      },
+      onProgress: progress.update,
     });
-    bar?.finish();
+    progress.finish();
     const seconds = (performance.now() - started) / 1000;
     const { record, cached } = found!;
     if (argv.out !== undefined) writeFileAtomic(argv.out, `${JSON.stringify(record, null, 2)}\n`);

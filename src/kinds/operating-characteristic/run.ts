@@ -2,6 +2,7 @@ import { auditSettingsProblem, auditSettingsProperties, toleranceOfAccess } from
 import { testOf } from '../../audit/audit-test.js';
 import { type AuditTest, buildAuditTest } from '../../audit/build-audit-test.js';
 import { type MovedPool, redecideToGap, shiftToProxyGap } from '../../audit/move-gap.js';
+import type { AuditPool } from '../../audit/pool.js';
 import { type PreparedAudit, prepareAudit } from '../../audit/prepare-audit.js';
 import { prepareAuditCalibrations } from '../../audit/prepare-calibrations.js';
 import { runTestAudit } from '../../audit/run-test-audit.js';
@@ -24,14 +25,15 @@ export const operatingCharacteristicSettings = schema.object(
     ...auditSettingsProperties,
     gap: schema.optional(
       schema.number({
-        minimum: -1,
-        maximum: 1,
-        exclusiveMinimum: true,
-        exclusiveMaximum: true,
         description:
-          "The true signed gap (group b minus group a) the pool is moved to before it is audited: the hard-decision gap for decision access (or move re-decide), the mean score or logit gap for score and logit access; absent: the pool as it is. Vary it in the grid over both sides of the tolerance.",
+          'The true signed gap (group b minus group a) the pool is moved to before it is audited: the hard-decision gap for decision access (or move re-decide), the mean score or logit gap for score and logit access; absent (null in a grid): the pool as it is. Vary it in the grid over both sides of the tolerance.',
       }),
     ),
+    gapUnit: schema.enumOf(['absolute', 'tolerance'], {
+      default: 'absolute',
+      description:
+        "absolute: gap is the signed gap itself; tolerance: gap is a multiple of the tolerance of the gap it moves (δ for re-decide, scoreTolerance or logitTolerance for shift), on the side of the pool's own gap (0: gap 0; 1: exactly the tolerance).",
+    }),
     move: schema.optional(
       schema.enumOf(['re-decide', 'shift'], {
         description:
@@ -45,6 +47,9 @@ export const operatingCharacteristicSettings = schema.object(
     check: (value) => {
       const problem = auditSettingsProblem(value);
       if (problem) return problem;
+      if (value.gapUnit === 'absolute' && value.gap !== undefined && !(Math.abs(value.gap as number) < 1)) {
+        return { key: 'gap', expected: 'a signed gap in (-1, 1) (gapUnit absolute)', found: value.gap };
+      }
       if (value.move === 'shift' && value.access === 'decision') {
         return { key: 'move', expected: 're-decide with decision access (shift moves scores or logits)', found: value.move };
       }
@@ -84,8 +89,40 @@ export interface OperatingCharacteristicContext {
   readonly changedRows: number;
 }
 
+/**
+ * The signed gap a cell moves its pool to: `gap` itself, or with gapUnit tolerance
+ * gap x the tolerance of the gap the move changes (δ for re-decide, the proxy tolerance
+ * for shift) on the side of the pool's own gap (+ when it is 0).
+ */
+function targetGap(settings: OperatingCharacteristicSettings, unmoved: PreparedAudit, tolerance: number): number {
+  const gap = settings.gap as number;
+  if (settings.gapUnit === 'absolute') return gap;
+  const own = moveOf(settings) === 're-decide' ? unmoved.oracleSignedGap : unmoved.totalB / unmoved.countB - unmoved.totalA / unmoved.countA;
+  return (own < 0 ? -1 : 1) * gap * tolerance;
+}
+
 function moveOf(settings: OperatingCharacteristicSettings): 're-decide' | 'shift' {
   return settings.move ?? (settings.access === 'decision' ? 're-decide' : 'shift');
+}
+
+/**
+ * Moved pools made in this thread, by pool, folder, metric, move and target: the cells
+ * that differ only in their test (or, for re-decide, their access regime) share one.
+ * Read-only once made.
+ */
+const movedPools = new Map<string, MovedPool>();
+
+/** The pool moved to `target` (re-decided rows seeded by the pool, metric and target), made once per thread. */
+function movedPool(settings: OperatingCharacteristicSettings, pool: AuditPool, target: number, baseDirectory: string): MovedPool {
+  const move = moveOf(settings);
+  const key = canonicalJson({ pool: settings.pool, baseDirectory, metric: settings.metric, move, target, column: move === 'shift' ? settings.access : null, seed: settings.moveSeed });
+  let moved = movedPools.get(key);
+  if (moved === undefined) {
+    const random = createRandom(deriveSeed(settings.moveSeed, 'move', canonicalJson(settings.pool), settings.metric, target));
+    moved = move === 're-decide' ? redecideToGap(pool, settings.metric, target, random) : shiftToProxyGap(pool, settings.metric, settings.access as 'score' | 'logit', target);
+    movedPools.set(key, moved);
+  }
+  return moved;
 }
 
 /**
@@ -125,16 +162,14 @@ export const operatingCharacteristicRunner: KindRunner<OperatingCharacteristicSe
     const unmoved = prepareAudit(pool, settings.metric, settings.access);
     const ownLoop = testOf(settings) === 'wald-glr' && settings.order !== 'balanced';
     const auditTest = ownLoop ? null : buildAuditTest(unmoved, settings);
+    const tolerance = toleranceOfAccess(settings, settings.access);
     let moved: MovedPool = { pool, changedRows: 0 };
-    if (settings.gap !== undefined) {
-      const random = createRandom(deriveSeed(settings.moveSeed, 'move', canonicalJson(settings.pool), settings.metric, settings.gap));
-      moved = moveOf(settings) === 're-decide' ? redecideToGap(pool, settings.metric, settings.gap, random) : shiftToProxyGap(pool, settings.metric, settings.access as 'score' | 'logit', settings.gap);
-    }
+    if (settings.gap !== undefined) moved = movedPool(settings, pool, targetGap(settings, unmoved, moveOf(settings) === 're-decide' ? settings.tolerance : tolerance), origin.baseDirectory);
     const prepared = prepareAudit(moved.pool, settings.metric, settings.access);
     const decisionGap = prepared.oracleSignedGap;
     const proxyGap = prepared.family === 'gaussian' ? prepared.totalB / prepared.countB - prepared.totalA / prepared.countA : Number.NaN;
     const trueGap = settings.access === 'decision' ? decisionGap : proxyGap;
-    return { prepared, auditTest, trueGap, truth: truthOf(prepared, trueGap, toleranceOfAccess(settings, settings.access)), decisionGap, proxyGap, changedRows: moved.changedRows };
+    return { prepared, auditTest, trueGap, truth: truthOf(prepared, trueGap, tolerance), decisionGap, proxyGap, changedRows: moved.changedRows };
   },
   beforeRun: (cells, origin, options) =>
     prepareAuditCalibrations(
