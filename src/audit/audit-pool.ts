@@ -107,6 +107,8 @@ export interface SingleAuditSummary extends AuditPoolCommon {
   readonly fixedDecision: 'reject' | 'accept' | null;
   readonly fixedSamples: number;
   readonly fixedGap: number;
+  /** test confidence-sequence: its 1 - alpha interval for the gap (b minus a) when it stopped, valid at any stopping time. */
+  readonly gapInterval?: readonly [number, number];
 }
 
 /** Several seeded audits: decision counts, the mean and standard deviation of queries, early decisions. */
@@ -173,6 +175,7 @@ function singleSummary(common: AuditPoolCommon, result: SequentialAuditResult): 
     fixedDecision: result.fixedDecision,
     fixedSamples: result.fixedSamples,
     fixedGap: round(result.fixedGap),
+    ...(result.gapInterval === undefined ? {} : { gapInterval: [round(result.gapInterval[0]), round(result.gapInterval[1])] as const }),
   };
 }
 

@@ -52,6 +52,12 @@ class RescaledTest implements SequentialTest {
     this.inner.reset();
   }
 
+  /** The inner test's gap interval on the logit scale (the rescaling is linear: a gap scales by the width). */
+  gapInterval(): readonly [number, number] {
+    const inner = this.inner.gapInterval?.() ?? [Number.NaN, Number.NaN];
+    return [inner[0] * this.width, inner[1] * this.width];
+  }
+
   add(group: number, value: number): void {
     const unit = (value - this.lower) / this.width;
     if (!(unit >= 0 && unit <= 1)) {

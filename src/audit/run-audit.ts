@@ -16,7 +16,8 @@ export type RunAuditSettings = Pick<AuditSettings, 'tolerance' | 'scoreTolerance
  * runs through runSequentialAudit itself, so its results are exactly paper A's; every
  * other test, and the balanced order, through runTestAuditWithFixedSample. `statistic` is
  * the final signed GLR for the GLR tests and NaN for the betting and confidence-sequence
- * tests (they have no GLR). Kernel: settings validated (auditSettingsSchema), `random`
+ * tests (they have no GLR); the confidence-sequence test also returns its interval for the
+ * gap (gapInterval). Kernel: settings validated (auditSettingsSchema), `random`
  * non-null unless order is 'given'. O(min(B, pool size)) plus the test's own cost.
  */
 export function runAudit(
@@ -29,5 +30,6 @@ export function runAudit(
   if (auditTest.name === 'wald-glr' && order !== 'balanced') return runSequentialAudit(prepared, settings, order === 'given' ? null : random);
   const test = auditTest.test;
   const result = runTestAuditWithFixedSample(prepared, test, settings.budget, order, random, toleranceOfAccess(settings, prepared.access));
-  return { ...result, statistic: test instanceof GlrThresholdTest ? test.statistic : Number.NaN };
+  const interval = test.gapInterval?.();
+  return { ...result, statistic: test instanceof GlrThresholdTest ? test.statistic : Number.NaN, ...(interval === undefined ? {} : { gapInterval: interval }) };
 }

@@ -31,6 +31,8 @@ export interface SequentialAuditResult {
   readonly fixedGap: number;
   /** The statistic after each query (0 before it is defined); only when options.trajectory. */
   readonly trajectory?: Float64Array;
+  /** The confidence-sequence test: its 1 - alpha interval for the gap when it stopped (runAudit). */
+  readonly gapInterval?: readonly [number, number];
 }
 
 /** The running counts and sums of the rows an audit has queried, per group. */

@@ -7,6 +7,7 @@ import type { AuditPool } from '../audit/pool.js';
 import { readPoolFile } from '../audit/pool-io.js';
 import { generateSyntheticPool, type SyntheticPoolSpec, syntheticPoolSchema } from '../data/synthetic-pool.js';
 import { InputError, inputError } from '../util/errors.js';
+import { checkIntegerFlag } from './check-flag.js';
 import { formatPath, validateInput } from '../util/schema.js';
 
 /**
@@ -209,7 +210,5 @@ export function poolOfFlags(argv: Pick<AuditFlags, 'pool' | 'synthetic' | 'acces
 
 /** checkThreadsFlag(threads) throws InputError naming --threads unless it is an integer in [1, 1024] (or absent). */
 export function checkThreadsFlag(threads: number | undefined): void {
-  if (threads !== undefined && !(Number.isInteger(threads) && threads >= 1 && threads <= 1024)) {
-    throw inputError({ where: '--threads', expected: 'an integer from 1 to 1024', found: threads });
-  }
+  if (threads !== undefined) checkIntegerFlag('--threads', threads, 1, 1024);
 }

@@ -113,7 +113,7 @@ export function buildPlan(config: ExperimentConfig, kind: KindRunner): Plan {
   const cells: PlanCell[] = config.cells.map((cell, index) => {
     const columns: Record<string, ColumnValue> = {};
     for (const column of gridColumns) columns[column.column] = columnValue(kind, column, cell.coordinates[column.key]);
-    const labelled = Object.fromEntries(gridColumns.map((column) => [column.key, columns[column.column]]));
+    const labelled = Object.fromEntries(gridColumns.map((column) => [column.key, cell.coordinates[column.key] === null ? null : columns[column.column]]));
     for (const column of recordedColumns) columns[column.column] = columnValue(kind, column, cell.settings[column.key] ?? '');
     return { index, key: canonicalJson(labelled), coordinates: cell.coordinates, columns, settings: cell.settings };
   });

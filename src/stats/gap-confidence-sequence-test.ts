@@ -54,6 +54,11 @@ export class GapConfidenceSequenceTest implements SequentialTest {
     return this.rejectB.upper - this.rejectA.lower;
   }
 
+  /** [gapLower, gapUpper]: the 1 - alpha confidence sequence for mu_b - mu_a, valid at every time. */
+  gapInterval(): readonly [number, number] {
+    return [this.gapLower, this.gapUpper];
+  }
+
   reset(): void {
     this.verdict = CONTINUE;
     this.rejectA.reset();

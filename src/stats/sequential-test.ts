@@ -12,6 +12,11 @@ export interface SequentialTest {
   add(group: number, value: number): void;
   /** CONTINUE (0), REJECT (1: violation) or ACCEPT (-1: compliance) after the last add(). */
   readonly verdict: number;
+  /**
+   * The confidence interval for the gap (mean of b minus mean of a) the test keeps, if it
+   * keeps one (the confidence-sequence test: valid at every time, at level 1 - alpha).
+   */
+  gapInterval?(): readonly [number, number];
 }
 
 /** No decision yet. */

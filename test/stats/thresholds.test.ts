@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { checkThresholds, sequentialThresholds } from '../../src/stats/thresholds.js';
+import { checkThresholds, sequentialThresholds, thresholdsProblem } from '../../src/stats/thresholds.js';
 import { InputError } from '../../src/util/errors.js';
 
 describe('sequentialThresholds(alpha, beta)', () => {
@@ -27,5 +27,15 @@ describe('checkThresholds(thresholds, where)', () => {
     expect(() => checkThresholds({ upper: 2, lower: 2 })).toThrow(InputError);
     expect(() => checkThresholds({ upper: 2, lower: 0.5 }, '--lower')).toThrow(/--lower: lower: expected a number < 0/);
     expect(() => checkThresholds({ upper: Number.NaN, lower: -1 })).toThrow(/upper: expected a finite number/);
+  });
+});
+
+describe('thresholdsProblem(thresholds)', () => {
+  it('is undefined for finite upper > 0 > lower and names the key otherwise', () => {
+    expect(thresholdsProblem({ upper: 4.9, lower: -2.4 })).toBeUndefined();
+    expect(thresholdsProblem({ upper: 1, lower: 2 })).toEqual({ key: '', expected: 'upper greater than lower', found: { upper: 1, lower: 2 } });
+    expect(thresholdsProblem({ upper: -1, lower: -2 })?.key).toBe('upper');
+    expect(thresholdsProblem({ upper: 2, lower: 0 })?.key).toBe('lower');
+    expect(thresholdsProblem({ upper: Number.POSITIVE_INFINITY, lower: -1 })?.expected).toBe('a finite number');
   });
 });

@@ -51,7 +51,7 @@ function summaryText(poolName: string, summary: AuditPoolSummary): string {
     const statistic = typeof summary.statistic === 'number' ? summary.statistic.toFixed(4) : summary.statistic;
     return (
       `${head}\n${oracleLine(summary)}` +
-      `sequential:   ${summary.decision} after ${summary.queries} queries (statistic ${statistic}; ${testText(summary)})\n` +
+      `sequential:   ${summary.decision} after ${summary.queries} queries (${summary.gapInterval ? `gap in [${summary.gapInterval[0].toFixed(4)}, ${summary.gapInterval[1].toFixed(4)}] at ${1 - summary.alpha} confidence` : `statistic ${statistic}`}; ${testText(summary)})\n` +
       `fixed-sample: ${summary.fixedDecision} on ${summary.fixedSamples} rows (gap ${summary.fixedGap.toFixed(4)})\n`
     );
   }
