@@ -39,12 +39,11 @@ function tableChart(table: SummaryTable, column: string, errorColumn: string | n
       ...(Number.isFinite(error) ? { lower: Math.max(0, value - error), upper: value + error } : {}),
     });
   }
-  return {
-    id,
-    title,
-    caption,
-    spec: barChartSpec(data, { title, categoryTitle: 'Pool', valueTitle, seriesTitle: 'Test', panelTitle: 'Metric · access', errorBars: errorColumn !== null, independentPanels: true }),
-  };
+  const spec = barChartSpec(data, { title, categoryTitle: 'Pool', valueTitle, seriesTitle: 'Test', panelTitle: 'Metric · access', errorBars: errorColumn !== null, independentPanels: true });
+  // Six panels (SP and EO x three access regimes): wrap them in rows of three.
+  const facet = spec.facet as { column: Record<string, unknown> } | undefined;
+  if (facet !== undefined) Object.assign(spec, { facet: facet.column, columns: 3 });
+  return { id, title, caption, spec };
 }
 
 /**
