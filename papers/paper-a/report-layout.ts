@@ -7,6 +7,7 @@ import { layoutPaperTable, type PaperTableLayout } from '../../src/report/paper-
 import type { PublishedCell } from '../../src/report/published.js';
 import { inputError } from '../../src/util/errors.js';
 import { paperAPublishedPath } from './files.js';
+import { beyondTables } from './beyond-the-paper.js';
 import { explainPaperAComparison, paperAComparisonTable } from './comparison.js';
 import { figure1Chart, type PublishedFigurePoint } from './figure-1.js';
 import type { PoolDataLabels } from './pool-data-labels.js';
@@ -119,7 +120,7 @@ export const paperALayout: PaperLayout = {
   name: 'paper-a',
   experiments: [PAPER_A_EXPERIMENT, ...Object.values(PAPER_A_SENSITIVITY_EXPERIMENTS)],
   published: paperAPublishedPath(),
-  build(input): PaperLayoutParts {
+  async build(input): Promise<PaperLayoutParts> {
     const options = parseOptions(input.options, `${input.directory}/report-layout.json`);
     const notices = [...(options.notice ? [`${options.notice}`] : []), ...datasetNotices(options.pools)];
     const chartNote = options.chartNote ?? undefined;
@@ -130,6 +131,8 @@ export const paperALayout: PaperLayout = {
 
     const labels = poolDataLabels(options.pools);
     parts.tables = paperATables(labels).map((layout) => layoutPaperTable(layout, input.summaries));
+    // After Tables 2 and 3: the same audits with the tests of issue 11, marked as beyond the paper.
+    parts.tables.splice(3, 0, ...(await beyondTables(input.directory, input.summaries)));
     const tolerances = toleranceTable(input, options);
     if (tolerances !== null) parts.tables.push(tolerances);
     const subtitle = chartNote ? `${chartNote} Red ticks: published means (Table 2).` : undefined;

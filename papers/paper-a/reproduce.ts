@@ -6,12 +6,13 @@ import { writePaperLayoutManifest } from '../../src/report/paper-layout.js';
 import { loadPublishedFile } from '../../src/report/published.js';
 import { writeReport } from '../../src/report/write-report.js';
 import { configFromObject, type ExperimentConfig, loadConfig, type Override, readConfigObject } from '../../src/harness/config.js';
-import { runExperiment } from '../../src/harness/run-experiment.js';
+import { type RunSummary, runExperiment } from '../../src/harness/run-experiment.js';
 import { writeFileAtomic } from '../../src/util/atomic-write.js';
 import type { ReproductionOptions } from '../reproduction.js';
 import { paperAConfigFolder, paperAPublishedPath } from './files.js';
 import { explainPaperAComparison, type PaperAComparisonRow } from './comparison.js';
 import { calibratedPools, poolProvenance, type SourcedPool, type TrainedPoolsProvider } from './pool-sources.js';
+import { runBeyondThePaper } from './beyond-the-paper.js';
 import type { PaperALayoutOptions } from './report-layout.js';
 import { trainedPools } from './trained-pools.js';
 
@@ -21,6 +22,8 @@ export interface PaperAOptions extends ReproductionOptions {
   trainedPools?: TrainedPoolsProvider;
   /** Run the score/logit tolerance sweeps too (default true). */
   sensitivity?: boolean;
+  /** Run Tables 2 and 3 with the calibrated GLR and the betting test too (beyond-the-paper.ts; default true). */
+  beyond?: boolean;
 }
 
 /** One results folder of the reproduction and how long its audits took. */
@@ -201,16 +204,12 @@ async function runAndReport(plan: PaperAPlan, run: PaperAPlan['runs'][number], w
   const pools = written.layoutOptions.pools.map((pool) => (pool.file ? { ...pool, file: relative(run.directory, pool.file) } : pool));
   writePaperLayoutManifest(run.directory, { layout: 'paper-a', options: { ...written.layoutOptions, pools } });
   const report = await writeReport(run.directory, { png: options.png });
-  const done: PaperARun = {
-    experiment: config.experiment,
-    directory: run.directory,
-    reportPath: report.reportPath,
-    rows: summary.rows,
-    cells: summary.cells,
-    auditSeconds: summary.wallSeconds,
-    threads: summary.threads,
-  };
-  return { done, report };
+  return { done: paperARun(config.experiment, run.directory, summary, report.reportPath), report };
+}
+
+/** paperARun(experiment, directory, summary, reportPath): what the summary says of one run. */
+function paperARun(experiment: string, directory: string, summary: RunSummary, reportPath: string): PaperARun {
+  return { experiment, directory, reportPath, rows: summary.rows, cells: summary.cells, auditSeconds: summary.wallSeconds, threads: summary.threads };
 }
 
 /** Stage 4 for every config; paper A's annotated comparison comes from the main run. */
@@ -226,6 +225,14 @@ async function runAudits(plan: PaperAPlan, written: WrittenPools, options: Paper
     runs.push(done);
   }
   return { runs, comparisonRows };
+}
+
+/** Stage 3b (beyond the paper, before the main report that shows it): Tables 2 and 3's audits with the tests of issue 11. */
+async function runBeyond(plan: PaperAPlan, written: WrittenPools, options: PaperAOptions): Promise<PaperARun> {
+  const main = plan.runs.find((run) => run.key === 'main') as PaperAPlan['runs'][number];
+  const input = { out: plan.out, configFile: main.file, pools: written.pools, files: written.files, notice: written.notice, overrides: plan.overrides, threads: options.threads, png: options.png, progress: plan.progress };
+  const run = await runBeyondThePaper(input);
+  return paperARun(run.experiment, run.directory, run.summary, run.reportPath);
 }
 
 /** Stage 5 (summary): the comparison's counts and README.md, the reproduction's front page. */
@@ -259,6 +266,9 @@ function writeSummary(plan: PaperAPlan, written: WrittenPools, runs: PaperARun[]
  *    available (papers/paper-a/configs/models/<dataset>.yaml), else the calibrated
  *    synthetic pools (papers/paper-a/calibrated-pools.ts), labelled with the reason;
  * 3. write: <out>/pools/*.arrow with pools.json;
+ * 3b. beyond the paper: Tables 2 and 3's audits with the calibrated GLR and the
+ *    betting test into <out>/beyond-the-paper/ (beyond-the-paper.ts), before the main
+ *    report, which shows them beside paper A's test;
  * 4. run and report: each config, its pool grid pointing at those files (a config
  *    built as a value), through the harness into <out>/ (and the score/logit
  *    tolerance sweeps into <out>/score-tolerance/, <out>/logit-tolerance/), then the
@@ -272,8 +282,9 @@ export async function reproducePaperA(options: PaperAOptions = {}): Promise<Pape
   const plan = planPaperA(options);
   const pools = await makePools(plan, options);
   const written = writePools(plan.out, pools, started);
+  const beyond = options.beyond === false ? [] : [await runBeyond(plan, written, options)];
   const { runs, comparisonRows } = await runAudits(plan, written, options);
-  return writeSummary(plan, written, runs, comparisonRows, started);
+  return writeSummary(plan, written, [...runs, ...beyond], comparisonRows, started);
 }
 
 /** The Markdown front page of results/paper-a/: what ran on what, and where the outputs are. */

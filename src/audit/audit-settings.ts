@@ -1,6 +1,7 @@
 import { errorLevelsProblem } from '../stats/thresholds.js';
 import { type Infer, schema } from '../util/schema.js';
 import { ACCESS_REGIMES, type AccessRegime } from './access-regime.js';
+import { QUERY_ORDER_SETTINGS, TEST_NAMES, testSettingsProblem, type TestSettingsInput } from './audit-test.js';
 import { FAIRNESS_METRICS } from './metric.js';
 
 const openUnitInterval = { minimum: 0, maximum: 1, exclusiveMinimum: true, exclusiveMaximum: true } as const;
@@ -61,14 +62,80 @@ export const auditSettingsProperties = {
     schema.integer({
       minimum: 1,
       description:
-        'The test starts once each group has this many observations (default 1, as in paper A); 5-10 cut the early false rejects of score and logit access (docs/core.md).',
+        'The test starts once each group has this many observations (default 1, as in paper A; 5 for calibrated-glr with score or logit access); 5-10 cut the early false rejects of score and logit access (docs/core.md).',
     }),
+  ),
+  test: schema.optional(
+    schema.enumOf(TEST_NAMES, {
+      description:
+        "The sequential test (docs/error-control.md): wald-glr (paper A's GLR with Wald's thresholds; the default, or calibrated-glr when thresholds is calibrated or given), calibrated-glr (the GLR with Monte Carlo calibrated thresholds), betting (anytime-valid testing by betting), confidence-sequence (anytime-valid, weaker; reports a gap interval).",
+    }),
+  ),
+  thresholds: schema.optional(
+    schema.oneOf(
+      [
+        schema.enumOf(['wald', 'calibrated'], { description: "wald: paper A's log((1 − β)/α), log(β/(1 − α)); calibrated: from the calibration cache (computed when missing)." }),
+        schema.object(
+          {
+            upper: schema.number({ description: 'Reject once the signed GLR is at or above this (> 0).' }),
+            lower: schema.number({ description: 'Accept once the signed GLR is at or below this (< 0).' }),
+          },
+          { description: 'Given thresholds, e.g. from `fairaudit calibrate`.' },
+        ),
+      ],
+      {
+        description:
+          "The GLR tests' stopping thresholds: wald (paper A's, the default), calibrated (Monte Carlo calibrated for this setting, cached by fingerprint; `fairaudit calibrate` computes them ahead) or {upper, lower}.",
+      },
+    ),
+  ),
+  order: schema.optional(
+    schema.enumOf(QUERY_ORDER_SETTINGS, {
+      description: 'The query order: random (uniform without replacement, paper A; the default) or balanced (the groups alternate, each in random order; once one is exhausted the other continues).',
+    }),
+  ),
+  logitBounds: schema.optional(
+    schema.object(
+      {
+        lower: schema.number({ description: 'The smallest logit the model can output.' }),
+        upper: schema.number({ description: 'The largest logit the model can output.' }),
+      },
+      {
+        description:
+          'Declared bounds of the logits, needed by the betting and confidence-sequence tests with logit access (logits are rescaled to [0, 1]; a logit outside the bounds stops the audit).',
+      },
+    ),
+  ),
+  calibration: schema.optional(
+    schema.object(
+      {
+        paths: schema.integer({ minimum: 100, default: 4000, description: 'Simulated audits per calibration pool (tuning; as many again per certification round).' }),
+        seed: schema.seed({ default: 'calibrate', description: "Seed of the calibration's simulations (chunk seeds derive from it)." }),
+        confidence: schema.number({
+          ...openUnitInterval,
+          default: 0.95,
+          description: 'Monte Carlo confidence of the certificate, simultaneous over the calibration pools and rounds.',
+        }),
+        baseRates: schema.optional(
+          schema.array(schema.number({ minimum: 0, maximum: 1, description: 'A fraction of [0, 1 − δ].' }), {
+            minItems: 1,
+            description:
+              "Decision access: where group a's rate sits in the simulated pools, as fractions of [0, 1 − δ] (default 0, 0.01, 0.03, 0.1, 0.2, …, 0.9, 0.97, 0.99, 1); the supremum over the composite null is taken over these.",
+          }),
+        ),
+      },
+      { description: 'How thresholds: calibrated is calibrated (the defaults are `fairaudit calibrate`\'s).' },
+    ),
   ),
 };
 
-/** The rule across keys: alpha and beta must leave the thresholds apart (errorLevelsProblem). */
+/**
+ * The rules across keys: alpha and beta must leave the thresholds apart
+ * (errorLevelsProblem), and the keys that choose the test must fit together
+ * (testSettingsProblem).
+ */
 export function auditSettingsProblem(value: Record<string, unknown>) {
-  return errorLevelsProblem(value.alpha as number, value.beta as number);
+  return errorLevelsProblem(value.alpha as number, value.beta as number) ?? testSettingsProblem(value as unknown as TestSettingsInput);
 }
 
 /** The settings of an audit of one pool (no pool: see the sequential-audit kind and auditPool). */

@@ -31,28 +31,69 @@ export interface SequentialAuditResult {
   readonly fixedGap: number;
   /** The statistic after each query (0 before it is defined); only when options.trajectory. */
   readonly trajectory?: Float64Array;
+  /** The confidence-sequence test: its 1 - alpha interval for the gap when it stopped (runAudit). */
+  readonly gapInterval?: readonly [number, number];
+}
+
+/** The running counts and sums of the rows an audit has queried, per group. */
+export interface QueriedSums {
+  countA: number;
+  sumA: number;
+  countB: number;
+  sumB: number;
 }
 
 /**
- * The fixed-sample decision: on hard decisions the gap of counts is compared exactly
- * (countGapDecision; sums of 0/1 values are the positives, exact in doubles); on scores
- * or logits the plug-in mean gap is compared in floating point (fixedSampleDecision).
- * A group without a row among them is inconclusive (no verdict without evidence).
+ * continueRandomOrder(prepared, sums, position, cap, shuffle, random) queries positions
+ * position..cap-1 of the same order an audit used (the partial shuffle of the prepared
+ * scratch when `shuffle`, else the pool's order) and adds their values to `sums`: the rest
+ * of the first min(B, pool size) rows the fixed-sample decision uses. Returns cap (the
+ * positions now shuffled, for restoreOrder). O(cap - position).
  */
-function fixedDecisionOf(
+export function continueRandomOrder(prepared: PreparedAudit, sums: QueriedSums, position: number, cap: number, shuffle: boolean, random: Random | null): number {
+  const { group, value, order, swaps } = prepared;
+  for (; position < cap; position++) {
+    const row = shuffle ? shufflePosition(order, swaps, position, random!) : position;
+    addQueried(sums, group[row], value[row]);
+  }
+  return position;
+}
+
+/** addQueried(sums, group, value) adds one queried row's value to its group's count and sum. O(1). */
+export function addQueried(sums: QueriedSums, group: number, value: number): void {
+  if (group === 0) {
+    sums.countA++;
+    sums.sumA += value;
+  } else {
+    sums.countB++;
+    sums.sumB += value;
+  }
+}
+
+/**
+ * fixedSampleOf(prepared, sums, cap, tolerance) is the fixed-sample decision on the first
+ * min(B, pool size) = cap rows (their sums in `sums`): the plug-in gap (mean of b minus
+ * mean of a; the whole pool's when cap is the pool size) and its decision. On hard
+ * decisions the gap of counts is compared exactly (countGapDecision; sums of 0/1 values
+ * are the positives, exact in doubles); on scores or logits the plug-in mean gap is
+ * compared in floating point (fixedSampleDecision). A group without a row among them is
+ * inconclusive (no verdict without evidence). O(1).
+ */
+export function fixedSampleOf(
   prepared: PreparedAudit,
-  wholePool: boolean,
-  countA: number,
-  sumA: number,
-  countB: number,
-  sumB: number,
-  gap: number,
+  sums: QueriedSums,
+  cap: number,
   tolerance: number,
-): FixedSampleDecision {
-  if (prepared.family === 'gaussian') return fixedSampleDecision(gap, tolerance);
-  return wholePool
+): { fixedDecision: FixedSampleDecision; fixedGap: number } {
+  const wholePool = cap === prepared.size;
+  const fixedGap = wholePool
+    ? prepared.totalB / prepared.countB - prepared.totalA / prepared.countA
+    : sums.sumB / sums.countB - sums.sumA / sums.countA;
+  if (prepared.family === 'gaussian') return { fixedDecision: fixedSampleDecision(fixedGap, tolerance), fixedGap };
+  const fixedDecision = wholePool
     ? countGapDecision(prepared.countA, prepared.totalA, prepared.countB, prepared.totalB, tolerance)
-    : countGapDecision(countA, sumA, countB, sumB, tolerance);
+    : countGapDecision(sums.countA, sums.sumA, sums.countB, sums.sumB, tolerance);
+  return { fixedDecision, fixedGap };
 }
 
 /**
@@ -75,7 +116,7 @@ function fixedDecisionOf(
  */
 export function runSequentialAudit(
   prepared: PreparedAudit,
-  settings: Omit<AuditSettings, 'metric' | 'access'>,
+  settings: Pick<AuditSettings, 'tolerance' | 'scoreTolerance' | 'logitTolerance' | 'budget' | 'alpha' | 'beta' | 'minimumPerGroup'>,
   random: Random | null,
   options: SequentialAuditOptions = {},
 ): SequentialAuditResult {
@@ -119,32 +160,20 @@ export function runSequentialAudit(
     }
   }
   const queries = position;
-  let fixedGap = Number.NaN;
+  let fixed: { fixedDecision: FixedSampleDecision | null; fixedGap: number } = { fixedDecision: null, fixedGap: Number.NaN };
   if (wantFixed) {
-    if (cap === size) {
-      fixedGap = prepared.totalB / prepared.countB - prepared.totalA / prepared.countA;
-    } else {
-      for (; position < cap; position++) {
-        const row = shuffle ? shufflePosition(order, swaps, position, random!) : position;
-        if (group[row] === 0) {
-          countA++;
-          sumA += value[row];
-        } else {
-          countB++;
-          sumB += value[row];
-        }
-      }
-      fixedGap = sumB / countB - sumA / countA;
-    }
+    const sums = { countA, sumA, countB, sumB };
+    if (cap !== size) position = continueRandomOrder(prepared, sums, position, cap, shuffle, random);
+    fixed = fixedSampleOf(prepared, sums, cap, tolerance);
   }
   if (shuffle) restoreOrder(order, swaps, position);
   return {
     decision,
     queries,
     statistic,
-    fixedDecision: wantFixed ? fixedDecisionOf(prepared, cap === size, countA, sumA, countB, sumB, fixedGap, tolerance) : null,
+    fixedDecision: fixed.fixedDecision,
     fixedSamples: cap,
-    fixedGap,
+    fixedGap: fixed.fixedGap,
     ...(trajectory !== null ? { trajectory: trajectory.subarray(0, queries) } : {}),
   };
 }

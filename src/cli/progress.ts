@@ -40,3 +40,26 @@ export class ProgressBar {
     if (this.drawn) process.stderr.write('\n');
   }
 }
+
+/**
+ * stagedProgress(label, quiet, unit) is a progress callback (stage, done, total) that
+ * draws one ProgressBar per stage ("calibrate: tune", then "calibrate: certify", ...),
+ * and finish() to end the last one.
+ */
+export function stagedProgress(label: string, quiet: boolean, unit: string) {
+  let bar: ProgressBar | undefined;
+  let current = '';
+  return {
+    update(stage: string, done: number, total: number): void {
+      if (bar === undefined || stage !== current) {
+        bar?.finish();
+        bar = new ProgressBar(`${label}: ${stage}`, total, quiet, unit);
+        current = stage;
+      }
+      bar.update(done);
+    },
+    finish(): void {
+      bar?.finish();
+    },
+  };
+}

@@ -1,3 +1,5 @@
+import { errorControlLayout } from '../../papers/paper-a/error-control/report-layout.js';
+import { errorControlReproduction } from '../../papers/paper-a/error-control/reproduction.js';
 import { paperALayout } from '../../papers/paper-a/report-layout.js';
 import { PAPER_A_MODEL_PRESETS } from '../../papers/paper-a/models.js';
 import { paperAReproduction } from '../../papers/paper-a/reproduction.js';
@@ -15,13 +17,13 @@ import type { PaperLayout } from '../report/paper-layout.js';
 export const modelPresets: readonly ModelPreset[] = [...PAPER_A_MODEL_PRESETS, ...PAPER_B_MODEL_PRESETS];
 
 /** The paper layouts `report` and `compare` know, one per paper. */
-export const paperLayouts: readonly PaperLayout[] = [paperALayout, paperBLayout];
+export const paperLayouts: readonly PaperLayout[] = [paperALayout, errorControlLayout, paperBLayout];
 
 /**
  * Every reproduction, in the order `fairaudit reproduce all` runs them. To add one,
  * write papers/<paper>/ with a Reproduction and add it here.
  */
-export const reproductions: readonly Reproduction[] = [paperAReproduction, paperBReproduction, paperBPirReproduction];
+export const reproductions: readonly Reproduction[] = [paperAReproduction, errorControlReproduction, paperBReproduction, paperBPirReproduction];
 
 /** reproductionNames() lists the names `fairaudit reproduce` accepts (plus "all"). */
 export function reproductionNames(): string[] {

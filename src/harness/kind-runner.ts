@@ -61,6 +61,20 @@ export interface KindRunner<Settings = Record<string, unknown>, Context = unknow
   /** Runs one replicate; must draw all randomness from `random`. */
   runReplicate(context: Context, settings: Settings, random: Random): Record<string, ColumnValue>;
   /**
+   * Optional work on the main thread before any worker starts, given every cell's
+   * settings: filling a cache the cells' contexts then read (the sequential-audit kind
+   * calibrates thresholds on worker threads of its own here). It must not change what
+   * runReplicate computes (the cache holds what prepare would compute itself); throw
+   * InputError for bad input (nothing is written yet).
+   */
+  beforeRun?(cells: readonly Settings[], origin: SettingsOrigin, options: { readonly threads?: number }): Promise<void>;
+  /**
+   * Settings recorded as a result column whenever a cell sets them, even when the grid
+   * does not vary them (e.g. which test ran); a setting no cell sets adds no column, so
+   * runs that do not use it keep their bytes.
+   */
+  readonly recordedSettings?: readonly string[];
+  /**
    * A short label for a grid value of an object-valued setting (e.g. a pool's name),
    * used in the setting's result column; defaults to the value's canonical JSON.
    */

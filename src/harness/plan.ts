@@ -3,7 +3,7 @@ import { canonicalJson } from '../util/canonical-json.js';
 import { InputError } from '../util/errors.js';
 import { deriveSeed } from '../util/random.js';
 import { schemaAt } from '../util/schema.js';
-import type { ExperimentConfig } from './config.js';
+import { EAGER_CELL_LIMIT, type ExperimentConfig } from './config.js';
 import type { ColumnType, ColumnValue, KindRunner } from './kind-runner.js';
 
 /** A result column that records a setting varied by the grid. */
@@ -13,6 +13,8 @@ export interface GridColumn {
   /** The column name: the key with "." replaced by "_" (prefixed "setting_" if it would clash). */
   column: string;
   type: ColumnType;
+  /** A setting the kind records whenever a cell sets it (KindRunner.recordedSettings), not a grid axis. */
+  recorded?: true;
 }
 
 /** A cell of the plan: one combination of the grid, with its canonical key. */
@@ -97,6 +99,8 @@ function columnTypeOf(kind: KindRunner, key: string): ColumnType {
 }
 
 function columnValue(kind: KindRunner, column: GridColumn, value: unknown): ColumnValue {
+  // A grid value null leaves an optional setting absent; a number column records it as NaN.
+  if (column.type === 'float64' && (value === null || value === undefined)) return Number.NaN;
   if (column.type !== 'utf8') return value as ColumnValue;
   if (typeof value === 'string') return value;
   return kind.labelOf?.(column.key, value) ?? canonicalJson(value);
@@ -143,6 +147,23 @@ function planFingerprint(config: ExperimentConfig, labels: readonly string[][]):
 }
 
 /**
+ * probeCells(config) lists the cells that show every value a setting takes somewhere in
+ * the grid (axis by axis; a default that depends on two axes at once may be missed): every cell of a grid of at most EAGER_CELL_LIMIT cells, else the first cell
+ * and, per axis and value, the cell that differs from the first only in that axis.
+ * O(min(cells, sum of the axes' lengths)).
+ */
+export function probeCells(config: ExperimentConfig): number[] {
+  if (config.cellCount <= EAGER_CELL_LIMIT) return Array.from({ length: config.cellCount }, (_, index) => index);
+  const indices = [0];
+  let stride = config.cellCount;
+  for (const axis of config.grid) {
+    stride /= axis.values.length;
+    for (let i = 1; i < axis.values.length; i++) indices.push(i * stride);
+  }
+  return indices;
+}
+
+/**
  * buildPlan(config, kind) is the plan of a validated config: cells in grid order, each
  * with a canonical key (canonicalJson of its coordinates), and chunks of at most
  * chunkSize consecutive replicates of one cell, both made on demand. Grid columns with
@@ -152,11 +173,18 @@ function planFingerprint(config: ExperimentConfig, labels: readonly string[][]):
  */
 export function buildPlan(config: ExperimentConfig, kind: KindRunner): Plan {
   const reserved = new Set([...FIXED_COLUMNS, ...kind.outcomeColumns.map((c) => c.name)]);
-  const gridColumns: GridColumn[] = config.grid.map((axis) => {
-    const plain = axis.key.replaceAll('.', '_');
-    return { key: axis.key, column: reserved.has(plain) ? `setting_${plain}` : plain, type: columnTypeOf(kind, axis.key) };
-  });
+  const columnOf = (key: string): GridColumn => {
+    const plain = key.replaceAll('.', '_');
+    return { key, column: reserved.has(plain) ? `setting_${plain}` : plain, type: columnTypeOf(kind, key) };
+  };
+  const gridColumns: GridColumn[] = config.grid.map((axis) => columnOf(axis.key));
   const values: ColumnValue[][] = config.grid.map((axis, a) => axis.values.map((value) => columnValue(kind, gridColumns[a], value)));
+  // Settings the kind records whenever a cell sets them (not coordinates: they leave the cell keys alone).
+  const probes = kind.recordedSettings === undefined ? [] : probeCells(config);
+  const recorded = (kind.recordedSettings ?? []).filter(
+    (key) => !config.grid.some((axis) => axis.key === key) && probes.some((index) => config.cellAt(index).settings[key] !== undefined),
+  );
+  const recordedColumns = recorded.map((key): GridColumn => ({ ...columnOf(key), recorded: true }));
   for (const [a, axis] of config.grid.entries()) {
     const labels = new Map<string, number>();
     values[a].forEach((value, index) => {
@@ -183,15 +211,16 @@ export function buildPlan(config: ExperimentConfig, kind: KindRunner): Plan {
     if (cell !== undefined) return cell;
     const { coordinates, settings } = config.cellAt(index);
     const columns: Record<string, ColumnValue> = {};
-    const labelled: Record<string, ColumnValue> = {};
+    const labelled: Record<string, ColumnValue | null> = {};
     let rest = index;
     for (let a = config.grid.length - 1; a >= 0; a--) {
       const length = config.grid[a].values.length;
       const value = values[a][rest % length];
       rest = Math.floor(rest / length);
       columns[gridColumns[a].column] = value;
-      labelled[gridColumns[a].key] = value;
+      labelled[gridColumns[a].key] = coordinates[gridColumns[a].key] === null ? null : value;
     }
+    for (const column of recordedColumns) columns[column.column] = columnValue(kind, column, settings[column.key] ?? '');
     cell = { index, key: canonicalJson(labelled), coordinates, columns, settings };
     if (recent.size >= CELL_CACHE_SIZE) recent.delete(recent.keys().next().value as number);
     recent.set(index, cell);
@@ -211,7 +240,7 @@ export function buildPlan(config: ExperimentConfig, kind: KindRunner): Plan {
     seed: config.seed,
     replicates: config.replicates,
     chunkSize: config.chunkSize,
-    gridColumns,
+    gridColumns: [...gridColumns, ...recordedColumns],
     cellCount: config.cellCount,
     chunksPerCell,
     chunkCount,

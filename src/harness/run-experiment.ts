@@ -9,7 +9,7 @@ import type { ExperimentConfig } from './config.js';
 import type { KindRunner } from './kind-runner.js';
 import { findKindRunner } from './kind-runners.js';
 import { claimOutputFolder, type OutputFolder } from './output-folder.js';
-import { buildPlan, type Plan, type PlanCell, type PlanChunk, type Shard, shardChunks, shardSize } from './plan.js';
+import { buildPlan, type Plan, type PlanCell, type PlanChunk, probeCells, type Shard, shardChunks, shardSize } from './plan.js';
 import { ResultsWriter } from './results-writer.js';
 import { buildRunRecord, fairauditVersion, gitCommit, type RunRecord, readRunRecord, resultsArtifact } from './run-record.js';
 import { type ChunkRunner, kindModuleFile, WorkerPool } from './worker-pool.js';
@@ -390,6 +390,12 @@ export async function runExperiment(config: ExperimentConfig, options: RunOption
     if (complete) {
       failed = false;
       return complete;
+    }
+    // A kind may fill its caches first (calibrations on worker threads); a cell it did not
+    // see (grids beyond EAGER_CELL_LIMIT cells pass probe cells) computes its own in its worker.
+    if (run.kind.beforeRun !== undefined) {
+      const probes = probeCells(config).map((index) => run.plan.cellAt(index).settings);
+      await run.kind.beforeRun(probes, { configFile: config.file, baseDirectory: config.baseDirectory }, { threads: options.threads });
     }
     const checkpoints = new Checkpoints(run.written.outDirectory, run.plan, run.shard, run.kind.outcomeColumns);
     const outcomes = await runChunks(run, options, checkpoints);

@@ -104,7 +104,9 @@ export function buildRunRecord(
   const grid = Array.isArray(config.grid)
     ? Object.fromEntries(config.grid.map((axis) => [axis.key, axis.values]))
     : (config.grid as Record<string, unknown[]>);
-  const settingDescriptions = Object.fromEntries(plan.gridColumns.map((c) => [c.column, `the setting ${c.key} (varied by the grid)`]));
+  const settingDescriptions = Object.fromEntries(
+    plan.gridColumns.map((c) => [c.column, `the setting ${c.key} (${c.recorded ? 'as the cell sets it' : 'varied by the grid'})`]),
+  );
   const fixed: Record<string, string> = {
     experiment: 'experiment name',
     kind: 'experiment kind',

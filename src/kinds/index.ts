@@ -1,5 +1,6 @@
 import { findKindRunner } from '../harness/kind-runners.js';
 import { type ExperimentKind, registerKind } from './kind.js';
+import { operatingCharacteristicKind } from './operating-characteristic/index.js';
 import { respirKind, respirMinimalFlipsKind } from './respir/index.js';
 import { sequentialAuditKind } from './sequential-audit/index.js';
 
@@ -11,7 +12,7 @@ export { type ExperimentKind, registerKind } from './kind.js';
  * ExperimentKind) and add it here; the composition root (src/cli/registry.ts)
  * registers this list.
  */
-export const builtInKinds: readonly ExperimentKind[] = [sequentialAuditKind, respirKind, respirMinimalFlipsKind];
+export const builtInKinds: readonly ExperimentKind[] = [sequentialAuditKind, operatingCharacteristicKind, respirKind, respirMinimalFlipsKind];
 
 /**
  * registerBuiltInKinds() registers every built-in kind not registered yet (the CLI's

@@ -95,8 +95,12 @@ export interface PaperLayout {
    * `compare` compare every run with the files of the registered layouts by default.
    */
   published?: string;
-  /** build(input) lays the paper's parts out from the summarised run. Throws InputError for bad options. */
-  build(input: PaperLayoutInput): PaperLayoutParts;
+  /**
+   * build(input) lays the paper's parts out from the summarised run (asynchronously when
+   * it reads another results folder, e.g. paper A's runs beyond the paper). Throws
+   * InputError for bad options.
+   */
+  build(input: PaperLayoutInput): PaperLayoutParts | Promise<PaperLayoutParts>;
   /** For a paper-level folder without results.arrow (optional). */
   folder?: PaperFolderLayout;
 }

@@ -83,7 +83,7 @@ export async function summariseRun(directory: string, options: ReportOptions = {
   let paper: PaperLayoutParts | null = null;
   if (manifest !== null && layout !== null) {
     const config = results.run?.raw.config;
-    paper = layout.build({
+    paper = await layout.build({
       directory: results.directory,
       experiment: results.experiment,
       summaries,

@@ -91,3 +91,47 @@ export function countGapDecision(
   if (countA === 0 || countB === 0) return 'inconclusive';
   return countGapExceedsTolerance(countA, positivesA, countB, positivesB, tolerance) ? 'reject' : 'accept';
 }
+
+/** The last tolerance size compareCountDifference converted, and its fraction. */
+let signedTolerance = Number.NaN;
+let signedFraction: DecimalFraction = { numerator: 0n, denominator: 1n };
+
+/**
+ * compareCountDifference(countA, positivesA, countB, positivesB, tolerance) returns the
+ * sign (-1, 0 or 1) of positivesB/countB - positivesA/countA - tolerance, exactly: the
+ * tolerance is the decimal it prints as (decimalFraction; any sign), and with tolerance =
+ * s p/q it compares the integers (positivesB countA - positivesA countB) q and s p countA
+ * countB, in doubles while every product stays below 2^53 and in BigInt otherwise. The
+ * signed companion of countGapExceedsTolerance, for one-sided comparisons such as "is the
+ * smallest possible rate of b more than the tolerance above the largest possible rate of
+ * a" (the deterministic part of the betting test). Counts are integers >= 0 with
+ * countA, countB >= 1 (positives need not be <= count). O(1) (O(digits) on a new tolerance).
+ */
+export function compareCountDifference(
+  countA: number,
+  positivesA: number,
+  countB: number,
+  positivesB: number,
+  tolerance: number,
+): -1 | 0 | 1 {
+  const negative = tolerance < 0;
+  const size = negative ? -tolerance : tolerance;
+  if (size !== signedTolerance) {
+    signedFraction = decimalFraction(size);
+    signedTolerance = size;
+  }
+  const p = Number(signedFraction.numerator);
+  const q = Number(signedFraction.denominator);
+  const both = countA * countB;
+  const largest = Math.max(positivesB * countA, positivesA * countB, both);
+  if (largest * Math.max(p, q, 1) < EXACT_LIMIT && p < EXACT_LIMIT && q < EXACT_LIMIT) {
+    const left = (positivesB * countA - positivesA * countB) * q;
+    const right = (negative ? -p : p) * both;
+    return left > right ? 1 : left < right ? -1 : 0;
+  }
+  const a = BigInt(countA);
+  const b = BigInt(countB);
+  const left = (BigInt(positivesB) * a - BigInt(positivesA) * b) * signedFraction.denominator;
+  const right = (negative ? -signedFraction.numerator : signedFraction.numerator) * a * b;
+  return left > right ? 1 : left < right ? -1 : 0;
+}

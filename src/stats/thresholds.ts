@@ -57,3 +57,37 @@ export function sequentialThresholds(alpha: number, beta: number): SequentialThr
   checkErrorLevels(alpha, beta);
   return waldThresholds(alpha, beta);
 }
+
+/** What is wrong with a pair of thresholds: the key (relative to the pair), what was expected, what was found. */
+export interface ThresholdsProblem {
+  readonly key: 'upper' | 'lower' | '';
+  readonly expected: string;
+  readonly found: unknown;
+}
+
+/**
+ * thresholdsProblem(thresholds) is the one rule for given stopping thresholds: finite
+ * numbers with upper > lower, upper > 0 and lower < 0 (the signed GLR is >= 0 on the
+ * violation side and <= 0 on the compliance side, so a threshold on the wrong side of 0
+ * would decide at the first defined statistic). Returns the first problem, or undefined.
+ * The audit settings' schema and checkThresholds both use it. O(1).
+ */
+export function thresholdsProblem(thresholds: SequentialThresholds): ThresholdsProblem | undefined {
+  const { upper, lower } = thresholds;
+  if (!Number.isFinite(upper)) return { key: 'upper', expected: 'a finite number', found: upper };
+  if (!Number.isFinite(lower)) return { key: 'lower', expected: 'a finite number', found: lower };
+  if (!(upper > lower)) return { key: '', expected: 'upper greater than lower', found: { upper, lower } };
+  if (!(upper > 0)) return { key: 'upper', expected: 'a number > 0', found: upper };
+  if (!(lower < 0)) return { key: 'lower', expected: 'a number < 0', found: lower };
+  return undefined;
+}
+
+/**
+ * checkThresholds(thresholds, where) throws InputError naming `where` ("thresholds" in a
+ * config, "--upper" on a command line) and the key unless thresholdsProblem finds
+ * nothing. O(1).
+ */
+export function checkThresholds(thresholds: SequentialThresholds, where = 'thresholds'): void {
+  const problem = thresholdsProblem(thresholds);
+  if (problem) throw inputError({ where: problem.key === '' ? where : `${where}: ${problem.key}`, expected: problem.expected, found: problem.found });
+}

@@ -14,7 +14,8 @@ export type Schema =
   | BooleanSchema
   | ArraySchema<Schema>
   | ObjectSchema<Record<string, Schema>>
-  | SeedSchema;
+  | SeedSchema
+  | OneOfSchema<readonly Schema[]>;
 
 interface BaseSchema {
   /** What the key means, in a sentence (goes into the reference). */
@@ -78,6 +79,17 @@ export interface ObjectSchema<P extends Record<string, Schema>> extends BaseSche
   readonly check?: (value: Record<string, unknown>) => CrossKeyProblem | undefined;
 }
 
+/**
+ * A value of one of several shapes, e.g. `thresholds: wald | calibrated | {upper, lower}`
+ * (an enum or a mapping). A string is checked against the first enum or string option, a
+ * mapping against the first object option (so its messages name the inner key); anything
+ * else must pass one of the options, tried in order.
+ */
+export interface OneOfSchema<O extends readonly Schema[]> extends BaseSchema {
+  readonly type: 'oneOf';
+  readonly options: O;
+}
+
 export interface CrossKeyProblem {
   key: string;
   expected: string;
@@ -100,7 +112,11 @@ export type Infer<S> = S extends NumberSchema
           ? string
           : S extends ArraySchema<infer I>
             ? Infer<I>[]
-            : S extends ObjectSchema<infer P>
+            : S extends OneOfSchema<infer O>
+              ? readonly Schema[] extends O
+                ? unknown
+                : Infer<O[number]>
+              : S extends ObjectSchema<infer P>
               ? Simplify<
                   { [K in Exclude<keyof P, OptionalKeys<P>>]: Infer<P[K]> } & {
                     [K in OptionalKeys<P>]?: Infer<P[K]>;
@@ -131,6 +147,11 @@ export const schema = {
     options: Omit<ObjectSchema<P>, 'type' | 'properties'>,
   ): ObjectSchema<P> => ({ type: 'object', properties, ...options }),
   optional: <S extends Schema>(inner: S): S & { optional: true } => ({ ...inner, optional: true }),
+  oneOf: <const O extends readonly Schema[]>(options: O, rest: Omit<OneOfSchema<O>, 'type' | 'options'>): OneOfSchema<O> => ({
+    type: 'oneOf',
+    options,
+    ...rest,
+  }),
 };
 
 /** One problem found by validate(): the key path, what was expected, what was found. */
@@ -192,6 +213,8 @@ export function describeExpected(s: Schema): string {
     case 'object':
       if (s.exactlyOneOf) return `a mapping with exactly one of ${s.exactlyOneOf.join(', ')}`;
       return Object.keys(s.properties).length > 0 ? `a mapping with keys ${Object.keys(s.properties).join(', ')}` : 'a mapping';
+    case 'oneOf':
+      return s.options.map(describeExpected).join(', or ');
   }
 }
 
@@ -269,7 +292,27 @@ function validateAny(value: unknown, s: Schema, path: (string | number)[]): unkn
     }
     case 'object':
       return validateObject(value, s, path);
+    case 'oneOf':
+      return validateOneOf(value, s, path);
   }
+}
+
+function validateOneOf(value: unknown, s: OneOfSchema<readonly Schema[]>, path: (string | number)[]): unknown {
+  const matching =
+    typeof value === 'string'
+      ? s.options.find((option) => option.type === 'enum' || option.type === 'string')
+      : isPlainObject(value)
+        ? s.options.find((option) => option.type === 'object')
+        : undefined;
+  if (matching !== undefined) return validateAny(value, matching, path);
+  for (const option of s.options) {
+    try {
+      return validateAny(value, option, path);
+    } catch (error) {
+      if (!(error instanceof SchemaViolation)) throw error;
+    }
+  }
+  return fail(path, describeExpected(s), kindOf(value));
 }
 
 function validateObject(

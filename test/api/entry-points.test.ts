@@ -54,7 +54,7 @@ describe('a library user registers an experiment kind of their own (fairaudit/ha
     const run = spawnSync(process.execPath, [program, out], { cwd: root, encoding: 'utf8' });
     expect(run.stderr).toBe('');
     const result = JSON.parse(run.stdout) as { kinds: string[]; duplicate: string; rows: number; threads: number; shares: number[] };
-    expect(result.kinds).toEqual(['sequential-audit', 'respir', 'respir-minimal-flips', 'coin']);
+    expect(result.kinds).toEqual(['sequential-audit', 'operating-characteristic', 'respir', 'respir-minimal-flips', 'coin']);
     expect(result.duplicate).toMatch(/"coin" is already registered/);
     expect(result.rows).toBe(800);
     expect(result.threads).toBe(2);

@@ -105,3 +105,30 @@ describe('plans at scale: made from the grid on demand (issue 13)', () => {
     }
   });
 });
+
+describe('buildPlan(config, kind) with recorded settings and null grid values', () => {
+  const base = 'experiment: x\nkind: sequential-audit\nseed: 1\nsettings: {budget: 10, pool: {synthetic: {decisionRate: [0.3, 0.2], size: 100}}}\n';
+
+  it('records test, thresholds and order as columns only when a cell sets them, and leaves the cell keys alone', () => {
+    const plain = buildPlan(parseConfig(`${base}grid: {access: [decision, score]}\n`, 'a.yaml'), kind);
+    expect(plain.gridColumns.map((column) => column.column)).toEqual(['access']);
+    const set = buildPlan(parseConfig(`${base.replace('budget: 10,', 'budget: 10, test: betting, order: balanced,')}grid: {access: [decision, score]}\n`, 'b.yaml'), kind);
+    expect(set.gridColumns).toEqual([
+      { key: 'access', column: 'access', type: 'utf8' },
+      { key: 'test', column: 'test', type: 'utf8', recorded: true },
+      { key: 'order', column: 'order', type: 'utf8', recorded: true },
+    ]);
+    expect(set.cells.map((cell) => cell.key)).toEqual(plain.cells.map((cell) => cell.key));
+    expect(set.cells[0].columns).toEqual({ access: 'decision', test: 'betting', order: 'balanced' });
+    const given = buildPlan(parseConfig(`${base.replace('budget: 10,', 'budget: 10, thresholds: {upper: 5, lower: -2},')}`, 'c.yaml'), kind);
+    expect(given.cells[0].columns).toEqual({ thresholds: '{"lower":-2,"upper":5}' });
+  });
+
+  it('a null in the grid leaves an optional setting absent (a number column records NaN)', () => {
+    const oc = findKindRunner('operating-characteristic')!;
+    const plan = buildPlan(parseConfig('experiment: x\nkind: operating-characteristic\nseed: 1\nsettings: {budget: 10, pool: {synthetic: {decisionRate: [0.3, 0.2], size: 100}}}\ngrid: {gap: [null, 0.02]}\n', 'd.yaml'), oc);
+    expect(plan.cells.map((cell) => cell.key)).toEqual(['{"gap":null}', '{"gap":0.02}']);
+    expect(plan.cells[0].columns.gap).toBeNaN();
+    expect(plan.cells[0].settings.gap).toBeUndefined();
+  });
+});

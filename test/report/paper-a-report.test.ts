@@ -27,7 +27,7 @@ describe('fairaudit report / compare on a paper A reproduction folder (calibrate
 
   beforeAll(async () => {
     out = mkdtempSync(join(tmpdir(), 'paper-a-report-'));
-    await reproducePaperA({ outDirectory: out, calibrated: true, sensitivity: false, overrides: [parseOverride('replicates=2')], threads: 1, png: false });
+    await reproducePaperA({ outDirectory: out, calibrated: true, sensitivity: false, beyond: false, overrides: [parseOverride('replicates=2')], threads: 1, png: false });
     for (const file of paperFiles) written.set(file, readFileSync(join(out, file), 'utf8'));
     // What `reproduce` wrote goes; `report` must rebuild it from the folder alone.
     for (const file of [...paperFiles, 'report.html']) rmSync(join(out, file));

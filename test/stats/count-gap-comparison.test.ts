@@ -1,5 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { countGapDecision, countGapExceedsTolerance, decimalFraction } from '../../src/stats/count-gap-comparison.js';
+import {
+  compareCountDifference,
+  countGapDecision,
+  countGapExceedsTolerance,
+  decimalFraction,
+} from '../../src/stats/count-gap-comparison.js';
 import { createRandom } from '../../src/util/random.js';
 
 describe('decimalFraction(value)', () => {
@@ -83,5 +88,23 @@ describe('countGapExceedsTolerance(countA, positivesA, countB, positivesB, toler
     expect(countGapDecision(10, 0, 0, 0, 0.05)).toBe('inconclusive');
     expect(countGapDecision(0, 0, 10, 10, 0.05)).toBe('inconclusive');
     expect(countGapDecision(0, 0, 0, 0, 0.05)).toBe('inconclusive');
+  });
+});
+
+describe('compareCountDifference(countA, positivesA, countB, positivesB, tolerance)', () => {
+  it('is 0 for a difference of exactly the tolerance, either sign (8/20 - 7/20 = 0.05)', () => {
+    // python3: Fraction(8,20) - Fraction(7,20) - Fraction('0.05') == 0
+    expect(compareCountDifference(20, 7, 20, 8, 0.05)).toBe(0);
+    expect(compareCountDifference(20, 8, 20, 7, -0.05)).toBe(0);
+    expect(compareCountDifference(20, 7, 20, 9, 0.05)).toBe(1);
+    expect(compareCountDifference(20, 8, 20, 6, -0.05)).toBe(-1);
+  });
+
+  it('decides in BigInt when the products pass 2^53 (counts near 1e8)', () => {
+    // python3 with fractions.Fraction: pb = floor((12345678/123456789 + 0.05) * 98765432) = 14814814;
+    // the signs of pb/nb - pa/na - 0.05 at pb and pb + 1 are -1 and +1.
+    expect(compareCountDifference(123456789, 12345678, 98765432, 14814814, 0.05)).toBe(-1);
+    expect(compareCountDifference(123456789, 12345678, 98765432, 14814815, 0.05)).toBe(1);
+    expect(compareCountDifference(98765432, 14814815, 123456789, 12345678, -0.05)).toBe(-1);
   });
 });

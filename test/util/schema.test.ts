@@ -55,3 +55,26 @@ describe('closestName(word, candidates)', () => {
     expect(editDistance('kitten', 'sitting')).toBe(3);
   });
 });
+
+describe('validate(value, schema.oneOf([enum, object]))', () => {
+  const thresholds = schema.oneOf(
+    [
+      schema.enumOf(['wald', 'calibrated'], { description: 'named' }),
+      schema.object({ upper: schema.number({ description: 'u' }), lower: schema.number({ description: 'l' }) }, { description: 'given' }),
+    ],
+    { description: 'thresholds' },
+  );
+  const holder = schema.object({ thresholds: schema.optional(thresholds) }, { description: 'holder' });
+
+  it('accepts a string of the enum and a mapping of the object, as given', () => {
+    expect(validate({ thresholds: 'calibrated' }, holder)).toEqual({ thresholds: 'calibrated' });
+    expect(validate({ thresholds: { upper: 5, lower: -2 } }, holder)).toEqual({ thresholds: { upper: 5, lower: -2 } });
+    expect(validate({}, holder)).toEqual({});
+  });
+
+  it('names the inner problem: a misspelt name (with a hint), a bad key of the mapping, and a value of neither shape', () => {
+    expect(() => validate({ thresholds: 'wlad' }, holder)).toThrow(/thresholds: expected one of "wald", "calibrated" \(did you mean "wald"\?\), found "wlad"/);
+    expect(() => validate({ thresholds: { upper: 'x', lower: -2 } }, holder)).toThrow(/thresholds\.upper: expected a number, found the string "x"/);
+    expect(() => validate({ thresholds: 3 }, holder)).toThrow(/thresholds: expected one of "wald", "calibrated", or a mapping with keys upper, lower, found number 3/);
+  });
+});

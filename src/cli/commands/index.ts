@@ -1,6 +1,7 @@
 import type { CommandModule } from 'yargs';
 import { auditCommand } from './audit.js';
 import { benchCommand } from './bench.js';
+import { calibrateCommand } from './calibrate.js';
 import { dataCommand } from './data.js';
 import { glrCommand } from './glr.js';
 import { mergeCommand } from './merge.js';
@@ -18,4 +19,4 @@ import { runCommand } from './run.js';
  * one yargs CommandModule; add it here.
  */
 // biome-ignore lint/suspicious/noExplicitAny: command modules differ in their argument types
-export const commands: CommandModule<any, any>[] = [glrCommand, auditCommand, planCommand, runCommand, mergeCommand, respirCommand, reportCommand, compareCommand, reproduceCommand, dataCommand, pirCommand, modelsCommand, benchCommand];
+export const commands: CommandModule<any, any>[] = [glrCommand, auditCommand, calibrateCommand, planCommand, runCommand, mergeCommand, respirCommand, reportCommand, compareCommand, reproduceCommand, dataCommand, pirCommand, modelsCommand, benchCommand];

@@ -1,30 +1,15 @@
-import { isAbsolute, resolve } from 'node:path';
-import type { AuditPool } from '../../audit/pool.js';
-import { oracleDecision, type PreparedAudit, prepareAudit } from '../../audit/prepare-audit.js';
-import { runSequentialAudit } from '../../audit/sequential-audit.js';
-import { generateSyntheticPool, syntheticPoolSchema } from '../../data/synthetic-pool.js';
+import type { KindRunner, OutcomeColumn } from '../../harness/kind-runner.js';
+import { prepareAuditCalibrations } from '../../audit/prepare-calibrations.js';
 import { auditSettingsProblem, auditSettingsProperties } from '../../audit/audit-settings.js';
+import { testOf } from '../../audit/audit-test.js';
+import { type AuditTest, buildAuditTest } from '../../audit/build-audit-test.js';
+import { oracleDecision, type PreparedAudit, prepareAudit } from '../../audit/prepare-audit.js';
+import { runAudit } from '../../audit/run-audit.js';
+import { runSequentialAudit } from '../../audit/sequential-audit.js';
+import { loadPoolSource, poolSourceLabel, poolSourceSchema } from '../../data/pool-source.js';
 import type { Random } from '../../util/random.js';
 import { canonicalJson } from '../../util/canonical-json.js';
-import type { KindRunner, OutcomeColumn, SettingsOrigin } from '../../harness/kind-runner.js';
 import { type Infer, schema } from '../../util/schema.js';
-
-const poolSchema = schema.object(
-  {
-    name: schema.optional(
-      schema.string({
-        pattern: /^[A-Za-z0-9][A-Za-z0-9._-]*$/,
-        patternText: 'letters, digits, ".", "_" and "-"',
-        description: 'A short name for the pool, used as its label in results (the `pool` column when the grid varies it).',
-      }),
-    ),
-    file: schema.optional(
-      schema.string({ description: 'An Arrow IPC or CSV pool file; a relative path is resolved against the config file\'s folder.' }),
-    ),
-    synthetic: schema.optional(syntheticPoolSchema),
-  },
-  { description: 'The audit pool: exactly one of `file` or `synthetic`.', exactlyOneOf: ['file', 'synthetic'] },
-);
 
 /**
  * The settings of one sequential-audit cell: the pool, then an audit's settings
@@ -32,7 +17,7 @@ const poolSchema = schema.object(
  * auditPool). The schema is the single source of truth.
  */
 export const sequentialAuditCellSettings = schema.object(
-  { pool: poolSchema, ...auditSettingsProperties },
+  { pool: poolSourceSchema, ...auditSettingsProperties },
   { description: 'Settings of a sequential-audit cell.', check: auditSettingsProblem },
 );
 
@@ -60,53 +45,54 @@ const outcomeColumns: readonly OutcomeColumn[] = [
   },
 ];
 
-/**
- * Pools already loaded or generated in this thread, by recipe or path: the cells of a
- * grid that differ only in metric, access or tolerance share one pool. A pool is
- * read-only once made, so sharing it is safe.
- */
-const poolCache = new Map<string, AuditPool>();
-
-async function loadPool(settings: SequentialAuditCellSettings, origin: SettingsOrigin): Promise<AuditPool> {
-  const key = canonicalJson({ pool: settings.pool, base: origin.baseDirectory, access: settings.access });
-  let pool = poolCache.get(key);
-  if (!pool) {
-    pool = await readOrGeneratePool(settings, origin);
-    poolCache.set(key, pool);
-  }
-  return pool;
+/** A cell's context: the prepared audit, and the built test unless paper A's own loop runs (wald-glr, random order). */
+export interface SequentialAuditContext {
+  readonly prepared: PreparedAudit;
+  readonly auditTest: AuditTest | null;
 }
 
-async function readOrGeneratePool(settings: SequentialAuditCellSettings, origin: SettingsOrigin): Promise<AuditPool> {
-  const { pool } = settings;
-  if (pool.synthetic) {
-    return generateSyntheticPool(pool.synthetic, `${origin.configFile}: settings.pool (synthetic ${pool.name ?? canonicalJson(pool.synthetic)})`);
-  }
-  // Imported on demand: the Arrow reader costs a worker ~150 ms of start-up that synthetic pools never need.
-  const { readPoolFile } = await import('../../audit/pool-io.js');
-  const file = pool.file as string;
-  const path = isAbsolute(file) ? file : resolve(origin.baseDirectory, file);
-  const required = settings.access === 'decision' ? [] : [settings.access];
-  return readPoolFile(path, { require: required });
+/** Whether a cell runs paper A's test through runSequentialAudit itself (no test object needed). */
+function paperAOwnLoop(settings: SequentialAuditCellSettings): boolean {
+  return testOf(settings) === 'wald-glr' && settings.order !== 'balanced';
+}
+
+/** The settings that choose and size a built test (for the context key of the other cells). */
+function testKey(settings: SequentialAuditCellSettings) {
+  const { pool: _pool, ...audit } = settings;
+  return audit;
 }
 
 /**
- * The sequential-audit kind (paper A): each replicate shuffles the metric's pool with
- * its own seed, runs the sequential GLR audit until a threshold is crossed or
- * min(B, pool) queries, and records the fixed-sample decision on the same order.
+ * The sequential-audit kind (paper A, and the tests of issue 11): each replicate draws the
+ * metric's pool in its own seeded order (random, or balanced), runs the cell's sequential
+ * test (paper A's GLR with Wald's thresholds unless `test` / `thresholds` say otherwise)
+ * until it decides or min(B, pool) queries, and records the fixed-sample decision on the
+ * same order. Paper A's test in random order runs runSequentialAudit itself, so its rows
+ * are exactly paper A's. Cells with thresholds: calibrated are calibrated before any
+ * worker starts (beforeRun, on worker threads, into the calibration cache).
  */
-export const sequentialAuditRunner: KindRunner<SequentialAuditCellSettings, PreparedAudit> = {
+export const sequentialAuditRunner: KindRunner<SequentialAuditCellSettings, SequentialAuditContext> = {
   name: 'sequential-audit',
   module: import.meta.url,
-  description: 'Sequential GLR fairness audits (paper A) on a pool file or a synthetic pool.',
+  description: "Sequential fairness audits (paper A's GLR by default; calibrated GLR, betting) on a pool file or a synthetic pool.",
   settings: sequentialAuditCellSettings,
   outcomeColumns,
-  contextKey: (settings) => canonicalJson({ pool: settings.pool, metric: settings.metric, access: settings.access }),
+  recordedSettings: ['test', 'thresholds', 'order'],
+  contextKey: (settings) =>
+    paperAOwnLoop(settings)
+      ? canonicalJson({ pool: settings.pool, metric: settings.metric, access: settings.access })
+      : canonicalJson({ pool: settings.pool, test: testKey(settings) }),
   async prepare(settings, origin) {
-    return prepareAudit(await loadPool(settings, origin), settings.metric, settings.access);
+    const prepared = prepareAudit(await loadPoolSource(settings.pool, settings.access, origin), settings.metric, settings.access);
+    return { prepared, auditTest: paperAOwnLoop(settings) ? null : buildAuditTest(prepared, settings) };
   },
-  runReplicate(prepared, settings, random: Random) {
-    const result = runSequentialAudit(prepared, settings, random);
+  beforeRun: (cells, origin, options) =>
+    prepareAuditCalibrations(
+      cells.map((settings) => ({ settings, pool: () => loadPoolSource(settings.pool, settings.access, origin), where: `${origin.configFile}: settings.thresholds` })),
+      options,
+    ),
+  runReplicate({ prepared, auditTest }, settings, random: Random) {
+    const result = auditTest === null ? runSequentialAudit(prepared, settings, random) : runAudit(prepared, settings, auditTest, settings.order ?? 'random', random);
     return {
       decision: result.decision,
       queries: result.queries,
@@ -119,10 +105,5 @@ export const sequentialAuditRunner: KindRunner<SequentialAuditCellSettings, Prep
       proxy_gap: prepared.proxyGap,
     };
   },
-  labelOf: (key, value) => {
-    if (key === 'pool' && typeof value === 'object' && value !== null && 'name' in value) {
-      return String((value as { name: unknown }).name);
-    }
-    return undefined;
-  },
+  labelOf: poolSourceLabel,
 };

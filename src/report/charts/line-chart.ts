@@ -24,6 +24,8 @@ export interface LineChartOptions {
   /** Log scale on x (budgets spanning decades). */
   logX?: boolean;
   independentPanels?: boolean;
+  /** Dashed vertical reference lines at these x values (e.g. the tolerance ±δ). */
+  xRules?: readonly number[];
 }
 
 /**
@@ -60,6 +62,9 @@ export function lineChartSpec(data: LineDatum[], options: LineChartOptions): Rec
     mark: { type: 'line', point: true, tooltip: true },
     encoding: { x, y, ...color },
   });
+  for (const rule of options.xRules ?? []) {
+    layers.push({ mark: { type: 'rule', strokeDash: [4, 4], color: '#777' }, encoding: { x: { datum: rule, type: 'quantitative' } } });
+  }
   const inner = { width: 280, height: 220, layer: layers };
   return panelledChartSpec(options, values, inner, hasPanels);
 }

@@ -19,7 +19,7 @@ describe('reproducePaperA({ trainedPools }) with Adult available and ACS not', (
   let result: PaperAReproduction;
   beforeAll(async () => {
     out = mkdtempSync(join(tmpdir(), 'paper-a-mixed-'));
-    result = await reproducePaperA({ outDirectory: out, trainedPools: adultOnly, overrides: [parseOverride('replicates=2')], sensitivity: false, png: false, threads: 1 });
+    result = await reproducePaperA({ outDirectory: out, trainedPools: adultOnly, overrides: [parseOverride('replicates=2')], sensitivity: false, beyond: false, png: false, threads: 1 });
   });
   afterAll(() => rmSync(out, { recursive: true, force: true }));
 

@@ -18,6 +18,7 @@ describe('reproducePaperA({ calibrated: true }) with 3 replicates', () => {
     result = await reproducePaperA({
       outDirectory: out,
       calibrated: true,
+      beyond: false,
       overrides: [parseOverride('replicates=3')],
       threads: 1,
       png: true,

@@ -1,0 +1,62 @@
+import type { SequentialTest } from '../stats/sequential-test.js';
+import { type SequentialThresholds, waldThresholds } from '../stats/thresholds.js';
+import {
+  type CalibratedAuditSettings,
+  type CalibrationLookup,
+  calibrationFor,
+  calibrationOptionsOf,
+  calibrationSettingOf,
+  type FoundCalibration,
+  needsCalibration,
+} from './audit-calibration.js';
+import type { AuditSettings } from './audit-settings.js';
+import { toleranceOfAccess } from './audit-settings.js';
+import { startRuleOf, type TestName, testOf } from './audit-test.js';
+import { createSequentialTest } from './create-sequential-test.js';
+import type { PreparedAudit } from './prepare-audit.js';
+
+/** The settings buildAuditTest reads: an audit's (auditSettingsSchema's keys). */
+export type AuditTestSettings = CalibratedAuditSettings & Pick<AuditSettings, 'logitBounds'>;
+
+/** An audit's test, built: the test object and what it is. */
+export interface AuditTest {
+  readonly name: TestName;
+  readonly test: SequentialTest;
+  /** The GLR tests' thresholds (Wald's, calibrated or given); null for betting and confidence-sequence. */
+  readonly thresholds: SequentialThresholds | null;
+  /** The start rule in force (startRuleOf). */
+  readonly minimumPerGroup: number;
+  /** The calibration used by thresholds: calibrated, with whether it came from the cache. */
+  readonly calibration: FoundCalibration | null;
+}
+
+/**
+ * buildAuditTest(prepared, settings, lookup) builds the sequential test an audit's
+ * settings select (testOf): Wald's thresholds for wald-glr; for calibrated-glr the given
+ * {upper, lower}, or with thresholds calibrated (or absent) the calibration of this
+ * setting from the cache, computed in this thread when missing (calibrationFor; a run
+ * computes it ahead on worker threads); the betting and confidence-sequence tests sized for
+ * the pool, with the order and declared logit bounds. Validates through
+ * createSequentialTest. Throws InputError for bad settings and for a calibration that
+ * cannot meet alpha and beta. O(1) plus the calibration when it is not cached.
+ */
+export function buildAuditTest(prepared: PreparedAudit, settings: AuditTestSettings, lookup: CalibrationLookup = {}): AuditTest {
+  const name = testOf(settings);
+  const calibration = needsCalibration(settings) ? calibrationFor(calibrationSettingOf(prepared, settings), calibrationOptionsOf(settings), lookup) : null;
+  let thresholds: SequentialThresholds | null = null;
+  if (name === 'wald-glr') thresholds = waldThresholds(settings.alpha, settings.beta);
+  else if (calibration !== null) thresholds = { upper: calibration.record.upper, lower: calibration.record.lower };
+  else if (typeof settings.thresholds === 'object') thresholds = settings.thresholds;
+  const minimumPerGroup = startRuleOf(name, prepared.access, settings.minimumPerGroup);
+  const test = createSequentialTest(prepared, {
+    test: name,
+    tolerance: toleranceOfAccess(settings, prepared.access),
+    alpha: settings.alpha,
+    beta: settings.beta,
+    minimumPerGroup,
+    order: settings.order ?? 'random',
+    ...(thresholds !== null && name === 'calibrated-glr' ? { thresholds } : {}),
+    ...(settings.logitBounds === undefined ? {} : { logitBounds: settings.logitBounds }),
+  });
+  return { name, test, thresholds, minimumPerGroup, calibration };
+}

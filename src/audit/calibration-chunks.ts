@@ -1,0 +1,160 @@
+import { BernoulliGlrStream } from '../stats/bernoulli-glr-stream.js';
+import { GaussianGlrStream } from '../stats/gaussian-glr-stream.js';
+import { GlrThresholdTest } from '../stats/glr-threshold-test.js';
+import type { SequentialThresholds } from '../stats/thresholds.js';
+import { createRandom } from '../util/random.js';
+import { BalancedOrder } from './balanced-order.js';
+import type { CalibrationCell, CalibrationChunk, CalibrationPlan } from './calibration-plan.js';
+import { countPool } from './count-pool.js';
+import { nullProjection } from './null-projection.js';
+import type { AuditPool } from './pool.js';
+import { type PreparedAudit, prepareAudit } from './prepare-audit.js';
+import { runTestAudit } from './run-test-audit.js';
+import {
+  emptyPathCounts,
+  PathExtremes,
+  type PathSettings,
+  type RowPool,
+  recordCountPaths,
+  recordRowPaths,
+  type ThresholdPathCounts,
+} from './threshold-paths.js';
+
+/** Decisions of a batch of simulated audits, and their query counts. Adds up across chunks. */
+export interface OutcomeCounts {
+  paths: number;
+  reject: number;
+  accept: number;
+  inconclusive: number;
+  /** Sum of the queries of all paths. */
+  queries: number;
+}
+
+/** Per-plan scratch built on first use in this thread: the projected pools (price cells after the plan's cells). */
+const rowPools = new WeakMap<CalibrationPlan, Array<{ rows: RowPool; balanced: BalancedOrder | null }>>();
+const preparedPools = new WeakMap<CalibrationPlan, PreparedAudit[]>();
+
+/** The cell a chunk simulates, and its index in the per-plan scratch (price cells follow the plan's cells). */
+function cellOf(plan: CalibrationPlan, chunk: CalibrationChunk): { cell: CalibrationCell; slot: number } {
+  return chunk.price === true
+    ? { cell: plan.priceCells[chunk.cell], slot: plan.cells.length + chunk.cell }
+    : { cell: plan.cells[chunk.cell], slot: chunk.cell };
+}
+
+function pathSettings(plan: CalibrationPlan): PathSettings {
+  const { tolerance, budget, minimumPerGroup, order } = plan.setting;
+  return { tolerance, budget, minimumPerGroup, order };
+}
+
+/** The projected values of a score / logit cell. */
+function projectedValues(plan: CalibrationPlan, cell: CalibrationCell): Float64Array {
+  const { group, value } = plan.setting;
+  return nullProjection(group!, value!, cell.gap);
+}
+
+function rowPoolOf(plan: CalibrationPlan, cell: CalibrationCell, slot: number): { rows: RowPool; balanced: BalancedOrder | null } {
+  let pools = rowPools.get(plan);
+  if (pools === undefined) {
+    pools = [];
+    rowPools.set(plan, pools);
+  }
+  let entry = pools[slot];
+  if (entry === undefined) {
+    const group = plan.setting.group!;
+    const order = new Int32Array(group.length);
+    for (let i = 0; i < order.length; i++) order[i] = i;
+    entry = {
+      rows: { group, value: projectedValues(plan, cell), order, swaps: new Int32Array(group.length) },
+      balanced: plan.setting.order === 'balanced' ? new BalancedOrder(group) : null,
+    };
+    pools[slot] = entry;
+  }
+  return entry;
+}
+
+function preparedOf(plan: CalibrationPlan, description: CalibrationCell, slot: number): PreparedAudit {
+  let pools = preparedPools.get(plan);
+  if (pools === undefined) {
+    pools = [];
+    preparedPools.set(plan, pools);
+  }
+  let prepared = pools[slot];
+  if (prepared === undefined) {
+    const access = plan.setting.access;
+    let pool: AuditPool;
+    if (description.counts !== null) pool = countPool(description.counts, `calibration ${description.key}`);
+    else {
+      const group = plan.setting.group!;
+      const values = projectedValues(plan, description);
+      pool = {
+        size: group.length,
+        group,
+        label: new Uint8Array(group.length).fill(1),
+        decision: new Uint8Array(group.length),
+        score: access === 'score' ? values : null,
+        logit: access === 'logit' ? values : null,
+        id: null,
+        source: `calibration ${description.key}`,
+      };
+    }
+    prepared = prepareAudit(pool, 'sp', access);
+    pools[slot] = prepared;
+  }
+  return prepared;
+}
+
+/**
+ * runTuningChunk(plan, chunk) simulates chunk.paths audits of the chunk's cell with the
+ * chunk's own generator and returns what they say about every threshold pair of the grid
+ * (ThresholdPathCounts; null-side histograms for compliant cells, alternative-side for
+ * violating ones, both on the boundary). Pure in its inputs (the same chunk gives the same
+ * counts on any thread), so chunks can be spread over worker threads and merged with
+ * mergePathCounts. O(chunk.paths x min(budget, pool size)) GLR updates at most.
+ */
+export function runTuningChunk(plan: CalibrationPlan, chunk: CalibrationChunk): ThresholdPathCounts {
+  const { cell, slot } = cellOf(plan, chunk);
+  const recordNull = cell.role !== 'alternative';
+  const recordAlternative = cell.role !== 'null';
+  const counts = emptyPathCounts(plan.grid, recordNull, recordAlternative);
+  const extremes = new PathExtremes(plan.grid, recordNull, recordAlternative);
+  const random = createRandom(chunk.seed);
+  if (cell.counts !== null) {
+    recordCountPaths(cell.counts, new BernoulliGlrStream(), pathSettings(plan), extremes, random, chunk.paths, counts);
+  } else {
+    const { rows, balanced } = rowPoolOf(plan, cell, slot);
+    recordRowPaths(rows, new GaussianGlrStream(), pathSettings(plan), balanced, extremes, random, chunk.paths, counts);
+  }
+  return counts;
+}
+
+/**
+ * runCertificationChunk(plan, thresholds, chunk) runs chunk.paths complete audits of the
+ * chunk's cell with the GLR test at the given thresholds, through the same audit loop as a
+ * real audit (runTestAudit on a prepared pool with those counts or values), and counts the
+ * decisions. Pure in its inputs. O(chunk.paths x queries).
+ */
+export function runCertificationChunk(plan: CalibrationPlan, thresholds: SequentialThresholds, chunk: CalibrationChunk): OutcomeCounts {
+  const { cell, slot } = cellOf(plan, chunk);
+  const prepared = preparedOf(plan, cell, slot);
+  const { tolerance, budget, minimumPerGroup, order } = plan.setting;
+  const stream = prepared.family === 'bernoulli' ? new BernoulliGlrStream() : new GaussianGlrStream();
+  const test = new GlrThresholdTest(stream, tolerance, thresholds.upper, thresholds.lower, minimumPerGroup);
+  const random = createRandom(chunk.seed);
+  const outcome: OutcomeCounts = { paths: 0, reject: 0, accept: 0, inconclusive: 0, queries: 0 };
+  for (let path = 0; path < chunk.paths; path++) {
+    const result = runTestAudit(prepared, test, budget, order, random);
+    outcome.paths++;
+    outcome[result.decision]++;
+    outcome.queries += result.queries;
+  }
+  return outcome;
+}
+
+/** mergeOutcomeCounts(into, from) adds from's counts to into's. */
+export function mergeOutcomeCounts(into: OutcomeCounts, from: OutcomeCounts): void {
+  into.paths += from.paths;
+  into.reject += from.reject;
+  into.accept += from.accept;
+  into.inconclusive += from.inconclusive;
+  into.queries += from.queries;
+}

@@ -1,0 +1,227 @@
+import { clopperPearsonLower, clopperPearsonUpper, largestCountBelow } from '../stats/clopper-pearson.js';
+import { inputError } from '../util/errors.js';
+import type { CalibrationPlan } from './calibration-plan.js';
+import { lowerThreshold, type ThresholdPathCounts, upperThreshold } from './threshold-paths.js';
+
+/** A cell's error at given thresholds: count of wrong decisions of `paths` simulated audits. */
+export interface CellError {
+  readonly cell: string;
+  readonly role: 'null' | 'alternative' | 'boundary';
+  /** Which error: a rejection of a compliant pool, or an acceptance of a violating one. */
+  readonly error: 'reject' | 'accept';
+  readonly count: number;
+  readonly paths: number;
+  readonly rate: number;
+  /** Clopper-Pearson upper bound at the plan's per-test confidence (simultaneous over cells and rounds). */
+  readonly upperBound: number;
+}
+
+/** The thresholds chosen on the tuning simulations. */
+export interface ThresholdChoice {
+  readonly upper: number;
+  readonly lower: number;
+  readonly upperIndex: number;
+  readonly lowerIndex: number;
+  /** The per-test confidence of every Clopper-Pearson bound: 1 - (1 - confidence) / (tests x rounds). */
+  readonly testConfidence: number;
+  /** Every tuning cell's error at the chosen thresholds. */
+  readonly tuning: readonly CellError[];
+  /**
+   * Monte Carlo uncertainty of the thresholds: upper thresholds below upperInterval[0] give
+   * a worst-cell rejection rate significantly above alpha, those from upperInterval[1] on one
+   * significantly at most alpha (two-sided 95% Clopper-Pearson at the chosen lower threshold);
+   * likewise lowerInterval for beta at the chosen upper threshold (lowerInterval[0] >= [1]).
+   */
+  readonly upperInterval: readonly [number, number];
+  readonly lowerInterval: readonly [number, number];
+}
+
+/** The number of separately bounded error rates of a plan: null-side plus alternative-side cells. */
+export function errorTests(plan: CalibrationPlan): number {
+  let tests = 0;
+  for (const cell of plan.cells) tests += cell.role === 'boundary' ? 2 : 1;
+  return tests;
+}
+
+/** The per-test confidence that makes all bounds of all rounds hold together at plan.confidence. */
+export function testConfidence(plan: CalibrationPlan): number {
+  return 1 - (1 - plan.confidence) / (errorTests(plan) * plan.rounds);
+}
+
+/**
+ * The tuning criterion: rate + 2 (upperBound - rate), a margin of two Clopper-Pearson
+ * half-widths, so that fresh certification simulations (one half-width) pass with high
+ * probability.
+ */
+function tuningValue(count: number, paths: number, confidence: number): number {
+  const rate = count / paths;
+  return rate + 2 * (clopperPearsonUpper(count, paths, confidence) - rate);
+}
+
+/** Largest count whose tuning value is <= limit (-1 if none). Binary search. */
+function tuningLimit(paths: number, limit: number, confidence: number): number {
+  if (tuningValue(0, paths, confidence) > limit) return -1;
+  let low = 0;
+  let high = paths;
+  while (low < high) {
+    const middle = Math.ceil((low + high) / 2);
+    if (tuningValue(middle, paths, confidence) <= limit) low = middle;
+    else high = middle - 1;
+  }
+  return low;
+}
+
+/** Largest count whose two-sided 95% lower bound is <= limit. */
+function lowerBoundLimit(paths: number, limit: number): number {
+  let low = 0;
+  let high = paths;
+  while (low < high) {
+    const middle = Math.ceil((low + high) / 2);
+    if (clopperPearsonLower(middle, paths, 0.975) <= limit) low = middle;
+    else high = middle - 1;
+  }
+  return low;
+}
+
+/**
+ * chooseThresholds(plan, tuning) picks the calibrated thresholds from the merged tuning
+ * histograms (one ThresholdPathCounts per cell, in plan.cells order, each with plan.paths
+ * paths): with R(u, l) the largest rejection count over compliant cells and A(u, l) the
+ * largest acceptance count over violating cells, it starts from the lowest lower threshold,
+ * takes the smallest upper threshold whose R passes the tuning criterion for alpha, then
+ * the highest lower threshold whose A passes it for beta, and repeats until neither moves
+ * (R falls as either threshold rises toward 0 from its side, A rises with both, so the
+ * iteration is monotone and stops): the most decisive pair the criterion allows. The
+ * criterion is rate + 2 x (Clopper-Pearson upper bound - rate) <= target, at the per-test
+ * confidence 1 - (1 - confidence)/(tests x rounds) (testConfidence). O(cells x grid).
+ * Throws InputError naming alpha or beta, and the smallest alpha and beta the setting can
+ * meet with this grid and these simulations, when no threshold pair passes.
+ */
+export function chooseThresholds(plan: CalibrationPlan, tuning: readonly ThresholdPathCounts[]): ThresholdChoice {
+  const { grid, cells, setting } = plan;
+  const upperCount = grid.upperCount;
+  const lowerCount = grid.lowerCount;
+  const paths = plan.paths;
+  tuning.forEach((counts, index) => {
+    if (counts.paths !== paths) throw new Error(`chooseThresholds: cell ${cells[index].key} has ${counts.paths} paths, expected ${paths}`);
+  });
+  // rejects[k * U + j] and accepts[j * L + k], maximised over cells, plus per cell for the report.
+  const rejects = new Float64Array(lowerCount * upperCount);
+  const accepts = new Float64Array(upperCount * lowerCount);
+  const perCellRejects: Array<Float64Array | null> = [];
+  const perCellAccepts: Array<Float64Array | null> = [];
+  tuning.forEach((counts) => {
+    let cellRejects: Float64Array | null = null;
+    let cellAccepts: Float64Array | null = null;
+    if (counts.nullBins !== null) {
+      cellRejects = new Float64Array(lowerCount * upperCount);
+      const width = upperCount + 1;
+      for (let k = 0; k < lowerCount; k++) {
+        let above = 0;
+        for (let j = upperCount - 1; j >= 0; j--) {
+          above += counts.nullBins[k * width + j + 1];
+          cellRejects[k * upperCount + j] = above;
+          if (above > rejects[k * upperCount + j]) rejects[k * upperCount + j] = above;
+        }
+      }
+    }
+    if (counts.alternativeBins !== null) {
+      cellAccepts = new Float64Array(upperCount * lowerCount);
+      const width = lowerCount + 1;
+      for (let j = 0; j < upperCount; j++) {
+        let above = 0;
+        for (let k = lowerCount - 1; k >= 0; k--) {
+          above += counts.alternativeBins[j * width + k + 1];
+          cellAccepts[j * lowerCount + k] = above;
+          if (above > accepts[j * lowerCount + k]) accepts[j * lowerCount + k] = above;
+        }
+      }
+    }
+    perCellRejects.push(cellRejects);
+    perCellAccepts.push(cellAccepts);
+  });
+  const confidence = testConfidence(plan);
+  const rejectLimit = tuningLimit(paths, setting.alpha, confidence);
+  const acceptLimit = tuningLimit(paths, setting.beta, confidence);
+  const firstUpper = (k: number): number => {
+    for (let j = 0; j < upperCount; j++) if (rejects[k * upperCount + j] <= rejectLimit) return j;
+    return -1;
+  };
+  const firstLower = (j: number): number => {
+    for (let k = 0; k < lowerCount; k++) if (accepts[j * lowerCount + k] <= acceptLimit) return k;
+    return -1;
+  };
+  let k = lowerCount - 1;
+  let j = firstUpper(k);
+  let nextK = j < 0 ? -1 : firstLower(j);
+  if (j < 0 || nextK < 0) {
+    const smallestAlpha = tuningValue(rejects[(lowerCount - 1) * upperCount + upperCount - 1], paths, confidence);
+    const smallestBeta = tuningValue(accepts[(j < 0 ? upperCount - 1 : j) * lowerCount + lowerCount - 1], paths, confidence);
+    const which = j < 0 ? 'alpha' : 'beta';
+    throw inputError({
+      where: `calibrateGlrThresholds: ${which}`,
+      expected:
+        `a level this setting can meet (budget ${setting.budget}, groups of ${setting.countA} and ${setting.countB}, ` +
+        `${paths} simulated audits per pool, thresholds within ${lowerThreshold(grid, lowerCount - 1)} .. ${upperThreshold(grid, upperCount - 1)}): ` +
+        `the smallest alpha it can meet is ${smallestAlpha.toPrecision(3)} and the smallest beta ${smallestBeta.toPrecision(3)}`,
+      found: setting[which],
+    });
+  }
+  for (;;) {
+    k = nextK;
+    const nextJ = firstUpper(k);
+    if (nextJ === j) break;
+    j = nextJ;
+    nextK = firstLower(j);
+    if (nextK === k) break;
+  }
+  const tuningErrors: CellError[] = [];
+  cells.forEach((cell, index) => {
+    const cellRejects = perCellRejects[index];
+    const cellAccepts = perCellAccepts[index];
+    if (cellRejects !== null) {
+      const count = cellRejects[k * upperCount + j];
+      tuningErrors.push({
+        cell: cell.key,
+        role: cell.role,
+        error: 'reject',
+        count,
+        paths,
+        rate: count / paths,
+        upperBound: clopperPearsonUpper(count, paths, confidence),
+      });
+    }
+    if (cellAccepts !== null) {
+      const count = cellAccepts[j * lowerCount + k];
+      tuningErrors.push({
+        cell: cell.key,
+        role: cell.role,
+        error: 'accept',
+        count,
+        paths,
+        rate: count / paths,
+        upperBound: clopperPearsonUpper(count, paths, confidence),
+      });
+    }
+  });
+  const significantAbove = (limit: number) => lowerBoundLimit(paths, limit);
+  const significantBelow = (limit: number) => largestCountBelow(paths, limit, 0.975);
+  const scanUpper = (limitCount: number): number => {
+    for (let jj = 0; jj < upperCount; jj++) if (rejects[k * upperCount + jj] <= limitCount) return upperThreshold(grid, jj);
+    return Number.POSITIVE_INFINITY;
+  };
+  const scanLower = (limitCount: number): number => {
+    for (let kk = 0; kk < lowerCount; kk++) if (accepts[j * lowerCount + kk] <= limitCount) return lowerThreshold(grid, kk);
+    return Number.NEGATIVE_INFINITY;
+  };
+  return {
+    upper: upperThreshold(grid, j),
+    lower: lowerThreshold(grid, k),
+    upperIndex: j,
+    lowerIndex: k,
+    testConfidence: confidence,
+    tuning: tuningErrors,
+    upperInterval: [scanUpper(significantAbove(setting.alpha)), scanUpper(significantBelow(setting.alpha))],
+    lowerInterval: [scanLower(significantAbove(setting.beta)), scanLower(significantBelow(setting.beta))],
+  };
+}

@@ -1,0 +1,35 @@
+import { GlrThresholdTest } from '../stats/glr-threshold-test.js';
+import type { Random } from '../util/random.js';
+import { type AuditSettings, toleranceOfAccess } from './audit-settings.js';
+import type { AuditTest } from './build-audit-test.js';
+import type { PreparedAudit } from './prepare-audit.js';
+import { type QueryOrder, runTestAuditWithFixedSample } from './run-test-audit.js';
+import { runSequentialAudit, type SequentialAuditResult } from './sequential-audit.js';
+
+/** The settings runAudit reads beyond the built test. */
+export type RunAuditSettings = Pick<AuditSettings, 'tolerance' | 'scoreTolerance' | 'logitTolerance' | 'budget' | 'alpha' | 'beta' | 'minimumPerGroup'>;
+
+/**
+ * runAudit(prepared, settings, auditTest, order, random) runs one audit of the prepared
+ * pool with the built test (buildAuditTest) and the fixed-sample decision on the first
+ * min(B, pool size) rows of the same order. Paper A's test in random or the pool's order
+ * runs through runSequentialAudit itself, so its results are exactly paper A's; every
+ * other test, and the balanced order, through runTestAuditWithFixedSample. `statistic` is
+ * the final signed GLR for the GLR tests and NaN for the betting and confidence-sequence
+ * tests (they have no GLR); the confidence-sequence test also returns its interval for the
+ * gap (gapInterval). Kernel: settings validated (auditSettingsSchema), `random`
+ * non-null unless order is 'given'. O(min(B, pool size)) plus the test's own cost.
+ */
+export function runAudit(
+  prepared: PreparedAudit,
+  settings: RunAuditSettings,
+  auditTest: AuditTest,
+  order: QueryOrder,
+  random: Random | null,
+): SequentialAuditResult {
+  if (auditTest.name === 'wald-glr' && order !== 'balanced') return runSequentialAudit(prepared, settings, order === 'given' ? null : random);
+  const test = auditTest.test;
+  const result = runTestAuditWithFixedSample(prepared, test, settings.budget, order, random, toleranceOfAccess(settings, prepared.access));
+  const interval = test.gapInterval?.();
+  return { ...result, statistic: test instanceof GlrThresholdTest ? test.statistic : Number.NaN, ...(interval === undefined ? {} : { gapInterval: interval }) };
+}
