@@ -1,5 +1,6 @@
 import type { TabularData } from '../data/tabular.js';
 import { type BoostedTreesSpec, trainBoostedTreesModel } from './boosted-trees.js';
+import { prepareMlpKernels } from './mlp/wasm/mlp-kernels.js';
 import { type PaperAModelSpec, type ScoredModel, trainPaperAModel } from './paper-a-models.js';
 
 /**
@@ -26,8 +27,15 @@ export type TrainingJob =
       readonly seed: string;
     };
 
-/** runTrainingJob(job) trains the job's model (in this thread, or its CV fits on workers) and returns its pool and card. */
+/**
+ * runTrainingJob(job) trains the job's model (in this thread, or its CV fits on workers)
+ * and returns its pool and card. MLPs train on the WebAssembly kernels (assembled on the
+ * fly where dist/ is not built; same results as the JavaScript kernel).
+ */
 export async function runTrainingJob(job: TrainingJob): Promise<ScoredModel> {
-  if (job.kind === 'paper-a') return trainPaperAModel(job.spec, job.dataset, job.train, job.heldOut, job.seed);
+  if (job.kind === 'paper-a') {
+    await prepareMlpKernels();
+    return trainPaperAModel(job.spec, job.dataset, job.train, job.heldOut, job.seed);
+  }
   return trainBoostedTreesModel(job.spec, job.dataset, job.train, job.heldOut, job.seed, job.threads);
 }
