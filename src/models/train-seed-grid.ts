@@ -1,0 +1,91 @@
+import { type LoadDatasetOptions, loadDataset } from '../data/load-dataset.js';
+import { prepareSplit, type SplitOptions } from '../data/prepare-split.js';
+import { inputError } from '../util/errors.js';
+import {
+  type ModelTrainingOptions,
+  planModelsOnSplit,
+  runTrainingPlans,
+  type SplitForModels,
+  splitFingerprint,
+  type TrainedModel,
+} from './train-models.js';
+
+/** One training run's two seeds: the split's (which rows train, which are the pool) and the models'. */
+export interface SeedPair {
+  readonly splitSeed: string | number;
+  readonly modelSeed: string | number;
+}
+
+/** The models trained (or read from the cache) for one seed pair. */
+export interface SeedPairModels extends SeedPair {
+  readonly models: TrainedModel[];
+}
+
+/** What trainModelsOverSeeds needs: the dataset, and the split settings without their seed. */
+export interface SeedGridRequest extends LoadDatasetOptions {
+  readonly dataset: string;
+  readonly split: Omit<SplitOptions, 'seed'>;
+}
+
+/**
+ * seedSeries(base, count) names `count` seeds along one axis: the base seed itself first
+ * (so seed 0 is the single run's model), then "base/1", "base/2", ... Throws InputError
+ * unless count is an integer >= 1. O(count).
+ */
+export function seedSeries(base: string | number, count: number): string[] {
+  if (!(Number.isInteger(count) && count >= 1)) {
+    throw inputError({ where: 'seedSeries: count', expected: 'an integer >= 1', found: count });
+  }
+  return Array.from({ length: count }, (_, k) => (k === 0 ? String(base) : `${base}/${k}`));
+}
+
+/**
+ * seedAxes(splitSeed, modelSeed, count) lays out the two axes of training variability
+ * with the pair (splitSeed, modelSeed) in common: count model seeds on the base split
+ * (the training seed's effect), then count - 1 more split seeds with the base model
+ * seed (the split's effect): 2 count - 1 pairs, the base pair first. O(count).
+ */
+export function seedAxes(splitSeed: string | number, modelSeed: string | number, count: number): SeedPair[] {
+  const modelSeeds = seedSeries(modelSeed, count);
+  const splitSeeds = seedSeries(splitSeed, count);
+  return [
+    ...modelSeeds.map((seed) => ({ splitSeed: String(splitSeed), modelSeed: seed })),
+    ...splitSeeds.slice(1).map((seed) => ({ splitSeed: seed, modelSeed: String(modelSeed) })),
+  ];
+}
+
+/**
+ * trainModelsOverSeeds(request, models, pairs, options) trains (or reads from the model
+ * cache) the named models for every (split seed, model seed) pair: the dataset is loaded
+ * once, each distinct split seed is split and encoded once (prepareSplit), and every model
+ * not yet cached, over all pairs, trains on one pool of options.threads worker threads,
+ * slowest first, so K seeds keep both threads busy. A model's cache key holds its split
+ * (seed included) and its own seed, so a rerun with more seeds trains only the new ones.
+ * Returns one entry per pair, in the pairs' order, each with the models in `models` order.
+ * Throws InputError for a missing dataset, a bad split setting or an unknown model.
+ * Memory: one encoded copy of the data per distinct split seed.
+ */
+export async function trainModelsOverSeeds(
+  request: SeedGridRequest,
+  models: readonly string[],
+  pairs: readonly SeedPair[],
+  options: Omit<ModelTrainingOptions, 'seed'>,
+): Promise<SeedPairModels[]> {
+  const { dataset, split: splitSettings, ...loadOptions } = request;
+  const table = await loadDataset(dataset, loadOptions);
+  const splits = new Map<string, SplitForModels>();
+  const splitFor = (seed: string | number): SplitForModels => {
+    const key = String(seed);
+    let prepared = splits.get(key);
+    if (prepared === undefined) {
+      const splitOptions: SplitOptions = { ...splitSettings, seed: key };
+      const split = prepareSplit(table, splitOptions);
+      prepared = { split, fingerprint: splitFingerprint(table, split, splitOptions, loadOptions) };
+      splits.set(key, prepared);
+    }
+    return prepared;
+  };
+  const plans = pairs.map((pair) => planModelsOnSplit(splitFor(pair.splitSeed), models, { ...options, seed: pair.modelSeed }));
+  await runTrainingPlans(plans, options.threads ?? 2);
+  return pairs.map((pair, k) => ({ ...pair, models: plans[k].results as TrainedModel[] }));
+}
