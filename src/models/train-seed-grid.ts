@@ -39,19 +39,34 @@ export function seedSeries(base: string | number, count: number): string[] {
   return Array.from({ length: count }, (_, k) => (k === 0 ? String(base) : `${base}/${k}`));
 }
 
+/** How many seeds each axis of training variability gets (each at least 1). */
+export interface SeedCounts {
+  readonly modelSeeds: number;
+  readonly splitSeeds: number;
+}
+
 /**
- * seedAxes(splitSeed, modelSeed, count) lays out the two axes of training variability
- * with the pair (splitSeed, modelSeed) in common: count model seeds on the base split
- * (the training seed's effect), then count - 1 more split seeds with the base model
- * seed (the split's effect): 2 count - 1 pairs, the base pair first. O(count).
+ * seedAxes(base, counts) lays out the two axes of training variability around the base
+ * pair: counts.modelSeeds model seeds on the base split (the training seed's effect),
+ * then counts.splitSeeds - 1 more split seeds with the base model seed (the split's
+ * effect); modelSeeds + splitSeeds - 1 pairs, the base pair first. Each axis's seeds are
+ * seedSeries(base seed, count). Throws InputError for a count that is not an integer >= 1.
  */
-export function seedAxes(splitSeed: string | number, modelSeed: string | number, count: number): SeedPair[] {
-  const modelSeeds = seedSeries(modelSeed, count);
-  const splitSeeds = seedSeries(splitSeed, count);
+export function seedAxes(base: SeedPair, counts: SeedCounts): SeedPair[] {
+  const modelSeeds = seedSeries(base.modelSeed, counts.modelSeeds);
+  const splitSeeds = seedSeries(base.splitSeed, counts.splitSeeds);
   return [
-    ...modelSeeds.map((seed) => ({ splitSeed: String(splitSeed), modelSeed: seed })),
-    ...splitSeeds.slice(1).map((seed) => ({ splitSeed: seed, modelSeed: String(modelSeed) })),
+    ...modelSeeds.map((seed) => ({ splitSeed: String(base.splitSeed), modelSeed: seed })),
+    ...splitSeeds.slice(1).map((seed) => ({ splitSeed: seed, modelSeed: String(base.modelSeed) })),
   ];
+}
+
+/** Which axis a pair of seedAxes lies on: the base pair, a varied model seed, or a varied split seed. */
+export function seedAxisOf(base: SeedPair, pair: SeedPair): 'base' | 'model' | 'split' {
+  const sameSplit = String(pair.splitSeed) === String(base.splitSeed);
+  const sameModel = String(pair.modelSeed) === String(base.modelSeed);
+  if (sameSplit && sameModel) return 'base';
+  return sameSplit ? 'model' : 'split';
 }
 
 /**

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { trainModels } from '../../src/models/train-models.js';
-import { seedAxes, seedSeries, trainModelsOverSeeds } from '../../src/models/train-seed-grid.js';
+import { seedAxes, seedAxisOf, seedSeries, trainModelsOverSeeds } from '../../src/models/train-seed-grid.js';
 import { InputError } from '../../src/util/errors.js';
 import { adultFixture, writeAdultManifest } from '../fixtures/adult-fixture.js';
 
@@ -17,7 +17,7 @@ writeAdultManifest(join(root, 'manifests'), fixture);
 const location = { dataDirectory: join(root, 'mirror'), manifestDirectory: join(root, 'manifests') };
 const request = { dataset: 'adult', split: { scheme: 'paper-a' as const, protectedAttribute: 'sex' }, ...location };
 
-describe('seedSeries(base, count) and seedAxes(splitSeed, modelSeed, count)', () => {
+describe('seedSeries(base, count) and seedAxes(base, counts)', () => {
   it('seedSeries starts at the base seed and numbers the rest', () => {
     expect(seedSeries('paper-a-2026', 3)).toEqual(['paper-a-2026', 'paper-a-2026/1', 'paper-a-2026/2']);
     expect(seedSeries(2026, 1)).toEqual(['2026']);
@@ -25,21 +25,25 @@ describe('seedSeries(base, count) and seedAxes(splitSeed, modelSeed, count)', ()
     expect(() => seedSeries(1, 2.5)).toThrow(InputError);
   });
 
-  it('seedAxes varies the model seed on the base split, then the split seed with the base model seed: 2K - 1 pairs', () => {
-    expect(seedAxes('s', 'm', 3)).toEqual([
+  it('seedAxes varies the model seed on the base split, then the split seed with the base model seed', () => {
+    const base = { splitSeed: 's', modelSeed: 'm' };
+    const pairs = seedAxes(base, { modelSeeds: 3, splitSeeds: 2 });
+    expect(pairs).toEqual([
       { splitSeed: 's', modelSeed: 'm' },
       { splitSeed: 's', modelSeed: 'm/1' },
       { splitSeed: 's', modelSeed: 'm/2' },
       { splitSeed: 's/1', modelSeed: 'm' },
-      { splitSeed: 's/2', modelSeed: 'm' },
     ]);
+    expect(pairs.map((pair) => seedAxisOf(base, pair))).toEqual(['base', 'model', 'model', 'split']);
+    expect(seedAxes({ splitSeed: 1, modelSeed: 2 }, { modelSeeds: 1, splitSeeds: 1 })).toEqual([{ splitSeed: '1', modelSeed: '2' }]);
+    expect(() => seedAxes(base, { modelSeeds: 0, splitSeeds: 1 })).toThrow(InputError);
   });
 });
 
 describe('trainModelsOverSeeds(request, models, pairs, options)', () => {
   it('gives for each pair the models trainModels gives with that split seed and model seed, from one shared cache', async () => {
     const cacheDirectory = join(root, 'cache-a');
-    const pairs = seedAxes(5, 'm', 2);
+    const pairs = seedAxes({ splitSeed: 5, modelSeed: 'm' }, { modelSeeds: 2, splitSeeds: 2 });
     const grid = await trainModelsOverSeeds(request, ['unstable-base', 'unstable-dp'], pairs, { threads: 2, cacheDirectory });
     expect(grid.map((entry) => [entry.splitSeed, entry.modelSeed])).toEqual([
       ['5', 'm'],
@@ -71,9 +75,12 @@ describe('trainModelsOverSeeds(request, models, pairs, options)', () => {
 
   it('trains only the pairs a rerun adds (K = 2, then K = 3 reuses the first five entries)', async () => {
     const cacheDirectory = join(root, 'cache-b');
-    await trainModelsOverSeeds(request, ['unstable-base'], seedAxes(5, 'm', 2), { threads: 1, cacheDirectory });
+    await trainModelsOverSeeds(request, ['unstable-base'], seedAxes({ splitSeed: 5, modelSeed: 'm' }, { modelSeeds: 2, splitSeeds: 2 }), {
+      threads: 1,
+      cacheDirectory,
+    });
     const trained: string[] = [];
-    const grid = await trainModelsOverSeeds(request, ['unstable-base'], seedAxes(5, 'm', 3), {
+    const grid = await trainModelsOverSeeds(request, ['unstable-base'], seedAxes({ splitSeed: 5, modelSeed: 'm' }, { modelSeeds: 3, splitSeeds: 3 }), {
       threads: 1,
       cacheDirectory,
       onModelReady: (model) => {
@@ -85,7 +92,7 @@ describe('trainModelsOverSeeds(request, models, pairs, options)', () => {
   });
 
   it('throws InputError for an unknown model name', async () => {
-    await expect(trainModelsOverSeeds(request, ['nope'], seedAxes(1, 1, 1), { cacheDirectory: join(root, 'cache-c') })).rejects.toThrow(
+    await expect(trainModelsOverSeeds(request, ['nope'], [{ splitSeed: 1, modelSeed: 1 }], { cacheDirectory: join(root, 'cache-c') })).rejects.toThrow(
       InputError,
     );
   });
