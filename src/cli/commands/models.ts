@@ -161,8 +161,9 @@ const benchCommand: CommandModule<object, BenchArguments> = {
       return;
     }
     process.stdout.write(
-      `MLP on ${figures.rows} x ${figures.columns} (Adult-shaped synthetic, batch 32):\n` +
-        `  Robust-Base epoch   ${fixed(figures.robustEpochMilliseconds, 0)} ms (CPU ${fixed(figures.robustEpochCpuMilliseconds, 0)} ms)\n` +
+      `MLP on ${figures.rows} x ${figures.columns} (Adult-shaped synthetic, batch 32; ${figures.kernel} kernel):\n` +
+        `  Robust-Base epoch   ${fixed(figures.robustEpochMilliseconds, 0)} ms (CPU ${fixed(figures.robustEpochCpuMilliseconds, 0)} ms; ` +
+        `JavaScript kernel CPU ${fixed(figures.robustEpochJavascriptCpuMilliseconds, 0)} ms)\n` +
         `  Unstable-Base epoch ${fixed(figures.unstableEpochMilliseconds, 0)} ms (CPU ${fixed(figures.unstableEpochCpuMilliseconds, 0)} ms)\n` +
         `  paper A's four models on one thread (330 + 3 epochs): about ${fixed(figures.projectedPaperASeconds, 0)} s ` +
         `(CPU ${fixed(figures.projectedPaperACpuSeconds, 0)} s)\n` +
