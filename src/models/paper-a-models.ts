@@ -61,7 +61,9 @@ function decisionsOf(network: MlpNetwork, input: SparseRows): Uint8Array {
  *   problems (sample weights), giving a mixture Q of best responses. The
  *   pool's score is Q's probability of a positive decision, its logit that score's
  *   logit (clamped to +-13.8), its decision a seeded per-instance draw from Q
- *   (deployMixture), so the randomized classifier becomes a fixed deployed model.
+ *   (deployMixture), so the randomized classifier becomes a fixed deployed model. The
+ *   card's details also hold Q's training-set constraint values (trainingMixtureMoments)
+ *   and SP gap (trainingStatisticalParityGap), what the reduction's guarantee bounds.
  * Every draw comes from seeds derived from `seed`. Running time: one MLP training
  * per reduction iteration (see trainMlp).
  */
