@@ -8,7 +8,7 @@
  * ../adam.ts) computes, operation for operation: each output sum starts from the same
  * value and adds the same products in the same order, and f64x2 lanes are separate
  * output units (IEEE double arithmetic per lane, no fused multiply-add), so the
- * results are bit for bit the JavaScript ones (test/models/mlp/wasm-kernels.test.ts).
+ * results are bit for bit the JavaScript ones (test/models/mlp/wasm/wasm-stepper.test.ts).
  * What is faster: two units per instruction, running sums kept in registers for
  * blocks of eight units, and no bounds checks.
  *

@@ -18,7 +18,7 @@ function softplus(z: number): number {
  * in the instance's memory; the loss, the output deltas, ReLU and the dropout draws
  * stay in JavaScript and run in the JavaScript kernel's order (layer by layer, row by
  * row, unit by unit), so each step, each Random draw and the trained weights are
- * exactly those of javascriptStepper (test/models/mlp/wasm-kernels.test.ts).
+ * exactly those of javascriptStepper (test/models/mlp/wasm/wasm-stepper.test.ts).
  * finish() copies the weights back into network.parameters.
  * Memory: 4 × parameters + 2 × batch × units + the largest weight matrix + the input's
  * nonzeros (12 bytes each).
