@@ -6,6 +6,7 @@ import type { MlpNetwork } from './mlp/network.js';
 import { type SparseRows, toSparseRows } from './mlp/sparse-rows.js';
 import { mlpLogits, trainMlp } from './mlp/train-mlp.js';
 import { type ModelCard, poolFigures } from './model-card.js';
+import { demographicParityMoments, groupCounts } from './reduction/demographic-parity-moments.js';
 import { exponentiatedGradient } from './reduction/exponentiated-gradient.js';
 import { clampedLogit, deployMixture, mixtureProbability } from './reduction/randomized-mixture.js';
 import { poolFromLogits } from './scored-pool.js';
@@ -48,7 +49,9 @@ function decisionsOf(network: MlpNetwork, input: SparseRows): Uint8Array {
  *   problems (sample weights), giving a mixture Q of best responses. The
  *   pool's score is Q's probability of a positive decision, its logit that score's
  *   logit (clamped to +-13.8), its decision a seeded per-instance draw from Q
- *   (deployMixture), so the randomized classifier becomes a fixed deployed model.
+ *   (deployMixture), so the randomized classifier becomes a fixed deployed model. The
+ *   card's details also hold Q's training-set constraint values (trainingMixtureMoments)
+ *   and SP gap (trainingStatisticalParityGap), what the reduction's guarantee bounds.
  * Every draw comes from seeds derived from `seed`. Running time: one MLP training
  * per reduction iteration (see trainMlp).
  */
@@ -90,10 +93,15 @@ export function trainMlpModel(
       id: test.rowIndex.slice(),
       source,
     };
+    // The randomized classifier Q on the training rows: its constraint values gamma_k(Q)
+    // (what the reduction bounds) and its SP gap |E[Q | A = 0] - E[Q | A = 1]| = gamma_0 - gamma_2.
+    const trainingMoments = demographicParityMoments(result.trainingProbability, train.group, groupCounts(train.group));
     details = {
       reductionIterations: result.models.length,
       mixtureWeights: Array.from(result.weights),
       reductionTrace: result.trace,
+      trainingMixtureMoments: Array.from(trainingMoments),
+      trainingStatisticalParityGap: Math.abs(trainingMoments[0] - trainingMoments[2]),
     };
   }
   const card: ModelCard = {
