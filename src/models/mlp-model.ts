@@ -21,7 +21,10 @@ export interface MlpModelSpec {
   readonly mlp: MlpSettings;
   /** The exponentiated-gradient reduction under demographic parity, or null for a plain MLP. */
   readonly reduction: {
-    readonly tolerance: number;
+    /** epsilon, the bound on each |E[h | A = a] - E[h]| (Fairlearn's DemographicParity difference_bound). */
+    readonly differenceBound: number;
+    /** B, the bound on the multipliers (Fairlearn's ExponentiatedGradient sets B = 1/eps). */
+    readonly multiplierBound: number;
     readonly maxIterations: number;
     readonly mixture: 'average' | 'linear-program';
   } | null;

@@ -52,8 +52,8 @@ describe.skipIf(adult.mirror === null)(
         const details = model.card.details as unknown as ReductionDetails;
         const reduction = robustDp.type === 'mlp' ? robustDp.spec.reduction : null;
         if (reduction === null) throw new Error('robust-dp has a reduction');
-        const epsilon = reduction.tolerance;
-        const bound = 1 / epsilon; // B, the default multiplier bound
+        const epsilon = reduction.differenceBound; // 0.01: Fairlearn's DemographicParity default
+        const bound = reduction.multiplierBound; // B = 1 / 0.02 = 50: Fairlearn's eps = 0.02
         const nu = details.reductionTrace[details.reductionTrace.length - 1].gap;
         const constraintBound = epsilon + (1 + 2 * nu) / bound;
 
