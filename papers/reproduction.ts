@@ -12,6 +12,12 @@ export interface ReproductionOptions {
   /** Retrain models even when they are cached. */
   refreshModels?: boolean;
   png?: boolean;
+  /**
+   * Training variability (--model-seeds K, --split-seeds K): retrain every model under K
+   * model seeds and K split seeds (each axis with the single run's pair as its seed 0)
+   * and set each trained cell against its seeds. Default 1/1: the single run.
+   */
+  seeds?: { readonly modelSeeds: number; readonly splitSeeds: number };
   onProgress?: (stage: string, done?: number, total?: number) => void;
 }
 

@@ -13,7 +13,10 @@ export const paperAReproduction: Reproduction = {
       ...result.runs.map(
         (run) => `  ${run.experiment}: ${run.cells} cells, ${run.rows} audits in ${run.auditSeconds.toFixed(2)} s (${run.threads} threads) -> ${run.reportPath}`,
       ),
-      `  comparison: ${c.total} published cells: ${c.reproduced} reproduced, ${c.differs} differ, ${c.missing} missing, ${c.notReproduced} not reproduced (calibrated synthetic)`,
+      result.seeds === null
+        ? `  comparison: ${c.total} published cells: ${c.reproduced} reproduced, ${c.differs} differ, ${c.missing} missing, ${c.notReproduced} not reproduced (calibrated synthetic)`
+        : `  comparison over ${result.seeds.pairs} seed pairs (${result.seeds.modelSeeds} model seeds, ${result.seeds.splitSeeds} split seeds): ${c.total} published cells: ${c.reproduced} reproduced, ` +
+          `${c.withinVariability} within training variability, ${c.outsideVariability} outside training variability, ${c.differs} differ, ${c.missing} missing, ${c.notReproduced} not reproduced (calibrated synthetic)`,
       `  summary: ${result.summaryPath} (total ${result.seconds.total.toFixed(1)} s, pools ${result.seconds.pools.toFixed(1)} s)`,
     ];
     return { name: 'paper-a', outDirectory: result.outDirectory, lines };

@@ -2,6 +2,7 @@ import type { Argv, CommandModule } from 'yargs';
 import { reproductionNames, reproductions } from '../registry.js';
 import { parseOverride } from '../../harness/config.js';
 import { inputError } from '../../util/errors.js';
+import { checkIntegerFlag } from '../check-flag.js';
 import { ProgressBar } from '../progress.js';
 
 interface ReproduceArguments {
@@ -14,6 +15,20 @@ interface ReproduceArguments {
   retrain: boolean;
   png: boolean;
   quiet: boolean;
+  'model-seeds': number;
+  'split-seeds'?: number;
+}
+
+/**
+ * seedCounts(args) reads --model-seeds K (default 1) and --split-seeds K (default: the
+ * same K, so one K varies both axes); undefined for 1/1, the single run. Throws
+ * InputError (exit 2) naming the flag unless each is an integer from 1 to 100.
+ */
+function seedCounts(args: ReproduceArguments): { modelSeeds: number; splitSeeds: number } | undefined {
+  checkIntegerFlag('--model-seeds', args['model-seeds'], 1, 100);
+  const splitSeeds = args['split-seeds'] ?? args['model-seeds'];
+  checkIntegerFlag('--split-seeds', splitSeeds, 1, 100);
+  return args['model-seeds'] === 1 && splitSeeds === 1 ? undefined : { modelSeeds: args['model-seeds'], splitSeeds };
 }
 
 /**
@@ -33,7 +48,14 @@ export const reproduceCommand: CommandModule<object, ReproduceArguments> = {
       .option('data-dir', { type: 'string', describe: 'A local dataset mirror (default: FAIRAUDIT_DATA_DIR, then data/downloads/)' })
       .option('retrain', { type: 'boolean', default: false, describe: 'Retrain the models even when the model cache has them' })
       .option('png', { type: 'boolean', default: true, describe: 'Write PNGs beside the SVG charts (--no-png to skip)' })
-      .option('quiet', { type: 'boolean', default: false, describe: 'No progress and no summary' }) as unknown as Argv<ReproduceArguments>,
+      .option('model-seeds', {
+        type: 'number',
+        default: 1,
+        describe: 'Training variability: retrain every model under K model seeds (and, unless --split-seeds says otherwise, K split seeds) and judge each trained cell against its seeds',
+      })
+      .option('split-seeds', { type: 'number', describe: 'How many split seeds (default: --model-seeds; 1 varies the model seed only)' })
+      .option('quiet', { type: 'boolean', default: false, describe: 'No progress and no summary' })
+      .example('$0 reproduce paper-a --model-seeds 5', 'Adult models under 5 model seeds and 5 split seeds (9 seed pairs)') as unknown as Argv<ReproduceArguments>,
   handler: async (args) => {
     const names = reproductionNames();
     if (args.name !== 'all' && !names.includes(args.name)) {
@@ -42,6 +64,7 @@ export const reproduceCommand: CommandModule<object, ReproduceArguments> = {
     if (args.threads !== undefined && !(Number.isInteger(args.threads) && args.threads >= 1 && args.threads <= 1024)) {
       throw inputError({ where: '--threads', expected: 'an integer from 1 to 1024', found: args.threads });
     }
+    const seeds = seedCounts(args);
     const overrides = (args.set ?? []).map(parseOverride);
     const chosen = reproductions.filter((reproduction) => args.name === 'all' || reproduction.name === args.name);
     for (const reproduction of chosen) {
@@ -55,6 +78,7 @@ export const reproduceCommand: CommandModule<object, ReproduceArguments> = {
         ...(args.dataDir === undefined ? {} : { dataDirectory: args.dataDir }),
         refreshModels: args.retrain,
         png: args.png,
+        ...(seeds === undefined ? {} : { seeds }),
         onProgress: (stage, done, total) => {
           if (done === undefined || total === undefined) {
             bar?.finish();
