@@ -29,6 +29,7 @@ export const paperBReproduction: Reproduction = {
       analyticOnly: options.calibrated === true,
       png: options.png,
       refreshModels: options.refreshModels,
+      ...(options.seeds === undefined ? {} : { seeds: options.seeds }),
       onProgress: options.onProgress,
     });
     const c = result.comparison;
@@ -38,6 +39,7 @@ export const paperBReproduction: Reproduction = {
       c.total === 0
         ? '  Table 2 comparison: none (no dataset available for our own models)'
         : `  Table 2 comparison: ${c.total} published cells: ${c.within} within rounding, ${c.outside} differ, ${c.missing} missing`,
+      ...result.variability.map((line) => `  ${line}`),
       ...result.runs.map((run) => `  ${run.experiment}: ${run.rows} replicates in ${run.seconds.toFixed(1)} s -> ${run.reportPath}`),
       `  report: ${result.reportPath} (total ${result.seconds.toFixed(1)} s)`,
     ];

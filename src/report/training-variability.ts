@@ -1,6 +1,6 @@
 import { type Spread, spreadOf } from '../models/seed-variability.js';
 import type { ComparisonRow } from './compare-published.js';
-import type { SummaryColumn, SummaryValue } from './summary-table.js';
+import type { SummaryColumn, SummaryTable, SummaryValue } from './summary-table.js';
 
 /** Which axis of training variability a seed run lies on: the base pair (seed 0), a varied model seed, a varied split seed. */
 export type SeedAxis = 'base' | 'model' | 'split';
@@ -189,4 +189,40 @@ export function verdictCounts(cells: readonly CellVariability[]): Record<Variabi
   };
   for (const cell of cells) counts[cell.verdict] += 1;
   return counts;
+}
+
+/**
+ * variabilityTable(cells, id, title, caption) lays cells over seeds out for the
+ * reporter's writers: table, row, column, the published value, seed 0, the seeds'
+ * distribution (VARIABILITY_COLUMNS), the verdict and its reason. O(cells).
+ */
+export function variabilityTable(cells: readonly CellVariability[], id: string, title: string, caption: string): SummaryTable {
+  const text = (value: number | string | null): SummaryValue => (value === null ? null : typeof value === 'number' ? String(Number(value.toPrecision(6))) : value);
+  return {
+    id,
+    title,
+    caption,
+    columns: [
+      { name: 'table', label: 'Table', type: 'string' },
+      { name: 'row', label: 'Row', type: 'string' },
+      { name: 'column', label: 'Column', type: 'string' },
+      { name: 'published', label: 'Published', type: 'string' },
+      { name: 'seed0', label: 'Seed 0', type: 'string', description: 'the single run (the base pair of seeds)' },
+      ...VARIABILITY_COLUMNS,
+      { name: 'verdict', label: 'Verdict', type: 'string' },
+      { name: 'why', label: 'Why', type: 'string', wrap: true },
+      { name: 'id', label: 'Cell id', type: 'string' },
+    ],
+    rows: cells.map((cell) => ({
+      table: cell.table,
+      row: cell.row,
+      column: cell.column,
+      published: text(cell.published),
+      seed0: text(cell.seed0),
+      ...variabilityRecord(cell),
+      verdict: cell.verdict,
+      why: cell.reason,
+      id: cell.id,
+    })),
+  };
 }
