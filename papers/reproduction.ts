@@ -33,5 +33,10 @@ export interface ReproductionResult {
 export interface Reproduction {
   name: string;
   title: string;
+  /**
+   * The registry names of the datasets it reads (src/data/registry.ts); `fairaudit
+   * reproduce` fetches the missing ones before running it. None when it reads no data.
+   */
+  datasets?: readonly string[];
   run(options: ReproductionOptions): Promise<ReproductionResult>;
 }

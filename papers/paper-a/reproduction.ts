@@ -5,6 +5,7 @@ import { reproducePaperA } from './reproduce.js';
 export const paperAReproduction: Reproduction = {
   name: 'paper-a',
   title: 'Paper A (sequential GLR fairness audits): Tables 1-5 and Figure 1',
+  datasets: ['adult', 'acs-income'],
   async run(options) {
     const result = await reproducePaperA(options);
     const c = result.comparison;

@@ -1,5 +1,6 @@
 import type { Reproduction } from '../reproduction.js';
 import { runPaperB } from './reproduce.js';
+import { paperBModelSettings } from './table-2.js';
 
 /**
  * unavailableLines(unavailable) says once per reason which Table 2 settings could not
@@ -20,6 +21,7 @@ function unavailableLines(unavailable: readonly { setting: string; reason: strin
 export const paperBReproduction: Reproduction = {
   name: 'paper-b',
   title: 'Paper B (respir oblivious audits): Tables 2-3, Figures 1-2 and Monte Carlo checks of the bounds',
+  datasets: [...new Set(paperBModelSettings.map((setting) => setting.dataset))],
   async run(options) {
     const result = await runPaperB({
       outDirectory: options.outDirectory,

@@ -2,6 +2,7 @@ import type { Argv, CommandModule } from 'yargs';
 import { reproductionNames, reproductions } from '../registry.js';
 import { parseOverride } from '../../harness/config.js';
 import { inputError } from '../../util/errors.js';
+import { acquireForReproduction } from '../acquire-for-reproduction.js';
 import { checkIntegerFlag } from '../check-flag.js';
 import { ProgressBar } from '../progress.js';
 
@@ -11,6 +12,7 @@ interface ReproduceArguments {
   set?: string[];
   threads?: number;
   calibrated: boolean;
+  offline: boolean;
   dataDir?: string;
   retrain: boolean;
   png: boolean;
@@ -33,7 +35,9 @@ function seedCounts(args: ReproduceArguments): { modelSeeds: number; splitSeeds:
 
 /**
  * `fairaudit reproduce NAME|all`: rebuild a paper's tables and figures into
- * results/NAME/ (pools, audits, report, comparison with the published cells).
+ * results/NAME/ (pools, audits, report, comparison with the published cells). Missing
+ * datasets are downloaded first when the network answers (unless --calibrated,
+ * --offline or FAIRAUDIT_OFFLINE=1); what could not be had is said in one stderr line.
  */
 export const reproduceCommand: CommandModule<object, ReproduceArguments> = {
   command: 'reproduce <name>',
@@ -45,6 +49,11 @@ export const reproduceCommand: CommandModule<object, ReproduceArguments> = {
       .option('set', { type: 'string', array: true, nargs: 1, describe: 'Override a setting of every config, e.g. --set replicates=1000 (repeatable)' })
       .option('threads', { type: 'number', describe: 'Worker threads (default: one per core)' })
       .option('calibrated', { type: 'boolean', default: false, describe: 'Use the embedded calibrated synthetic data even when datasets are available' })
+      .option('offline', {
+        type: 'boolean',
+        default: false,
+        describe: 'Never download a missing dataset (also FAIRAUDIT_OFFLINE=1); by default a missing one is fetched when the network answers',
+      })
       .option('data-dir', { type: 'string', describe: 'A local dataset mirror (default: FAIRAUDIT_DATA_DIR, then data/downloads/)' })
       .option('retrain', { type: 'boolean', default: false, describe: 'Retrain the models even when the model cache has them' })
       .option('png', { type: 'boolean', default: true, describe: 'Write PNGs beside the SVG charts (--no-png to skip)' })
@@ -67,6 +76,10 @@ export const reproduceCommand: CommandModule<object, ReproduceArguments> = {
     const seeds = seedCounts(args);
     const overrides = (args.set ?? []).map(parseOverride);
     const chosen = reproductions.filter((reproduction) => args.name === 'all' || reproduction.name === args.name);
+    const datasets = [...new Set(chosen.flatMap((reproduction) => reproduction.datasets ?? []))];
+    if (!args.calibrated && datasets.length > 0) {
+      await acquireForReproduction(datasets, { offline: args.offline, quiet: args.quiet, ...(args.dataDir === undefined ? {} : { dataDirectory: args.dataDir }) });
+    }
     for (const reproduction of chosen) {
       let bar: ProgressBar | undefined;
       let barStage = '';
