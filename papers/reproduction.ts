@@ -12,6 +12,12 @@ export interface ReproductionOptions {
   /** Retrain models even when they are cached. */
   refreshModels?: boolean;
   png?: boolean;
+  /**
+   * Training variability (--model-seeds K, --split-seeds K): retrain every model under K
+   * model seeds and K split seeds (each axis with the single run's pair as its seed 0)
+   * and set each trained cell against its seeds. Default 1/1: the single run.
+   */
+  seeds?: { readonly modelSeeds: number; readonly splitSeeds: number };
   onProgress?: (stage: string, done?: number, total?: number) => void;
 }
 
@@ -27,5 +33,10 @@ export interface ReproductionResult {
 export interface Reproduction {
   name: string;
   title: string;
+  /**
+   * The registry names of the datasets it reads (src/data/registry.ts); `fairaudit
+   * reproduce` fetches the missing ones before running it. None when it reads no data.
+   */
+  datasets?: readonly string[];
   run(options: ReproductionOptions): Promise<ReproductionResult>;
 }

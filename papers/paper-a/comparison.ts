@@ -2,10 +2,17 @@ import { type CellSummary, findCells } from '../../src/report/cell-results.js';
 import { type ComparisonRow, comparisonRecord } from '../../src/report/compare-published.js';
 import type { PublishedCell } from '../../src/report/published.js';
 import type { SummaryTable } from '../../src/report/summary-table.js';
+import { type CellVariability, VARIABILITY_COLUMNS, variabilityRecord } from '../../src/report/training-variability.js';
 import type { PoolProvenance } from './pool-sources.js';
 
 /** What a compared cell stands on: real data, calibrated synthetic data, or nothing. */
-export type ReproductionStatus = 'reproduced' | 'differs' | 'missing' | 'not reproduced (calibrated synthetic)';
+export type ReproductionStatus =
+  | 'reproduced'
+  | 'differs'
+  | 'within training variability'
+  | 'outside training variability'
+  | 'missing'
+  | 'not reproduced (calibrated synthetic)';
 
 /** A comparison row with paper A's reading of it. */
 export interface PaperAComparisonRow extends ComparisonRow {
@@ -15,6 +22,8 @@ export interface PaperAComparisonRow extends ComparisonRow {
   verdict: ReproductionStatus;
   /** Why a number differs (or why it cannot be compared), as far as can be known. */
   why: string;
+  /** With --model-seeds/--split-seeds: the cell over the seed pairs (trained pools only). */
+  variability?: CellVariability;
 }
 
 const GAP_STATISTICS = new Set(['oracle_gap', 'oracle_decision']);
@@ -36,14 +45,30 @@ function publishedGap(cells: PublishedCell[], pool: string, metric: string): num
  * reproduced" whatever the numbers say (their gaps equal Table 1 by construction);
  * for trained-model pools a number outside its Monte Carlo tolerance gets the known
  * reasons: a different trained model and split (the oracle gap moved), the unstated
- * score/logit tolerances, or Monte Carlo error alone when neither applies. O(rows).
+ * score/logit tolerances, or Monte Carlo error alone when neither applies. With
+ * `variability` (the cells over seed pairs, paperAVariability) a trained cell that
+ * differs becomes "within training variability" or "outside training variability",
+ * its why saying where the published value lies against the seeds. O(rows).
  */
 export function explainPaperAComparison(
   rows: ComparisonRow[],
   cells: PublishedCell[],
   summaries: CellSummary[],
   pools: readonly PoolProvenance[],
+  variability: readonly CellVariability[] | null = null,
 ): PaperAComparisonRow[] {
+  const seeds = new Map((variability ?? []).map((cell) => [cell.id, cell]));
+  return explainRows(rows, cells, summaries, pools).map((row) => {
+    const cell = seeds.get(row.id);
+    if (cell === undefined) return row;
+    if (row.verdict !== 'differs') return { ...row, variability: cell };
+    const verdict = cell.verdict === 'missing' ? 'differs' : cell.verdict;
+    const over = `Over ${cell.values.length} seed pairs: ${cell.reason}.`;
+    return { ...row, verdict, why: verdict === 'within training variability' ? over : `${over} ${row.why}`, variability: cell };
+  });
+}
+
+function explainRows(rows: ComparisonRow[], cells: PublishedCell[], summaries: CellSummary[], pools: readonly PoolProvenance[]): PaperAComparisonRow[] {
   const byId = new Map(cells.map((cell) => [cell.id, cell]));
   return rows.map((row) => {
     const cell = byId.get(row.id);
@@ -91,8 +116,28 @@ export function explainPaperAComparison(
   });
 }
 
-/** paperAComparisonTable(rows) lays the annotated comparison out for the reporter's writers. */
+/**
+ * paperAComparisonTable(rows) lays the annotated comparison out for the reporter's
+ * writers; when rows carry seed variability, each row also gets the seeds' distribution
+ * (VARIABILITY_COLUMNS) beside the published value and the caption names the verdicts.
+ */
 export function paperAComparisonTable(rows: PaperAComparisonRow[]): SummaryTable {
+  const table = comparisonOfSeedZero(rows);
+  if (!rows.some((row) => row.variability !== undefined)) return table;
+  const published = table.columns.findIndex((column) => column.name === 'published_spread');
+  const seeds = rows.find((row) => row.variability !== undefined)?.variability?.values.length ?? 0;
+  return {
+    ...table,
+    caption:
+      `${table.caption} With ${seeds} seed pairs (the models retrained under varied model seeds and split seeds): "within training variability": not reproduced by seed 0, ` +
+      'but inside the seeds\' range widened by each seed\'s Monte Carlo tolerance (a decision: some seed gives it); "outside training variability": outside that range (see why). ' +
+      'Min to sd: over every seed pair; Model seeds / Split seeds: min–max along each axis.',
+    columns: [...table.columns.slice(0, published + 1), ...VARIABILITY_COLUMNS, ...table.columns.slice(published + 1)],
+    rows: rows.map((row, k) => ({ ...table.rows[k], ...variabilityRecord(row.variability) })),
+  };
+}
+
+function comparisonOfSeedZero(rows: PaperAComparisonRow[]): SummaryTable {
   return {
     id: 'paper-a-comparison',
     title: 'Paper A: every published cell against this run',

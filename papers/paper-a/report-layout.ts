@@ -20,6 +20,7 @@ import { paperATable4 } from './table-4.js';
 import { paperATable5 } from './table-5.js';
 import { toleranceReference, toleranceReferenceTable } from './tolerance-reference.js';
 import { toleranceSensitivityCharts } from './tolerance-sensitivity.js';
+import { type PaperAVariabilityRecord, paperASeedCharts, paperAVariability, parseVariabilityRecord } from './training-variability.js';
 
 /** The options reproducePaperA writes to report-layout.json for each of its runs. */
 export interface PaperALayoutOptions {
@@ -28,6 +29,8 @@ export interface PaperALayoutOptions {
   /** One sentence for chart subtitles saying which datasets are calibrated, or null. */
   chartNote: string | null;
   pools: PoolProvenance[];
+  /** With --model-seeds/--split-seeds: the seed pairs' runs (absent otherwise, so a single run's file is unchanged). */
+  variability?: PaperAVariabilityRecord;
 }
 
 /** paperATables(data?) lists paper A's five table layouts in table order, with a Data column when `data` is given. */
@@ -69,7 +72,8 @@ function parseOptions(options: Record<string, unknown>, where: string): PaperALa
       ...(typeof pool.file === 'string' ? { file: pool.file } : {}),
     } satisfies PoolProvenance;
   });
-  return { notice: text(options.notice), chartNote: text(options.chartNote), pools };
+  const variability = parseVariabilityRecord(options.variability, where);
+  return { notice: text(options.notice), chartNote: text(options.chartNote), pools, ...(variability === null ? {} : { variability }) };
 }
 
 /**
@@ -112,7 +116,9 @@ function toleranceTable(input: PaperLayoutInput, options: PaperALayoutOptions) {
 /**
  * Paper A's report layout: for results/paper-a, Tables 1-5 (each row saying what data
  * it stands on), the shift-equivalent tolerance table, Figure 1 with the published
- * means, and the comparison annotated with why cells differ; for the tolerance sweeps,
+ * means, and the comparison annotated with why cells differ (with seed pairs, each
+ * trained cell's seeds, its training-variability verdict and a seed-dot chart per
+ * table); for the tolerance sweeps,
  * their charts. Every part says so when the pools are calibrated synthetic.
  * O(cells + published cells + pool rows).
  */
@@ -137,7 +143,9 @@ export const paperALayout: PaperLayout = {
     if (tolerances !== null) parts.tables.push(tolerances);
     const subtitle = chartNote ? `${chartNote} Red ticks: published means (Table 2).` : undefined;
     parts.charts = [figure1Chart(input.summaries, figurePoints(input.publishedCells), subtitle)];
-    const explained = explainPaperAComparison(input.comparison, input.publishedCells, input.summaries, options.pools);
+    const variability = options.variability ? await paperAVariability(input.directory, options.variability, input.comparison, input.publishedCells, options.pools) : null;
+    if (variability !== null) parts.charts.push(...paperASeedCharts(variability));
+    const explained = explainPaperAComparison(input.comparison, input.publishedCells, input.summaries, options.pools, variability);
     parts.comparisonTable = paperAComparisonTable(explained);
     parts.reasons = Object.fromEntries(explained.filter((row) => row.why !== '').map((row) => [row.id, `${row.verdict}: ${row.why}`]));
     return parts;

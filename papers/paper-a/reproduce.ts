@@ -15,6 +15,9 @@ import { calibratedPools, poolProvenance, type SourcedPool, type TrainedPoolsPro
 import { runBeyondThePaper } from './beyond-the-paper.js';
 import type { PaperALayoutOptions } from './report-layout.js';
 import { trainedPools } from './trained-pools.js';
+import { type SeedPoolsProvider, trainedSeedPools } from './seed-pools.js';
+import { runSeedPairs } from './seed-runs.js';
+import { paperAVariability } from './training-variability.js';
 
 /** Options of reproducePaperA: those of every reproduction, and two of its own. */
 export interface PaperAOptions extends ReproductionOptions {
@@ -24,6 +27,8 @@ export interface PaperAOptions extends ReproductionOptions {
   sensitivity?: boolean;
   /** Run Tables 2 and 3 with the calibrated GLR and the betting test too (beyond-the-paper.ts; default true). */
   beyond?: boolean;
+  /** How trained pools are made over seed pairs (with options.seeds; default: trainedSeedPools). */
+  seedPools?: SeedPoolsProvider;
 }
 
 /** One results folder of the reproduction and how long its audits took. */
@@ -45,7 +50,18 @@ export interface PaperAReproduction {
   calibrated: boolean;
   pools: Array<{ name: string; origin: string; reason: string | null; cached: boolean | null }>;
   runs: PaperARun[];
-  comparison: { reproduced: number; differs: number; missing: number; notReproduced: number; total: number };
+  comparison: {
+    reproduced: number;
+    differs: number;
+    /** With seed pairs: trained cells seed 0 does not reproduce, inside / outside the seeds' widened range. */
+    withinVariability: number;
+    outsideVariability: number;
+    missing: number;
+    notReproduced: number;
+    total: number;
+  };
+  /** The seed pairs' counts when options.seeds asked for more than the single run, else null. */
+  seeds: { modelSeeds: number; splitSeeds: number; pairs: number } | null;
   seconds: { pools: number; total: number };
   summaryPath: string;
 }
@@ -190,6 +206,26 @@ function writePools(out: string, pools: SourcedPool[], started: number): Written
   return { pools, files, records: summary, mode, calibrated, notice, layoutOptions, seconds: (performance.now() - started) / 1000 };
 }
 
+/**
+ * Stage 3b (with --model-seeds/--split-seeds): every trained dataset's models under the
+ * other seed pairs and the main grid on each (runSeedPairs, <out>/seeds/), recorded in
+ * the layout options so the report sets each trained cell against its seeds.
+ */
+async function addSeedPairs(plan: PaperAPlan, written: WrittenPools, options: PaperAOptions): Promise<void> {
+  if (options.seeds === undefined || options.calibrated) return;
+  const main = plan.runs.find((run) => run.key === 'main') as PaperAPlan['runs'][number];
+  const provider = options.seedPools ?? trainedSeedPools({ dataDirectory: options.dataDirectory, refresh: options.refreshModels, onStage: plan.progress });
+  const context = { out: plan.out, configFile: main.file, overrides: plan.overrides, threads: options.threads, progress: plan.progress };
+  const variability = await runSeedPairs(context, written.pools, options.seeds, provider);
+  if (variability !== null) written.layoutOptions.variability = variability;
+}
+
+/** The seed counts of a run with seed pairs (for the summary), or null. */
+function seedCounts(options: PaperALayoutOptions): PaperAReproduction['seeds'] {
+  const record = options.variability;
+  return record === undefined ? null : { modelSeeds: record.modelSeeds, splitSeeds: record.splitSeeds, pairs: record.runs.length };
+}
+
 /** Stage 4 (run + report), one config: its audits through the harness, then its report with paper A's layout. */
 async function runAndReport(plan: PaperAPlan, run: PaperAPlan['runs'][number], written: WrittenPools, options: PaperAOptions) {
   const config = configWithPools(run.file, written.pools, written.files, run.key !== 'main', written.notice, plan.overrides);
@@ -220,7 +256,9 @@ async function runAudits(plan: PaperAPlan, written: WrittenPools, options: Paper
     const { done, report } = await runAndReport(plan, run, written, options);
     if (run.key === 'main') {
       const published = loadPublishedFile(paperAPublishedPath());
-      comparisonRows = explainPaperAComparison(report.comparison, published.cells, report.summaries, written.layoutOptions.pools);
+      const seeds = written.layoutOptions.variability;
+      const variability = seeds ? await paperAVariability(run.directory, seeds, report.comparison, published.cells, written.layoutOptions.pools) : null;
+      comparisonRows = explainPaperAComparison(report.comparison, published.cells, report.summaries, written.layoutOptions.pools, variability);
     }
     runs.push(done);
   }
@@ -247,10 +285,13 @@ function writeSummary(plan: PaperAPlan, written: WrittenPools, runs: PaperARun[]
     comparison: {
       reproduced: count('reproduced'),
       differs: count('differs'),
+      withinVariability: count('within training variability'),
+      outsideVariability: count('outside training variability'),
       missing: count('missing'),
       notReproduced: count('not reproduced (calibrated synthetic)'),
       total: rows.length,
     },
+    seeds: seedCounts(written.layoutOptions),
     seconds: { pools: written.seconds, total: (performance.now() - started) / 1000 },
     summaryPath: join(plan.out, 'README.md'),
   };
@@ -282,6 +323,7 @@ export async function reproducePaperA(options: PaperAOptions = {}): Promise<Pape
   const plan = planPaperA(options);
   const pools = await makePools(plan, options);
   const written = writePools(plan.out, pools, started);
+  await addSeedPairs(plan, written, options);
   const beyond = options.beyond === false ? [] : [await runBeyond(plan, written, options)];
   const { runs, comparisonRows } = await runAudits(plan, written, options);
   return writeSummary(plan, written, [...runs, ...beyond], comparisonRows, started);
@@ -317,7 +359,14 @@ function reproductionReadme(result: PaperAReproduction, rows: PaperAComparisonRo
     `${c.total} published cells: ${c.reproduced} reproduced within Monte Carlo tolerance, ${c.differs} differ, ${c.missing} missing, ${c.notReproduced} not reproduced (calibrated synthetic).`,
     '',
   );
-  const differing = rows.filter((row) => row.verdict === 'differs');
+  if (result.seeds !== null) {
+    lines.push(
+      `Training variability: every trained model retrained under ${result.seeds.modelSeeds} model seeds and ${result.seeds.splitSeeds} split seeds (${result.seeds.pairs} seed pairs, runs under \`seeds/\`): ` +
+        `${c.withinVariability} cells within training variability, ${c.outsideVariability} outside it; the comparison tables give each trained cell's seeds and charts/paper-a-seeds-*.svg shows them.`,
+      '',
+    );
+  }
+  const differing = rows.filter((row) => row.verdict === 'differs' || row.verdict === 'outside training variability');
   if (differing.length > 0) {
     lines.push('| cell | published | this run | why |', '|---|---|---|---|');
     for (const row of differing) {

@@ -5,6 +5,7 @@ import { reproducePaperA } from './reproduce.js';
 export const paperAReproduction: Reproduction = {
   name: 'paper-a',
   title: 'Paper A (sequential GLR fairness audits): Tables 1-5 and Figure 1',
+  datasets: ['adult', 'acs-income'],
   async run(options) {
     const result = await reproducePaperA(options);
     const c = result.comparison;
@@ -13,7 +14,10 @@ export const paperAReproduction: Reproduction = {
       ...result.runs.map(
         (run) => `  ${run.experiment}: ${run.cells} cells, ${run.rows} audits in ${run.auditSeconds.toFixed(2)} s (${run.threads} threads) -> ${run.reportPath}`,
       ),
-      `  comparison: ${c.total} published cells: ${c.reproduced} reproduced, ${c.differs} differ, ${c.missing} missing, ${c.notReproduced} not reproduced (calibrated synthetic)`,
+      result.seeds === null
+        ? `  comparison: ${c.total} published cells: ${c.reproduced} reproduced, ${c.differs} differ, ${c.missing} missing, ${c.notReproduced} not reproduced (calibrated synthetic)`
+        : `  comparison over ${result.seeds.pairs} seed pairs (${result.seeds.modelSeeds} model seeds, ${result.seeds.splitSeeds} split seeds): ${c.total} published cells: ${c.reproduced} reproduced, ` +
+          `${c.withinVariability} within training variability, ${c.outsideVariability} outside training variability, ${c.differs} differ, ${c.missing} missing, ${c.notReproduced} not reproduced (calibrated synthetic)`,
       `  summary: ${result.summaryPath} (total ${result.seconds.total.toFixed(1)} s, pools ${result.seconds.pools.toFixed(1)} s)`,
     ];
     return { name: 'paper-a', outDirectory: result.outDirectory, lines };

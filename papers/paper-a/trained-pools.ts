@@ -9,7 +9,7 @@ import type { DatasetPools, SourcedPool, TrainedPoolsProvider } from './pool-sou
 import { PAPER_A_POOLS } from './pools.js';
 
 /** The registry name of a paper A dataset, or null when the registry has no loader for it. */
-function registryName(dataset: PaperADataset): string | null {
+export function registryName(dataset: PaperADataset): string | null {
   const names = datasetNames();
   if (dataset === 'adult') return names.includes('adult') ? 'adult' : null;
   return names.find((name) => name.startsWith('acs')) ?? null;
@@ -61,18 +61,26 @@ export function trainedPools(options: TrainedPoolsOptions = {}): TrainedPoolsPro
       if (isInputError(error)) return { available: false, reason: error.message };
       throw error;
     }
-    const pools: SourcedPool[] = PAPER_A_POOLS.filter((entry) => entry.dataset === dataset).map((pool) => {
-      const model = models.find((candidate) => candidate.name === pool.model);
-      if (model === undefined) throw new Error(`trainedPools: ${configFile} trained no ${pool.model}`);
-      return {
-        pool,
-        auditPool: model.pool,
-        origin: 'trained-model' as const,
-        reason: null,
-        card: model.card as unknown as Record<string, unknown>,
-        cached: model.fromCache,
-      };
-    });
-    return { available: true, pools };
+    return { available: true, pools: sourcedPoolsOfModels(dataset, models, configFile) };
   };
+}
+
+/**
+ * sourcedPoolsOfModels(dataset, models, configFile) pairs a dataset's four paper A pools
+ * with the trained models of the same names (their test-part pools and cards). Throws
+ * when the config trained no model of a pool's name. O(pools × models).
+ */
+export function sourcedPoolsOfModels(dataset: PaperADataset, models: readonly TrainedModel[], configFile: string): SourcedPool[] {
+  return PAPER_A_POOLS.filter((entry) => entry.dataset === dataset).map((pool) => {
+    const model = models.find((candidate) => candidate.name === pool.model);
+    if (model === undefined) throw new Error(`trainedPools: ${configFile} trained no ${pool.model}`);
+    return {
+      pool,
+      auditPool: model.pool,
+      origin: 'trained-model' as const,
+      reason: null,
+      card: model.card as unknown as Record<string, unknown>,
+      cached: model.fromCache,
+    };
+  });
 }

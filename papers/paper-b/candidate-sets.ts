@@ -1,4 +1,4 @@
-import { trainFromConfig } from '../../src/models/train-models.js';
+import { type TrainedModel, trainFromConfig } from '../../src/models/train-models.js';
 import { loadModelTrainingConfig } from '../../src/models/training-config.js';
 import { inputError } from '../../src/util/errors.js';
 import { paperBModelConfig } from './files.js';
@@ -25,16 +25,25 @@ export function trainedCandidateSets(options: { dataDirectory?: string; threads?
       dataDirectory: options.dataDirectory,
       refresh: options.refresh ?? false,
     });
-    if (model.auditPool === null) {
-      throw inputError({ where: `${setting.dataset}/${setting.attribute}`, expected: "a paper B split with an audit set", found: 'no audit pool' });
-    }
-    return {
-      dataset: setting.dataset,
-      datasetLabel: setting.datasetLabel,
-      attribute: setting.attribute,
-      datasetSize: model.card.trainingRows + model.card.poolRows,
-      candidatePool: model.pool,
-      auditPool: model.auditPool,
-    };
+    return candidateSetOfModel(setting, model);
+  };
+}
+
+/**
+ * candidateSetOfModel(setting, model) is a trained boosted-trees model of a Table 2
+ * setting as paper B's candidate set C (the model's pool) and audit set S (its audit
+ * pool). Throws InputError when the model's split has no audit set. O(1).
+ */
+export function candidateSetOfModel(setting: { dataset: string; datasetLabel: string; attribute: string }, model: TrainedModel): CandidateSetModel {
+  if (model.auditPool === null) {
+    throw inputError({ where: `${setting.dataset}/${setting.attribute}`, expected: "a paper B split with an audit set", found: 'no audit pool' });
+  }
+  return {
+    dataset: setting.dataset,
+    datasetLabel: setting.datasetLabel,
+    attribute: setting.attribute,
+    datasetSize: model.card.trainingRows + model.card.poolRows,
+    candidatePool: model.pool,
+    auditPool: model.auditPool,
   };
 }

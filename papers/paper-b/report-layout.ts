@@ -16,6 +16,7 @@ import { figure2Chart, figure2Series } from './figure-2.js';
 import { paperBModelSettings, table2ReportKind, table2Summaries, table2SummaryTable } from './table-2.js';
 import { paperBTable3Options, table3Rows, table3SummaryTable } from './table-3.js';
 import { type ExactMinimumRow, exactMinimumTable, HATEDAY_NOT_COMPUTED, notComputedRow } from './table-3-exact.js';
+import { type PaperBVariabilityRecord, paperBVariabilityParts, parsePaperBVariability } from './training-variability.js';
 
 /** What results/paper-b/report-layout.json records of a paper B reproduction. */
 export interface PaperBFolderRecord {
@@ -29,6 +30,8 @@ export interface PaperBFolderRecord {
   runs: Array<{ experiment: string; rows: number; seconds: number; reportPath: string }>;
   /** Table 3 with the exact minimum, one row per candidate set of ours (absent in records written before it existed). */
   exactMinimum?: ExactMinimumRow[];
+  /** With --model-seeds/--split-seeds: each seed pair's Table 2 rows (absent otherwise, so a single run's file is unchanged). */
+  variability?: PaperBVariabilityRecord;
 }
 
 /** The parts of paper B's folder report, before anything is written. */
@@ -116,6 +119,13 @@ function paperBParts(record: PaperBFolderRecord): PaperBParts {
       series.push(seriesTable('figure-2-models', 'Figure 2 data (our Table 2)', figure2Own));
     }
     for (const missing of record.unavailable) notices.push(`${missing.setting}: no model (${missing.reason}).`);
+    if (record.variability !== undefined) {
+      const cells = cellsForExperiment([loadPublishedFile(paperBPublishedPath())], 'paper-b-table-2');
+      const variability = paperBVariabilityParts(record.variability, cells);
+      tables.push(...variability.tables);
+      charts.push(...variability.charts);
+      notices.push(...variability.notices);
+    }
   } else {
     notices.push('Analytic only (--calibrated): Table 2 was not measured on our own models, so there is nothing to compare with the published Table 2.');
   }
@@ -129,12 +139,14 @@ function parseRecord(options: Record<string, unknown>, where: string): PaperBFol
     return value;
   };
   if (typeof options.models !== 'boolean') throw inputError({ where: `${where}: options.models`, expected: 'true or false', found: options.models });
+  const variability = parsePaperBVariability(options.variability, where);
   return {
     models: options.models,
     reproduced: list('reproduced') as DatasetCharacteristics[],
     unavailable: list('unavailable') as PaperBFolderRecord['unavailable'],
     runs: list('runs') as PaperBFolderRecord['runs'],
     ...(options.exactMinimum === undefined ? {} : { exactMinimum: list('exactMinimum') as ExactMinimumRow[] }),
+    ...(variability === null ? {} : { variability }),
   };
 }
 

@@ -12,6 +12,8 @@ import { type PaperBFolderRecord, relativeRuns, writePaperBReport } from './repo
 import { characteristicsOfModel, paperBModelSettings } from './table-2.js';
 import { paperBTable3Options } from './table-3.js';
 import { countsOfPool, type ExactMinimumInput, exactMinimumRow } from './table-3-exact.js';
+import { type SeedCandidateSetsProvider, trainedSeedCandidateSets } from './seed-candidate-sets.js';
+import type { PaperBVariabilityRecord } from './training-variability.js';
 
 /** Options of runPaperB (the flags of `fairaudit reproduce paper-b`). */
 export interface PaperBOptions {
@@ -33,6 +35,10 @@ export interface PaperBOptions {
   png?: boolean;
   /** Retrain the models even when the model cache has them (`--retrain`). */
   refreshModels?: boolean;
+  /** Training variability (--model-seeds, --split-seeds): each Table 2 setting's model under every seed pair. */
+  seeds?: { readonly modelSeeds: number; readonly splitSeeds: number };
+  /** How candidate sets are made over seed pairs (default: our boosted trees through trainFromConfigOverSeeds). */
+  seedCandidateSets?: SeedCandidateSetsProvider;
   onProgress?: (stage: string, done?: number, total?: number) => void;
 }
 
@@ -47,6 +53,8 @@ export interface PaperBResult {
   unavailable: Array<{ setting: string; reason: string }>;
   reproducedRows: number;
   comparison: { total: number; within: number; outside: number; missing: number };
+  /** With seed pairs: the verdict counts over the seeds (the report's notice), else empty. */
+  variability: string[];
   runs: Array<{ experiment: string; rows: number; seconds: number; reportPath: string }>;
   seconds: number;
 }
@@ -87,7 +95,8 @@ export async function runPaperB(options: PaperBOptions = {}): Promise<PaperBResu
   const started = performance.now();
   const out = resolve(options.outDirectory ?? join('results', 'paper-b'));
   const progress = options.onProgress ?? (() => {});
-  const models = options.analyticOnly ? { reproduced: [], unavailable: [], pools: [] } : await candidateSetsOfModels(out, options, progress);
+  const models: PaperBModels = options.analyticOnly ? { reproduced: [], unavailable: [], pools: [] } : await candidateSetsOfModels(out, options, progress);
+  models.variability = await seedVariabilityOfModels(models, options, progress);
   const runs = options.simulate === false ? [] : await runSimulations(out, models.pools, options, progress);
   return writePaperLevelReport(out, models, runs, options, started, progress);
 }
@@ -99,6 +108,8 @@ interface PaperBModels {
   pools: Array<{ name: string; file: string }>;
   /** Per-group counts of each candidate set and its S, for the exact minimum. */
   counts?: ExactMinimumInput[];
+  /** With options.seeds: each seed pair's Table 2 rows of the settings that trained. */
+  variability?: PaperBVariabilityRecord;
 }
 
 /** Stage 1: our own boosted trees on each Table 2 setting (trained, or read from the cache). */
@@ -120,6 +131,27 @@ async function candidateSetsOfModels(out: string, options: PaperBOptions, progre
     }
   }
   return models;
+}
+
+/**
+ * Stage 1b (with --model-seeds/--split-seeds): each setting that trained, under every seed
+ * pair (the base pair is the single run's model, from the cache), measured as Table 2 rows.
+ * Undefined without seeds or without any trained setting.
+ */
+async function seedVariabilityOfModels(models: PaperBModels, options: PaperBOptions, progress: Progress): Promise<PaperBVariabilityRecord | undefined> {
+  const counts = options.seeds;
+  if (counts === undefined || models.reproduced.length === 0) return undefined;
+  const provider = options.seedCandidateSets ?? trainedSeedCandidateSets({ dataDirectory: options.dataDirectory, threads: options.threads, refresh: options.refreshModels });
+  const runs: Array<{ splitSeed: string; modelSeed: string; axis: 'base' | 'model' | 'split'; rows: DatasetCharacteristics[] }> = [];
+  for (const [index, row] of models.reproduced.entries()) {
+    progress(`seeds: model ${row.dataset} ${row.attribute} under ${counts.modelSeeds} model seeds and ${counts.splitSeeds} split seeds`, index, models.reproduced.length);
+    const pairs = await provider({ dataset: row.dataset, datasetLabel: row.datasetLabel, attribute: row.attribute }, counts);
+    pairs.forEach((pair, k) => {
+      runs[k] ??= { splitSeed: pair.splitSeed, modelSeed: pair.modelSeed, axis: pair.axis, rows: [] };
+      runs[k].rows.push(characteristicsOfModel(pair.model));
+    });
+  }
+  return { modelSeeds: counts.modelSeeds, splitSeeds: counts.splitSeeds, runs };
 }
 
 /** Stage 2: the Monte Carlo checks (and, with our models, their simulation), each run with its own report. */
@@ -158,7 +190,14 @@ async function writePaperLevelReport(
   const { reproduced, unavailable } = models;
   // Table 3 with the exact minimum, on our candidate sets (the strongest provider's cost beside the sufficient counts).
   const exactMinimum = (models.counts ?? []).map((input) => exactMinimumRow(input, paperBTable3Options));
-  const record: PaperBFolderRecord = { models: !options.analyticOnly, reproduced, unavailable, runs: relativeRuns(out, runs), exactMinimum };
+  const record: PaperBFolderRecord = {
+    models: !options.analyticOnly,
+    reproduced,
+    unavailable,
+    runs: relativeRuns(out, runs),
+    exactMinimum,
+    ...(models.variability === undefined ? {} : { variability: models.variability }),
+  };
   writePaperLayoutManifest(out, { layout: 'paper-b', options: { ...record } });
   const report = await writePaperBReport(out, record, { png: options.png !== false });
   const count = (status: string) => report.comparison.filter((row) => row.status === status).length;
@@ -168,6 +207,7 @@ async function writePaperLevelReport(
     unavailable,
     reproducedRows: reproduced.length,
     comparison: { total: report.comparison.length, within: count('within'), outside: count('outside'), missing: count('missing') },
+    variability: report.notices.filter((notice) => notice.startsWith('Training variability')),
     runs,
     seconds: (performance.now() - started) / 1000,
   };

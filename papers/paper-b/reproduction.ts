@@ -1,5 +1,6 @@
 import type { Reproduction } from '../reproduction.js';
 import { runPaperB } from './reproduce.js';
+import { paperBModelSettings } from './table-2.js';
 
 /**
  * unavailableLines(unavailable) says once per reason which Table 2 settings could not
@@ -20,6 +21,7 @@ function unavailableLines(unavailable: readonly { setting: string; reason: strin
 export const paperBReproduction: Reproduction = {
   name: 'paper-b',
   title: 'Paper B (respir oblivious audits): Tables 2-3, Figures 1-2 and Monte Carlo checks of the bounds',
+  datasets: [...new Set(paperBModelSettings.map((setting) => setting.dataset))],
   async run(options) {
     const result = await runPaperB({
       outDirectory: options.outDirectory,
@@ -29,6 +31,7 @@ export const paperBReproduction: Reproduction = {
       analyticOnly: options.calibrated === true,
       png: options.png,
       refreshModels: options.refreshModels,
+      ...(options.seeds === undefined ? {} : { seeds: options.seeds }),
       onProgress: options.onProgress,
     });
     const c = result.comparison;
@@ -38,6 +41,7 @@ export const paperBReproduction: Reproduction = {
       c.total === 0
         ? '  Table 2 comparison: none (no dataset available for our own models)'
         : `  Table 2 comparison: ${c.total} published cells: ${c.within} within rounding, ${c.outside} differ, ${c.missing} missing`,
+      ...result.variability.map((line) => `  ${line}`),
       ...result.runs.map((run) => `  ${run.experiment}: ${run.rows} replicates in ${run.seconds.toFixed(1)} s -> ${run.reportPath}`),
       `  report: ${result.reportPath} (total ${result.seconds.toFixed(1)} s)`,
     ];

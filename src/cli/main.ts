@@ -1,5 +1,6 @@
 import yargs, { type CommandModule } from 'yargs';
 import { InputError, isInputError } from '../util/errors.js';
+import { exitQuietlyOnBrokenPipe } from './broken-pipe.js';
 import { commands } from './commands/index.js';
 import { registerBuiltIns } from './registry.js';
 import { requireOptionValues } from './require-option-values.js';
@@ -7,9 +8,11 @@ import { requireOptionValues } from './require-option-values.js';
 /**
  * The fairaudit command line. Each command lives in its own file under commands/,
  * thin: parse, call the library, print. Bad input exits 2 with a message naming
- * the file, key, row or flag; internal failures exit 1 with the stack.
+ * the file, key, row or flag; internal failures exit 1 with the stack. A reader that
+ * closes stdout early (`| head`) ends the command quietly (exitQuietlyOnBrokenPipe).
  */
 export async function main(argv: string[]): Promise<number> {
+  exitQuietlyOnBrokenPipe(process.stdout);
   registerBuiltIns();
   const parser = yargs(argv)
     .scriptName('fairaudit')

@@ -16,13 +16,14 @@ export interface DatasetAvailability {
 }
 
 /**
- * datasetAvailability(options) checks, for every registered dataset, which files of
- * which forms exist in the mirror or downloads (without reading or hashing them).
- * Throws InputError when the named mirror is not a folder. O(datasets × files).
+ * datasetAvailability(options, names?) checks, for every registered dataset (or only
+ * those named), which files of which forms exist in the mirror or downloads (without
+ * reading or hashing them). Throws InputError when the named mirror is not a folder.
+ * O(datasets × files).
  */
-export function datasetAvailability(options: DataLocationOptions = {}): DatasetAvailability[] {
+export function datasetAvailability(options: DataLocationOptions = {}, names?: readonly string[]): DatasetAvailability[] {
   const locations = dataLocations(options);
-  return DATASETS.map((definition) => {
+  return DATASETS.filter((definition) => names === undefined || names.includes(definition.name)).map((definition) => {
     const manifest = readManifest(definition.name, options.manifestDirectory);
     const forms = formAvailability(manifest, locations);
     const ready = forms.find((entry) => entry.complete && entry.form.readable !== false);

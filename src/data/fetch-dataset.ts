@@ -23,6 +23,8 @@ export interface FetchOptions extends DataLocationOptions {
   /** Download again even when a verified copy is already there. */
   readonly force?: boolean;
   readonly onProgress?: (progress: DownloadProgress) => void;
+  /** Abandon a URL that sends nothing (no headers, no bytes) for this long (default 30000 ms; then the next URL is tried). */
+  readonly idleTimeoutMs?: number;
 }
 
 /** What fetchDataset did with one file. */
@@ -54,19 +56,43 @@ export function downloadableForm(manifest: DatasetManifest, requested?: string):
 }
 
 /**
- * downloadFile(url, expected, target, onProgress) streams one URL to a temporary file
- * beside `target`, hashing as it goes, checks size and sha256 against the manifest, and
- * renames it into place only when they match (or when the manifest has no checksum).
- * Returns the sha256. Throws InputError on an HTTP error or a mismatch (the temporary
- * file is removed). O(file size).
+ * downloadFile(url, expected, target, onProgress, idleTimeoutMs) streams one URL to a
+ * temporary file beside `target`, hashing as it goes, checks size and sha256 against the
+ * manifest, and renames it into place only when they match (or when the manifest has no
+ * checksum). A server silent for idleTimeoutMs (before the headers or between chunks) is
+ * abandoned. Returns the sha256. Throws InputError on an HTTP error or a mismatch, and
+ * the abort error on silence (the temporary file is removed). O(file size).
  */
 async function downloadFile(
   url: string,
   expected: ManifestFile,
   target: string,
   onProgress: ((progress: DownloadProgress) => void) | undefined,
+  idleTimeoutMs: number,
 ): Promise<string> {
-  const response = await fetch(url, { redirect: 'follow' });
+  const controller = new AbortController();
+  let timer: NodeJS.Timeout | undefined;
+  const stillAlive = () => {
+    clearTimeout(timer);
+    timer = setTimeout(() => controller.abort(new Error(`no data for ${idleTimeoutMs} ms`)), idleTimeoutMs);
+  };
+  stillAlive();
+  try {
+    return await streamToFile(url, expected, target, onProgress, controller.signal, stillAlive);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+async function streamToFile(
+  url: string,
+  expected: ManifestFile,
+  target: string,
+  onProgress: ((progress: DownloadProgress) => void) | undefined,
+  signal: AbortSignal,
+  stillAlive: () => void,
+): Promise<string> {
+  const response = await fetch(url, { redirect: 'follow', signal });
   if (!response.ok || response.body === null) {
     throw inputError({ where: url, expected: 'HTTP 200', found: `HTTP ${response.status} ${response.statusText}` });
   }
@@ -78,6 +104,7 @@ async function downloadFile(
   const output = createWriteStream(temporary);
   try {
     for await (const chunk of response.body as unknown as AsyncIterable<Uint8Array>) {
+      stillAlive();
       hash.update(chunk);
       receivedBytes += chunk.length;
       if (!output.write(chunk)) await new Promise<void>((resolve) => output.once('drain', () => resolve()));
@@ -134,14 +161,16 @@ export async function fetchDataset(name: string, options: FetchOptions = {}): Pr
     let done = false;
     for (const url of file.urls) {
       try {
-        const sha256 = await downloadFile(url, file, target, options.onProgress);
+        const sha256 = await downloadFile(url, file, target, options.onProgress, options.idleTimeoutMs ?? 30_000);
         const stored = await verifyFile(target, file);
         results.push({ ...stored, sha256, action: 'downloaded', url });
         done = true;
         break;
       } catch (error) {
         const cause = (error as { cause?: { message?: string } }).cause?.message;
-        failures.push(`  ${url}: ${(error as Error).message}${cause ? ` (${cause})` : ''}`);
+        const message = (error as Error).message;
+        const named = message.startsWith(`${url}:`) ? message : `${url}: ${message}`; // an HTTP or checksum error names the URL already
+        failures.push(`  ${named}${cause ? ` (${cause})` : ''}`);
       }
     }
     if (!done) {

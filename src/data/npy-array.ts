@@ -54,3 +54,44 @@ export function readNpyMatrix(path: string): NpyMatrix {
   }
   return { rows, columns, values };
 }
+
+/** The element types encodeNpy writes, by their NumPy descr. */
+export type NpyColumn = Float64Array | Int32Array | Uint8Array;
+
+function descrOf(values: NpyColumn): string {
+  if (values instanceof Float64Array) return '<f8';
+  if (values instanceof Int32Array) return '<i4';
+  return '|u1';
+}
+
+/**
+ * encodeNpy(values, shape) returns the bytes of a NumPy .npy file (format 1.0, C
+ * order) holding `values` with the given shape: float64 ('<f8'), int32 ('<i4') or
+ * uint8 ('|u1') as the typed array is, little-endian. The header is padded with
+ * spaces to a multiple of 64 bytes, as np.save does, so np.load reads it back
+ * exactly. Throws RangeError when the shape does not multiply to values.length.
+ * O(values.length).
+ */
+export function encodeNpy(values: NpyColumn, shape: readonly number[]): Uint8Array {
+  const count = shape.reduce((product, d) => product * d, 1);
+  if (count !== values.length) throw new RangeError(`encodeNpy: shape (${shape.join(', ')}) holds ${count} values, got ${values.length}`);
+  const shapeText = shape.length === 1 ? `(${shape[0]},)` : `(${shape.join(', ')})`;
+  let header = `{'descr': '${descrOf(values)}', 'fortran_order': False, 'shape': ${shapeText}, }`;
+  const unpadded = MAGIC.length + 4 + header.length + 1;
+  header += ' '.repeat((64 - (unpadded % 64)) % 64);
+  header += '\n';
+  const out = Buffer.alloc(MAGIC.length + 4 + header.length + values.byteLength);
+  out.write(MAGIC, 0, 'latin1');
+  out[6] = 1;
+  out[7] = 0;
+  out.writeUInt16LE(header.length, 8);
+  out.write(header, 10, 'latin1');
+  if (values instanceof Float64Array) {
+    for (let i = 0; i < values.length; i++) out.writeDoubleLE(values[i], 10 + header.length + 8 * i);
+  } else if (values instanceof Int32Array) {
+    for (let i = 0; i < values.length; i++) out.writeInt32LE(values[i], 10 + header.length + 4 * i);
+  } else {
+    out.set(values, 10 + header.length);
+  }
+  return out;
+}

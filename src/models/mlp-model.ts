@@ -6,6 +6,7 @@ import type { MlpNetwork } from './mlp/network.js';
 import { type SparseRows, toSparseRows } from './mlp/sparse-rows.js';
 import { mlpLogits, trainMlp } from './mlp/train-mlp.js';
 import { type ModelCard, poolFigures } from './model-card.js';
+import { demographicParityMoments, groupCounts } from './reduction/demographic-parity-moments.js';
 import { exponentiatedGradient } from './reduction/exponentiated-gradient.js';
 import { clampedLogit, deployMixture, mixtureProbability } from './reduction/randomized-mixture.js';
 import { poolFromLogits } from './scored-pool.js';
@@ -20,7 +21,10 @@ export interface MlpModelSpec {
   readonly mlp: MlpSettings;
   /** The exponentiated-gradient reduction under demographic parity, or null for a plain MLP. */
   readonly reduction: {
-    readonly tolerance: number;
+    /** epsilon, the bound on each |E[h | A = a] - E[h]| (Fairlearn's DemographicParity difference_bound). */
+    readonly differenceBound: number;
+    /** B, the bound on the multipliers (Fairlearn's ExponentiatedGradient sets B = 1/eps). */
+    readonly multiplierBound: number;
     readonly maxIterations: number;
     readonly mixture: 'average' | 'linear-program';
   } | null;
@@ -48,7 +52,9 @@ function decisionsOf(network: MlpNetwork, input: SparseRows): Uint8Array {
  *   problems (sample weights), giving a mixture Q of best responses. The
  *   pool's score is Q's probability of a positive decision, its logit that score's
  *   logit (clamped to +-13.8), its decision a seeded per-instance draw from Q
- *   (deployMixture), so the randomized classifier becomes a fixed deployed model.
+ *   (deployMixture), so the randomized classifier becomes a fixed deployed model. The
+ *   card's details also hold Q's training-set constraint values (trainingMixtureMoments)
+ *   and SP gap (trainingStatisticalParityGap), what the reduction's guarantee bounds.
  * Every draw comes from seeds derived from `seed`. Running time: one MLP training
  * per reduction iteration (see trainMlp).
  */
@@ -90,10 +96,15 @@ export function trainMlpModel(
       id: test.rowIndex.slice(),
       source,
     };
+    // The randomized classifier Q on the training rows: its constraint values gamma_k(Q)
+    // (what the reduction bounds) and its SP gap |E[Q | A = 0] - E[Q | A = 1]| = gamma_0 - gamma_2.
+    const trainingMoments = demographicParityMoments(result.trainingProbability, train.group, groupCounts(train.group));
     details = {
       reductionIterations: result.models.length,
       mixtureWeights: Array.from(result.weights),
       reductionTrace: result.trace,
+      trainingMixtureMoments: Array.from(trainingMoments),
+      trainingStatisticalParityGap: Math.abs(trainingMoments[0] - trainingMoments[2]),
     };
   }
   const card: ModelCard = {

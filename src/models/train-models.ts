@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { basename, join } from 'node:path';
 import type { AuditPool } from '../audit/pool.js';
+import type { DatasetTable } from '../data/dataset-table.js';
 import { type LoadDatasetOptions, loadDataset } from '../data/load-dataset.js';
 import { type PreparedSplit, prepareSplit, type SplitOptions } from '../data/prepare-split.js';
 import { canonicalJson } from '../util/canonical-json.js';
@@ -65,24 +66,38 @@ function subsetPool(pool: AuditPool, rows: Int32Array, source: string): AuditPoo
   };
 }
 
+/** A model of one split that is not in the cache yet: where its result goes and how to train it. */
+interface PendingModel {
+  readonly index: number;
+  readonly name: string;
+  readonly cost: number;
+  readonly directory: string;
+  readonly job: TrainingJob;
+}
+
+/** One split's models: those read from the cache (filled in) and those still to train. */
+export interface SplitTrainingPlan {
+  readonly prepared: SplitForModels;
+  readonly results: Array<TrainedModel | undefined>;
+  readonly pending: readonly PendingModel[];
+  readonly onModelReady?: (model: TrainedModel) => void;
+}
+
 /**
- * trainModelsOnSplit(prepared, presets, options) returns each model trained on
- * prepared.split.train and scored on prepared.split.heldOut, reading it from the cache
- * when an entry with the same key exists (key: MODELS_CACHE_VERSION, the split's
- * fingerprint, the model's spec, its seed) and otherwise training it (several at once
- * on worker threads, the presets of highest expectedCost first) and writing pool.arrow
- * (+ audit-pool.arrow for paper B's audit set) and card.json under
- * <cache>/<dataset>-<attribute>-<model>-<key>/.
+ * planModelsOnSplit(prepared, presets, options) looks each preset's model up in the cache
+ * (key: MODELS_CACHE_VERSION, the split's fingerprint, the model's spec, its seed
+ * deriveSeed(options.seed, name)) and returns the plan: the cached models (already
+ * reported to onModelReady) and the training jobs of the others. O(presets) cache reads.
  */
-export async function trainModelsOnSplit(
+export function planModelsOnSplit(
   prepared: SplitForModels,
   presets: readonly ModelPreset[],
   options: ModelTrainingOptions,
-): Promise<TrainedModel[]> {
+): SplitTrainingPlan {
   const { split } = prepared;
   const cacheDirectory = options.cacheDirectory ?? defaultModelCacheDirectory();
   const results: Array<TrainedModel | undefined> = [];
-  const pending: Array<{ index: number; name: string; cost: number; directory: string; job: TrainingJob }> = [];
+  const pending: PendingModel[] = [];
   presets.forEach((preset, index) => {
     const { spec } = preset;
     const name = spec.name;
@@ -106,27 +121,79 @@ export async function trainModelsOnSplit(
         : { kind: 'mlp', spec: preset.spec, ...common };
     pending.push({ index, name, cost: preset.expectedCost ?? 1, directory, job });
   });
-  pending.sort((a, b) => b.cost - a.cost);
-  const threads = options.threads ?? 2;
-  // A lone boosted-trees job spreads its cross-validation fits over the threads instead.
-  const jobs = pending.map((entry) =>
-    entry.job.kind === 'boosted-trees' && pending.length === 1 ? { ...entry.job, threads } : entry.job,
+  return { prepared, results, pending, onModelReady: options.onModelReady };
+}
+
+/**
+ * runTrainingPlans(plans, threads) trains every pending model of every plan on one pool
+ * of `threads` worker threads (the presets of highest expectedCost first), writes each to
+ * the cache (pool.arrow, audit-pool.arrow for paper B's audit set, card.json) and fills
+ * the plans' results. A lone boosted-trees job spreads its cross-validation fits over the
+ * threads instead. Each model's result depends only on its own seed and split.
+ */
+export async function runTrainingPlans(plans: readonly SplitTrainingPlan[], threads: number): Promise<void> {
+  const queue = plans.flatMap((plan) => plan.pending.map((entry) => ({ plan, entry })));
+  queue.sort((a, b) => b.entry.cost - a.entry.cost);
+  const jobs = queue.map(({ entry }) =>
+    entry.job.kind === 'boosted-trees' && queue.length === 1 ? { ...entry.job, threads } : entry.job,
   );
-  await runTrainingJobs(
-    jobs,
-    threads,
-    (k, scored) => {
-      const entry = pending[k];
-      const auditPool =
-        split.auditRows === null ? null : subsetPool(scored.pool, split.auditRows, `${scored.pool.source}/audit`);
-      const card = { ...scored.card, cacheKey: basename(entry.directory), split: prepared.fingerprint };
-      const stored = writeCachedModel(entry.directory, scored.pool, auditPool, card);
-      const model: TrainedModel = { ...stored, name: entry.name, fromCache: false };
-      results[entry.index] = model;
-      options.onModelReady?.(model);
-    },
-  );
-  return results as TrainedModel[];
+  await runTrainingJobs(jobs, threads, (k, scored) => {
+    const { plan, entry } = queue[k];
+    const { split } = plan.prepared;
+    const auditPool =
+      split.auditRows === null ? null : subsetPool(scored.pool, split.auditRows, `${scored.pool.source}/audit`);
+    const card = { ...scored.card, cacheKey: basename(entry.directory), split: plan.prepared.fingerprint };
+    const stored = writeCachedModel(entry.directory, scored.pool, auditPool, card);
+    const model: TrainedModel = { ...stored, name: entry.name, fromCache: false };
+    plan.results[entry.index] = model;
+    plan.onModelReady?.(model);
+  });
+}
+
+/**
+ * trainModelsOnSplit(prepared, presets, options) returns each model trained on
+ * prepared.split.train and scored on prepared.split.heldOut, reading it from the cache
+ * when an entry with the same key exists (key: MODELS_CACHE_VERSION, the split's
+ * fingerprint, the model's spec, its seed) and otherwise training it (several at once
+ * on worker threads, the presets of highest expectedCost first) and writing pool.arrow
+ * (+ audit-pool.arrow for paper B's audit set) and card.json under
+ * <cache>/<dataset>-<attribute>-<model>-<key>/.
+ */
+export async function trainModelsOnSplit(
+  prepared: SplitForModels,
+  presets: readonly ModelPreset[],
+  options: ModelTrainingOptions,
+): Promise<TrainedModel[]> {
+  const plan = planModelsOnSplit(prepared, presets, options);
+  await runTrainingPlans([plan], options.threads ?? 2);
+  return plan.results as TrainedModel[];
+}
+
+/**
+ * splitFingerprint(table, split, splitOptions, loadOptions) is what identifies a split in
+ * the model cache key: the dataset's files (sizes, sha256), the loading options and the
+ * split's settings, its seed included. O(files).
+ */
+export function splitFingerprint(
+  table: DatasetTable,
+  split: PreparedSplit,
+  splitOptions: SplitOptions,
+  loadOptions: LoadDatasetOptions,
+): Record<string, unknown> {
+  return {
+    dataset: table.name,
+    form: table.form,
+    files: table.files.map((file) => ({ size: file.size, sha256: file.sha256 })),
+    dropMissing: loadOptions.dropMissing ?? true,
+    scheme: split.scheme,
+    seed: split.seed,
+    protectedAttribute: split.protectedAttribute,
+    heldOutFraction: split.heldOutFraction,
+    auditFraction: split.auditFraction,
+    stratifyBy: split.stratifyBy,
+    droppedColumns: split.droppedColumns,
+    standardize: splitOptions.standardize ?? true,
+  };
 }
 
 /** What identifies a dataset and split for the model cache. */
@@ -150,20 +217,7 @@ export async function trainModels(
   const { dataset, split: splitOptions, ...loadOptions } = request;
   const table = await loadDataset(dataset, loadOptions);
   const split = prepareSplit(table, splitOptions);
-  const fingerprint = {
-    dataset: table.name,
-    form: table.form,
-    files: table.files.map((file) => ({ size: file.size, sha256: file.sha256 })),
-    dropMissing: loadOptions.dropMissing ?? true,
-    scheme: split.scheme,
-    seed: split.seed,
-    protectedAttribute: split.protectedAttribute,
-    heldOutFraction: split.heldOutFraction,
-    auditFraction: split.auditFraction,
-    stratifyBy: split.stratifyBy,
-    droppedColumns: split.droppedColumns,
-    standardize: splitOptions.standardize ?? true,
-  };
+  const fingerprint = splitFingerprint(table, split, splitOptions, loadOptions);
   return trainModelsOnSplit({ split, fingerprint }, presets, options);
 }
 

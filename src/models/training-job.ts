@@ -1,6 +1,7 @@
 import type { TabularData } from '../data/tabular.js';
 import { type BoostedTreesSpec, trainBoostedTreesModel } from './boosted-trees.js';
 import { type MlpModelSpec, type ScoredModel, trainMlpModel } from './mlp-model.js';
+import { prepareMlpKernels } from './mlp/wasm/mlp-kernels.js';
 
 /**
  * One model to train, as plain data so it can cross to a worker thread: which kind,
@@ -26,8 +27,15 @@ export type TrainingJob =
       readonly seed: string;
     };
 
-/** runTrainingJob(job) trains the job's model (in this thread, or its CV fits on workers) and returns its pool and card. */
+/**
+ * runTrainingJob(job) trains the job's model (in this thread, or its CV fits on workers)
+ * and returns its pool and card. MLPs train on the WebAssembly kernels (assembled on the
+ * fly where dist/ is not built; same results as the JavaScript kernel).
+ */
 export async function runTrainingJob(job: TrainingJob): Promise<ScoredModel> {
-  if (job.kind === 'mlp') return trainMlpModel(job.spec, job.dataset, job.train, job.heldOut, job.seed);
+  if (job.kind === 'mlp') {
+    await prepareMlpKernels();
+    return trainMlpModel(job.spec, job.dataset, job.train, job.heldOut, job.seed);
+  }
   return trainBoostedTreesModel(job.spec, job.dataset, job.train, job.heldOut, job.seed, job.threads);
 }

@@ -57,4 +57,40 @@ describe('fairaudit models train CONFIG (spawned)', () => {
     expect(cached.fromCache).toBe(true);
     expect(cached.card.accuracy).toBe(trained.card.accuracy);
   });
+
+  it.skipIf(compas.mirror === null)(
+    'with --model-seeds 3 --split-seeds 2 trains 4 seed pairs (the base pair first) and prints each axis spread',
+    () => {
+      const config = join(scratch, 'compas-seeds.yaml');
+      writeFileSync(config, 'dataset: compas\nsplit: {scheme: paper-b, seed: 1, protectedAttribute: race}\nmodels: [unstable-base]\nseed: 5\n');
+      const cache = join(scratch, 'compas-seeds-cache');
+      const run = fairaudit({}, 'models', 'train', config, '--cache-dir', cache, '--model-seeds', '3', '--split-seeds', '2', '--json');
+      expect(run.code).toBe(0);
+      const { pairs, variability } = JSON.parse(run.stdout);
+      expect(pairs.map((pair: { splitSeed: string; modelSeed: string }) => [pair.splitSeed, pair.modelSeed])).toEqual([
+        ['1', '5'],
+        ['1', '5/1'],
+        ['1', '5/2'],
+        ['1/1', '5'],
+      ]);
+      expect(variability[0].modelSeeds.statisticalParityGap.count).toBe(3);
+      expect(variability[0].splitSeeds.statisticalParityGap.count).toBe(2);
+      // The base pair is the single run's model: the same cache entry as without the flags.
+      const single = fairaudit({}, 'models', 'train', config, '--cache-dir', cache, '--json');
+      const [model] = JSON.parse(single.stdout);
+      expect(model.fromCache).toBe(true);
+      expect(model.directory).toBe(pairs[0].models[0].directory);
+      const text = fairaudit({}, 'models', 'train', config, '--cache-dir', cache, '--model-seeds', '3', '--split-seeds', '2');
+      expect(text.stdout).toMatch(/unstable-base +over 3 model seeds: accuracy/);
+      expect(text.stdout).toMatch(/4 models \(4 seed pairs\) ready/);
+    },
+  );
+
+  it('exits 2 naming --model-seeds when it is not a positive integer', () => {
+    const config = join(scratch, 'adult-flags.yaml');
+    writeFileSync(config, 'dataset: adult\nsplit: {scheme: paper-a, seed: 1}\nmodels: [unstable-base]\n');
+    const { code, stderr } = fairaudit({}, 'models', 'train', config, '--model-seeds', '0');
+    expect(code).toBe(2);
+    expect(stderr).toMatch(/--model-seeds/);
+  });
 });

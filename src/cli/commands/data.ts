@@ -1,6 +1,7 @@
 import type { Argv, CommandModule } from 'yargs';
 import { datasetAvailability } from '../../data/dataset-availability.js';
 import { summarizeDataset } from '../../data/dataset-summary.js';
+import { exportDatasetSplit, SPLIT_EXPORT_FORMATS, type SplitExportFormat } from '../../data/export-split.js';
 import { fetchDataset } from '../../data/fetch-dataset.js';
 import { loadDataset } from '../../data/load-dataset.js';
 import { datasetNames } from '../../data/registry.js';
@@ -23,6 +24,17 @@ interface FetchArguments {
   form?: string;
   force: boolean;
   quiet: boolean;
+}
+
+interface ExportArguments {
+  name: string;
+  scheme: 'paper-a' | 'paper-b';
+  seed: string;
+  'protected-attribute'?: string;
+  out: string;
+  format: SplitExportFormat;
+  'data-dir'?: string;
+  json: boolean;
 }
 
 /** The NAME of `data info NAME` and `data fetch NAME`: one of the registered datasets. */
@@ -139,9 +151,39 @@ const fetchCommand: CommandModule<object, FetchArguments> = {
   },
 };
 
-/** `fairaudit data <list|info|fetch>`: the datasets and where they come from. */
-export const dataCommand = commandGroup('data', 'Datasets: list what is available, show one, fetch one', [
+const exportCommand: CommandModule<object, ExportArguments> = {
+  command: 'export <name>',
+  describe: 'Write a split exactly as the models see it (encoded train and held-out parts) to a folder, for other toolkits',
+  builder: (yargs: Argv) =>
+    yargs
+      .positional('name', datasetNameArgument())
+      .option('scheme', { type: 'string', choices: ['paper-a', 'paper-b'] as const, demandOption: true, describe: 'paper A (70/30 by label) or paper B (candidate and audit set)' })
+      .option('seed', { type: 'string', demandOption: true, describe: "the split's seed (papers/<paper>/configs/models/*.yaml: split.seed; paper A's reproduction: paper-a-2026)" })
+      .option('protected-attribute', { type: 'string', describe: "the protected attribute (default: the dataset's first)" })
+      .option('out', { type: 'string', demandOption: true, describe: 'the folder to write' })
+      .option('format', { type: 'string', choices: SPLIT_EXPORT_FORMATS, default: 'npy' as const, describe: 'NumPy .npy files or CSV' })
+      .option('data-dir', dataDirectoryOption)
+      .option('json', jsonOption)
+      .example('$0 data export adult --scheme paper-a --seed 2026 --protected-attribute sex --out /tmp/adult-split', '') as unknown as Argv<ExportArguments>,
+  handler: async (args) => {
+    const files = await exportDatasetSplit(
+      args.name,
+      { scheme: args.scheme, seed: args.seed, protectedAttribute: args['protected-attribute'] },
+      args.out,
+      { format: args.format, dataDirectory: args['data-dir'] },
+    );
+    if (args.json) {
+      process.stdout.write(`${JSON.stringify(files, null, 2)}\n`);
+      return;
+    }
+    for (const file of files) process.stdout.write(`${file.path} (${file.bytes} bytes): ${file.holds}\n`);
+  },
+};
+
+/** `fairaudit data <list|info|fetch|export>`: the datasets and where they come from. */
+export const dataCommand = commandGroup('data', 'Datasets: list what is available, show one, fetch one, export a split', [
   listCommand,
   infoCommand,
   fetchCommand,
+  exportCommand,
 ]);

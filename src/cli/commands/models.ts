@@ -1,7 +1,9 @@
 import type { Argv, CommandModule } from 'yargs';
 import { benchmarkModels } from '../../models/models-benchmark.js';
 import { ROBUST_BASE_SETTINGS, UNSTABLE_BASE_SETTINGS } from '../../../papers/paper-a/models.js';
+import { type ModelSpreads, seedVariability, type Spread } from '../../models/seed-variability.js';
 import { type TrainedModel, trainFromConfig } from '../../models/train-models.js';
+import { trainFromConfigOverSeeds } from '../../models/train-seed-grid.js';
 import { loadModelTrainingConfig } from '../../models/training-config.js';
 import { checkIntegerFlag } from '../check-flag.js';
 import { commandGroup } from '../command-group.js';
@@ -17,6 +19,8 @@ interface TrainArguments {
   refresh: boolean;
   json: boolean;
   quiet: boolean;
+  'model-seeds': number;
+  'split-seeds': number;
 }
 
 interface BenchArguments {
@@ -38,6 +42,19 @@ function describeModel(model: TrainedModel): string {
   );
 }
 
+function describeSpread(label: string, spread: Spread): string {
+  return `${label} ${fixed(spread.min)}-${fixed(spread.max)} (median ${fixed(spread.median)}, ${fixed(spread.mean)} ± ${fixed(spread.sd)})`;
+}
+
+function describeSpreads(name: string, axis: string, spreads: ModelSpreads | null): string {
+  if (spreads === null) return '';
+  return (
+    `${name.padEnd(14)} over ${spreads.accuracy.count} ${axis}: ${describeSpread('accuracy', spreads.accuracy)}\n` +
+    `${''.padEnd(15)}${describeSpread('SP gap', spreads.statisticalParityGap)}\n` +
+    `${''.padEnd(15)}${describeSpread('EO gap', spreads.equalOpportunityGap)}\n`
+  );
+}
+
 const trainCommand: CommandModule<object, TrainArguments> = {
   command: 'train <config>',
   describe: 'Train the models a YAML config names (or read them from the cache) and write audit pools and model cards',
@@ -49,11 +66,59 @@ const trainCommand: CommandModule<object, TrainArguments> = {
       .option('threads', { type: 'number', describe: "worker threads (overrides the config's threads)" })
       .option('refresh', { type: 'boolean', default: false, describe: 'retrain even when the cache has the model' })
       .option('json', { type: 'boolean', default: false, describe: 'print the model cards as JSON' })
-      .option('quiet', quietOption) as unknown as Argv<TrainArguments>,
+      .option('model-seeds', {
+        type: 'number',
+        default: 1,
+        describe: 'train under K model seeds (the config seed, then SEED/1 ...) on the config split; print the spread',
+      })
+      .option('split-seeds', {
+        type: 'number',
+        default: 1,
+        describe: 'also train on K - 1 more splits (split.seed/1 ...) with the config model seed; print the spread',
+      })
+      .option('quiet', quietOption)
+      .example('$0 models train papers/paper-a/configs/models/adult.yaml --model-seeds 10', '') as unknown as Argv<TrainArguments>,
   handler: async (args) => {
     if (args.threads !== undefined) checkIntegerFlag('--threads', args.threads, 1, 1024);
+    checkIntegerFlag('--model-seeds', args['model-seeds'], 1, 1000);
+    checkIntegerFlag('--split-seeds', args['split-seeds'], 1, 1000);
     const config = loadModelTrainingConfig(args.config);
     const started = Date.now();
+    if (args['model-seeds'] > 1 || args['split-seeds'] > 1) {
+      const counts = { modelSeeds: args['model-seeds'], splitSeeds: args['split-seeds'] };
+      const pairCount = counts.modelSeeds + counts.splitSeeds - 1;
+      const bar = new ProgressBar(`models ${config.dataset}`, pairCount * config.models.length, args.quiet || args.json, 'models');
+      let done = 0;
+      const grid = await trainFromConfigOverSeeds(config, modelPresets, args.config, counts, {
+        dataDirectory: args['data-dir'],
+        threads: args.threads,
+        cacheDirectory: args['cache-dir'],
+        refresh: args.refresh,
+        onModelReady: () => bar.update(++done),
+      });
+      bar.finish();
+      const variability = seedVariability(grid, grid[0]);
+      if (args.json) {
+        const cards = grid.map((entry) => ({
+          splitSeed: entry.splitSeed,
+          modelSeed: entry.modelSeed,
+          models: entry.models.map((model) => ({ directory: model.directory, fromCache: model.fromCache, card: model.card })),
+        }));
+        process.stdout.write(`${JSON.stringify({ pairs: cards, variability }, null, 2)}\n`);
+        return;
+      }
+      for (const entry of grid) {
+        process.stdout.write(`split seed ${entry.splitSeed}, model seed ${entry.modelSeed}:\n`);
+        for (const model of entry.models) process.stdout.write(describeModel(model));
+      }
+      for (const item of variability) {
+        process.stdout.write(describeSpreads(item.model, 'model seeds', item.modelSeeds));
+        process.stdout.write(describeSpreads(item.model, 'split seeds', item.splitSeeds));
+      }
+      const count = grid.length * config.models.length;
+      process.stdout.write(`${count} models (${grid.length} seed pairs) ready in ${((Date.now() - started) / 1000).toFixed(1)} s\n`);
+      return;
+    }
     const bar = new ProgressBar(`models ${config.dataset}`, config.models.length, args.quiet || args.json, 'models');
     let done = 0;
     const models = await trainFromConfig(config, modelPresets, args.config, {
@@ -89,8 +154,9 @@ const benchCommand: CommandModule<object, BenchArguments> = {
       return;
     }
     process.stdout.write(
-      `MLP on ${figures.rows} x ${figures.columns} (Adult-shaped synthetic, batch 32):\n` +
-        `  Robust-Base epoch   ${fixed(figures.robustEpochMilliseconds, 0)} ms (CPU ${fixed(figures.robustEpochCpuMilliseconds, 0)} ms)\n` +
+      `MLP on ${figures.rows} x ${figures.columns} (Adult-shaped synthetic, batch 32; ${figures.kernel} kernel):\n` +
+        `  Robust-Base epoch   ${fixed(figures.robustEpochMilliseconds, 0)} ms (CPU ${fixed(figures.robustEpochCpuMilliseconds, 0)} ms; ` +
+        `JavaScript kernel CPU ${fixed(figures.robustEpochJavascriptCpuMilliseconds, 0)} ms)\n` +
         `  Unstable-Base epoch ${fixed(figures.unstableEpochMilliseconds, 0)} ms (CPU ${fixed(figures.unstableEpochCpuMilliseconds, 0)} ms)\n` +
         `  paper A's four models on one thread (330 + 3 epochs): about ${fixed(figures.projectedPaperASeconds, 0)} s ` +
         `(CPU ${fixed(figures.projectedPaperACpuSeconds, 0)} s)\n` +

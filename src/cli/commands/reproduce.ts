@@ -2,6 +2,8 @@ import type { Argv, CommandModule } from 'yargs';
 import { reproductionNames, reproductions } from '../registry.js';
 import { parseOverride } from '../../harness/config.js';
 import { inputError } from '../../util/errors.js';
+import { acquireForReproduction } from '../acquire-for-reproduction.js';
+import { checkIntegerFlag } from '../check-flag.js';
 import { ProgressBar } from '../progress.js';
 
 interface ReproduceArguments {
@@ -10,15 +12,32 @@ interface ReproduceArguments {
   set?: string[];
   threads?: number;
   calibrated: boolean;
+  offline: boolean;
   dataDir?: string;
   retrain: boolean;
   png: boolean;
   quiet: boolean;
+  'model-seeds': number;
+  'split-seeds'?: number;
+}
+
+/**
+ * seedCounts(args) reads --model-seeds K (default 1) and --split-seeds K (default: the
+ * same K, so one K varies both axes); undefined for 1/1, the single run. Throws
+ * InputError (exit 2) naming the flag unless each is an integer from 1 to 100.
+ */
+function seedCounts(args: ReproduceArguments): { modelSeeds: number; splitSeeds: number } | undefined {
+  checkIntegerFlag('--model-seeds', args['model-seeds'], 1, 100);
+  const splitSeeds = args['split-seeds'] ?? args['model-seeds'];
+  checkIntegerFlag('--split-seeds', splitSeeds, 1, 100);
+  return args['model-seeds'] === 1 && splitSeeds === 1 ? undefined : { modelSeeds: args['model-seeds'], splitSeeds };
 }
 
 /**
  * `fairaudit reproduce NAME|all`: rebuild a paper's tables and figures into
- * results/NAME/ (pools, audits, report, comparison with the published cells).
+ * results/NAME/ (pools, audits, report, comparison with the published cells). Missing
+ * datasets are downloaded first when the network answers (unless --calibrated,
+ * --offline or FAIRAUDIT_OFFLINE=1); what could not be had is said in one stderr line.
  */
 export const reproduceCommand: CommandModule<object, ReproduceArguments> = {
   command: 'reproduce <name>',
@@ -30,10 +49,22 @@ export const reproduceCommand: CommandModule<object, ReproduceArguments> = {
       .option('set', { type: 'string', array: true, nargs: 1, describe: 'Override a setting of every config, e.g. --set replicates=1000 (repeatable)' })
       .option('threads', { type: 'number', describe: 'Worker threads (default: one per core)' })
       .option('calibrated', { type: 'boolean', default: false, describe: 'Use the embedded calibrated synthetic data even when datasets are available' })
+      .option('offline', {
+        type: 'boolean',
+        default: false,
+        describe: 'Never download a missing dataset (also FAIRAUDIT_OFFLINE=1); by default a missing one is fetched when the network answers',
+      })
       .option('data-dir', { type: 'string', describe: 'A local dataset mirror (default: FAIRAUDIT_DATA_DIR, then data/downloads/)' })
       .option('retrain', { type: 'boolean', default: false, describe: 'Retrain the models even when the model cache has them' })
       .option('png', { type: 'boolean', default: true, describe: 'Write PNGs beside the SVG charts (--no-png to skip)' })
-      .option('quiet', { type: 'boolean', default: false, describe: 'No progress and no summary' }) as unknown as Argv<ReproduceArguments>,
+      .option('model-seeds', {
+        type: 'number',
+        default: 1,
+        describe: 'Training variability: retrain every model under K model seeds (and, unless --split-seeds says otherwise, K split seeds) and judge each trained cell against its seeds',
+      })
+      .option('split-seeds', { type: 'number', describe: 'How many split seeds (default: --model-seeds; 1 varies the model seed only)' })
+      .option('quiet', { type: 'boolean', default: false, describe: 'No progress and no summary' })
+      .example('$0 reproduce paper-a --model-seeds 5', 'Adult models under 5 model seeds and 5 split seeds (9 seed pairs)') as unknown as Argv<ReproduceArguments>,
   handler: async (args) => {
     const names = reproductionNames();
     if (args.name !== 'all' && !names.includes(args.name)) {
@@ -42,8 +73,13 @@ export const reproduceCommand: CommandModule<object, ReproduceArguments> = {
     if (args.threads !== undefined && !(Number.isInteger(args.threads) && args.threads >= 1 && args.threads <= 1024)) {
       throw inputError({ where: '--threads', expected: 'an integer from 1 to 1024', found: args.threads });
     }
+    const seeds = seedCounts(args);
     const overrides = (args.set ?? []).map(parseOverride);
     const chosen = reproductions.filter((reproduction) => args.name === 'all' || reproduction.name === args.name);
+    const datasets = [...new Set(chosen.flatMap((reproduction) => reproduction.datasets ?? []))];
+    if (!args.calibrated && datasets.length > 0) {
+      await acquireForReproduction(datasets, { offline: args.offline, quiet: args.quiet, ...(args.dataDir === undefined ? {} : { dataDirectory: args.dataDir }) });
+    }
     for (const reproduction of chosen) {
       let bar: ProgressBar | undefined;
       let barStage = '';
@@ -55,6 +91,7 @@ export const reproduceCommand: CommandModule<object, ReproduceArguments> = {
         ...(args.dataDir === undefined ? {} : { dataDirectory: args.dataDir }),
         refreshModels: args.retrain,
         png: args.png,
+        ...(seeds === undefined ? {} : { seeds }),
         onProgress: (stage, done, total) => {
           if (done === undefined || total === undefined) {
             bar?.finish();

@@ -1,9 +1,11 @@
 import { type Random, shuffleInPlace } from '../../util/random.js';
-import { ADAM_DEFAULTS, adamStep, createAdamState } from './adam.js';
 import type { MlpSettings } from './mlp-settings.js';
-import { createMinibatchWorkspace, forwardMinibatch, type MinibatchPass, minibatchLossAndGradient } from './minibatch-kernel.js';
+import { createMinibatchWorkspace, forwardMinibatch } from './minibatch-kernel.js';
+import { javascriptStepper } from './minibatch-stepper.js';
 import { createMlpNetwork, type MlpNetwork } from './network.js';
 import type { SparseRows } from './sparse-rows.js';
+import { mlpKernelModule } from './wasm/mlp-kernels.js';
+import { wasmStepper } from './wasm/wasm-stepper.js';
 
 /** What trainMlp returns besides the network: the mean training loss of each epoch. */
 export interface MlpTrainingResult {
@@ -18,8 +20,11 @@ export interface MlpTrainingResult {
  * minibatch order (a Fisher-Yates shuffle of the rows) and the dropout masks, in
  * that order, so one seed gives one network. `weight` null means every row has
  * weight 1 (the exponentiated-gradient reduction passes its cost-sensitive weights).
+ * The steps run on the WebAssembly kernels when they are compiled (mlpKernelModule:
+ * dist/ built, or prepareMlpKernels() called), else on the JavaScript kernel; both give
+ * bit-identical networks, losses and draws. `kernel: 'javascript'` forces the latter.
  * Running time O(epochs * rows * (nonzeros * h1 + sum h_l h_(l+1))); memory for one
- * minibatch of activations.
+ * minibatch of activations (plus a copy of the input for the WebAssembly kernels).
  */
 export function trainMlp(
   input: SparseRows,
@@ -27,29 +32,27 @@ export function trainMlp(
   weight: Float64Array | null,
   settings: MlpSettings,
   random: Random,
+  kernel: 'auto' | 'javascript' = 'auto',
 ): MlpTrainingResult {
   const network = createMlpNetwork(input.columns, settings.hiddenLayers, random);
-  const workspace = createMinibatchWorkspace(network, settings.batchSize);
-  const gradient = new Float64Array(network.parameters.length);
-  const adam = createAdamState(network.parameters.length);
-  const adamSettings = { ...ADAM_DEFAULTS, learningRate: settings.learningRate };
-  const order = new Int32Array(input.rows);
+  const module = kernel === 'auto' ? mlpKernelModule() : null;
+  const stepper =
+    module === null
+      ? javascriptStepper(network, input, label, weight, settings, random)
+      : wasmStepper(module, network, input, label, weight, settings, random);
+  const order = stepper.order;
   for (let r = 0; r < input.rows; r++) order[r] = r;
   const epochLosses = new Float64Array(settings.epochs);
-  const pass: MinibatchPass = { network, input, order, start: 0, end: 0, dropoutRate: settings.dropoutRate, random, workspace };
   for (let epoch = 0; epoch < settings.epochs; epoch++) {
     shuffleInPlace(random, order);
     let lossSum = 0;
     for (let start = 0; start < input.rows; start += settings.batchSize) {
       const end = Math.min(start + settings.batchSize, input.rows);
-      pass.start = start;
-      pass.end = end;
-      const loss = minibatchLossAndGradient(pass, label, weight, gradient);
-      lossSum += loss * (end - start);
-      adamStep(network.parameters, gradient, adam, adamSettings);
+      lossSum += stepper.step(start, end) * (end - start);
     }
     epochLosses[epoch] = lossSum / Math.max(1, input.rows);
   }
+  stepper.finish();
   return { network, epochLosses };
 }
 

@@ -9,11 +9,14 @@ import {
 
 /** Settings of the exponentiated-gradient reduction under demographic parity. */
 export interface ExponentiatedGradientSettings {
-  /** epsilon: the allowed |E[h | A = a] - E[h]| (paper A: 0.02 Robust-DP, 0.05 Unstable-DP). */
-  readonly tolerance: number;
+  /**
+   * epsilon: the bound on each constraint |E[h | A = a] - E[h]| (Fairlearn's
+   * DemographicParity(difference_bound), default 0.01 there; paper A's presets use 0.01).
+   */
+  readonly differenceBound: number;
   /** The most best responses to compute (paper A: 10 Robust-DP, 2 Unstable-DP). */
   readonly maxIterations: number;
-  /** B, the bound on the multipliers' l1 norm; default 1 / tolerance. */
+  /** B, the bound on the multipliers' l1 norm; default 1 / differenceBound (Agarwal et al.); Fairlearn's is 1 / eps. */
   readonly multiplierBound?: number;
   /** eta, the step of the theta updates; default 2 / B. */
   readonly stepSize?: number;
@@ -60,7 +63,8 @@ export interface ExponentiatedGradientResult<Model> {
  * responses found so far (no extra oracle call). fitBestResponse(label, weight,
  * iteration) must train a classifier on the reduced labels with the given sample
  * weights. Runs maxIterations oracle calls at most, plus O(T * rows) bookkeeping.
- * Throws InputError for a tolerance outside (0, 1) or fewer than one iteration.
+ * Throws InputError for a differenceBound outside (0, 1), a multiplierBound that is not
+ * positive, or fewer than one iteration.
  */
 export function exponentiatedGradient<Model>(
   label: Uint8Array,
@@ -68,9 +72,12 @@ export function exponentiatedGradient<Model>(
   settings: ExponentiatedGradientSettings,
   fitBestResponse: (label: Uint8Array, weight: Float64Array, iteration: number) => BestResponse<Model>,
 ): ExponentiatedGradientResult<Model> {
-  const epsilon = settings.tolerance;
+  const epsilon = settings.differenceBound;
   if (!(epsilon > 0 && epsilon < 1)) {
-    throw inputError({ where: 'exponentiatedGradient: tolerance', expected: 'a number in (0, 1)', found: epsilon });
+    throw inputError({ where: 'exponentiatedGradient: differenceBound', expected: 'a number in (0, 1)', found: epsilon });
+  }
+  if (settings.multiplierBound !== undefined && !(settings.multiplierBound > 0 && Number.isFinite(settings.multiplierBound))) {
+    throw inputError({ where: 'exponentiatedGradient: multiplierBound', expected: 'a positive number', found: settings.multiplierBound });
   }
   if (!(Number.isInteger(settings.maxIterations) && settings.maxIterations >= 1)) {
     throw inputError({

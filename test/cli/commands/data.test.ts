@@ -1,4 +1,4 @@
-import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -51,5 +51,25 @@ describe('fairaudit data', () => {
     expect(result.code).toBe(0);
     const entries = JSON.parse(result.stdout) as Array<{ name: string; status: string }>;
     expect(entries.find((entry) => entry.name === 'compas')?.status).toBe('ready');
+  });
+
+  it.skipIf(mirror === null)(
+    `fairaudit data export compas --scheme paper-b --protected-attribute race writes Table 2's N = 2,778 and n = 1,389${mirror === null ? ` (${reason})` : ''}`,
+    async () => {
+      const out = join(mkdtempSync(join(tmpdir(), 'fairaudit-cli-')), 'compas-split');
+      const args = ['data', 'export', 'compas', '--scheme', 'paper-b', '--seed', '7', '--protected-attribute', 'race'];
+      const result = await runCliInProcess([...args, '--out', out, '--format', 'csv', '--data-dir', mirror as string]);
+      expect(result.code).toBe(0);
+      expect(result.stdout).toMatch(/held-out\.csv/);
+      const description = JSON.parse(readFileSync(join(out, 'split.json'), 'utf8'));
+      expect([description.heldOut.rows, description.auditRows]).toEqual([2778, 1389]);
+      expect(description.droppedColumns).toEqual(['race']);
+    },
+  );
+
+  it('fairaudit data export adult without --scheme exits 2 naming the flag', async () => {
+    const result = await runCliInProcess(['data', 'export', 'adult', '--seed', '1', '--out', tmpdir()]);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toMatch(/scheme/);
   });
 });

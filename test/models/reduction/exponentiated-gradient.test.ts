@@ -26,7 +26,7 @@ function parityGap(decisions: ArrayLike<number>): number {
 
 describe('exponentiatedGradient(label, group, settings, fitBestResponse)', () => {
   it('lowers the demographic-parity gap of the mixture below that of the unconstrained classifier', () => {
-    const result = exponentiatedGradient(data.label, data.group, { tolerance: 0.02, maxIterations: 8 }, fit);
+    const result = exponentiatedGradient(data.label, data.group, { differenceBound: 0.02, maxIterations: 8 }, fit);
     expect(result.models).toHaveLength(8);
     // The first best response answers lambda with equal +/- multipliers: plain classification.
     const unconstrained = result.trace[0];
@@ -39,7 +39,7 @@ describe('exponentiatedGradient(label, group, settings, fitBestResponse)', () =>
   });
 
   it("with mixture 'linear-program' meets the tolerance on the training rows better than the average", () => {
-    const settings = { tolerance: 0.02, maxIterations: 8 };
+    const settings = { differenceBound: 0.02, maxIterations: 8 };
     const average = exponentiatedGradient(data.label, data.group, settings, fit);
     const program = exponentiatedGradient(data.label, data.group, { ...settings, mixture: 'linear-program' }, fit);
     expect(program.weights.reduce((sum, w) => sum + w, 0)).toBeCloseTo(1, 12);
@@ -49,16 +49,28 @@ describe('exponentiatedGradient(label, group, settings, fitBestResponse)', () =>
   });
 
   it('is deterministic given the best-response seeds', () => {
-    const first = exponentiatedGradient(data.label, data.group, { tolerance: 0.05, maxIterations: 2 }, fit);
-    const second = exponentiatedGradient(data.label, data.group, { tolerance: 0.05, maxIterations: 2 }, fit);
+    const first = exponentiatedGradient(data.label, data.group, { differenceBound: 0.05, maxIterations: 2 }, fit);
+    const second = exponentiatedGradient(data.label, data.group, { differenceBound: 0.05, maxIterations: 2 }, fit);
     expect(Array.from(second.trainingProbability)).toEqual(Array.from(first.trainingProbability));
   });
 
-  it('throws InputError for a tolerance outside (0, 1) or no iterations', () => {
-    expect(() => exponentiatedGradient(data.label, data.group, { tolerance: 0, maxIterations: 2 }, fit)).toThrow(
-      /tolerance: expected a number in \(0, 1\), found 0/,
+  it('takes the multiplier bound B apart from the constraint bound (Fairlearn: B = 1/eps, difference_bound 0.01)', () => {
+    // Algorithm 1 starts at theta = 0: lambda_1,k = B exp(0) / (1 + 4 exp(0)) = B / 5 for each of the 4 constraints.
+    const fairlearn = exponentiatedGradient(data.label, data.group, { differenceBound: 0.01, multiplierBound: 50, maxIterations: 2 }, fit);
+    expect(fairlearn.trace[0].multipliers).toEqual([10, 10, 10, 10]);
+    // Without it, B = 1 / differenceBound = 100.
+    const agarwal = exponentiatedGradient(data.label, data.group, { differenceBound: 0.01, maxIterations: 1 }, fit);
+    expect(agarwal.trace[0].multipliers).toEqual([20, 20, 20, 20]);
+  });
+
+  it('throws InputError for a differenceBound outside (0, 1), a multiplierBound that is not positive, or no iterations', () => {
+    expect(() => exponentiatedGradient(data.label, data.group, { differenceBound: 0, maxIterations: 2 }, fit)).toThrow(
+      /differenceBound: expected a number in \(0, 1\), found 0/,
     );
-    expect(() => exponentiatedGradient(data.label, data.group, { tolerance: 0.1, maxIterations: 0 }, fit)).toThrow(
+    expect(() => exponentiatedGradient(data.label, data.group, { differenceBound: 0.01, multiplierBound: 0, maxIterations: 2 }, fit)).toThrow(
+      /multiplierBound: expected a positive number, found 0/,
+    );
+    expect(() => exponentiatedGradient(data.label, data.group, { differenceBound: 0.1, maxIterations: 0 }, fit)).toThrow(
       /maxIterations: expected an integer >= 1, found 0/,
     );
   });

@@ -4,7 +4,7 @@ import {
   fitGradientBoosting,
   GRADIENT_BOOSTING_DEFAULTS,
 } from '../../../src/models/trees/gradient-boosting.js';
-import { createTreeWorkspace, growTree } from '../../../src/models/trees/histogram-tree.js';
+import { createTreeWorkspace, growTree, rowMajorBins } from '../../../src/models/trees/histogram-tree.js';
 import { createRandom } from '../../../src/util/random.js';
 
 const allRows = (n: number) => Int32Array.from({ length: n }, (_, i) => i);
@@ -17,7 +17,7 @@ function uniformFeatures(rows: number, columns: number, seed: string): Float64Ar
 describe('growTree(binned, gradient, hessian, settings, workspace, rowValue)', () => {
   it('splits where the gradients change sign and sets leaf values to -lr G / (H + l2)', () => {
     // Rows 0..5 in bins 0..5 of one feature; gradient -1 on bins 0..2 and +1 on 3..5, hessian 1.
-    const binned = { rows: 6, columns: 1, bins: Uint8Array.from([0, 1, 2, 3, 4, 5]), binCount: Int32Array.from([6]) };
+    const binned = { rows: 6, columns: 1, bins: Uint8Array.from([0, 1, 2, 3, 4, 5]), rowBins: Uint8Array.from([0, 1, 2, 3, 4, 5]), binCount: Int32Array.from([6]) };
     const gradient = Float64Array.from([-1, -1, -1, 1, 1, 1]);
     const hessian = new Float64Array(6).fill(1);
     const rowValue = new Float64Array(6);
@@ -29,11 +29,16 @@ describe('growTree(binned, gradient, hessian, settings, workspace, rowValue)', (
     expect(Array.from(rowValue)).toEqual([0.375, 0.375, 0.375, -0.375, -0.375, -0.375]);
   });
 
+  it('rowMajorBins(bins, rows, columns) lays column-major bins out row by row (the layout histograms read)', () => {
+    // 3 rows x 2 features, column-major: feature 0 = [1, 2, 3], feature 1 = [7, 8, 9].
+    expect(Array.from(rowMajorBins(Uint8Array.from([1, 2, 3, 7, 8, 9]), 3, 2))).toEqual([1, 7, 2, 8, 3, 9]);
+  });
+
   it('respects minSamplesLeaf and maxLeafNodes', () => {
     const rows = 400;
     const random = createRandom('leaves');
     const bins = Uint8Array.from({ length: rows * 2 }, () => Math.floor(random() * 50));
-    const binned = { rows, columns: 2, bins, binCount: Int32Array.from([50, 50]) };
+    const binned = { rows, columns: 2, bins, rowBins: rowMajorBins(bins, rows, 2), binCount: Int32Array.from([50, 50]) };
     const gradient = Float64Array.from({ length: rows }, () => random() - 0.5);
     const hessian = new Float64Array(rows).fill(0.25);
     const rowValue = new Float64Array(rows);
