@@ -28,6 +28,8 @@ export interface ReportOptions {
   png?: boolean;
   /** Clock for the "generated" stamp (tests pass a fixed date). */
   now?: Date;
+  /** writeReport: called with a notice for the user (a stale lock of the folder taken over). */
+  onNotice?: (notice: string) => void;
 }
 
 /** What a summarised run and its comparison hold. */
@@ -166,6 +168,7 @@ export async function writeReport(directory: string, options: ReportOptions = {}
   // One writer per folder: a run writing here meanwhile would replace results.arrow under the report.
   // (A folder that is not there is not made: summariseRun says what is missing.)
   const lock = existsSync(directory) && statSync(directory).isDirectory() ? acquireFolderLock(directory, '', `fairaudit report ${directory}`) : null;
+  if (lock?.notice !== undefined) options.onNotice?.(lock.notice);
   try {
     return await writeReportFiles(await summariseRun(directory, options), options);
   } finally {

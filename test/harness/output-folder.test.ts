@@ -1,4 +1,5 @@
 import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
 import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -134,5 +135,45 @@ describe('fairaudit report of a folder a run holds (issue 13)', () => {
     expect(report.code).toBe(2);
     expect(report.stderr).toMatch(/shared: expected an output folder no other run is using, found it locked by fairaudit run .*long\.yaml/);
     expect((await run.done).code).toBe(0);
+  });
+
+  it('a stale lock on the folder: taken over with a notice on stderr, the report written, the lock gone', async () => {
+    const folder = temporaryFolder();
+    const out = join(folder, 'results');
+    await runExperiment(parseConfig(smallExperimentYaml('stale-report', 2), join(folder, 'small.yaml')), { threads: 1, outDirectory: out });
+    // pid 2^22 + 1 is above Linux's pid_max (2^22), so no process has it.
+    const holder = { pid: 4194305, host: hostname(), processStart: 1, startedAt: '2026-12-01T00:00:00.000Z', fingerprint: 'a'.repeat(64), command: 'fairaudit run dead.yaml', token: 'dead' };
+    writeFileSync(join(out, '.fairaudit.lock'), JSON.stringify(holder));
+    const report = await runCliInProcess(['report', out, '--no-png']);
+    expect(report.code).toBe(0);
+    expect(report.stderr).toMatch(/^fairaudit: notice: took over the lock of .*results from fairaudit run dead\.yaml \(pid 4194305 on .*\), which is no longer running\n$/);
+    expect(existsSync(join(out, 'report.html'))).toBe(true);
+    expect(existsSync(join(out, '.fairaudit.lock'))).toBe(false);
+  });
+});
+
+/** Makes a folder immutable (chattr +i: even root cannot write in it) for the test, or returns false where chattr cannot. */
+function makeImmutable(folder: string, immutable: boolean): boolean {
+  return spawnSync('chattr', [immutable ? '+i' : '-i', folder]).status === 0;
+}
+
+describe('a results folder the file system will not write (issue 13)', () => {
+  it('report and run --out into it: exit 2 naming the folder (an internal-error stack before), results untouched', async (context) => {
+    const folder = temporaryFolder();
+    const out = join(folder, 'results');
+    const file = writeText(folder, 'small.yaml', smallExperimentYaml('frozen', 2));
+    await runExperiment(parseConfig(smallExperimentYaml('frozen', 2), file), { threads: 1, outDirectory: out });
+    const before = folderSnapshot(out);
+    if (!makeImmutable(out, true)) context.skip('chattr +i is not available here (it needs root and an ext4-like file system)');
+    try {
+      for (const command of [['report', out, '--no-png'], ['run', file, '--out', out]]) {
+        const { code, stderr } = await runCliInProcess(command);
+        expect({ command: command[0], code }).toEqual({ command: command[0], code: 2 });
+        expect(stderr).toBe(`fairaudit: ${out}: expected a place fairaudit can write, found no permission to write there (EPERM)\n`);
+      }
+    } finally {
+      makeImmutable(out, false);
+    }
+    expect(folderSnapshot(out)).toEqual(before);
   });
 });

@@ -38,7 +38,12 @@ export const reportCommand: CommandModule<object, ReportArguments> = {
       console.log(`  ${shown(output.reportPath)}`);
       return;
     }
-    const output = await writeReport(args.results, { publishedFolder: args.published, sigmas: args.sigmas, png: args.png });
+    const output = await writeReport(args.results, {
+      publishedFolder: args.published,
+      sigmas: args.sigmas,
+      png: args.png,
+      onNotice: (notice) => process.stderr.write(`fairaudit: notice: ${notice}\n`),
+    });
     const within = output.comparison.filter((row) => row.status === 'within').length;
     const charts = output.files.filter((file) => file.endsWith('.svg')).length;
     console.log(`report: ${output.results.experiment} (${output.kind.name}), ${output.summaries.length} cells, ${output.results.rowCount} replicate rows`);
