@@ -285,7 +285,9 @@ async function* checkedBatches(
           for (const grid of gridColumns) {
             const value = (blocks[grid.column] as ArrayLike<unknown>)[row];
             const wanted = cell.columns[grid.column];
-            const same = grid.type === 'bool' ? (value === 1) === (wanted === true) : value === wanted || (Number.isNaN(value) && Number.isNaN(wanted));
+            // run.json is JSON: a number column's NaN (a grid value null) is recorded there as null.
+            const same =
+              grid.type === 'bool' ? (value === 1) === (wanted === true) : value === wanted || (Number.isNaN(value) && (wanted === null || Number.isNaN(wanted)));
             if (!same) fail(row, grid.column, `${describeFound(wanted)} (cell ${cell.key})`, value);
           }
         } else if (!(replicates[row] >= 0 && replicates[row] < record.plan.replicates)) {
