@@ -19,7 +19,8 @@ describe('reproduceErrorControl({ calibrated: true }) with 3 replicates and B = 
   beforeAll(async () => {
     out = mkdtempSync(join(tmpdir(), 'error-control-'));
     result = await reproduceErrorControl({ outDirectory: out, calibrated: true, overrides, threads: 2, png: false });
-  });
+    // 22 s with the calibrations cached on a quiet machine; from an empty cache at load 15, past 120 s.
+  }, 600_000);
   afterAll(() => rmSync(out, { recursive: true, force: true }));
 
   it('audits paper A\'s eight calibrated pools with the three tests at four gaps each, into results/error-control/', () => {
