@@ -20,7 +20,7 @@ const columns: SummaryColumn[] = [
   { name: 'worst_false_violation', label: 'Worst false violation', type: 'number', digits: 3, description: 'largest P(reject) over the compliant gaps (0, half the tolerance, the tolerance, and the pool\'s own gap when compliant)' },
   { name: 'worst_false_violation_se', label: '± SE', type: 'number', digits: 3, description: 'its binomial Monte Carlo standard error' },
   { name: 'worst_at_gap', label: 'at gap', type: 'number', digits: 4, description: 'the true gap where it is largest' },
-  { name: 'false_compliance_at_tolerance', label: 'False compliance at δ', type: 'number', digits: 3, description: 'P(accept) with |gap| moved to the tolerance (the boundary, where both error bounds apply)' },
+  { name: 'false_compliance_at_tolerance', label: 'False compliance at δ', type: 'number', digits: 3, description: 'P(accept) with |gap| moved to the tolerance (the boundary, where both error bounds apply); blank where the nearest gap by counts is inside the tolerance (the moved pool is compliant, so accepting is right)' },
   { name: 'false_compliance_at_tolerance_se', label: '± SE', type: 'number', digits: 3, description: 'its binomial Monte Carlo standard error' },
   { name: 'own_gap', label: "Pool's gap", type: 'number', digits: 4, description: "the pool's own gap (Table 1's for calibrated pools; the trained model's for real Adult pools; the proxy gap for score and logit access)" },
   { name: 'own_truth', label: 'Truth', type: 'string', description: 'compliant or violating at its own gap' },
@@ -69,7 +69,10 @@ export function errorControlTable(summaries: readonly CellSummary[], pools: read
           const compliant = cells.filter((cell) => cell.values.truth !== 'violating');
           let worst: CellSummary | undefined;
           for (const cell of compliant) if (worst === undefined || number(cell.values.p_reject) > number(worst.values.p_reject)) worst = cell;
+          // Re-deciding whole rows reaches the tolerance only up to 1/N_b: where the nearest
+          // gap by counts falls inside it, the pool is compliant and accepting is right.
           const atTolerance = cells.find((cell) => gapOf(cell) === 1);
+          const atBoundary = atTolerance?.values.truth === 'compliant' ? undefined : atTolerance;
           const own = cells.find((cell) => gapOf(cell) === null);
           const zero = cells.find((cell) => gapOf(cell) === 0);
           const violating = own?.values.truth === 'violating';
@@ -84,8 +87,8 @@ export function errorControlTable(summaries: readonly CellSummary[], pools: read
             worst_false_violation: worst === undefined ? null : number(worst.values.p_reject),
             worst_false_violation_se: worst === undefined ? null : number(worst.values.p_reject_se),
             worst_at_gap: worst === undefined ? null : number(worst.values.true_gap),
-            false_compliance_at_tolerance: atTolerance === undefined ? null : number(atTolerance.values.p_accept),
-            false_compliance_at_tolerance_se: atTolerance === undefined ? null : number(atTolerance.values.p_accept_se),
+            false_compliance_at_tolerance: atBoundary === undefined ? null : number(atBoundary.values.p_accept),
+            false_compliance_at_tolerance_se: atBoundary === undefined ? null : number(atBoundary.values.p_accept_se),
             own_gap: own === undefined ? null : number(own.values.true_gap),
             own_truth: own === undefined ? null : String(own.values.truth),
             false_compliance_at_own_gap: own !== undefined && violating ? number(own.values.p_accept) : null,

@@ -4,6 +4,8 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type ErrorControlReproduction, reproduceErrorControl } from '../../../papers/paper-a/error-control/reproduce.js';
 import { declaredLogitBounds } from '../../../papers/paper-a/error-control/settings.js';
+import { errorControlTable } from '../../../papers/paper-a/error-control/table.js';
+import type { CellSummary } from '../../../src/report/cell-results.js';
 import { calibratedPool } from '../../../papers/paper-a/calibrated-pools.js';
 import { parseOverride } from '../../../src/harness/config.js';
 import { writeReport } from '../../../src/report/write-report.js';
@@ -17,7 +19,8 @@ describe('reproduceErrorControl({ calibrated: true }) with 3 replicates and B = 
   beforeAll(async () => {
     out = mkdtempSync(join(tmpdir(), 'error-control-'));
     result = await reproduceErrorControl({ outDirectory: out, calibrated: true, overrides, threads: 2, png: false });
-  });
+    // 22 s with the calibrations cached on a quiet machine; from an empty cache at load 15, past 120 s.
+  }, 600_000);
   afterAll(() => rmSync(out, { recursive: true, force: true }));
 
   it('audits paper A\'s eight calibrated pools with the three tests at four gaps each, into results/error-control/', () => {
@@ -62,5 +65,32 @@ describe('declaredLogitBounds(pools, logitTolerance)', () => {
     expect(lower).toBe(-upper);
     expect(Number.isInteger(upper)).toBe(true);
     expect(upper).toBeGreaterThanOrEqual(largest + 0.2);
+  });
+});
+
+describe('errorControlTable(summaries, pools)', () => {
+  // One pool and test at the study's four gaps; the cell moved to the tolerance has the
+  // given truth (re-deciding whole rows can land just inside the tolerance).
+  function cells(truthAtTolerance: string): CellSummary[] {
+    const cell = (gap: number | null, truth: string, pAccept: number): CellSummary => ({
+      cell: String(gap),
+      settings: { pool: 'p', metric: 'eo', access: 'decision', tolerance: 0.05, alpha: 0.05, beta: 0.2, gap: gap ?? Number.NaN },
+      replicates: 50,
+      values: { test_name: 'betting', truth, p_reject: 0, p_reject_se: 0, p_accept: pAccept, p_accept_se: 0.02, p_inconclusive: 1 - pAccept, true_gap: gap ?? 0.08, queries_mean: 100 },
+    });
+    return [cell(null, 'violating', 0.04), cell(0, 'compliant', 1), cell(0.5, 'compliant', 1), cell(1, truthAtTolerance, 0.98)];
+  }
+  const pools = [{ name: 'p', label: 'P', data: 'test' }];
+
+  it('reports P(accept) at the tolerance as false compliance when the moved pool is on the boundary or violates', () => {
+    expect(errorControlTable(cells('boundary'), pools).rows[0].false_compliance_at_tolerance).toBe(0.98);
+    expect(errorControlTable(cells('violating'), pools).rows[0].false_compliance_at_tolerance).toBe(0.98);
+  });
+
+  it('leaves it blank when the nearest gap by counts is inside the tolerance (accepting a compliant pool is right)', () => {
+    const row = errorControlTable(cells('compliant'), pools).rows[0];
+    expect(row.false_compliance_at_tolerance).toBeNull();
+    expect(row.false_compliance_at_tolerance_se).toBeNull();
+    expect(row.false_compliance_at_own_gap).toBe(0.04);
   });
 });
