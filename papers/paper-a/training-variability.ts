@@ -6,7 +6,7 @@ import { findKindReporter } from '../../src/report/kind-reporters.js';
 import type { PublishedCell } from '../../src/report/published.js';
 import { readResultsFolder } from '../../src/report/results-folder.js';
 import { summarizeResults } from '../../src/report/summarize-results.js';
-import { type CellVariability, type SeedAxis, trainingVariability } from '../../src/report/training-variability.js';
+import { type CellVariability, isSeedRecord, type SeedAxis, trainingVariability } from '../../src/report/training-variability.js';
 import { inputError } from '../../src/util/errors.js';
 import type { PoolProvenance } from './pool-sources.js';
 import { PAPER_A_EXPERIMENT } from './pools.js';
@@ -36,20 +36,11 @@ export const PAPER_A_VARIABILITY_TABLES = ['Table 1', 'Table 2', 'Table 3', 'Tab
  */
 export function parseVariabilityRecord(value: unknown, where: string): PaperAVariabilityRecord | null {
   if (value === undefined || value === null) return null;
-  const record = value as Partial<PaperAVariabilityRecord>;
-  const runs = Array.isArray(record.runs) ? record.runs : null;
-  const valid =
-    Number.isInteger(record.modelSeeds) &&
-    Number.isInteger(record.splitSeeds) &&
-    runs !== null &&
-    runs.length > 0 &&
-    runs.every((run) => typeof run?.splitSeed === 'string' && typeof run.modelSeed === 'string' && ['base', 'model', 'split'].includes(run.axis) && typeof run.directory === 'string') &&
-    runs[0].axis === 'base' &&
-    runs[0].directory === '.';
+  const valid = isSeedRecord(value, (run, index) => typeof run.directory === 'string' && (index > 0 || run.directory === '.'));
   if (!valid) {
     throw inputError({ where: `${where}: options.variability`, expected: 'modelSeeds, splitSeeds and runs [{splitSeed, modelSeed, axis, directory}], the base pair first in "."', found: value });
   }
-  return record as PaperAVariabilityRecord;
+  return value as PaperAVariabilityRecord;
 }
 
 /**

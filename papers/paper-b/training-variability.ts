@@ -3,7 +3,7 @@ import { seedDotChart } from '../../src/report/charts/seed-dot-chart.js';
 import { type ComparisonRow, comparePublished } from '../../src/report/compare-published.js';
 import type { PublishedCell } from '../../src/report/published.js';
 import type { SummaryTable } from '../../src/report/summary-table.js';
-import { type CellVariability, type SeedAxis, trainingVariability, variabilityTable, verdictCounts } from '../../src/report/training-variability.js';
+import { type CellVariability, isSeedRecord, type SeedAxis, trainingVariability, variabilityTable, verdictCounts } from '../../src/report/training-variability.js';
 import { inputError } from '../../src/util/errors.js';
 import { type DatasetCharacteristics, publishedTable2 } from './dataset-characteristics.js';
 import { table2ReportKind, table2Summaries } from './table-2.js';
@@ -31,19 +31,11 @@ export interface PaperBVariabilityRecord {
  */
 export function parsePaperBVariability(value: unknown, where: string): PaperBVariabilityRecord | null {
   if (value === undefined || value === null) return null;
-  const record = value as Partial<PaperBVariabilityRecord>;
-  const runs = Array.isArray(record.runs) ? record.runs : null;
-  const valid =
-    Number.isInteger(record.modelSeeds) &&
-    Number.isInteger(record.splitSeeds) &&
-    runs !== null &&
-    runs.length > 0 &&
-    runs[0].axis === 'base' &&
-    runs.every((run) => typeof run?.splitSeed === 'string' && typeof run.modelSeed === 'string' && ['base', 'model', 'split'].includes(run.axis) && Array.isArray(run.rows));
+  const valid = isSeedRecord(value, (run) => Array.isArray(run.rows));
   if (!valid) {
     throw inputError({ where: `${where}: options.variability`, expected: 'modelSeeds, splitSeeds and runs [{splitSeed, modelSeed, axis, rows}], the base pair first', found: value });
   }
-  return record as PaperBVariabilityRecord;
+  return value as PaperBVariabilityRecord;
 }
 
 /**

@@ -93,6 +93,28 @@ function labelVerdict(published: string, values: readonly SeedValue[], counts: R
 }
 
 /**
+ * isSeedRecord(value, isRun) is true when `value` looks like a recorded seed grid (the
+ * `variability` of a report-layout.json): integer modelSeeds and splitSeeds, and a
+ * non-empty list of runs, each with its split and model seed as text and an axis (base,
+ * model or split) and passing the paper's own isRun check, the base pair first. O(runs).
+ */
+export function isSeedRecord(value: unknown, isRun: (run: Record<string, unknown>, index: number) => boolean): boolean {
+  const record = value as { modelSeeds?: unknown; splitSeeds?: unknown; runs?: unknown } | null;
+  const runs = Array.isArray(record?.runs) ? (record.runs as Array<Record<string, unknown> | null>) : null;
+  return (
+    Number.isInteger(record?.modelSeeds) &&
+    Number.isInteger(record?.splitSeeds) &&
+    runs !== null &&
+    runs.length > 0 &&
+    runs[0]?.axis === 'base' &&
+    runs.every(
+      (run, index) =>
+        typeof run?.splitSeed === 'string' && typeof run.modelSeed === 'string' && ['base', 'model', 'split'].includes(run.axis as string) && isRun(run, index),
+    )
+  );
+}
+
+/**
  * trainingVariability(seeds) sets every published cell against its values over seed
  * pairs (seeds[0] is the base pair, the single run; the others vary the model seed or
  * the split seed, seedAxes in src/models/train-seed-grid.ts): the distribution of a
