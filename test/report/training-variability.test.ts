@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { ComparisonRow } from '../../src/report/compare-published.js';
-import { type SeedComparison, trainingVariability, variabilityRecord, verdictCounts } from '../../src/report/training-variability.js';
+import { isSeedRecord, type SeedComparison, trainingVariability, variabilityRecord, verdictCounts } from '../../src/report/training-variability.js';
 
 function row(id: string, published: number | string, reproduced: number | string | null, tolerance: number | null, status: ComparisonRow['status']): ComparisonRow {
   return {
@@ -85,5 +85,25 @@ describe('trainingVariability(seeds)', () => {
   it('throws RangeError unless seeds[0] is the base pair', () => {
     expect(() => trainingVariability([])).toThrow(RangeError);
     expect(() => trainingVariability(seeds.slice(1))).toThrow(RangeError);
+  });
+});
+
+describe('isSeedRecord(value, isRun)', () => {
+  const run = (axis: string, extra: Record<string, unknown> = {}) => ({ splitSeed: 's0', modelSeed: 'm0', axis, ...extra });
+  const record = { modelSeeds: 2, splitSeeds: 1, runs: [run('base', { directory: '.' }), run('model', { directory: 'seeds/model-seed-1' })] };
+  const hasFolder = (entry: Record<string, unknown>) => typeof entry.directory === 'string';
+
+  it('accepts a seed grid whose base pair comes first and whose runs pass the paper check', () => {
+    expect(isSeedRecord(record, hasFolder)).toBe(true);
+  });
+
+  it('refuses the base pair elsewhere, an unknown axis, seeds that are not text, fractional counts, no runs, and a run the paper check refuses', () => {
+    expect(isSeedRecord({ ...record, runs: [...record.runs].reverse() }, hasFolder)).toBe(false);
+    expect(isSeedRecord({ ...record, runs: [record.runs[0], run('epoch', { directory: 'x' })] }, hasFolder)).toBe(false);
+    expect(isSeedRecord({ ...record, runs: [{ ...record.runs[0], splitSeed: 0 }] }, hasFolder)).toBe(false);
+    expect(isSeedRecord({ ...record, modelSeeds: 1.5 }, hasFolder)).toBe(false);
+    expect(isSeedRecord({ ...record, runs: [] }, hasFolder)).toBe(false);
+    expect(isSeedRecord({ ...record, runs: [run('base')] }, hasFolder)).toBe(false);
+    expect(isSeedRecord(null, hasFolder)).toBe(false);
   });
 });
