@@ -44,12 +44,15 @@ function signedDecisionGap(pool: AuditPool, metric: FairnessMetric): { gap: numb
 }
 
 /**
- * redecideToGap(pool, metric, targetGap, random, group) moves the metric's signed
+ * redecideToGap(pool, metric, targetGap, random, group, rounding) moves the metric's signed
  * hard-decision gap (rate of b minus rate of a; SP over all rows, EO over label-1 rows)
  * as close to targetGap as whole rows allow by re-deciding rows of one group (default b):
  * k = round((target - gap) N_g) rows (sign flipped for group a) of that group's metric
- * rows, drawn uniformly without replacement among those with the decision that has to
- * change, get the other decision; each re-decided row's score becomes 1 - score and its
+ * rows; with rounding 'outward' the fewest rows that reach |gap| >= |targetGap| instead
+ * (a target at or beyond the tolerance stays violating), with 'inward' the most that keep
+ * |gap| <= |targetGap| (a compliant target stays compliant). The
+ * rows are drawn uniformly without replacement among those with the decision that has to
+ * change, and get the other decision; each re-decided row's score becomes 1 - score and its
  * logit -logit, so decision = [score > 1/2] = [logit > 0] still holds where it held.
  * Preserved: row count, groups, labels (so group sizes and base rates, SP's and EO's
  * pools), every row of the other group, every row not re-decided. Changed: the chosen
@@ -63,10 +66,11 @@ export function redecideToGap(
   targetGap: number,
   random: Random,
   group: 0 | 1 = 1,
+  rounding: GapRounding = 'nearest',
 ): MovedPool {
   const { gap, counts } = signedDecisionGap(pool, metric);
   const direction = group === 1 ? 1 : -1;
-  const change = Math.round(direction * (targetGap - gap) * counts[group]);
+  const change = roundedChange(direction * (targetGap - gap) * counts[group], targetGap * direction, rounding);
   const moved = copyPool(pool, `${pool.source} (re-decided to ${metric} gap ${targetGap})`);
   if (change === 0) return { pool: moved, changedRows: 0 };
   const from = change > 0 ? 0 : 1;
@@ -85,6 +89,22 @@ export function redecideToGap(
     if (moved.logit !== null) moved.logit[row] = -moved.logit[row];
   }
   return { pool: moved, changedRows: needed };
+}
+
+/** How redecideToGap rounds a target gap that whole rows cannot reach exactly. */
+export type GapRounding = 'nearest' | 'outward' | 'inward';
+
+/**
+ * roundedChange(rows, outwardSign, rounding): the signed number of rows to re-decide for
+ * an exact (fractional) `rows`; re-deciding more rows in the direction of outwardSign
+ * moves |gap| outward. A relative 1e-9 guard keeps an exact count from being rounded a
+ * whole row past itself by floating-point error. O(1).
+ */
+function roundedChange(rows: number, outwardSign: number, rounding: GapRounding): number {
+  if (rounding === 'nearest') return Math.round(rows);
+  const guard = 1e-9 * Math.max(1, Math.abs(rows));
+  const up = (outwardSign >= 0) === (rounding === 'outward');
+  return up ? Math.ceil(rows - guard) : Math.floor(rows + guard);
 }
 
 /** The signed mean gap (b minus a) of a column over the metric's rows. */

@@ -3,7 +3,7 @@ import { createRandom, deriveSeed } from '../util/random.js';
 import type { AccessRegime } from './access-regime.js';
 import { createSequentialTest, type TestSettings } from './create-sequential-test.js';
 import type { FairnessMetric } from './metric.js';
-import { type MovedPool, redecideToGap, shiftToProxyGap } from './move-gap.js';
+import { type GapRounding, type MovedPool, redecideToGap, shiftToProxyGap } from './move-gap.js';
 import { type OperatingPoint, operatingPoint, simulateAudits } from './operating-characteristics.js';
 import type { AuditPool } from './pool.js';
 import { prepareAudit } from './prepare-audit.js';
@@ -32,6 +32,12 @@ export interface OperatingCurvePoint {
   readonly point: OperatingPoint;
 }
 
+/** Decision access: a gap at or beyond δ is reached from outside, one inside δ from inside (redecideToGap's rounding). */
+function sideOf(gap: number, settings: OperatingCurveSettings): GapRounding {
+  if (settings.access !== 'decision') return 'nearest';
+  return Math.abs(gap) >= settings.testSettings.tolerance ? 'outward' : 'inward';
+}
+
 /**
  * operatingCurve(pool, settings) estimates the test's operating characteristic over a
  * grid of true gaps: for each target gap it moves the pool's gap (re-deciding rows of
@@ -54,7 +60,7 @@ export function operatingCurve(pool: AuditPool, settings: OperatingCurveSettings
   return settings.gaps.map((gap) => {
     const moved: MovedPool =
       settings.move === 're-decide'
-        ? redecideToGap(pool, settings.metric, gap, createRandom(deriveSeed(settings.seed, 'move', gap)))
+        ? redecideToGap(pool, settings.metric, gap, createRandom(deriveSeed(settings.seed, 'move', gap)), 1, sideOf(gap, settings))
         : shiftToProxyGap(pool, settings.metric, settings.access as 'score' | 'logit', gap);
     const prepared = prepareAudit(moved.pool, settings.metric, settings.access);
     const test = createSequentialTest(prepared, settings.testSettings);

@@ -8,7 +8,7 @@ import { createRandom } from '../../src/util/random.js';
 
 const recipe = { size: 2000, groupShare: 0.4, labelRate: [0.45, 0.4], decisionRate: [0.4, 0.4], logitScale: 1, seed: 'move-gap' };
 
-describe('redecideToGap(pool, metric, targetGap, random, group)', () => {
+describe('redecideToGap(pool, metric, targetGap, random, group, rounding)', () => {
   it('moves the SP gap to the target in whole rows of group b and keeps groups, labels and group a', () => {
     const pool = generateSyntheticPool(recipe);
     // group b has 800 rows; a gap of 0.1 needs 80 more positive decisions in b.
@@ -34,6 +34,33 @@ describe('redecideToGap(pool, metric, targetGap, random, group)', () => {
     for (let row = 0; row < pool.size; row++) if (pool.label[row] === 0) expect(moved.decision[row]).toBe(pool.decision[row]);
     const prepared = prepareAudit(moved, 'eo', 'decision');
     expect(Math.abs(prepared.oracleSignedGap + 0.05)).toBeLessThanOrEqual(0.5 / prepared.countB);
+  });
+
+  it('rounding outward reaches |gap| >= |target| with the fewest rows, inward keeps |gap| <= |target| with the most, on either side and for either group', () => {
+    const pool = generateSyntheticPool({ ...recipe, truePositiveRate: [0.7, 0.7] });
+    // Gaps are ratios of counts: compared with a 1e-12 slack for the floating-point division.
+    for (const target of [0.05, -0.05, 0.0333]) {
+      for (const group of [0, 1] as const) {
+        const gapOf = (rounding: 'outward' | 'inward' | 'nearest') => prepareAudit(redecideToGap(pool, 'eo', target, createRandom('r'), group, rounding).pool, 'eo', 'decision');
+        const outward = gapOf('outward');
+        const inward = gapOf('inward');
+        const step = 1 / (group === 1 ? outward.countB : outward.countA);
+        expect(Math.abs(outward.oracleSignedGap)).toBeGreaterThanOrEqual(Math.abs(target) - 1e-12);
+        expect(Math.abs(outward.oracleSignedGap) - Math.abs(target)).toBeLessThan(step);
+        expect(Math.abs(inward.oracleSignedGap)).toBeLessThanOrEqual(Math.abs(target) + 1e-12);
+        expect(Math.abs(target) - Math.abs(inward.oracleSignedGap)).toBeLessThan(step);
+        expect(Math.sign(outward.oracleSignedGap)).toBe(Math.sign(target));
+        // nearest is one of the two
+        expect([outward.oracleSignedGap, inward.oracleSignedGap]).toContain(gapOf('nearest').oracleSignedGap);
+      }
+    }
+  });
+
+  it('an exactly reachable target is reached exactly by every rounding (no floating-point row too many)', () => {
+    const pool = generateSyntheticPool(recipe);
+    for (const rounding of ['outward', 'inward', 'nearest'] as const) {
+      expect(redecideToGap(pool, 'sp', 0.1, createRandom('m'), 1, rounding).changedRows).toBe(80);
+    }
   });
 
   it('throws InputError naming the target when group b has too few rows to re-decide', () => {

@@ -20,7 +20,7 @@ const columns: SummaryColumn[] = [
   { name: 'worst_false_violation', label: 'Worst false violation', type: 'number', digits: 3, description: 'largest P(reject) over the compliant gaps (0, half the tolerance, the tolerance, and the pool\'s own gap when compliant)' },
   { name: 'worst_false_violation_se', label: '± SE', type: 'number', digits: 3, description: 'its binomial Monte Carlo standard error' },
   { name: 'worst_at_gap', label: 'at gap', type: 'number', digits: 4, description: 'the true gap where it is largest' },
-  { name: 'false_compliance_at_tolerance', label: 'False compliance at δ', type: 'number', digits: 3, description: 'P(accept) with |gap| moved to the tolerance (the boundary, where both error bounds apply); blank where the nearest gap by counts is inside the tolerance (the moved pool is compliant, so accepting is right)' },
+  { name: 'false_compliance_at_tolerance', label: 'False compliance at δ', type: 'number', digits: 3, description: 'P(accept) with |gap| moved to the tolerance (the boundary, where both error bounds apply; the nearest gap by counts at or beyond it); blank should the moved pool be compliant' },
   { name: 'false_compliance_at_tolerance_se', label: '± SE', type: 'number', digits: 3, description: 'its binomial Monte Carlo standard error' },
   { name: 'own_gap', label: "Pool's gap", type: 'number', digits: 4, description: "the pool's own gap (Table 1's for calibrated pools; the trained model's for real Adult pools; the proxy gap for score and logit access)" },
   { name: 'own_truth', label: 'Truth', type: 'string', description: 'compliant or violating at its own gap' },
@@ -69,8 +69,8 @@ export function errorControlTable(summaries: readonly CellSummary[], pools: read
           const compliant = cells.filter((cell) => cell.values.truth !== 'violating');
           let worst: CellSummary | undefined;
           for (const cell of compliant) if (worst === undefined || number(cell.values.p_reject) > number(worst.values.p_reject)) worst = cell;
-          // Re-deciding whole rows reaches the tolerance only up to 1/N_b: where the nearest
-          // gap by counts falls inside it, the pool is compliant and accepting is right.
+          // The move to δ rounds outward (redecideToGap), so the pool is violating or on the
+          // boundary; should it still be compliant, accepting it would be right: no cell.
           const atTolerance = cells.find((cell) => gapOf(cell) === 1);
           const atBoundary = atTolerance?.values.truth === 'compliant' ? undefined : atTolerance;
           const own = cells.find((cell) => gapOf(cell) === null);

@@ -119,7 +119,9 @@ function movedPool(settings: OperatingCharacteristicSettings, pool: AuditPool, t
   let moved = movedPools.get(key);
   if (moved === undefined) {
     const random = createRandom(deriveSeed(settings.moveSeed, 'move', canonicalJson(settings.pool), settings.metric, target));
-    moved = move === 're-decide' ? redecideToGap(pool, settings.metric, target, random) : shiftToProxyGap(pool, settings.metric, settings.access as 'score' | 'logit', target);
+    // A target at or beyond δ stays violating and one inside stays compliant, whatever whole rows allow.
+    const rounding = Math.abs(target) >= settings.tolerance ? 'outward' : 'inward';
+    moved = move === 're-decide' ? redecideToGap(pool, settings.metric, target, random, 1, rounding) : shiftToProxyGap(pool, settings.metric, settings.access as 'score' | 'logit', target);
     movedPools.set(key, moved);
   }
   return moved;
