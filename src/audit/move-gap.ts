@@ -122,18 +122,18 @@ function meanGap(pool: AuditPool, metric: FairnessMetric, column: Float64Array):
 const logistic = (z: number) => 1 / (1 + Math.exp(-z));
 
 /**
- * The score of group b moved by c on the logit scale: sigmoid(logit(s) + c); scores of
- * exactly 0 or 1 stay where they are. Monotone in c and in s.
+ * The logit a score moves from: logit(s) for 0 < s < 1; for a score of exactly 0 or 1
+ * (saturated, e.g. a model's probability rounded to 0 or 1) the row's finite logit when
+ * the pool has a logit column, else NaN: the score cannot move. O(1).
  */
-function shiftedScore(score: number, c: number): number {
-  if (score <= 0 || score >= 1) return score;
-  return logistic(Math.log(score / (1 - score)) + c);
+function scoreLogit(score: number, logit: number | undefined): number {
+  if (score > 0 && score < 1) return Math.log(score / (1 - score));
+  return logit !== undefined && Number.isFinite(logit) ? logit : Number.NaN;
 }
 
 /**
  * The logit-scale shift c that puts the mean of sigmoid(z_i + c) over group b's metric
- * rows at `target` (z_i = logit of the score; scores of exactly 0 or 1 contribute their
- * own value and do not move): Newton's method on this increasing, smooth function of c,
+ * rows at `target` (z_i = scoreLogit; scores that cannot move contribute their own value): Newton's method on this increasing, smooth function of c,
  * safeguarded by a bisection bracket in [-60, 60]; to 1e-13 in the mean. Returns NaN
  * when the target lies outside what any c reaches. O(rows x iterations), about 10.
  */
@@ -169,13 +169,14 @@ function logitShiftFor(logits: Float64Array, fixedSum: number, count: number, ta
  * every score or logit of group b by one constant:
  * - logits: z -> z + c, with c = targetGap - gap (exact up to rounding);
  * - scores: s -> sigmoid(logit(s) + c), the same constant on the logit scale, so scores stay
- *   in [0, 1] (0 and 1 stay put); c is found by safeguarded Newton steps on the mean
- *   score gap (to 1e-13).
+ *   in [0, 1]; a score of exactly 0 or 1 moves from the row's logit when the pool has a
+ *   finite one (sigmoid(z + c)), else stays put; c is found by safeguarded Newton steps
+ *   on the mean score gap (to 1e-13).
  * Preserved: everything but that column of group b; the order of group b's values (and
  * for logits their residuals, so spread and shape); decisions are not touched, so the
  * hard-decision gap stays where it was. O(pool size) (x about 10 Newton steps for scores).
  * Throws InputError when the pool lacks the column, or when no shift reaches a score gap
- * (group b's scores of exactly 0 and 1 bound its mean).
+ * (group b's scores of exactly 0 and 1 without a logit bound its mean).
  */
 export function shiftToProxyGap(pool: AuditPool, metric: FairnessMetric, access: 'score' | 'logit', targetGap: number): MovedPool {
   const column = access === 'score' ? pool.score : pool.logit;
@@ -196,18 +197,22 @@ export function shiftToProxyGap(pool: AuditPool, metric: FairnessMetric, access:
   let sumB = 0;
   for (const row of inMetric) sumB += column[row];
   const meanA = sumB / inMetric.length - ownGap;
-  const movable = inMetric.filter((row) => column[row] > 0 && column[row] < 1);
-  const logits = Float64Array.from(movable, (row) => Math.log(column[row] / (1 - column[row])));
+  const logitOf = (row: number) => scoreLogit(column[row], pool.logit?.[row]);
+  const movable = inMetric.filter((row) => !Number.isNaN(logitOf(row)));
+  const logits = Float64Array.from(movable, logitOf);
   let fixedSum = 0;
-  for (const row of inMetric) if (!(column[row] > 0 && column[row] < 1)) fixedSum += column[row];
+  for (const row of inMetric) if (Number.isNaN(logitOf(row))) fixedSum += column[row];
   const c = logitShiftFor(logits, fixedSum, inMetric.length, meanA + targetGap);
   if (Number.isNaN(c)) {
     throw inputError({
       where: 'shiftToProxyGap: targetGap',
-      expected: `a score gap within [${(fixedSum / inMetric.length - meanA).toPrecision(4)}, ${((fixedSum + movable.length) / inMetric.length - meanA).toPrecision(4)}] (reachable by moving group b's scores on the logit scale; its scores of 0 and 1 stay put)`,
+      expected: `a score gap within [${(fixedSum / inMetric.length - meanA).toPrecision(4)}, ${((fixedSum + movable.length) / inMetric.length - meanA).toPrecision(4)}] (reachable by moving group b's scores on the logit scale; its scores of 0 and 1 without a finite logit stay put)`,
       found: targetGap,
     });
   }
-  for (const row of groupB) values[row] = shiftedScore(column[row], c);
+  for (const row of groupB) {
+    const z = logitOf(row);
+    if (!Number.isNaN(z)) values[row] = logistic(z + c);
+  }
   return { pool: moved, changedRows: groupB.length };
 }

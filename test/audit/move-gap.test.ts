@@ -105,6 +105,25 @@ describe('shiftToProxyGap(pool, metric, access, targetGap)', () => {
     }
   });
 
+  it('a score of exactly 0 or 1 moves from the row\'s finite logit (a saturated model), and stays put without a logit column', () => {
+    const base = generateSyntheticPool(recipe);
+    // Saturate every score of group b: 1 or 0 by its decision, its logit clipped to ±logit(1 - 1e-6).
+    const score = Float64Array.from(base.score!);
+    const logit = Float64Array.from(base.logit!);
+    for (let row = 0; row < base.size; row++) {
+      if (base.group[row] !== 1) continue;
+      score[row] = base.decision[row];
+      logit[row] = (base.decision[row] === 1 ? 1 : -1) * Math.log((1 - 1e-6) / 1e-6);
+    }
+    const saturated = { ...base, score, logit };
+    const target = 0.2; // beyond what fixed 0s and 1s allow: b's mean is pinned at its decision rate, 0.4
+    const { pool: moved } = shiftToProxyGap(saturated, 'sp', 'score', target);
+    const prepared = prepareAudit(moved, 'sp', 'score');
+    expect(prepared.totalB / prepared.countB - prepared.totalA / prepared.countA).toBeCloseTo(target, 9);
+    expect(moved.decision).toEqual(base.decision);
+    expect(() => shiftToProxyGap({ ...saturated, logit: null }, 'sp', 'score', target)).toThrow(/without a finite logit stay put/);
+  });
+
   it('throws InputError naming the reachable range when no shift reaches the score gap', () => {
     const pool = generateSyntheticPool(recipe);
     expect(() => shiftToProxyGap(pool, 'sp', 'score', 0.99)).toThrow(/shiftToProxyGap: targetGap: expected a score gap within \[-?[0-9.]+, [0-9.]+\]/);

@@ -37,7 +37,7 @@ export const operatingCharacteristicSettings = schema.object(
     move: schema.optional(
       schema.enumOf(['re-decide', 'shift'], {
         description:
-          "How the gap is moved (src/audit/move-gap.ts): re-decide (default for decision access) flips the decisions of rows of group b, keeping group sizes, labels and group a; shift (default for score and logit access) adds one constant to group b's scores or logits, keeping their spread and every decision.",
+          "How the gap is moved (src/audit/move-gap.ts): re-decide (default for decision access) flips the decisions of rows of group b, keeping group sizes, labels and group a; shift (default for score and logit access) adds one constant to group b's scores or logits, keeping their spread and every decision. Where every score is exactly 0 or 1 and equal to its decision (a hard classifier), score access re-decides by default, in units of the score tolerance: such scores cannot be shifted.",
       }),
     ),
     moveSeed: schema.seed({ default: 'move', description: 'Seed of the rows re-decided (one moved pool per pool, metric and gap, shared by the access regimes and tests).' }),
@@ -94,15 +94,33 @@ export interface OperatingCharacteristicContext {
  * gap x the tolerance of the gap the move changes (δ for re-decide, the proxy tolerance
  * for shift) on the side of the pool's own gap (+ when it is 0).
  */
-function targetGap(settings: OperatingCharacteristicSettings, unmoved: PreparedAudit, tolerance: number): number {
+function targetGap(settings: OperatingCharacteristicSettings, unmoved: PreparedAudit, move: Move, tolerance: number): number {
   const gap = settings.gap as number;
   if (settings.gapUnit === 'absolute') return gap;
-  const own = moveOf(settings) === 're-decide' ? unmoved.oracleSignedGap : unmoved.totalB / unmoved.countB - unmoved.totalA / unmoved.countA;
+  const own = move === 're-decide' ? unmoved.oracleSignedGap : unmoved.totalB / unmoved.countB - unmoved.totalA / unmoved.countA;
   return (own < 0 ? -1 : 1) * gap * tolerance;
 }
 
-function moveOf(settings: OperatingCharacteristicSettings): 're-decide' | 'shift' {
-  return settings.move ?? (settings.access === 'decision' ? 're-decide' : 'shift');
+type Move = 're-decide' | 'shift';
+
+/**
+ * How a cell moves its pool: the setting `move`, else re-decide for decision access, and
+ * shift for score and logit access, but for score access re-decide when every score is
+ * exactly 0 or 1 and equal to its decision (a hard classifier, e.g. a deployed draw of
+ * the reduction whose outputs saturate): such scores are the decisions, and a shift on
+ * the logit scale cannot move them. O(pool size) for score access.
+ */
+function moveOf(settings: OperatingCharacteristicSettings, pool: AuditPool): Move {
+  if (settings.move !== undefined) return settings.move;
+  if (settings.access === 'decision') return 're-decide';
+  return settings.access === 'score' && scoresAreDecisions(pool) ? 're-decide' : 'shift';
+}
+
+function scoresAreDecisions(pool: AuditPool): boolean {
+  const score = pool.score;
+  if (score === null) return false;
+  for (let row = 0; row < pool.size; row++) if (score[row] !== pool.decision[row]) return false;
+  return true;
 }
 
 /**
@@ -113,32 +131,38 @@ function moveOf(settings: OperatingCharacteristicSettings): 're-decide' | 'shift
 const movedPools = new Map<string, MovedPool>();
 
 /** The pool moved to `target` (re-decided rows seeded by the pool, metric and target), made once per thread. */
-function movedPool(settings: OperatingCharacteristicSettings, pool: AuditPool, target: number, baseDirectory: string): MovedPool {
-  const move = moveOf(settings);
-  const key = canonicalJson({ pool: settings.pool, baseDirectory, metric: settings.metric, move, target, column: move === 'shift' ? settings.access : null, seed: settings.moveSeed });
+function movedPool(settings: OperatingCharacteristicSettings, pool: AuditPool, move: Move, target: number, tolerance: number, baseDirectory: string): MovedPool {
+  // A target at or beyond the tolerance stays violating and one inside stays compliant, whatever whole rows allow.
+  const rounding = Math.abs(target) >= tolerance ? 'outward' : 'inward';
+  const key = canonicalJson({ pool: settings.pool, baseDirectory, metric: settings.metric, move, target, rounding, column: move === 'shift' ? settings.access : null, seed: settings.moveSeed });
   let moved = movedPools.get(key);
   if (moved === undefined) {
     const random = createRandom(deriveSeed(settings.moveSeed, 'move', canonicalJson(settings.pool), settings.metric, target));
-    // A target at or beyond δ stays violating and one inside stays compliant, whatever whole rows allow.
-    const rounding = Math.abs(target) >= settings.tolerance ? 'outward' : 'inward';
     moved = move === 're-decide' ? redecideToGap(pool, settings.metric, target, random, 1, rounding) : shiftToProxyGap(pool, settings.metric, settings.access as 'score' | 'logit', target);
     movedPools.set(key, moved);
   }
   return moved;
 }
 
+/** The side of |gap| - tolerance, with |difference| <= 1e-9 (relative) as 0: the boundary. */
+function floatingSide(difference: number, tolerance: number): number {
+  return Math.abs(difference) <= 1e-9 * Math.max(1, tolerance) ? 0 : Math.sign(difference);
+}
+
 /**
- * The truth of a prepared pool against the test's tolerance: for decision access the
- * sign of |gap| - tolerance exactly on counts (compareCountDifference, the tolerance as
- * the decimal it prints as), for scores and logits in floating point.
+ * The truth of a prepared pool against the test's tolerance: on counts (decision access,
+ * or scores that are the decisions) the sign of |gap| - tolerance exactly
+ * (compareCountDifference, the tolerance as the decimal it prints as), for other scores
+ * and for logits in floating point, where a gap within 1e-9 of the tolerance (relative) is
+ * the boundary: a shift reaches its target to 1e-13, not to the last bit.
  */
-function truthOf(prepared: PreparedAudit, trueGap: number, tolerance: number): OperatingCharacteristicContext['truth'] {
+function truthOf(prepared: PreparedAudit, trueGap: number, tolerance: number, onCounts: boolean): OperatingCharacteristicContext['truth'] {
   const sign =
-    prepared.access === 'decision'
+    onCounts
       ? trueGap >= 0
         ? compareCountDifference(prepared.countA, prepared.totalA, prepared.countB, prepared.totalB, tolerance)
         : compareCountDifference(prepared.countB, prepared.totalB, prepared.countA, prepared.totalA, tolerance)
-      : Math.sign(Math.abs(trueGap) - tolerance);
+      : floatingSide(Math.abs(trueGap) - tolerance, tolerance);
   return sign < 0 ? 'compliant' : sign > 0 ? 'violating' : 'boundary';
 }
 
@@ -166,12 +190,20 @@ export const operatingCharacteristicRunner: KindRunner<OperatingCharacteristicSe
     const auditTest = ownLoop ? null : buildAuditTest(unmoved, settings);
     const tolerance = toleranceOfAccess(settings, settings.access);
     let moved: MovedPool = { pool, changedRows: 0 };
-    if (settings.gap !== undefined) moved = movedPool(settings, pool, targetGap(settings, unmoved, moveOf(settings) === 're-decide' ? settings.tolerance : tolerance), origin.baseDirectory);
+    const onCounts = settings.access === 'decision' || (settings.access === 'score' && scoresAreDecisions(pool));
+    if (settings.gap !== undefined) {
+      const move = moveOf(settings, pool);
+      // A shift moves the gap the test tests (its tolerance); re-deciding moves the hard-decision
+      // gap (δ), but where it was chosen because the scores are the decisions, that gap is the score gap.
+      const scoresRedecided = move === 're-decide' && settings.move === undefined && settings.access === 'score';
+      const moveTolerance = move === 'shift' || scoresRedecided ? tolerance : settings.tolerance;
+      moved = movedPool(settings, pool, move, targetGap(settings, unmoved, move, moveTolerance), moveTolerance, origin.baseDirectory);
+    }
     const prepared = prepareAudit(moved.pool, settings.metric, settings.access);
     const decisionGap = prepared.oracleSignedGap;
     const proxyGap = prepared.family === 'gaussian' ? prepared.totalB / prepared.countB - prepared.totalA / prepared.countA : Number.NaN;
     const trueGap = settings.access === 'decision' ? decisionGap : proxyGap;
-    return { prepared, auditTest, trueGap, truth: truthOf(prepared, trueGap, tolerance), decisionGap, proxyGap, changedRows: moved.changedRows };
+    return { prepared, auditTest, trueGap, truth: truthOf(prepared, trueGap, tolerance, onCounts), decisionGap, proxyGap, changedRows: moved.changedRows };
   },
   beforeRun: (cells, origin, options) =>
     prepareAuditCalibrations(

@@ -1,4 +1,4 @@
-import { readFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { tableFromIPC } from 'apache-arrow';
 import { describe, expect, it } from 'vitest';
@@ -68,5 +68,37 @@ describe('runExperiment(config) of operating-characteristic cells', () => {
     const gaps = [...new Set(rows(out).map((row) => Number((row.true_gap as number).toFixed(9))))];
     // The generated pool's score gap is negative (b's decision rate is lower): the moves go that way.
     expect(gaps).toEqual([0, -0.02, -0.04]);
+    // A shift reaches the tolerance to 1e-13, not to the last bit: that point is the boundary, not compliant.
+    expect(rows(out).filter((row) => row.gap === 1).every((row) => row.truth === 'boundary')).toBe(true);
+  });
+  it('score access on a pool whose scores are its decisions (0 or 1, a hard classifier) re-decides rows, in units of the score tolerance', async () => {
+    const out = temporaryFolder();
+    // 600 rows of group a at rate 0.5, 400 of group b at rate 0.3: score gap -0.2; scores = decisions.
+    const lines = ['group,label,decision,score'];
+    for (let row = 0; row < 1000; row++) {
+      const group = row < 600 ? 0 : 1;
+      const decision = group === 0 ? Number(row % 2 === 0) : Number(row - 600 < 120);
+      lines.push(`${group},${row % 3 === 0 ? 1 : 0},${decision},${decision}`);
+    }
+    const file = join(out, '..', `hard-scores-${Date.now()}.csv`);
+    writeFileSync(file, `${lines.join('\n')}\n`);
+    const config = configFromObject(
+      {
+        experiment: 'oc-hard',
+        kind: 'operating-characteristic',
+        seed: 3,
+        replicates: 5,
+        settings: { pool: { name: 'hard', file }, budget: 200, access: 'score', scoreTolerance: 0.04, gapUnit: 'tolerance' },
+        grid: { gap: [0, 1, 2] },
+      },
+      'oc-hard (built in the test)',
+    );
+    await runExperiment(config, { outDirectory: out, threads: 1 });
+    const results = rows(out);
+    const at = (gap: number) => results.filter((row) => row.gap === gap);
+    // A shift on the logit scale cannot move 0s and 1s; re-deciding b's rows does: 16 rows (0.04 x 400) per tolerance.
+    expect(at(0).every((row) => Math.abs(row.true_gap as number) < 1e-12 && row.truth === 'compliant' && row.changed_rows === 80)).toBe(true);
+    expect(at(1).every((row) => Math.abs((row.true_gap as number) + 0.04) < 1e-12 && row.truth === 'boundary' && row.changed_rows === 64)).toBe(true);
+    expect(at(2).every((row) => Math.abs((row.true_gap as number) + 0.08) < 1e-12 && row.truth === 'violating')).toBe(true);
   });
 });
