@@ -197,11 +197,12 @@ export function shiftToProxyGap(pool: AuditPool, metric: FairnessMetric, access:
   let sumB = 0;
   for (const row of inMetric) sumB += column[row];
   const meanA = sumB / inMetric.length - ownGap;
-  const logitOf = (row: number) => scoreLogit(column[row], pool.logit?.[row]);
-  const movable = inMetric.filter((row) => !Number.isNaN(logitOf(row)));
-  const logits = Float64Array.from(movable, logitOf);
+  // Each row of group b's logit to move from (NaN: it stays put), computed once.
+  const z = new Map<number, number>(groupB.map((row) => [row, scoreLogit(column[row], pool.logit?.[row])]));
+  const movable = inMetric.filter((row) => !Number.isNaN(z.get(row)));
+  const logits = Float64Array.from(movable, (row) => z.get(row) as number);
   let fixedSum = 0;
-  for (const row of inMetric) if (Number.isNaN(logitOf(row))) fixedSum += column[row];
+  for (const row of inMetric) if (Number.isNaN(z.get(row))) fixedSum += column[row];
   const c = logitShiftFor(logits, fixedSum, inMetric.length, meanA + targetGap);
   if (Number.isNaN(c)) {
     throw inputError({
@@ -210,9 +211,6 @@ export function shiftToProxyGap(pool: AuditPool, metric: FairnessMetric, access:
       found: targetGap,
     });
   }
-  for (const row of groupB) {
-    const z = logitOf(row);
-    if (!Number.isNaN(z)) values[row] = logistic(z + c);
-  }
+  for (const [row, logit] of z) if (!Number.isNaN(logit)) values[row] = logistic(logit + c);
   return { pool: moved, changedRows: groupB.length };
 }

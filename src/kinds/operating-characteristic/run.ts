@@ -104,18 +104,11 @@ function targetGap(settings: OperatingCharacteristicSettings, unmoved: PreparedA
 type Move = 're-decide' | 'shift';
 
 /**
- * How a cell moves its pool: the setting `move`, else re-decide for decision access, and
- * shift for score and logit access, but for score access re-decide when every score is
- * exactly 0 or 1 and equal to its decision (a hard classifier, e.g. a deployed draw of
- * the reduction whose outputs saturate): such scores are the decisions, and a shift on
- * the logit scale cannot move them. O(pool size) for score access.
+ * Whether every score is exactly 0 or 1 and equal to its decision (a hard classifier, e.g.
+ * a deployed draw of the reduction whose outputs saturate): such scores are the decisions,
+ * a shift on the logit scale cannot move them, so score access re-decides rows by default
+ * and judges the truth on counts. O(pool size).
  */
-function moveOf(settings: OperatingCharacteristicSettings, pool: AuditPool): Move {
-  if (settings.move !== undefined) return settings.move;
-  if (settings.access === 'decision') return 're-decide';
-  return settings.access === 'score' && scoresAreDecisions(pool) ? 're-decide' : 'shift';
-}
-
 function scoresAreDecisions(pool: AuditPool): boolean {
   const score = pool.score;
   if (score === null) return false;
@@ -190,13 +183,13 @@ export const operatingCharacteristicRunner: KindRunner<OperatingCharacteristicSe
     const auditTest = ownLoop ? null : buildAuditTest(unmoved, settings);
     const tolerance = toleranceOfAccess(settings, settings.access);
     let moved: MovedPool = { pool, changedRows: 0 };
-    const onCounts = settings.access === 'decision' || (settings.access === 'score' && scoresAreDecisions(pool));
+    const hardScores = settings.access === 'score' && scoresAreDecisions(pool);
+    const onCounts = settings.access === 'decision' || hardScores;
     if (settings.gap !== undefined) {
-      const move = moveOf(settings, pool);
+      const move: Move = settings.move ?? (settings.access === 'decision' || hardScores ? 're-decide' : 'shift');
       // A shift moves the gap the test tests (its tolerance); re-deciding moves the hard-decision
       // gap (δ), but where it was chosen because the scores are the decisions, that gap is the score gap.
-      const scoresRedecided = move === 're-decide' && settings.move === undefined && settings.access === 'score';
-      const moveTolerance = move === 'shift' || scoresRedecided ? tolerance : settings.tolerance;
+      const moveTolerance = move === 'shift' || (hardScores && settings.move === undefined) ? tolerance : settings.tolerance;
       moved = movedPool(settings, pool, move, targetGap(settings, unmoved, move, moveTolerance), moveTolerance, origin.baseDirectory);
     }
     const prepared = prepareAudit(moved.pool, settings.metric, settings.access);
