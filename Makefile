@@ -16,6 +16,7 @@ typecheck: node_modules/.package-lock.json
 
 lint: node_modules/.package-lock.json
 	npx biome lint --error-on-warnings src test papers
+	npx biome format src test papers
 
 unit: build
 	npx vitest run

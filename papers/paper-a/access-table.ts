@@ -49,7 +49,13 @@ export function accessTable(
     columns: [
       { name: 'dataset', label: 'Dataset', type: 'string' },
       { name: 'model', label: 'Model', type: 'string' },
-      { name: 'oracle_gap', label: `Oracle ${metric.toUpperCase()} Gap`, type: 'number', digits: 4, value: (cell) => cell.values.oracle_gap ?? null },
+      {
+        name: 'oracle_gap',
+        label: `Oracle ${metric.toUpperCase()} Gap`,
+        type: 'number',
+        digits: 4,
+        value: (cell) => cell.values.oracle_gap ?? null,
+      },
       ...ACCESS_REGIMES.map(({ access, label }) => ({
         name: access,
         label,

@@ -29,12 +29,19 @@ export function benchmarkPaperA(replicates: number): PaperABenchFigures {
   let started = performance.now();
   const pools = PAPER_A_POOLS.map((pool) => ({ pool, auditPool: calibratedPool(pool.dataset, pool.model) }));
   const poolSeconds = (performance.now() - started) / 1000;
-  const cells: Array<{ context: unknown; settings: Parameters<typeof sequentialAuditRunner.runReplicate>[1]; key: string }> = [];
+  const cells: Array<{
+    context: unknown;
+    settings: Parameters<typeof sequentialAuditRunner.runReplicate>[1];
+    key: string;
+  }> = [];
   started = performance.now();
   for (const { pool, auditPool } of pools) {
     for (const metric of ['sp', 'eo'] as const) {
       for (const access of ['decision', 'score', 'logit'] as const) {
-        const settings = validate({ pool: { name: pool.name, file: 'unused' }, metric, access }, sequentialAuditCellSettings);
+        const settings = validate(
+          { pool: { name: pool.name, file: 'unused' }, metric, access },
+          sequentialAuditCellSettings,
+        );
         const context = prepareAudit(auditPool, metric, access);
         cells.push({ context, settings, key: `${pool.name}/${metric}/${access}` });
       }
@@ -46,7 +53,11 @@ export function benchmarkPaperA(replicates: number): PaperABenchFigures {
   started = performance.now();
   for (const cell of cells) {
     for (let replicate = 0; replicate < replicates; replicate++) {
-      const row = sequentialAuditRunner.runReplicate(cell.context as never, cell.settings, createRandom(deriveSeed('bench paper-a', cell.key, replicate)));
+      const row = sequentialAuditRunner.runReplicate(
+        cell.context as never,
+        cell.settings,
+        createRandom(deriveSeed('bench paper-a', cell.key, replicate)),
+      );
       queries += Number(row.queries);
     }
   }

@@ -108,9 +108,19 @@ async function beyondSummaries(directory: string): Promise<CellSummary[] | null>
   return summarizeResults(results, findKindReporter(results.kind, join(folder, 'results.arrow')));
 }
 
-function cellOf(summaries: readonly CellSummary[], pool: string, metric: string, access: string, test?: string): CellSummary | undefined {
+function cellOf(
+  summaries: readonly CellSummary[],
+  pool: string,
+  metric: string,
+  access: string,
+  test?: string,
+): CellSummary | undefined {
   return summaries.find(
-    (cell) => cell.settings.pool === pool && cell.settings.metric === metric && cell.settings.access === access && (test === undefined || cell.settings.test === test),
+    (cell) =>
+      cell.settings.pool === pool &&
+      cell.settings.metric === metric &&
+      cell.settings.access === access &&
+      (test === undefined || cell.settings.test === test),
   );
 }
 
@@ -141,13 +151,16 @@ export async function beyondTables(directory: string, summaries: readonly CellSu
     id: `paper-a-table-${index + 2}-beyond`,
     title: `Table ${index + 2} beyond the paper (${metric.toUpperCase()}): paper A's test beside the calibrated GLR and the betting test`,
     caption:
-      'NOT IN THE PAPER. The calibrated GLR uses thresholds calibrated by Monte Carlo for each pool\'s group sizes (decisions) or values (scores, logits) with the reproduction\'s calibration (500 simulated audits per pool: conservative); the betting test is anytime-valid (with logits, on the declared logit range of the pools). See docs/error-control.md. The comparison with the published cells reads paper A\'s test only.',
+      "NOT IN THE PAPER. The calibrated GLR uses thresholds calibrated by Monte Carlo for each pool's group sizes (decisions) or values (scores, logits) with the reproduction's calibration (500 simulated audits per pool: conservative); the betting test is anytime-valid (with logits, on the declared logit range of the pools). See docs/error-control.md. The comparison with the published cells reads paper A's test only.",
     columns,
     rows: PAPER_A_BASE_POOLS.map((pool) => {
       const row: Record<string, SummaryValue> = { dataset: pool.datasetLabel, model: pool.modelLabel };
       for (const { access } of ACCESS_REGIMES) {
         for (const { test } of tests) {
-          const cell = test === 'wald-glr' ? cellOf(summaries, pool.name, metric, access) : cellOf(beyond, pool.name, metric, access, test);
+          const cell =
+            test === 'wald-glr'
+              ? cellOf(summaries, pool.name, metric, access)
+              : cellOf(beyond, pool.name, metric, access, test);
           row[`${access}_${test.replace('-', '_')}`] = decisionAndQueries(cell);
         }
       }

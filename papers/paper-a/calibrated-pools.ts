@@ -228,7 +228,10 @@ function closestPair(
     const xb = Math.round((rateA - difference) * denominatorB - offsetB);
     if (xb < 0 || xb > nb) continue;
     const error = Math.abs(rateA - (offsetB + xb) / denominatorB - difference);
-    if (error < bestError - 1e-15 || (Math.abs(error - bestError) <= 1e-15 && Math.abs(xa - centre) < Math.abs(best[0] - centre))) {
+    if (
+      error < bestError - 1e-15 ||
+      (Math.abs(error - bestError) <= 1e-15 && Math.abs(xa - centre) < Math.abs(best[0] - centre))
+    ) {
       best = [xa, xb];
       bestError = error;
     }
@@ -249,7 +252,10 @@ function closestPair(
  * Throws when the target is infeasible (a rate outside [0, 1]).
  */
 export function calibratedCounts(composition: DatasetComposition, target: CalibrationTarget): CalibratedCounts {
-  const [positivesA, positivesB] = apportion(composition.positives, [composition.fullCounts.a[0], composition.fullCounts.b[0]]);
+  const [positivesA, positivesB] = apportion(composition.positives, [
+    composition.fullCounts.a[0],
+    composition.fullCounts.b[0],
+  ]);
   const [negativesA, negativesB] = apportion(composition.poolSize - composition.positives, [
     composition.fullCounts.a[1],
     composition.fullCounts.b[1],
@@ -261,7 +267,16 @@ export function calibratedCounts(composition: DatasetComposition, target: Calibr
   const positivesTotal = positivesA + positivesB;
   // Group TPRs with the positive-weighted mean equal to the pooled TPR.
   const tprA = target.truePositiveRate + (eoDifference * positivesB) / positivesTotal;
-  const [truePositivesA, truePositivesB] = closestPair(positivesA, positivesB, tprA, eoDifference, 0, 0, positivesA, positivesB);
+  const [truePositivesA, truePositivesB] = closestPair(
+    positivesA,
+    positivesB,
+    tprA,
+    eoDifference,
+    0,
+    0,
+    positivesA,
+    positivesB,
+  );
   // FPR split: fprA = f + shift * negativesB / negatives, fprB = f - shift * negativesA / negatives,
   // with the shift that makes the SP difference exact (linear in the shift).
   const negativesTotal = negativesA + negativesB;
@@ -281,16 +296,25 @@ export function calibratedCounts(composition: DatasetComposition, target: Calibr
     sizeA,
     sizeB,
   );
-  const rates = [truePositivesA / positivesA, truePositivesB / positivesB, falsePositivesA / negativesA, falsePositivesB / negativesB];
+  const rates = [
+    truePositivesA / positivesA,
+    truePositivesB / positivesB,
+    falsePositivesA / negativesA,
+    falsePositivesB / negativesB,
+  ];
   if (rates.some((rate) => !(rate >= 0 && rate <= 1))) {
-    throw new Error(`calibratedCounts: ${target.dataset}/${target.model} needs a rate outside [0, 1]: ${rates.join(', ')}`);
+    throw new Error(
+      `calibratedCounts: ${target.dataset}/${target.model} needs a rate outside [0, 1]: ${rates.join(', ')}`,
+    );
   }
   return {
     positives: [positivesA, positivesB],
     negatives: [negativesA, negativesB],
     truePositives: [truePositivesA, truePositivesB],
     falsePositives: [falsePositivesA, falsePositivesB],
-    statisticalParityGap: Math.abs((truePositivesA + falsePositivesA) / sizeA - (truePositivesB + falsePositivesB) / sizeB),
+    statisticalParityGap: Math.abs(
+      (truePositivesA + falsePositivesA) / sizeA - (truePositivesB + falsePositivesB) / sizeB,
+    ),
     equalOpportunityGap: Math.abs(truePositivesA / positivesA - truePositivesB / positivesB),
   };
 }
@@ -300,14 +324,22 @@ export function calibratedCounts(composition: DatasetComposition, target: Calibr
  * below 1.2e-9), for p in (0, 1). Used only to place each cell's logit mean.
  */
 function normalQuantile(p: number): number {
-  const a = [-39.69683028665376, 220.9460984245205, -275.9285104469687, 138.357751867269, -30.66479806614716, 2.506628277459239];
+  const a = [
+    -39.69683028665376, 220.9460984245205, -275.9285104469687, 138.357751867269, -30.66479806614716, 2.506628277459239,
+  ];
   const b = [-54.47609879822406, 161.5858368580409, -155.6989798598866, 66.80131188771972, -13.28068155288572];
-  const c = [-0.007784894002430293, -0.3223964580411365, -2.400758277161838, -2.549732539343734, 4.374664141464968, 2.938163982698783];
+  const c = [
+    -0.007784894002430293, -0.3223964580411365, -2.400758277161838, -2.549732539343734, 4.374664141464968,
+    2.938163982698783,
+  ];
   const d = [0.007784695709041462, 0.3224671290700398, 2.445134137142996, 3.754408661907416];
   const low = 0.02425;
   if (p < low) {
     const q = Math.sqrt(-2 * Math.log(p));
-    return (((((c[0] * q + c[1]) * q + c[2]) * q + c[3]) * q + c[4]) * q + c[5]) / ((((d[0] * q + d[1]) * q + d[2]) * q + d[3]) * q + 1);
+    return (
+      (((((c[0] * q + c[1]) * q + c[2]) * q + c[3]) * q + c[4]) * q + c[5]) /
+      ((((d[0] * q + d[1]) * q + d[2]) * q + d[3]) * q + 1)
+    );
   }
   if (p > 1 - low) return -normalQuantile(1 - p);
   const q = p - 0.5;

@@ -35,7 +35,10 @@ function oracleGap(summaries: CellSummary[], pool: string, metric: string): numb
 }
 
 function publishedGap(cells: PublishedCell[], pool: string, metric: string): number | null {
-  const cell = cells.find((c) => c.statistic === 'oracle_gap' && c.table === 'Table 1' && c.where?.pool === pool && c.where?.metric === metric);
+  const cell = cells.find(
+    (c) =>
+      c.statistic === 'oracle_gap' && c.table === 'Table 1' && c.where?.pool === pool && c.where?.metric === metric,
+  );
   return typeof cell?.value === 'number' ? cell.value : null;
 }
 
@@ -64,11 +67,21 @@ export function explainPaperAComparison(
     if (row.verdict !== 'differs') return { ...row, variability: cell };
     const verdict = cell.verdict === 'missing' ? 'differs' : cell.verdict;
     const over = `Over ${cell.values.length} seed pairs: ${cell.reason}.`;
-    return { ...row, verdict, why: verdict === 'within training variability' ? over : `${over} ${row.why}`, variability: cell };
+    return {
+      ...row,
+      verdict,
+      why: verdict === 'within training variability' ? over : `${over} ${row.why}`,
+      variability: cell,
+    };
   });
 }
 
-function explainRows(rows: ComparisonRow[], cells: PublishedCell[], summaries: CellSummary[], pools: readonly PoolProvenance[]): PaperAComparisonRow[] {
+function explainRows(
+  rows: ComparisonRow[],
+  cells: PublishedCell[],
+  summaries: CellSummary[],
+  pools: readonly PoolProvenance[],
+): PaperAComparisonRow[] {
   const byId = new Map(cells.map((cell) => [cell.id, cell]));
   return rows.map((row) => {
     const cell = byId.get(row.id);
@@ -77,7 +90,13 @@ function explainRows(rows: ComparisonRow[], cells: PublishedCell[], summaries: C
     const access = typeof cell?.where?.access === 'string' ? cell.where.access : 'decision';
     const sourced = pools.find((entry) => entry.name === poolName);
     if (sourced === undefined) {
-      return { ...row, pool: poolName, data: 'none', verdict: 'missing', why: `no pool ${poolName ?? '(none named)'} in this run` };
+      return {
+        ...row,
+        pool: poolName,
+        data: 'none',
+        verdict: 'missing',
+        why: `no pool ${poolName ?? '(none named)'} in this run`,
+      };
     }
     if (sourced.origin === 'calibrated-synthetic') {
       const byConstruction = row.statistic !== null && GAP_STATISTICS.has(row.statistic);
@@ -93,7 +112,8 @@ function explainRows(rows: ComparisonRow[], cells: PublishedCell[], summaries: C
     }
     const data = sourced.cached ? 'real data, trained model (cached)' : 'real data, trained model';
     if (row.status === 'within') return { ...row, pool: poolName, data, verdict: 'reproduced', why: '' };
-    if (row.status === 'missing' || row.status === 'unmapped') return { ...row, pool: poolName, data, verdict: 'missing', why: row.note };
+    if (row.status === 'missing' || row.status === 'unmapped')
+      return { ...row, pool: poolName, data, verdict: 'missing', why: row.note };
     const reasons: string[] = [];
     const ours = poolName ? oracleGap(summaries, poolName, metric) : null;
     const theirs = poolName ? publishedGap(cells, poolName, metric) : null;
@@ -103,14 +123,20 @@ function explainRows(rows: ComparisonRow[], cells: PublishedCell[], summaries: C
           '(our seeded TypeScript MLP on our seeded stratified 70/30 split; the paper publishes neither its split seed nor its weights).',
       );
       if (row.statistic !== 'oracle_gap' && row.statistic !== 'oracle_decision') {
-        reasons.push(`Audit cost and outcome depend on how far the gap lies from δ = 0.05 (ours ${(ours - 0.05).toFixed(4)}, published ${(theirs - 0.05).toFixed(4)}).`);
+        reasons.push(
+          `Audit cost and outcome depend on how far the gap lies from δ = 0.05 (ours ${(ours - 0.05).toFixed(4)}, published ${(theirs - 0.05).toFixed(4)}).`,
+        );
       }
     }
     if (access === 'score' || access === 'logit') {
-      reasons.push(`The ${access}-space tolerance is not stated in the paper; we use the documented default (docs/paper-a.md), which may differ from the authors'.`);
+      reasons.push(
+        `The ${access}-space tolerance is not stated in the paper; we use the documented default (docs/paper-a.md), which may differ from the authors'.`,
+      );
     }
     if (reasons.length === 0) {
-      reasons.push('No known cause: the pool matches the published gap, so this is Monte Carlo error at 20 replicates or a difference in the audited scores/decisions beyond the gap (for example the group composition of the sampled positives).');
+      reasons.push(
+        'No known cause: the pool matches the published gap, so this is Monte Carlo error at 20 replicates or a difference in the audited scores/decisions beyond the gap (for example the group composition of the sampled positives).',
+      );
     }
     return { ...row, pool: poolName, data, verdict: 'differs', why: reasons.join(' ') };
   });

@@ -18,7 +18,11 @@ export interface PublishedFigurePoint {
  * have their own y scale (ACS needs thousands of queries, Adult hundreds).
  * O(cells). Cells that are missing are left out.
  */
-export function figure1Chart(summaries: CellSummary[], published: PublishedFigurePoint[] = [], subtitle?: string): ChartSpec {
+export function figure1Chart(
+  summaries: CellSummary[],
+  published: PublishedFigurePoint[] = [],
+  subtitle?: string,
+): ChartSpec {
   const data: Array<BarDatum & { published?: number }> = [];
   for (const pool of PAPER_A_BASE_POOLS) {
     for (const { access, label } of ACCESS_REGIMES) {
@@ -41,7 +45,9 @@ export function figure1Chart(summaries: CellSummary[], published: PublishedFigur
   }
   const spec = barChartSpec(data, {
     title: 'Figure 1. Sequential audit cost under SP across access regimes',
-    subtitle: subtitle ?? 'Bars: mean queries to termination; error bars: ± one std over the replicates; red ticks: published means (Table 2).',
+    subtitle:
+      subtitle ??
+      'Bars: mean queries to termination; error bars: ± one std over the replicates; red ticks: published means (Table 2).',
     categoryTitle: 'Access regime',
     valueTitle: 'Queries to termination',
     seriesTitle: 'Model',

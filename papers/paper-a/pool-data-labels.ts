@@ -14,7 +14,8 @@ export function poolDataColumn(labels: PoolDataLabels): PaperTableColumn {
     name: 'data',
     label: 'Data',
     type: 'string',
-    description: 'what the row stands on: real data and a trained model, or a calibrated synthetic pool (not a reproduction)',
+    description:
+      'what the row stands on: real data and a trained model, or a calibrated synthetic pool (not a reproduction)',
     value: (cell) => labels.get(String(cell.settings.pool)) ?? null,
   };
 }

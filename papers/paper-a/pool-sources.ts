@@ -32,7 +32,13 @@ export interface PoolProvenance {
 
 /** poolProvenance(sourced, file?) keeps what the report reads of a sourced pool. O(1). */
 export function poolProvenance(sourced: SourcedPool, file?: string): PoolProvenance {
-  return { name: sourced.pool.name, origin: sourced.origin, reason: sourced.reason, cached: sourced.cached, ...(file ? { file } : {}) };
+  return {
+    name: sourced.pool.name,
+    origin: sourced.origin,
+    reason: sourced.reason,
+    cached: sourced.cached,
+    ...(file ? { file } : {}),
+  };
 }
 
 /** A dataset's real pools, or the reason they could not be made. */
@@ -51,7 +57,11 @@ export type TrainedPoolsProvider = (dataset: PaperADataset) => Promise<DatasetPo
  * dataset (src/data/calibrated-pools.ts), each tagged with the reason the real data
  * was not used (and the data loader's whole message, if any). O(pool size) each.
  */
-export function calibratedPools(dataset: PaperADataset, reason: string, loaderMessage: string | null = null): SourcedPool[] {
+export function calibratedPools(
+  dataset: PaperADataset,
+  reason: string,
+  loaderMessage: string | null = null,
+): SourcedPool[] {
   return PAPER_A_POOLS.filter((pool) => pool.dataset === dataset).map((pool) => ({
     pool,
     auditPool: calibratedPool(pool.dataset, pool.model),

@@ -20,7 +20,12 @@ import { paperATable4 } from './table-4.js';
 import { paperATable5 } from './table-5.js';
 import { toleranceReference, toleranceReferenceTable } from './tolerance-reference.js';
 import { toleranceSensitivityCharts } from './tolerance-sensitivity.js';
-import { type PaperAVariabilityRecord, paperASeedCharts, paperAVariability, parseVariabilityRecord } from './training-variability.js';
+import {
+  type PaperAVariabilityRecord,
+  paperASeedCharts,
+  paperAVariability,
+  parseVariabilityRecord,
+} from './training-variability.js';
 
 /** The options reproducePaperA writes to report-layout.json for each of its runs. */
 export interface PaperALayoutOptions {
@@ -43,7 +48,9 @@ export function poolDataLabels(pools: readonly PoolProvenance[]): PoolDataLabels
   return new Map(
     pools.map((pool) => [
       pool.name,
-      pool.origin === 'trained-model' ? `real data (trained model${pool.cached ? ', cached' : ''})` : 'CALIBRATED SYNTHETIC, not a reproduction',
+      pool.origin === 'trained-model'
+        ? `real data (trained model${pool.cached ? ', cached' : ''})`
+        : 'CALIBRATED SYNTHETIC, not a reproduction',
     ]),
   );
 }
@@ -52,17 +59,30 @@ export function poolDataLabels(pools: readonly PoolProvenance[]): PoolDataLabels
 export function figurePoints(cells: readonly PublishedCell[]): PublishedFigurePoint[] {
   return cells
     .filter((cell) => cell.table === 'Figure 1' && typeof cell.value === 'number' && cell.where !== undefined)
-    .map((cell) => ({ pool: String(cell.where?.pool), access: String(cell.where?.access), mean: cell.value as number }));
+    .map((cell) => ({
+      pool: String(cell.where?.pool),
+      access: String(cell.where?.access),
+      mean: cell.value as number,
+    }));
 }
 
 /** parseOptions(options, where) checks report-layout.json's paper A options. Throws InputError. */
 function parseOptions(options: Record<string, unknown>, where: string): PaperALayoutOptions {
   const text = (value: unknown): string | null => (typeof value === 'string' ? value : null);
-  if (!Array.isArray(options.pools)) throw inputError({ where: `${where}: options.pools`, expected: 'a list of pools (name, origin, reason, cached)', found: options.pools });
+  if (!Array.isArray(options.pools))
+    throw inputError({
+      where: `${where}: options.pools`,
+      expected: 'a list of pools (name, origin, reason, cached)',
+      found: options.pools,
+    });
   const pools = options.pools.map((entry, index) => {
     const pool = entry as Record<string, unknown>;
     if (typeof pool?.name !== 'string' || (pool.origin !== 'trained-model' && pool.origin !== 'calibrated-synthetic')) {
-      throw inputError({ where: `${where}: options.pools[${index}]`, expected: 'a name and an origin "trained-model" or "calibrated-synthetic"', found: entry });
+      throw inputError({
+        where: `${where}: options.pools[${index}]`,
+        expected: 'a name and an origin "trained-model" or "calibrated-synthetic"',
+        found: entry,
+      });
     }
     return {
       name: pool.name,
@@ -73,7 +93,12 @@ function parseOptions(options: Record<string, unknown>, where: string): PaperALa
     } satisfies PoolProvenance;
   });
   const variability = parseVariabilityRecord(options.variability, where);
-  return { notice: text(options.notice), chartNote: text(options.chartNote), pools, ...(variability === null ? {} : { variability }) };
+  return {
+    notice: text(options.notice),
+    chartNote: text(options.chartNote),
+    pools,
+    ...(variability === null ? {} : { variability }),
+  };
 }
 
 /**
@@ -84,19 +109,27 @@ function parseOptions(options: Record<string, unknown>, where: string): PaperALa
 export function datasetNotices(pools: readonly PoolProvenance[]): string[] {
   const notices: string[] = [];
   for (const dataset of PAPER_A_DATASETS) {
-    const own = pools.filter((pool) => PAPER_A_POOLS.some((entry) => entry.name === pool.name && entry.dataset === dataset));
+    const own = pools.filter((pool) =>
+      PAPER_A_POOLS.some((entry) => entry.name === pool.name && entry.dataset === dataset),
+    );
     const calibrated = own.filter((pool) => pool.origin === 'calibrated-synthetic');
     if (calibrated.length === 0) continue;
     const label = PAPER_A_POOLS.find((entry) => entry.dataset === dataset)?.datasetLabel ?? dataset;
     const reason = (calibrated[0].reason ?? '').replace(CALIBRATED_SYNTHETIC_NOTICE, '').trim();
-    notices.push(`${label} not reproduced: its pools are calibrated synthetic data built from the published Table 1. ${reason}`.trim());
+    notices.push(
+      `${label} not reproduced: its pools are calibrated synthetic data built from the published Table 1. ${reason}`.trim(),
+    );
   }
   return notices;
 }
 
 /** The tolerance reference table of the main run, when the pool files (relative to the folder) are still there. */
 function toleranceTable(input: PaperLayoutInput, options: PaperALayoutOptions) {
-  const settings = (input.config?.settings ?? {}) as { scoreTolerance?: number; logitTolerance?: number; tolerance?: number };
+  const settings = (input.config?.settings ?? {}) as {
+    scoreTolerance?: number;
+    logitTolerance?: number;
+    tolerance?: number;
+  };
   const base = new Set(PAPER_A_POOLS.filter((pool) => pool.base).map((pool) => pool.name));
   const files = options.pools
     .filter((pool) => base.has(pool.name) && pool.file !== undefined)
@@ -106,11 +139,17 @@ function toleranceTable(input: PaperLayoutInput, options: PaperALayoutOptions) {
   const references = files
     .flatMap((pool) => {
       const audit = readPoolFile(pool.file);
-      return (['sp', 'eo'] as const).map((metric) => toleranceReference(pool.name, audit, metric, settings.tolerance ?? 0.05));
+      return (['sp', 'eo'] as const).map((metric) =>
+        toleranceReference(pool.name, audit, metric, settings.tolerance ?? 0.05),
+      );
     })
     .filter((reference) => reference !== null);
   const note = options.notice ? 'Calibrated synthetic pools: the logit spread is an assumption.' : undefined;
-  return toleranceReferenceTable(references, { score: settings.scoreTolerance ?? 0.05, logit: settings.logitTolerance ?? 0.2 }, note);
+  return toleranceReferenceTable(
+    references,
+    { score: settings.scoreTolerance ?? 0.05, logit: settings.logitTolerance ?? 0.2 },
+    note,
+  );
 }
 
 /**
@@ -131,8 +170,10 @@ export const paperALayout: PaperLayout = {
     const notices = [...(options.notice ? [`${options.notice}`] : []), ...datasetNotices(options.pools)];
     const chartNote = options.chartNote ?? undefined;
     const parts: PaperLayoutParts = { description: options.notice ?? undefined, notices, tables: [] };
-    if (input.experiment === PAPER_A_SENSITIVITY_EXPERIMENTS.score) parts.charts = toleranceSensitivityCharts('score', input.summaries, chartNote);
-    if (input.experiment === PAPER_A_SENSITIVITY_EXPERIMENTS.logit) parts.charts = toleranceSensitivityCharts('logit', input.summaries, chartNote);
+    if (input.experiment === PAPER_A_SENSITIVITY_EXPERIMENTS.score)
+      parts.charts = toleranceSensitivityCharts('score', input.summaries, chartNote);
+    if (input.experiment === PAPER_A_SENSITIVITY_EXPERIMENTS.logit)
+      parts.charts = toleranceSensitivityCharts('logit', input.summaries, chartNote);
     if (input.experiment !== PAPER_A_EXPERIMENT) return parts;
 
     const labels = poolDataLabels(options.pools);
@@ -143,11 +184,27 @@ export const paperALayout: PaperLayout = {
     if (tolerances !== null) parts.tables.push(tolerances);
     const subtitle = chartNote ? `${chartNote} Red ticks: published means (Table 2).` : undefined;
     parts.charts = [figure1Chart(input.summaries, figurePoints(input.publishedCells), subtitle)];
-    const variability = options.variability ? await paperAVariability(input.directory, options.variability, input.comparison, input.publishedCells, options.pools) : null;
+    const variability = options.variability
+      ? await paperAVariability(
+          input.directory,
+          options.variability,
+          input.comparison,
+          input.publishedCells,
+          options.pools,
+        )
+      : null;
     if (variability !== null) parts.charts.push(...paperASeedCharts(variability));
-    const explained = explainPaperAComparison(input.comparison, input.publishedCells, input.summaries, options.pools, variability);
+    const explained = explainPaperAComparison(
+      input.comparison,
+      input.publishedCells,
+      input.summaries,
+      options.pools,
+      variability,
+    );
     parts.comparisonTable = paperAComparisonTable(explained);
-    parts.reasons = Object.fromEntries(explained.filter((row) => row.why !== '').map((row) => [row.id, `${row.verdict}: ${row.why}`]));
+    parts.reasons = Object.fromEntries(
+      explained.filter((row) => row.why !== '').map((row) => [row.id, `${row.verdict}: ${row.why}`]),
+    );
     return parts;
   },
 };

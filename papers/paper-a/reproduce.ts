@@ -5,7 +5,13 @@ import { CALIBRATED_SYNTHETIC_NOTICE, PAPER_A_DATASETS } from './calibrated-pool
 import { writePaperLayoutManifest } from '../../src/report/paper-layout.js';
 import { loadPublishedFile } from '../../src/report/published.js';
 import { writeReport } from '../../src/report/write-report.js';
-import { configFromObject, type ExperimentConfig, loadConfig, type Override, readConfigObject } from '../../src/harness/config.js';
+import {
+  configFromObject,
+  type ExperimentConfig,
+  loadConfig,
+  type Override,
+  readConfigObject,
+} from '../../src/harness/config.js';
 import { type RunSummary, runExperiment } from '../../src/harness/run-experiment.js';
 import { writeFileAtomic } from '../../src/util/atomic-write.js';
 import type { ReproductionOptions } from '../reproduction.js';
@@ -102,16 +108,32 @@ function configWithPools(
 ): ExperimentConfig {
   const raw = readConfigObject(file);
   const grid = (raw.grid ?? {}) as Record<string, unknown>;
-  const pool = pools.filter((entry) => !baseOnly || entry.pool.base).map((entry) => ({ name: entry.pool.name, file: files.get(entry.pool.name) }));
-  return configFromObject({ ...raw, ...(notice ? { description: notice } : {}), grid: { ...grid, pool } }, file, overrides);
+  const pool = pools
+    .filter((entry) => !baseOnly || entry.pool.base)
+    .map((entry) => ({ name: entry.pool.name, file: files.get(entry.pool.name) }));
+  return configFromObject(
+    { ...raw, ...(notice ? { description: notice } : {}), grid: { ...grid, pool } },
+    file,
+    overrides,
+  );
 }
 
-function describeMode(pools: readonly SourcedPool[]): { mode: string; calibrated: boolean; chartNote: string | undefined } {
+function describeMode(pools: readonly SourcedPool[]): {
+  mode: string;
+  calibrated: boolean;
+  chartNote: string | undefined;
+} {
   const real = [...new Set(pools.filter((p) => p.origin === 'trained-model').map((p) => p.pool.datasetLabel))];
-  const synthetic = [...new Set(pools.filter((p) => p.origin === 'calibrated-synthetic').map((p) => p.pool.datasetLabel))];
+  const synthetic = [
+    ...new Set(pools.filter((p) => p.origin === 'calibrated-synthetic').map((p) => p.pool.datasetLabel)),
+  ];
   if (synthetic.length === 0) return { mode: 'real data', calibrated: false, chartNote: undefined };
   if (real.length === 0) {
-    return { mode: 'calibrated synthetic (no dataset available): NOT A REPRODUCTION', calibrated: true, chartNote: 'Calibrated synthetic data, not a reproduction.' };
+    return {
+      mode: 'calibrated synthetic (no dataset available): NOT A REPRODUCTION',
+      calibrated: true,
+      chartNote: 'Calibrated synthetic data, not a reproduction.',
+    };
   }
   return {
     mode: `mixed: ${real.join(', ')} on real data; ${synthetic.join(', ')} calibrated synthetic (not reproduced)`,
@@ -149,7 +171,11 @@ function planPaperA(options: PaperAOptions): PaperAPlan {
   const out = resolve(options.outDirectory ?? join('results', 'paper-a'));
   const keys: Array<keyof typeof CONFIG_FILES> = options.sensitivity === false ? ['main'] : ['main', 'score', 'logit'];
   const directories = { main: out, score: join(out, 'score-tolerance'), logit: join(out, 'logit-tolerance') };
-  const runs = keys.map((key) => ({ key, directory: directories[key], file: join(paperAConfigFolder(), CONFIG_FILES[key]) }));
+  const runs = keys.map((key) => ({
+    key,
+    directory: directories[key],
+    file: join(paperAConfigFolder(), CONFIG_FILES[key]),
+  }));
   const overrides = options.overrides ?? [];
   for (const run of runs) loadConfig(run.file, overrides);
   return { out, runs, overrides, progress: options.onProgress ?? (() => {}) };
@@ -157,7 +183,9 @@ function planPaperA(options: PaperAOptions): PaperAPlan {
 
 /** Stage 2: each dataset's pools: its trained models' when the data allows, else the calibrated ones with the reason. */
 async function makePools(plan: PaperAPlan, options: PaperAOptions): Promise<SourcedPool[]> {
-  const provider = options.trainedPools ?? trainedPools({ dataDirectory: options.dataDirectory, refresh: options.refreshModels, onStage: plan.progress });
+  const provider =
+    options.trainedPools ??
+    trainedPools({ dataDirectory: options.dataDirectory, refresh: options.refreshModels, onStage: plan.progress });
   const pools: SourcedPool[] = [];
   for (const dataset of PAPER_A_DATASETS) {
     if (options.calibrated) {
@@ -196,14 +224,27 @@ function writePools(out: string, pools: SourcedPool[], started: number): Written
   }));
   writeFileAtomic(join(out, 'pools', 'pools.json'), `${JSON.stringify({ mode, pools: records }, null, 2)}\n`);
   const allSynthetic = pools.every((p) => p.origin === 'calibrated-synthetic');
-  const notice = calibrated ? (allSynthetic ? CALIBRATED_SYNTHETIC_NOTICE : `PARTLY CALIBRATED SYNTHETIC DATA (${mode}). ${CALIBRATED_SYNTHETIC_NOTICE}`) : null;
+  const notice = calibrated
+    ? allSynthetic
+      ? CALIBRATED_SYNTHETIC_NOTICE
+      : `PARTLY CALIBRATED SYNTHETIC DATA (${mode}). ${CALIBRATED_SYNTHETIC_NOTICE}`
+    : null;
   const layoutOptions: PaperALayoutOptions = {
     notice,
     chartNote: chartNote ?? null,
     pools: pools.map((entry) => poolProvenance(entry, files.get(entry.pool.name))),
   };
   const summary = records.map(({ name, origin, reason, cached }) => ({ name, origin, reason, cached }));
-  return { pools, files, records: summary, mode, calibrated, notice, layoutOptions, seconds: (performance.now() - started) / 1000 };
+  return {
+    pools,
+    files,
+    records: summary,
+    mode,
+    calibrated,
+    notice,
+    layoutOptions,
+    seconds: (performance.now() - started) / 1000,
+  };
 }
 
 /**
@@ -214,8 +255,16 @@ function writePools(out: string, pools: SourcedPool[], started: number): Written
 async function addSeedPairs(plan: PaperAPlan, written: WrittenPools, options: PaperAOptions): Promise<void> {
   if (options.seeds === undefined || options.calibrated) return;
   const main = plan.runs.find((run) => run.key === 'main') as PaperAPlan['runs'][number];
-  const provider = options.seedPools ?? trainedSeedPools({ dataDirectory: options.dataDirectory, refresh: options.refreshModels, onStage: plan.progress });
-  const context = { out: plan.out, configFile: main.file, overrides: plan.overrides, threads: options.threads, progress: plan.progress };
+  const provider =
+    options.seedPools ??
+    trainedSeedPools({ dataDirectory: options.dataDirectory, refresh: options.refreshModels, onStage: plan.progress });
+  const context = {
+    out: plan.out,
+    configFile: main.file,
+    overrides: plan.overrides,
+    threads: options.threads,
+    progress: plan.progress,
+  };
   const variability = await runSeedPairs(context, written.pools, options.seeds, provider);
   if (variability !== null) written.layoutOptions.variability = variability;
 }
@@ -223,12 +272,26 @@ async function addSeedPairs(plan: PaperAPlan, written: WrittenPools, options: Pa
 /** The seed counts of a run with seed pairs (for the summary), or null. */
 function seedCounts(options: PaperALayoutOptions): PaperAReproduction['seeds'] {
   const record = options.variability;
-  return record === undefined ? null : { modelSeeds: record.modelSeeds, splitSeeds: record.splitSeeds, pairs: record.runs.length };
+  return record === undefined
+    ? null
+    : { modelSeeds: record.modelSeeds, splitSeeds: record.splitSeeds, pairs: record.runs.length };
 }
 
 /** Stage 4 (run + report), one config: its audits through the harness, then its report with paper A's layout. */
-async function runAndReport(plan: PaperAPlan, run: PaperAPlan['runs'][number], written: WrittenPools, options: PaperAOptions) {
-  const config = configWithPools(run.file, written.pools, written.files, run.key !== 'main', written.notice, plan.overrides);
+async function runAndReport(
+  plan: PaperAPlan,
+  run: PaperAPlan['runs'][number],
+  written: WrittenPools,
+  options: PaperAOptions,
+) {
+  const config = configWithPools(
+    run.file,
+    written.pools,
+    written.files,
+    run.key !== 'main',
+    written.notice,
+    plan.overrides,
+  );
   plan.progress(`audits: ${config.experiment}`, 0, config.cells.length * config.replicates);
   const summary = await runExperiment(config, {
     outDirectory: run.directory,
@@ -237,7 +300,9 @@ async function runAndReport(plan: PaperAPlan, run: PaperAPlan['runs'][number], w
   });
   plan.progress(`report: ${config.experiment}`);
   // Pool files relative to the folder, so a moved or copied results folder still finds them.
-  const pools = written.layoutOptions.pools.map((pool) => (pool.file ? { ...pool, file: relative(run.directory, pool.file) } : pool));
+  const pools = written.layoutOptions.pools.map((pool) =>
+    pool.file ? { ...pool, file: relative(run.directory, pool.file) } : pool,
+  );
   writePaperLayoutManifest(run.directory, { layout: 'paper-a', options: { ...written.layoutOptions, pools } });
   const report = await writeReport(run.directory, { png: options.png });
   return { done: paperARun(config.experiment, run.directory, summary, report.reportPath), report };
@@ -245,7 +310,15 @@ async function runAndReport(plan: PaperAPlan, run: PaperAPlan['runs'][number], w
 
 /** paperARun(experiment, directory, summary, reportPath): what the summary says of one run. */
 function paperARun(experiment: string, directory: string, summary: RunSummary, reportPath: string): PaperARun {
-  return { experiment, directory, reportPath, rows: summary.rows, cells: summary.cells, auditSeconds: summary.wallSeconds, threads: summary.threads };
+  return {
+    experiment,
+    directory,
+    reportPath,
+    rows: summary.rows,
+    cells: summary.cells,
+    auditSeconds: summary.wallSeconds,
+    threads: summary.threads,
+  };
 }
 
 /** Stage 4 for every config; paper A's annotated comparison comes from the main run. */
@@ -257,8 +330,16 @@ async function runAudits(plan: PaperAPlan, written: WrittenPools, options: Paper
     if (run.key === 'main') {
       const published = loadPublishedFile(paperAPublishedPath());
       const seeds = written.layoutOptions.variability;
-      const variability = seeds ? await paperAVariability(run.directory, seeds, report.comparison, published.cells, written.layoutOptions.pools) : null;
-      comparisonRows = explainPaperAComparison(report.comparison, published.cells, report.summaries, written.layoutOptions.pools, variability);
+      const variability = seeds
+        ? await paperAVariability(run.directory, seeds, report.comparison, published.cells, written.layoutOptions.pools)
+        : null;
+      comparisonRows = explainPaperAComparison(
+        report.comparison,
+        published.cells,
+        report.summaries,
+        written.layoutOptions.pools,
+        variability,
+      );
     }
     runs.push(done);
   }
@@ -268,13 +349,29 @@ async function runAudits(plan: PaperAPlan, written: WrittenPools, options: Paper
 /** Stage 3b (beyond the paper, before the main report that shows it): Tables 2 and 3's audits with the tests of issue 11. */
 async function runBeyond(plan: PaperAPlan, written: WrittenPools, options: PaperAOptions): Promise<PaperARun> {
   const main = plan.runs.find((run) => run.key === 'main') as PaperAPlan['runs'][number];
-  const input = { out: plan.out, configFile: main.file, pools: written.pools, files: written.files, notice: written.notice, overrides: plan.overrides, threads: options.threads, png: options.png, progress: plan.progress };
+  const input = {
+    out: plan.out,
+    configFile: main.file,
+    pools: written.pools,
+    files: written.files,
+    notice: written.notice,
+    overrides: plan.overrides,
+    threads: options.threads,
+    png: options.png,
+    progress: plan.progress,
+  };
   const run = await runBeyondThePaper(input);
   return paperARun(run.experiment, run.directory, run.summary, run.reportPath);
 }
 
 /** Stage 5 (summary): the comparison's counts and README.md, the reproduction's front page. */
-function writeSummary(plan: PaperAPlan, written: WrittenPools, runs: PaperARun[], rows: PaperAComparisonRow[], started: number): PaperAReproduction {
+function writeSummary(
+  plan: PaperAPlan,
+  written: WrittenPools,
+  runs: PaperARun[],
+  rows: PaperAComparisonRow[],
+  started: number,
+): PaperAReproduction {
   const count = (verdict: string) => rows.filter((row) => row.verdict === verdict).length;
   const result: PaperAReproduction = {
     outDirectory: plan.out,
@@ -337,7 +434,8 @@ function reproductionReadme(result: PaperAReproduction, rows: PaperAComparisonRo
   lines.push(`Mode: **${result.mode}**.`, '');
   lines.push('| pool | data | why |', '|---|---|---|');
   for (const pool of result.pools) {
-    const data = pool.origin === 'trained-model' ? `trained model${pool.cached ? ' (cached)' : ''}` : 'calibrated synthetic';
+    const data =
+      pool.origin === 'trained-model' ? `trained model${pool.cached ? ' (cached)' : ''}` : 'calibrated synthetic';
     lines.push(`| ${pool.name} | ${data} | ${(pool.reason ?? '').replaceAll('|', '\\|').replaceAll('\n', ' ')} |`);
   }
   lines.push('', '## Outputs', '');
@@ -370,8 +468,11 @@ function reproductionReadme(result: PaperAReproduction, rows: PaperAComparisonRo
   if (differing.length > 0) {
     lines.push('| cell | published | this run | why |', '|---|---|---|---|');
     for (const row of differing) {
-      const reproduced = typeof row.reproduced === 'number' ? String(Number(row.reproduced.toPrecision(4))) : (row.reproduced ?? '');
-      lines.push(`| ${row.table} ${row.row} ${row.column} | ${row.published} | ${reproduced} | ${row.why.replaceAll('|', '\\|')} |`);
+      const reproduced =
+        typeof row.reproduced === 'number' ? String(Number(row.reproduced.toPrecision(4))) : (row.reproduced ?? '');
+      lines.push(
+        `| ${row.table} ${row.row} ${row.column} | ${row.published} | ${reproduced} | ${row.why.replaceAll('|', '\\|')} |`,
+      );
     }
     lines.push('');
   }

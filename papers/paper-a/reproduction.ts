@@ -12,7 +12,8 @@ export const paperAReproduction: Reproduction = {
     const lines = [
       `paper-a: ${result.mode}`,
       ...result.runs.map(
-        (run) => `  ${run.experiment}: ${run.cells} cells, ${run.rows} audits in ${run.auditSeconds.toFixed(2)} s (${run.threads} threads) -> ${run.reportPath}`,
+        (run) =>
+          `  ${run.experiment}: ${run.cells} cells, ${run.rows} audits in ${run.auditSeconds.toFixed(2)} s (${run.threads} threads) -> ${run.reportPath}`,
       ),
       result.seeds === null
         ? `  comparison: ${c.total} published cells: ${c.reproduced} reproduced, ${c.differs} differ, ${c.missing} missing, ${c.notReproduced} not reproduced (calibrated synthetic)`

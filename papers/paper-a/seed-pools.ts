@@ -17,7 +17,9 @@ export interface SeedPairPools {
 }
 
 /** A dataset's pools over the seed pairs (the base pair first), or why they could not be made. */
-export type DatasetSeedPools = { readonly available: true; readonly pairs: readonly SeedPairPools[] } | { readonly available: false; readonly reason: string };
+export type DatasetSeedPools =
+  | { readonly available: true; readonly pairs: readonly SeedPairPools[] }
+  | { readonly available: false; readonly reason: string };
 
 /** Trains (or reads from the cache) one dataset's four models under every seed pair of `counts`. Injected so tests need no training. */
 export type SeedPoolsProvider = (dataset: PaperADataset, counts: SeedCounts) => Promise<DatasetSeedPools>;
@@ -35,16 +37,28 @@ export type SeedPoolsProvider = (dataset: PaperADataset, counts: SeedCounts) => 
 export function trainedSeedPools(options: TrainedPoolsOptions = {}): SeedPoolsProvider {
   return async (dataset, counts) => {
     const name = registryName(dataset);
-    if (name === null) return { available: false, reason: `fairaudit's dataset registry has no loader for ${dataset} (src/data/registry.ts).` };
+    if (name === null)
+      return {
+        available: false,
+        reason: `fairaudit's dataset registry has no loader for ${dataset} (src/data/registry.ts).`,
+      };
     const configFile = paperAModelConfig(name);
     try {
-      options.onStage?.(`models: ${name} over ${counts.modelSeeds} model seeds and ${counts.splitSeeds} split seeds (trained, or read from the cache)`);
-      const grid = await trainFromConfigOverSeeds(loadModelTrainingConfig(configFile), PAPER_A_MODEL_PRESETS, configFile, counts, {
-        dataDirectory: options.dataDirectory,
-        cacheDirectory: options.cacheDirectory,
-        threads: options.threads,
-        refresh: options.refresh ?? false,
-      });
+      options.onStage?.(
+        `models: ${name} over ${counts.modelSeeds} model seeds and ${counts.splitSeeds} split seeds (trained, or read from the cache)`,
+      );
+      const grid = await trainFromConfigOverSeeds(
+        loadModelTrainingConfig(configFile),
+        PAPER_A_MODEL_PRESETS,
+        configFile,
+        counts,
+        {
+          dataDirectory: options.dataDirectory,
+          cacheDirectory: options.cacheDirectory,
+          threads: options.threads,
+          refresh: options.refresh ?? false,
+        },
+      );
       const base = grid[0];
       return {
         available: true,

@@ -46,18 +46,27 @@ export async function runSeedPairs(
   provider: SeedPoolsProvider,
 ): Promise<PaperAVariabilityRecord | null> {
   if (counts.modelSeeds === 1 && counts.splitSeeds === 1) return null;
-  const datasets = PAPER_A_DATASETS.filter((dataset) => trainedPools.some((entry) => entry.pool.dataset === dataset && entry.origin === 'trained-model'));
+  const datasets = PAPER_A_DATASETS.filter((dataset) =>
+    trainedPools.some((entry) => entry.pool.dataset === dataset && entry.origin === 'trained-model'),
+  );
   if (datasets.length === 0) return null;
   const perDataset: SeedPairPools[][] = [];
   for (const dataset of datasets) {
     context.progress(`seeds: ${dataset}`);
     const result = await provider(dataset, counts);
-    if (!result.available) throw inputError({ where: `training variability of ${dataset}`, expected: 'the dataset that trained the single run', found: result.reason });
+    if (!result.available)
+      throw inputError({
+        where: `training variability of ${dataset}`,
+        expected: 'the dataset that trained the single run',
+        found: result.reason,
+      });
     perDataset.push([...result.pairs]);
   }
   const pairs = perDataset[0];
   const raw = readConfigObject(context.configFile);
-  const runs: PaperASeedRun[] = [{ splitSeed: pairs[0].splitSeed, modelSeed: pairs[0].modelSeed, axis: 'base', directory: '.' }];
+  const runs: PaperASeedRun[] = [
+    { splitSeed: pairs[0].splitSeed, modelSeed: pairs[0].modelSeed, axis: 'base', directory: '.' },
+  ];
   const axisIndex = { model: 0, split: 0, base: 0 };
   for (let k = 1; k < pairs.length; k++) {
     const pair = pairs[k];
@@ -71,10 +80,23 @@ export async function runSeedPairs(
       return { name: entry.pool.name, file };
     });
     const description = `Paper A on the models of split seed ${pair.splitSeed}, model seed ${pair.modelSeed} (training variability, ${pair.axis} axis).`;
-    const config = configFromObject({ ...raw, description, grid: { ...grid, pool: poolGrid } }, context.configFile, context.overrides);
+    const config = configFromObject(
+      { ...raw, description, grid: { ...grid, pool: poolGrid } },
+      context.configFile,
+      context.overrides,
+    );
     const stage = `seeds: audits ${seedFolder(pair, axisIndex[pair.axis])} (${k} of ${pairs.length - 1})`;
-    await runExperiment(config, { outDirectory: directory, threads: context.threads, onProgress: (done, total) => context.progress(stage, done, total) });
-    runs.push({ splitSeed: pair.splitSeed, modelSeed: pair.modelSeed, axis: pair.axis, directory: relative(context.out, directory) });
+    await runExperiment(config, {
+      outDirectory: directory,
+      threads: context.threads,
+      onProgress: (done, total) => context.progress(stage, done, total),
+    });
+    runs.push({
+      splitSeed: pair.splitSeed,
+      modelSeed: pair.modelSeed,
+      axis: pair.axis,
+      directory: relative(context.out, directory),
+    });
   }
   return { modelSeeds: counts.modelSeeds, splitSeeds: counts.splitSeeds, runs };
 }

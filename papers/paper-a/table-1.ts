@@ -12,7 +12,8 @@ import { type PoolDataLabels, poolDataColumn } from './pool-data-labels.js';
  * says what each row stands on.
  */
 export function paperATable1(data?: PoolDataLabels): PaperTableLayout {
-  const eo = (cell: CellSummary, all: readonly CellSummary[]) => siblingCell(all, cell, ['pool', 'metric', 'access'], { metric: 'eo' });
+  const eo = (cell: CellSummary, all: readonly CellSummary[]) =>
+    siblingCell(all, cell, ['pool', 'metric', 'access'], { metric: 'eo' });
   return {
     id: 'paper-a-table-1',
     title: 'Table 1. Population-level fairness gaps on the test datasets',
@@ -23,11 +24,33 @@ export function paperATable1(data?: PoolDataLabels): PaperTableLayout {
       { name: 'dataset', label: 'Dataset', type: 'string' },
       { name: 'model', label: 'Model', type: 'string' },
       { name: 'sp_gap', label: 'SP Gap', type: 'number', digits: 4, value: (cell) => cell.values.oracle_gap ?? null },
-      { name: 'eo_gap', label: 'EO Gap', type: 'number', digits: 4, value: (cell, all) => eo(cell, all)?.values.oracle_gap ?? null },
-      { name: 'sp_oracle', label: 'SP oracle (δ = 0.05)', type: 'string', value: (cell) => cell.values.oracle_decision ?? null },
-      { name: 'eo_oracle', label: 'EO oracle (δ = 0.05)', type: 'string', value: (cell, all) => eo(cell, all)?.values.oracle_decision ?? null },
+      {
+        name: 'eo_gap',
+        label: 'EO Gap',
+        type: 'number',
+        digits: 4,
+        value: (cell, all) => eo(cell, all)?.values.oracle_gap ?? null,
+      },
+      {
+        name: 'sp_oracle',
+        label: 'SP oracle (δ = 0.05)',
+        type: 'string',
+        value: (cell) => cell.values.oracle_decision ?? null,
+      },
+      {
+        name: 'eo_oracle',
+        label: 'EO oracle (δ = 0.05)',
+        type: 'string',
+        value: (cell, all) => eo(cell, all)?.values.oracle_decision ?? null,
+      },
       { name: 'sp_pool', label: 'SP pool', type: 'number', digits: 0, value: (cell) => cell.values.pool_size ?? null },
-      { name: 'eo_pool', label: 'EO pool', type: 'number', digits: 0, value: (cell, all) => eo(cell, all)?.values.pool_size ?? null },
+      {
+        name: 'eo_pool',
+        label: 'EO pool',
+        type: 'number',
+        digits: 0,
+        value: (cell, all) => eo(cell, all)?.values.pool_size ?? null,
+      },
       ...(data ? [poolDataColumn(data)] : []),
     ],
     rows: PAPER_A_POOLS.map((pool) => ({

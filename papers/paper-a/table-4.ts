@@ -12,30 +12,48 @@ import { PAPER_A_BASE_POOLS, PAPER_A_EXPERIMENT } from './pools.js';
  */
 export function paperATable4(data?: PoolDataLabels): PaperTableLayout {
   return {
-  id: 'paper-a-table-4',
-  title: 'Table 4. Sequential vs. fixed-sample auditing (decision-only)',
-  caption:
-    'Accuracy relative to the oracle decision, inconclusive counted as incorrect. Samples: sequential mean ± std of queries; fixed = min(B, pool) (B = 4000 for SP, min(B, N_{Y=1}) for EO).',
-  experiments: [PAPER_A_EXPERIMENT],
-  columns: [
-    { name: 'dataset', label: 'Dataset', type: 'string' },
-    { name: 'model', label: 'Model', type: 'string' },
-    { name: 'metric', label: 'Metric', type: 'string' },
-    { name: 'sequential_accuracy', label: 'Sequential accuracy', type: 'number', digits: 2, value: (cell) => cell.values.accuracy ?? null },
-    {
-      name: 'sequential_samples',
-      label: 'Sequential samples',
-      type: 'string',
-      value: (cell) =>
-        typeof cell.values.queries_mean === 'number'
-          ? `${cell.values.queries_mean.toFixed(0)} ± ${Number(cell.values.queries_std).toFixed(0)}`
-          : null,
-    },
-    { name: 'fixed_accuracy', label: 'Fixed accuracy', type: 'number', digits: 2, value: (cell) => cell.values.fixed_accuracy ?? null },
-    { name: 'fixed_samples', label: 'Fixed samples', type: 'number', digits: 0, value: (cell) => cell.values.fixed_samples_mean ?? null },
-    ...(data ? [poolDataColumn(data)] : []),
-  ],
-  rows: PAPER_A_TABLE_4_ROWS,
+    id: 'paper-a-table-4',
+    title: 'Table 4. Sequential vs. fixed-sample auditing (decision-only)',
+    caption:
+      'Accuracy relative to the oracle decision, inconclusive counted as incorrect. Samples: sequential mean ± std of queries; fixed = min(B, pool) (B = 4000 for SP, min(B, N_{Y=1}) for EO).',
+    experiments: [PAPER_A_EXPERIMENT],
+    columns: [
+      { name: 'dataset', label: 'Dataset', type: 'string' },
+      { name: 'model', label: 'Model', type: 'string' },
+      { name: 'metric', label: 'Metric', type: 'string' },
+      {
+        name: 'sequential_accuracy',
+        label: 'Sequential accuracy',
+        type: 'number',
+        digits: 2,
+        value: (cell) => cell.values.accuracy ?? null,
+      },
+      {
+        name: 'sequential_samples',
+        label: 'Sequential samples',
+        type: 'string',
+        value: (cell) =>
+          typeof cell.values.queries_mean === 'number'
+            ? `${cell.values.queries_mean.toFixed(0)} ± ${Number(cell.values.queries_std).toFixed(0)}`
+            : null,
+      },
+      {
+        name: 'fixed_accuracy',
+        label: 'Fixed accuracy',
+        type: 'number',
+        digits: 2,
+        value: (cell) => cell.values.fixed_accuracy ?? null,
+      },
+      {
+        name: 'fixed_samples',
+        label: 'Fixed samples',
+        type: 'number',
+        digits: 0,
+        value: (cell) => cell.values.fixed_samples_mean ?? null,
+      },
+      ...(data ? [poolDataColumn(data)] : []),
+    ],
+    rows: PAPER_A_TABLE_4_ROWS,
   };
 }
 
@@ -49,5 +67,7 @@ export const PAPER_A_TABLE_4_ROWS: PaperTableRow[] = PAPER_A_BASE_POOLS.flatMap(
 
 /** Table 4's printed order: dataset, then metric (SP before EO), then model. */
 function rowOrder(labels: Record<string, string>): number {
-  return (labels.dataset === 'ACS' ? 0 : 4) + (labels.metric === 'SP' ? 0 : 2) + (labels.model === 'Robust-Base' ? 0 : 1);
+  return (
+    (labels.dataset === 'ACS' ? 0 : 4) + (labels.metric === 'SP' ? 0 : 2) + (labels.model === 'Robust-Base' ? 0 : 1)
+  );
 }

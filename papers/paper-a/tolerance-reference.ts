@@ -26,7 +26,12 @@ export interface ToleranceReference {
  * 0.9·min(sd, IQR/1.34)·n^(−1/5). These use the whole pool (oracle knowledge), so they
  * are a reference for the defaults, not the defaults. O(n log n). Null without logits.
  */
-export function toleranceReference(name: string, pool: AuditPool, metric: 'sp' | 'eo', tolerance: number): ToleranceReference | null {
+export function toleranceReference(
+  name: string,
+  pool: AuditPool,
+  metric: 'sp' | 'eo',
+  tolerance: number,
+): ToleranceReference | null {
   if (pool.logit === null) return null;
   const values: number[] = [];
   for (let i = 0; i < pool.size; i++) if (metric === 'sp' || pool.label[i] === 1) values.push(pool.logit[i]);
@@ -59,7 +64,11 @@ export function toleranceReference(name: string, pool: AuditPool, metric: 'sp' |
 }
 
 /** toleranceReferenceTable(references, defaults) lays the references beside the defaults used. */
-export function toleranceReferenceTable(references: ToleranceReference[], defaults: { score: number; logit: number }, note?: string): SummaryTable {
+export function toleranceReferenceTable(
+  references: ToleranceReference[],
+  defaults: { score: number; logit: number },
+  note?: string,
+): SummaryTable {
   return {
     id: 'paper-a-tolerance-reference',
     title: 'Operational tolerances: the defaults beside their shift-equivalent values on each pool',
@@ -70,8 +79,20 @@ export function toleranceReferenceTable(references: ToleranceReference[], defaul
       { name: 'pool', label: 'Pool', type: 'string' },
       { name: 'metric', label: 'Metric', type: 'string' },
       { name: 'rows', label: 'Rows', type: 'number', digits: 0 },
-      { name: 'threshold_density', label: 'f_Z(0)', type: 'number', digits: 3, description: 'pooled logit density at the decision threshold' },
-      { name: 'mean_slope', label: "E[σ'(Z)]", type: 'number', digits: 3, description: 'mean logistic slope over the pool' },
+      {
+        name: 'threshold_density',
+        label: 'f_Z(0)',
+        type: 'number',
+        digits: 3,
+        description: 'pooled logit density at the decision threshold',
+      },
+      {
+        name: 'mean_slope',
+        label: "E[σ'(Z)]",
+        type: 'number',
+        digits: 3,
+        description: 'mean logistic slope over the pool',
+      },
       { name: 'score_tolerance', label: 'Shift-equivalent score tol.', type: 'number', digits: 4 },
       { name: 'score_default', label: 'Default score tol.', type: 'number', digits: 4 },
       { name: 'logit_tolerance', label: 'Shift-equivalent logit tol.', type: 'number', digits: 3 },

@@ -18,7 +18,11 @@ export const SENSITIVITY_ACCESS = {
  * The default tolerance (δ for scores, 4δ for logits) is named in the subtitle.
  * O(cells).
  */
-export function toleranceSensitivityCharts(access: 'score' | 'logit', summaries: CellSummary[], notice?: string): ChartSpec[] {
+export function toleranceSensitivityCharts(
+  access: 'score' | 'logit',
+  summaries: CellSummary[],
+  notice?: string,
+): ChartSpec[] {
   const { setting, title, defaultValue } = SENSITIVITY_ACCESS[access];
   const queries: LineDatum[] = [];
   const rejects: LineDatum[] = [];
@@ -33,13 +37,21 @@ export function toleranceSensitivityCharts(access: 'score' | 'logit', summaries:
       const mean = Number(summary.values[value]);
       const se = Number(summary.values[`${value}_se`]);
       const spread = Number.isFinite(se) ? se : 0;
-      return { x: tolerance, series, panel, value: mean, lower: Math.max(floor, mean - spread), upper: Math.min(ceiling, mean + spread) };
+      return {
+        x: tolerance,
+        series,
+        panel,
+        value: mean,
+        lower: Math.max(floor, mean - spread),
+        upper: Math.min(ceiling, mean + spread),
+      };
     };
     queries.push(point('queries_mean', 0, Number.POSITIVE_INFINITY));
     rejects.push(point('frequency_reject', 0, 1));
     inconclusive.push(point('frequency_inconclusive', 0, 1));
   }
-  const byX = (a: LineDatum, b: LineDatum) => (a.panel ?? '').localeCompare(b.panel ?? '') || (a.series ?? '').localeCompare(b.series ?? '') || a.x - b.x;
+  const byX = (a: LineDatum, b: LineDatum) =>
+    (a.panel ?? '').localeCompare(b.panel ?? '') || (a.series ?? '').localeCompare(b.series ?? '') || a.x - b.x;
   const subtitle = `${notice ? `${notice} ` : ''}Default ${setting} = ${defaultValue}.`;
   const common = { xTitle: title, seriesTitle: 'Pool', panelTitle: 'Metric', subtitle };
   return [
@@ -47,18 +59,30 @@ export function toleranceSensitivityCharts(access: 'score' | 'logit', summaries:
       id: `paper-a-${access}-tolerance-queries`,
       title: `Queries vs ${title.toLowerCase()} (${access} access)`,
       caption: `Mean queries to termination as the ${access}-space operational tolerance varies (the paper does not state it); band: ± one Monte Carlo standard error of the mean (std/√n; the std itself is in the summary table).`,
-      spec: lineChartSpec(queries.sort(byX), { ...common, band: true, title: `Queries vs ${title.toLowerCase()}`, valueTitle: 'Mean queries to termination' }),
+      spec: lineChartSpec(queries.sort(byX), {
+        ...common,
+        band: true,
+        title: `Queries vs ${title.toLowerCase()}`,
+        valueTitle: 'Mean queries to termination',
+      }),
     },
     {
       id: `paper-a-${access}-tolerance-reject`,
       title: `Reject frequency vs ${title.toLowerCase()} (${access} access)`,
       caption: 'Fraction of replicates that reject the proxy null |μa − μb| ≤ τ; band: ± one binomial standard error.',
-      spec: lineChartSpec(rejects.sort(byX), { ...common, band: true, title: `Reject frequency vs ${title.toLowerCase()}`, valueTitle: 'Reject frequency', valueDomain: [0, 1] }),
+      spec: lineChartSpec(rejects.sort(byX), {
+        ...common,
+        band: true,
+        title: `Reject frequency vs ${title.toLowerCase()}`,
+        valueTitle: 'Reject frequency',
+        valueDomain: [0, 1],
+      }),
     },
     {
       id: `paper-a-${access}-tolerance-inconclusive`,
       title: `Inconclusive frequency vs ${title.toLowerCase()} (${access} access)`,
-      caption: 'Fraction of replicates that cross neither threshold within min(B, pool); band: ± one binomial standard error.',
+      caption:
+        'Fraction of replicates that cross neither threshold within min(B, pool); band: ± one binomial standard error.',
       spec: lineChartSpec(inconclusive.sort(byX), {
         ...common,
         band: true,

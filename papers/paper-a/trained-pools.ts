@@ -43,7 +43,10 @@ export function trainedPools(options: TrainedPoolsOptions = {}): TrainedPoolsPro
   return async (dataset: PaperADataset): Promise<DatasetPools> => {
     const name = registryName(dataset);
     if (name === null) {
-      return { available: false, reason: `fairaudit's dataset registry has no loader for ${dataset} (src/data/registry.ts).` };
+      return {
+        available: false,
+        reason: `fairaudit's dataset registry has no loader for ${dataset} (src/data/registry.ts).`,
+      };
     }
     const configFile = paperAModelConfig(name);
     const config = loadModelTrainingConfig(configFile);
@@ -55,7 +58,8 @@ export function trainedPools(options: TrainedPoolsOptions = {}): TrainedPoolsPro
         cacheDirectory: options.cacheDirectory,
         threads: options.threads,
         refresh: options.refresh ?? false,
-        onModelReady: (model) => options.onStage?.(`model ${name}/${model.name} ${model.fromCache ? 'read from the cache' : 'trained'}`),
+        onModelReady: (model) =>
+          options.onStage?.(`model ${name}/${model.name} ${model.fromCache ? 'read from the cache' : 'trained'}`),
       });
     } catch (error) {
       if (isInputError(error)) return { available: false, reason: error.message };
@@ -70,7 +74,11 @@ export function trainedPools(options: TrainedPoolsOptions = {}): TrainedPoolsPro
  * with the trained models of the same names (their test-part pools and cards). Throws
  * when the config trained no model of a pool's name. O(pools × models).
  */
-export function sourcedPoolsOfModels(dataset: PaperADataset, models: readonly TrainedModel[], configFile: string): SourcedPool[] {
+export function sourcedPoolsOfModels(
+  dataset: PaperADataset,
+  models: readonly TrainedModel[],
+  configFile: string,
+): SourcedPool[] {
   return PAPER_A_POOLS.filter((entry) => entry.dataset === dataset).map((pool) => {
     const model = models.find((candidate) => candidate.name === pool.model);
     if (model === undefined) throw new Error(`trainedPools: ${configFile} trained no ${pool.model}`);

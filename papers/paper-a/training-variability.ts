@@ -6,7 +6,12 @@ import { findKindReporter } from '../../src/report/kind-reporters.js';
 import type { PublishedCell } from '../../src/report/published.js';
 import { readResultsFolder } from '../../src/report/results-folder.js';
 import { summarizeResults } from '../../src/report/summarize-results.js';
-import { type CellVariability, isSeedRecord, type SeedAxis, trainingVariability } from '../../src/report/training-variability.js';
+import {
+  type CellVariability,
+  isSeedRecord,
+  type SeedAxis,
+  trainingVariability,
+} from '../../src/report/training-variability.js';
 import { inputError } from '../../src/util/errors.js';
 import type { PoolProvenance } from './pool-sources.js';
 import { PAPER_A_EXPERIMENT } from './pools.js';
@@ -36,9 +41,16 @@ export const PAPER_A_VARIABILITY_TABLES = ['Table 1', 'Table 2', 'Table 3', 'Tab
  */
 export function parseVariabilityRecord(value: unknown, where: string): PaperAVariabilityRecord | null {
   if (value === undefined || value === null) return null;
-  const valid = isSeedRecord(value, (run, index) => typeof run.directory === 'string' && (index > 0 || run.directory === '.'));
+  const valid = isSeedRecord(
+    value,
+    (run, index) => typeof run.directory === 'string' && (index > 0 || run.directory === '.'),
+  );
   if (!valid) {
-    throw inputError({ where: `${where}: options.variability`, expected: 'modelSeeds, splitSeeds and runs [{splitSeed, modelSeed, axis, directory}], the base pair first in "."', found: value });
+    throw inputError({
+      where: `${where}: options.variability`,
+      expected: 'modelSeeds, splitSeeds and runs [{splitSeed, modelSeed, axis, directory}], the base pair first in "."',
+      found: value,
+    });
   }
   return value as PaperAVariabilityRecord;
 }
@@ -70,7 +82,12 @@ export async function paperAVariability(
       const kind = findKindReporter(results.kind, `${join(results.directory, 'results.arrow')}: column kind`);
       rows = comparePublished(own, await summarizeResults(results, kind), kind);
     }
-    seeds.push({ splitSeed: run.splitSeed, modelSeed: run.modelSeed, axis: run.axis, rows: rows.filter((row) => trainedIds.has(row.id)) });
+    seeds.push({
+      splitSeed: run.splitSeed,
+      modelSeed: run.modelSeed,
+      axis: run.axis,
+      rows: rows.filter((row) => trainedIds.has(row.id)),
+    });
   }
   return trainingVariability(seeds);
 }

@@ -6,7 +6,11 @@ import { PAPER_B_MODEL_PRESETS } from './models.js';
 import type { CandidateSetModel } from './table-2.js';
 
 /** Makes the candidate set of one Table 2 setting (a trained model's outputs on C and S). */
-export type CandidateSetProvider = (setting: { dataset: string; datasetLabel: string; attribute: string }) => Promise<CandidateSetModel>;
+export type CandidateSetProvider = (setting: {
+  dataset: string;
+  datasetLabel: string;
+  attribute: string;
+}) => Promise<CandidateSetModel>;
 
 /**
  * trainedCandidateSets(options) is the default provider: paper B's tuned boosted trees
@@ -17,7 +21,11 @@ export type CandidateSetProvider = (setting: { dataset: string; datasetLabel: st
  * candidate set C and its audit set S. Throws InputError when the dataset is missing
  * (the caller lists the setting as unavailable).
  */
-export function trainedCandidateSets(options: { dataDirectory?: string; threads?: number; refresh?: boolean }): CandidateSetProvider {
+export function trainedCandidateSets(options: {
+  dataDirectory?: string;
+  threads?: number;
+  refresh?: boolean;
+}): CandidateSetProvider {
   return async (setting) => {
     const configFile = paperBModelConfig(setting.dataset, setting.attribute);
     const [model] = await trainFromConfig(loadModelTrainingConfig(configFile), PAPER_B_MODEL_PRESETS, configFile, {
@@ -34,9 +42,16 @@ export function trainedCandidateSets(options: { dataDirectory?: string; threads?
  * setting as paper B's candidate set C (the model's pool) and audit set S (its audit
  * pool). Throws InputError when the model's split has no audit set. O(1).
  */
-export function candidateSetOfModel(setting: { dataset: string; datasetLabel: string; attribute: string }, model: TrainedModel): CandidateSetModel {
+export function candidateSetOfModel(
+  setting: { dataset: string; datasetLabel: string; attribute: string },
+  model: TrainedModel,
+): CandidateSetModel {
   if (model.auditPool === null) {
-    throw inputError({ where: `${setting.dataset}/${setting.attribute}`, expected: "a paper B split with an audit set", found: 'no audit pool' });
+    throw inputError({
+      where: `${setting.dataset}/${setting.attribute}`,
+      expected: 'a paper B split with an audit set',
+      found: 'no audit pool',
+    });
   }
   return {
     dataset: setting.dataset,

@@ -38,7 +38,6 @@ export const table2Statistics = {
   minorityShare: 'minority_share',
 } as const;
 
-
 /**
  * publishedTable2(path?) reads paper B's Table 2 from its published cells
  * (experiments/published/paper-b.json, the single copy of those numbers) and
@@ -52,7 +51,11 @@ export function publishedTable2(path: string = paperBPublishedPath()): DatasetCh
   for (const cell of file.cells) {
     if (cell.table !== 'Table 2') continue;
     if (cell.where === undefined || typeof cell.row === 'string' || cell.statistic === undefined) {
-      throw inputError({ where: `${path}: ${cell.id}`, expected: 'a Table 2 cell with where, a row object and a statistic', found: cell.row });
+      throw inputError({
+        where: `${path}: ${cell.id}`,
+        expected: 'a Table 2 cell with where, a row object and a statistic',
+        found: cell.row,
+      });
     }
     const key = `${cell.where.dataset}/${cell.where.attribute}`;
     if (!rows.has(key)) {
@@ -67,7 +70,11 @@ export function publishedTable2(path: string = paperBPublishedPath()): DatasetCh
     const read = (statistic: string): number => {
       const value = values.get(statistic);
       if (value === undefined) {
-        throw inputError({ where: `${path}: Table 2 row ${key}`, expected: `a cell with statistic ${statistic}`, found: undefined });
+        throw inputError({
+          where: `${path}: Table 2 row ${key}`,
+          expected: `a cell with statistic ${statistic}`,
+          found: undefined,
+        });
       }
       return value;
     };

@@ -71,7 +71,13 @@ export function figure1Series(options: Figure1Options = paperBFigure1Options): {
       };
       const denominators = { vanilla: options.auditSetSize, respir: options.candidateSetSize };
       for (const audit of ['vanilla', 'respir'] as const) {
-        const point = { regime: regimeName(share), minority_share: share, audit, excess_gap: excess, flips: counts[audit] };
+        const point = {
+          regime: regimeName(share),
+          minority_share: share,
+          audit,
+          excess_gap: excess,
+          flips: counts[audit],
+        };
         flips.push(point);
         for (const k of options.canaryCounts) {
           const probability = detectionProbability(counts[audit], denominators[audit], options.canaryEffectiveness, k);
@@ -89,13 +95,16 @@ export function figure1Series(options: Figure1Options = paperBFigure1Options): {
  * detection probability, one line per audit and k; a panel per regime.
  */
 export function figure1Charts(series: ReturnType<typeof figure1Series>): ChartSpec[] {
-  const facet = { column: { field: 'regime', type: 'nominal', title: null, sort: { field: 'minority_share', order: 'ascending' } } };
+  const facet = {
+    column: { field: 'regime', type: 'nominal', title: null, sort: { field: 'minority_share', order: 'ascending' } },
+  };
   const x = { field: 'excess_gap', type: 'quantitative', title: 'Excess gap |d| − ε' };
   return [
     {
       id: 'paper-b-figure-1a',
       title: 'Figure 1(a). Flips needed to hide unfairness: vanilla vs respir',
-      caption: '|S| = 400, |C| = 2000, 1 − δ = 0.95. Vanilla: Proposition 1; respir: Theorem 1. Log scale; zero flips not drawn.',
+      caption:
+        '|S| = 400, |C| = 2000, 1 − δ = 0.95. Vanilla: Proposition 1; respir: Theorem 1. Log scale; zero flips not drawn.',
       spec: linePanelsSpec({
         values: series.flips.filter((point) => point.flips > 0),
         facet,

@@ -34,7 +34,12 @@ export function figure2Series(
     const setting = `${c.datasetLabel} ${c.attribute}`;
     const audits = [
       { audit: 'vanilla' as const, flips: row.bounds.vanilla.flips, size: c.auditSetSize, bestEffort: false },
-      { audit: 'respir' as const, flips: row.bounds.respir.flips, size: c.candidateSetSize, bestEffort: row.bounds.respir.bestEffort },
+      {
+        audit: 'respir' as const,
+        flips: row.bounds.respir.flips,
+        size: c.candidateSetSize,
+        bestEffort: row.bounds.respir.bestEffort,
+      },
     ];
     for (const { audit, flips, size, bestEffort } of audits) {
       for (const k of canaryCounts) {

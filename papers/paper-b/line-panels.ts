@@ -30,7 +30,12 @@ export function linePanelsSpec(chart: LinePanels): Record<string, unknown> {
       width: chart.width,
       height: chart.height,
       mark: { type: 'line' },
-      encoding: { x: chart.x, y: chart.y, color: chart.color, ...(chart.strokeDash ? { strokeDash: chart.strokeDash } : {}) },
+      encoding: {
+        x: chart.x,
+        y: chart.y,
+        color: chart.color,
+        ...(chart.strokeDash ? { strokeDash: chart.strokeDash } : {}),
+      },
     },
   };
 }

@@ -1,7 +1,12 @@
 import { join, relative, resolve } from 'node:path';
 import type { ChartSpec } from '../../src/report/charts/chart-spec.js';
 import { writeChart } from '../../src/report/charts/write-chart.js';
-import { type ComparisonRow, cellsForExperiment, comparePublished, comparisonTable } from '../../src/report/compare-published.js';
+import {
+  type ComparisonRow,
+  cellsForExperiment,
+  comparePublished,
+  comparisonTable,
+} from '../../src/report/compare-published.js';
 import type { PaperFolderComparison, PaperFolderReport, PaperLayout } from '../../src/report/paper-layout.js';
 import { loadPublishedFile } from '../../src/report/published.js';
 import { type RenderedChart, reportHtml } from '../../src/report/report-html.js';
@@ -16,7 +21,11 @@ import { figure2Chart, figure2Series } from './figure-2.js';
 import { paperBModelSettings, table2ReportKind, table2Summaries, table2SummaryTable } from './table-2.js';
 import { paperBTable3Options, table3Rows, table3SummaryTable } from './table-3.js';
 import { type ExactMinimumRow, exactMinimumTable, HATEDAY_NOT_COMPUTED, notComputedRow } from './table-3-exact.js';
-import { type PaperBVariabilityRecord, paperBVariabilityParts, parsePaperBVariability } from './training-variability.js';
+import {
+  type PaperBVariabilityRecord,
+  paperBVariabilityParts,
+  parsePaperBVariability,
+} from './training-variability.js';
 
 /** What results/paper-b/report-layout.json records of a paper B reproduction. */
 export interface PaperBFolderRecord {
@@ -49,15 +58,25 @@ function seriesTable(id: string, title: string, rows: ReadonlyArray<object>): Su
   return {
     id,
     title,
-    columns: keys.map((key) => ({ name: key, label: key, type: typeof records[0][key] === 'number' ? ('number' as const) : ('string' as const) })),
-    rows: records.map((row) => Object.fromEntries(keys.map((key) => [key, typeof row[key] === 'boolean' ? String(row[key]) : (row[key] as string | number)]))),
+    columns: keys.map((key) => ({
+      name: key,
+      label: key,
+      type: typeof records[0][key] === 'number' ? ('number' as const) : ('string' as const),
+    })),
+    rows: records.map((row) =>
+      Object.fromEntries(
+        keys.map((key) => [key, typeof row[key] === 'boolean' ? String(row[key]) : (row[key] as string | number)]),
+      ),
+    ),
   };
 }
 
 /** The Table 2 comparison of our models' rows with the published cells (HateDay is not ours). */
 function table2Comparison(reproduced: readonly DatasetCharacteristics[]): ComparisonRow[] {
   if (reproduced.length === 0) return [];
-  const cells = cellsForExperiment([loadPublishedFile(paperBPublishedPath())], 'paper-b-table-2').filter((cell) => cell.where?.dataset !== 'hateday');
+  const cells = cellsForExperiment([loadPublishedFile(paperBPublishedPath())], 'paper-b-table-2').filter(
+    (cell) => cell.where?.dataset !== 'hateday',
+  );
   return comparePublished(cells, table2Summaries(reproduced), table2ReportKind);
 }
 
@@ -87,7 +106,11 @@ function paperBParts(record: PaperBFolderRecord): PaperBParts {
   const figure2Published = figure2Series(analytic, paperBTable3Options);
   const charts = [
     ...figure1Charts(figure1),
-    figure2Chart(figure2Published, 'paper-b-figure-2-analytic', 'Figure 2 (analytic, from the published Table 2): detection vs number of canaries'),
+    figure2Chart(
+      figure2Published,
+      'paper-b-figure-2-analytic',
+      'Figure 2 (analytic, from the published Table 2): detection vs number of canaries',
+    ),
   ];
   const series = [
     seriesTable('figure-1a-flips', 'Figure 1(a) data', figure1.flips),
@@ -106,7 +129,14 @@ function paperBParts(record: PaperBFolderRecord): PaperBParts {
     );
     if (record.reproduced.length > 0) {
       const own = table3Rows([...record.reproduced, ...hateday], paperBTable3Options);
-      tables.push(table3SummaryTable(own, paperBTable3Options, 'paper-b-table-3-models', 'Table 3 from our own Table 2 (HateDay from the published figures)'));
+      tables.push(
+        table3SummaryTable(
+          own,
+          paperBTable3Options,
+          'paper-b-table-3-models',
+          'Table 3 from our own Table 2 (HateDay from the published figures)',
+        ),
+      );
       if (record.exactMinimum !== undefined && record.exactMinimum.length > 0) {
         const notComputed = hateday.map((row) => notComputedRow(row, HATEDAY_NOT_COMPUTED, paperBTable3Options));
         tables.push(exactMinimumTable([...record.exactMinimum, ...notComputed], paperBTable3Options));
@@ -115,7 +145,13 @@ function paperBParts(record: PaperBFolderRecord): PaperBParts {
         );
       }
       const figure2Own = figure2Series(own, paperBTable3Options);
-      charts.push(figure2Chart(figure2Own, 'paper-b-figure-2-models', 'Figure 2 from our own Table 2: detection vs number of canaries'));
+      charts.push(
+        figure2Chart(
+          figure2Own,
+          'paper-b-figure-2-models',
+          'Figure 2 from our own Table 2: detection vs number of canaries',
+        ),
+      );
       series.push(seriesTable('figure-2-models', 'Figure 2 data (our Table 2)', figure2Own));
     }
     for (const missing of record.unavailable) notices.push(`${missing.setting}: no model (${missing.reason}).`);
@@ -127,7 +163,9 @@ function paperBParts(record: PaperBFolderRecord): PaperBParts {
       notices.push(...variability.notices);
     }
   } else {
-    notices.push('Analytic only (--calibrated): Table 2 was not measured on our own models, so there is nothing to compare with the published Table 2.');
+    notices.push(
+      'Analytic only (--calibrated): Table 2 was not measured on our own models, so there is nothing to compare with the published Table 2.',
+    );
   }
   return { tables, charts, series, comparison: table2Comparison(record.reproduced), notices };
 }
@@ -135,10 +173,12 @@ function paperBParts(record: PaperBFolderRecord): PaperBParts {
 function parseRecord(options: Record<string, unknown>, where: string): PaperBFolderRecord {
   const list = (key: string) => {
     const value = options[key];
-    if (!Array.isArray(value)) throw inputError({ where: `${where}: options.${key}`, expected: 'a list', found: value });
+    if (!Array.isArray(value))
+      throw inputError({ where: `${where}: options.${key}`, expected: 'a list', found: value });
     return value;
   };
-  if (typeof options.models !== 'boolean') throw inputError({ where: `${where}: options.models`, expected: 'true or false', found: options.models });
+  if (typeof options.models !== 'boolean')
+    throw inputError({ where: `${where}: options.models`, expected: 'true or false', found: options.models });
   const variability = parsePaperBVariability(options.variability, where);
   return {
     models: options.models,
@@ -155,13 +195,20 @@ function parseRecord(options: Record<string, unknown>, where: string): PaperBFol
  * (tables/, series/), charts (Vega-Lite, SVG, PNG), comparison.* and report.html from
  * the record that reproduce paper-b left in report-layout.json. O(charts + rows).
  */
-export async function writePaperBReport(directory: string, record: PaperBFolderRecord, report: { png?: boolean; now?: Date } = {}): Promise<PaperFolderReport> {
+export async function writePaperBReport(
+  directory: string,
+  record: PaperBFolderRecord,
+  report: { png?: boolean; now?: Date } = {},
+): Promise<PaperFolderReport> {
   const folder = resolve(directory);
   const parts = paperBParts(record);
   const files: string[] = [];
   for (const table of parts.tables) files.push(...writeTable(join(folder, 'tables'), table));
   for (const table of parts.series) files.push(...writeTable(join(folder, 'series'), table));
-  const comparison = parts.comparison.length > 0 ? { rows: parts.comparison, table: comparisonTable(parts.comparison, 'paper-b-table-2') } : null;
+  const comparison =
+    parts.comparison.length > 0
+      ? { rows: parts.comparison, table: comparisonTable(parts.comparison, 'paper-b-table-2') }
+      : null;
   if (comparison) files.push(...writeTable(folder, comparison.table));
   const rendered: RenderedChart[] = [];
   let pngProblem: string | null = null;
@@ -171,7 +218,10 @@ export async function writePaperBReport(directory: string, record: PaperBFolderR
     files.push(...written.files);
     rendered.push(written.rendered);
   }
-  const notices = [...parts.notices, ...(pngProblem === null ? [] : [`PNG files were not written (${pngProblem}); the SVG charts are complete.`])];
+  const notices = [
+    ...parts.notices,
+    ...(pngProblem === null ? [] : [`PNG files were not written (${pngProblem}); the SVG charts are complete.`]),
+  ];
   // The summary is Table 2 when our models ran, else the analytic Table 3; the rest follow it.
   const summary = parts.tables.find((table) => table.id === 'paper-b-table-2') ?? parts.tables[0];
   const reportPath = join(folder, 'report.html');
@@ -180,12 +230,21 @@ export async function writePaperBReport(directory: string, record: PaperBFolderR
     reportHtml({
       experiment: 'paper-b',
       kind: 'paper-b (analytic bounds, our models, Monte Carlo checks)',
-      kindDescription: "Paper B (respir): flips a provider needs to pass vanilla vs oblivious audits, canary detection, and the bounds' Monte Carlo checks.",
+      kindDescription:
+        "Paper B (respir): flips a provider needs to pass vanilla vs oblivious audits, canary detection, and the bounds' Monte Carlo checks.",
       generatedAt: (report.now ?? new Date()).toISOString(),
       provenance: [
         ['published Table 2', paperBPublishedPath()],
-        ['models', record.reproduced.length > 0 ? `${record.reproduced.length} of ${paperBModelSettings.length} settings trained or read from the cache` : 'none'],
-        ...record.runs.map((run): [string, string] => [`run ${run.experiment}`, `${run.rows} replicates in ${run.seconds.toFixed(1)} s: ${run.reportPath}`]),
+        [
+          'models',
+          record.reproduced.length > 0
+            ? `${record.reproduced.length} of ${paperBModelSettings.length} settings trained or read from the cache`
+            : 'none',
+        ],
+        ...record.runs.map((run): [string, string] => [
+          `run ${run.experiment}`,
+          `${run.rows} replicates in ${run.seconds.toFixed(1)} s: ${run.reportPath}`,
+        ]),
       ],
       config: null,
       summary,
@@ -217,7 +276,10 @@ export const paperBLayout: PaperLayout = {
   folder: {
     compare(directory, options): PaperFolderComparison {
       const record = parseRecord(options, join(directory, 'report-layout.json'));
-      const parts = { comparison: table2Comparison(record.models ? record.reproduced : []), notices: paperBParts(record).notices };
+      const parts = {
+        comparison: table2Comparison(record.models ? record.reproduced : []),
+        notices: paperBParts(record).notices,
+      };
       return { experiment: 'paper-b-table-2', ...parts };
     },
     write(directory, options, report) {

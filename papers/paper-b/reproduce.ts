@@ -67,7 +67,8 @@ function modelsSimulationConfig(pools: Array<{ name: string; file: string }>, ov
   const config = {
     experiment: 'paper-b-models',
     kind: 'respir',
-    description: "Table 3 simulated: the respir provider flips our models' candidate sets to hide half the gap (1 − δ = 0.8, q = 0.8, k = 20).",
+    description:
+      "Table 3 simulated: the respir provider flips our models' candidate sets to hide half the gap (1 − δ = 0.8, q = 0.8, k = 20).",
     seed: 'paper-b-2026',
     replicates: 2000,
     settings: { auditFraction: 0.5, hideFraction: 0.5, passProbability: 0.8, canaries: 20, canaryEffectiveness: 0.8 },
@@ -95,7 +96,9 @@ export async function runPaperB(options: PaperBOptions = {}): Promise<PaperBResu
   const started = performance.now();
   const out = resolve(options.outDirectory ?? join('results', 'paper-b'));
   const progress = options.onProgress ?? (() => {});
-  const models: PaperBModels = options.analyticOnly ? { reproduced: [], unavailable: [], pools: [] } : await candidateSetsOfModels(out, options, progress);
+  const models: PaperBModels = options.analyticOnly
+    ? { reproduced: [], unavailable: [], pools: [] }
+    : await candidateSetsOfModels(out, options, progress);
   models.variability = await seedVariabilityOfModels(models, options, progress);
   const runs = options.simulate === false ? [] : await runSimulations(out, models.pools, options, progress);
   return writePaperLevelReport(out, models, runs, options, started, progress);
@@ -115,13 +118,23 @@ interface PaperBModels {
 /** Stage 1: our own boosted trees on each Table 2 setting (trained, or read from the cache). */
 async function candidateSetsOfModels(out: string, options: PaperBOptions, progress: Progress): Promise<PaperBModels> {
   const models: PaperBModels = { reproduced: [], unavailable: [], pools: [], counts: [] };
-  const provider = options.candidateSets ?? trainedCandidateSets({ dataDirectory: options.dataDirectory, threads: options.threads, refresh: options.refreshModels });
+  const provider =
+    options.candidateSets ??
+    trainedCandidateSets({
+      dataDirectory: options.dataDirectory,
+      threads: options.threads,
+      refresh: options.refreshModels,
+    });
   for (const [index, setting] of paperBModelSettings.entries()) {
     progress(`model ${setting.dataset} ${setting.attribute}`, index, paperBModelSettings.length);
     try {
       const model = await provider(setting);
       models.reproduced.push(characteristicsOfModel(model));
-      models.counts?.push({ characteristics: models.reproduced[models.reproduced.length - 1], candidate: countsOfPool(model.candidatePool), auditSizes: countsOfPool(model.auditPool).sizes });
+      models.counts?.push({
+        characteristics: models.reproduced[models.reproduced.length - 1],
+        candidate: countsOfPool(model.candidatePool),
+        auditSizes: countsOfPool(model.auditPool).sizes,
+      });
       const file = join(out, 'pools', `${setting.dataset}-${setting.attribute}.arrow`);
       writePoolFile(file, model.candidatePool);
       models.pools.push({ name: `${setting.dataset}-${setting.attribute}`, file });
@@ -138,14 +151,36 @@ async function candidateSetsOfModels(out: string, options: PaperBOptions, progre
  * pair (the base pair is the single run's model, from the cache), measured as Table 2 rows.
  * Undefined without seeds or without any trained setting.
  */
-async function seedVariabilityOfModels(models: PaperBModels, options: PaperBOptions, progress: Progress): Promise<PaperBVariabilityRecord | undefined> {
+async function seedVariabilityOfModels(
+  models: PaperBModels,
+  options: PaperBOptions,
+  progress: Progress,
+): Promise<PaperBVariabilityRecord | undefined> {
   const counts = options.seeds;
   if (counts === undefined || models.reproduced.length === 0) return undefined;
-  const provider = options.seedCandidateSets ?? trainedSeedCandidateSets({ dataDirectory: options.dataDirectory, threads: options.threads, refresh: options.refreshModels });
-  const runs: Array<{ splitSeed: string; modelSeed: string; axis: 'base' | 'model' | 'split'; rows: DatasetCharacteristics[] }> = [];
+  const provider =
+    options.seedCandidateSets ??
+    trainedSeedCandidateSets({
+      dataDirectory: options.dataDirectory,
+      threads: options.threads,
+      refresh: options.refreshModels,
+    });
+  const runs: Array<{
+    splitSeed: string;
+    modelSeed: string;
+    axis: 'base' | 'model' | 'split';
+    rows: DatasetCharacteristics[];
+  }> = [];
   for (const [index, row] of models.reproduced.entries()) {
-    progress(`seeds: model ${row.dataset} ${row.attribute} under ${counts.modelSeeds} model seeds and ${counts.splitSeeds} split seeds`, index, models.reproduced.length);
-    const pairs = await provider({ dataset: row.dataset, datasetLabel: row.datasetLabel, attribute: row.attribute }, counts);
+    progress(
+      `seeds: model ${row.dataset} ${row.attribute} under ${counts.modelSeeds} model seeds and ${counts.splitSeeds} split seeds`,
+      index,
+      models.reproduced.length,
+    );
+    const pairs = await provider(
+      { dataset: row.dataset, datasetLabel: row.datasetLabel, attribute: row.attribute },
+      counts,
+    );
     pairs.forEach((pair, k) => {
       runs[k] ??= { splitSeed: pair.splitSeed, modelSeed: pair.modelSeed, axis: pair.axis, rows: [] };
       runs[k].rows.push(characteristicsOfModel(pair.model));
@@ -155,7 +190,12 @@ async function seedVariabilityOfModels(models: PaperBModels, options: PaperBOpti
 }
 
 /** Stage 2: the Monte Carlo checks (and, with our models, their simulation), each run with its own report. */
-async function runSimulations(out: string, pools: PaperBModels['pools'], options: PaperBOptions, progress: Progress): Promise<PaperBResult['runs']> {
+async function runSimulations(
+  out: string,
+  pools: PaperBModels['pools'],
+  options: PaperBOptions,
+  progress: Progress,
+): Promise<PaperBResult['runs']> {
   const overrides = options.overrides ?? [];
   const configs = [
     loadConfig(join(paperBConfigFolder(), 'respir-check.yaml'), overrides),
@@ -172,7 +212,12 @@ async function runSimulations(out: string, pools: PaperBModels['pools'], options
       onProgress: (done, total) => progress(`run ${config.experiment}`, done, total),
     });
     const report = await writeReport(directory, { png: options.png !== false });
-    runs.push({ experiment: config.experiment, rows: summary.rows, seconds: summary.wallSeconds, reportPath: report.reportPath });
+    runs.push({
+      experiment: config.experiment,
+      rows: summary.rows,
+      seconds: summary.wallSeconds,
+      reportPath: report.reportPath,
+    });
   }
   return runs;
 }
@@ -206,7 +251,12 @@ async function writePaperLevelReport(
     reportPath: report.reportPath,
     unavailable,
     reproducedRows: reproduced.length,
-    comparison: { total: report.comparison.length, within: count('within'), outside: count('outside'), missing: count('missing') },
+    comparison: {
+      total: report.comparison.length,
+      within: count('within'),
+      outside: count('outside'),
+      missing: count('missing'),
+    },
     variability: report.notices.filter((notice) => notice.startsWith('Training variability')),
     runs,
     seconds: (performance.now() - started) / 1000,

@@ -42,7 +42,9 @@ export const paperBReproduction: Reproduction = {
         ? '  Table 2 comparison: none (no dataset available for our own models)'
         : `  Table 2 comparison: ${c.total} published cells: ${c.within} within rounding, ${c.outside} differ, ${c.missing} missing`,
       ...result.variability.map((line) => `  ${line}`),
-      ...result.runs.map((run) => `  ${run.experiment}: ${run.rows} replicates in ${run.seconds.toFixed(1)} s -> ${run.reportPath}`),
+      ...result.runs.map(
+        (run) => `  ${run.experiment}: ${run.rows} replicates in ${run.seconds.toFixed(1)} s -> ${run.reportPath}`,
+      ),
       `  report: ${result.reportPath} (total ${result.seconds.toFixed(1)} s)`,
     ];
     return { name: 'paper-b', outDirectory: result.outDirectory, lines };

@@ -30,14 +30,24 @@ export type SeedCandidateSetsProvider = (
  * and the model cache. Throws InputError when the dataset is missing. Running time:
  * (modelSeeds + splitSeeds - 1) searches of 50 CV fits and a refit, when not cached.
  */
-export function trainedSeedCandidateSets(options: { dataDirectory?: string; threads?: number; refresh?: boolean }): SeedCandidateSetsProvider {
+export function trainedSeedCandidateSets(options: {
+  dataDirectory?: string;
+  threads?: number;
+  refresh?: boolean;
+}): SeedCandidateSetsProvider {
   return async (setting, counts) => {
     const configFile = paperBModelConfig(setting.dataset, setting.attribute);
-    const grid = await trainFromConfigOverSeeds(loadModelTrainingConfig(configFile), PAPER_B_MODEL_PRESETS, configFile, counts, {
-      threads: options.threads,
-      dataDirectory: options.dataDirectory,
-      refresh: options.refresh ?? false,
-    });
+    const grid = await trainFromConfigOverSeeds(
+      loadModelTrainingConfig(configFile),
+      PAPER_B_MODEL_PRESETS,
+      configFile,
+      counts,
+      {
+        threads: options.threads,
+        dataDirectory: options.dataDirectory,
+        refresh: options.refresh ?? false,
+      },
+    );
     return grid.map((pair) => ({
       splitSeed: String(pair.splitSeed),
       modelSeed: String(pair.modelSeed),

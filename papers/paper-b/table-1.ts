@@ -39,9 +39,21 @@ export function paperBTableOne(rows: readonly PirBenchmarkRow[]): SummaryTable {
     columns: [
       { name: 'size', label: 'Database size |h(S)|', type: 'string' },
       { name: 'entries', label: 'Entries', type: 'number', digits: 0 },
-      { name: 'query_ms', label: 'Query (ms)', type: 'number', digits: 3, description: 'Regev encryption of a unit vector' },
+      {
+        name: 'query_ms',
+        label: 'Query (ms)',
+        type: 'number',
+        digits: 3,
+        description: 'Regev encryption of a unit vector',
+      },
       { name: 'answer_ms', label: 'Answer (ms)', type: 'number', digits: 3, description: 'D·u on the provider' },
-      { name: 'recover_ms', label: 'Recovery (ms)', type: 'number', digits: 3, description: 'decryption and noise check' },
+      {
+        name: 'recover_ms',
+        label: 'Recovery (ms)',
+        type: 'number',
+        digits: 3,
+        description: 'decryption and noise check',
+      },
       { name: 'verify_ms', label: 'Verify (ms)', type: 'number', digits: 3, description: 'Z·u = C·v' },
       { name: 'upload_kb', label: 'Upload (KB)', type: 'number', digits: 2 },
       { name: 'download_kb', label: 'Download (KB)', type: 'number', digits: 2 },
@@ -93,7 +105,11 @@ export function paperBTableOneChart(rows: readonly PirBenchmarkRow[]): ChartSpec
  * (<folder>/paper-b-table-1.arrow, .csv, .md) and the chart (charts/paper-b-table-1
  * .vl.json, .svg, and .png unless options.png is false). Returns the paths written.
  */
-export async function writePaperBTableOne(folder: string, rows: readonly PirBenchmarkRow[], options: { png?: boolean } = {}): Promise<string[]> {
+export async function writePaperBTableOne(
+  folder: string,
+  rows: readonly PirBenchmarkRow[],
+  options: { png?: boolean } = {},
+): Promise<string[]> {
   const paths = writeTable(folder, paperBTableOne(rows));
   const chart = await writeChart(folder, paperBTableOneChart(rows), options.png !== false);
   return [...paths, ...chart.files];

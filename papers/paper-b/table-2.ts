@@ -68,7 +68,12 @@ export function characteristicsOfModel(model: CandidateSetModel): DatasetCharact
 const columns: SummaryColumn[] = [
   { name: 'dataset', label: 'Dataset', type: 'string' },
   { name: 'attribute', label: 'Attribute', type: 'string' },
-  { name: 'origin', label: 'From', type: 'string', description: 'reproduced: our boosted trees on our split; published: paper B Table 2' },
+  {
+    name: 'origin',
+    label: 'From',
+    type: 'string',
+    description: 'reproduced: our boosted trees on our split; published: paper B Table 2',
+  },
   { name: 'dataset_size', label: 'Size', type: 'number' },
   { name: 'accuracy', label: 'Acc', type: 'number', digits: 3 },
   { name: 'gap', label: '|d_C,true|', type: 'number', digits: 3 },
@@ -86,7 +91,10 @@ const columns: SummaryColumn[] = [
  */
 export function table2Values(row: DatasetCharacteristics): Record<string, number> {
   return Object.fromEntries(
-    (Object.keys(table2Statistics) as Array<keyof typeof table2Statistics>).map((field) => [table2Statistics[field], row[field]]),
+    (Object.keys(table2Statistics) as Array<keyof typeof table2Statistics>).map((field) => [
+      table2Statistics[field],
+      row[field],
+    ]),
   );
 }
 
@@ -94,7 +102,12 @@ export function table2Values(row: DatasetCharacteristics): Record<string, number
  * table2SummaryTable(rows, id, title) lays Table 2 out for the reporter's writers, one
  * row per dataset and attribute, saying where each row comes from. O(rows).
  */
-export function table2SummaryTable(rows: readonly DatasetCharacteristics[], id: string, title: string, caption?: string): SummaryTable {
+export function table2SummaryTable(
+  rows: readonly DatasetCharacteristics[],
+  id: string,
+  title: string,
+  caption?: string,
+): SummaryTable {
   return {
     id,
     title,

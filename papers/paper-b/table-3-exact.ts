@@ -101,7 +101,14 @@ export function exactMinimumRow(input: ExactMinimumInput, options: Table3Options
   const respirFlips = exact.reachable ? (exact.flips ?? exact.upperBound) : null;
   const vanillaFlips = vanilla === null ? null : vanilla.flips;
   const detection = (flips: number | null, setSize: number) =>
-    flips === null ? null : Object.fromEntries(options.canaryCounts.map((k) => [String(k), detectionProbability(flips, setSize, options.canaryEffectiveness, k)]));
+    flips === null
+      ? null
+      : Object.fromEntries(
+          options.canaryCounts.map((k) => [
+            String(k),
+            detectionProbability(flips, setSize, options.canaryEffectiveness, k),
+          ]),
+        );
   const smaller = size1 <= size0 ? 1 : 0;
   const noiseDominated = zeroGapPass < options.passProbability;
   return {
@@ -129,7 +136,11 @@ export function exactMinimumRow(input: ExactMinimumInput, options: Table3Options
 }
 
 /** notComputedRow(characteristics, reason, options) is a row that says why it holds no numbers (HateDay: its group rates are unknown here). */
-export function notComputedRow(characteristics: DatasetCharacteristics, reason: string, options: Table3Options): ExactMinimumRow {
+export function notComputedRow(
+  characteristics: DatasetCharacteristics,
+  reason: string,
+  options: Table3Options,
+): ExactMinimumRow {
   return {
     dataset: characteristics.dataset,
     datasetLabel: characteristics.datasetLabel,
@@ -169,22 +180,82 @@ export function exactMinimumTable(rows: readonly ExactMinimumRow[], options: Tab
     { name: 'dataset', label: 'Dataset', type: 'string' },
     { name: 'attribute', label: 'Attribute', type: 'string' },
     { name: 'tolerance', label: 'ε', type: 'number', digits: 4, description: 'ε = |d_C|/2 on our candidate set' },
-    { name: 'proposition1_flips', label: 'Prop. 1 flips', type: 'number', description: 'Table 3 vanilla count (Proposition 1 on n_min)' },
-    { name: 'theorem1_flips', label: 'Thm. 1 flips (sufficient)', type: 'number', description: 'Table 3 respir count: sufficient, best effort when ε < γ' },
-    { name: 'exact_vanilla_flips', label: 'Exact vanilla', type: 'number', description: "fewest flips on S (our S's group sizes at C's rates) after which |d_S| ≤ ε" },
-    { name: 'exact_respir_flips', label: 'Exact respir', type: 'number', description: 'fewest flips on C passing with probability ≥ 1 − δ (strongest adversary, uniform S)' },
-    { name: 'certified', label: 'Certified', type: 'string', description: 'yes: proven minimum; no: upper end of a certified bracket' },
-    { name: 'pass_at_minimum', label: 'π at min', type: 'number', digits: 4, description: 'exact pass probability after the minimal flips' },
-    { name: 'honest_pass', label: 'π honest', type: 'number', digits: 4, description: 'exact pass probability without manipulation' },
-    { name: 'change_smaller', label: 'Δ smaller', type: 'number', description: 'net flips in the smaller group (positives after − before)' },
+    {
+      name: 'proposition1_flips',
+      label: 'Prop. 1 flips',
+      type: 'number',
+      description: 'Table 3 vanilla count (Proposition 1 on n_min)',
+    },
+    {
+      name: 'theorem1_flips',
+      label: 'Thm. 1 flips (sufficient)',
+      type: 'number',
+      description: 'Table 3 respir count: sufficient, best effort when ε < γ',
+    },
+    {
+      name: 'exact_vanilla_flips',
+      label: 'Exact vanilla',
+      type: 'number',
+      description: "fewest flips on S (our S's group sizes at C's rates) after which |d_S| ≤ ε",
+    },
+    {
+      name: 'exact_respir_flips',
+      label: 'Exact respir',
+      type: 'number',
+      description: 'fewest flips on C passing with probability ≥ 1 − δ (strongest adversary, uniform S)',
+    },
+    {
+      name: 'certified',
+      label: 'Certified',
+      type: 'string',
+      description: 'yes: proven minimum; no: upper end of a certified bracket',
+    },
+    {
+      name: 'pass_at_minimum',
+      label: 'π at min',
+      type: 'number',
+      digits: 4,
+      description: 'exact pass probability after the minimal flips',
+    },
+    {
+      name: 'honest_pass',
+      label: 'π honest',
+      type: 'number',
+      digits: 4,
+      description: 'exact pass probability without manipulation',
+    },
+    {
+      name: 'change_smaller',
+      label: 'Δ smaller',
+      type: 'number',
+      description: 'net flips in the smaller group (positives after − before)',
+    },
     { name: 'change_larger', label: 'Δ larger', type: 'number', description: 'net flips in the larger group' },
   ];
   for (const k of options.canaryCounts) {
-    columns.push({ name: `respir_detection_k${k}`, label: `respir P(detect) k=${k}`, type: 'number', digits: 3, description: 'Eq. 3 with the exact minimum over N' });
+    columns.push({
+      name: `respir_detection_k${k}`,
+      label: `respir P(detect) k=${k}`,
+      type: 'number',
+      digits: 3,
+      description: 'Eq. 3 with the exact minimum over N',
+    });
   }
   columns.push(
-    { name: `vanilla_detection_k${ratioK}`, label: `Vanilla P(detect) k=${ratioK}`, type: 'number', digits: 3, description: 'Eq. 3 with the exact vanilla flips over n' },
-    { name: `detection_ratio_k${ratioK}`, label: `respir / vanilla k=${ratioK}`, type: 'number', digits: 2, description: 'the detection gain of hiding S, against the exact minima' },
+    {
+      name: `vanilla_detection_k${ratioK}`,
+      label: `Vanilla P(detect) k=${ratioK}`,
+      type: 'number',
+      digits: 3,
+      description: 'Eq. 3 with the exact vanilla flips over n',
+    },
+    {
+      name: `detection_ratio_k${ratioK}`,
+      label: `respir / vanilla k=${ratioK}`,
+      type: 'number',
+      digits: 2,
+      description: 'the detection gain of hiding S, against the exact minima',
+    },
     { name: 'note', label: 'Note', type: 'string', wrap: true },
   );
   const records = rows.map((row) => {
@@ -206,15 +277,16 @@ export function exactMinimumTable(rows: readonly ExactMinimumRow[], options: Tab
     const respir = row.respirDetection?.[String(ratioK)];
     const vanilla = row.vanillaDetection?.[String(ratioK)];
     record[`vanilla_detection_k${ratioK}`] = vanilla ?? null;
-    record[`detection_ratio_k${ratioK}`] = respir === undefined || vanilla === undefined || vanilla === 0 ? null : respir / vanilla;
+    record[`detection_ratio_k${ratioK}`] =
+      respir === undefined || vanilla === undefined || vanilla === 0 ? null : respir / vanilla;
     record.note = row.note;
     return record;
   });
   return {
     id: 'paper-b-table-3-exact',
-    title: 'Table 3 with the exact minimum: detection when the provider flips the fewest outputs that pass (our candidate sets)',
-    caption:
-      `ε = |d_C|/2, 1 − δ = ${options.passProbability}, q = ${options.canaryEffectiveness}, uniform S (paper B §5). Theorems 1-4 give flip counts that suffice; the exact minimum is what the strongest provider needs (any split over both groups, either direction; exact hypergeometric pass probability), so detection drops. Paper B's own numbers are unchanged (Table 3 analytic above).`,
+    title:
+      'Table 3 with the exact minimum: detection when the provider flips the fewest outputs that pass (our candidate sets)',
+    caption: `ε = |d_C|/2, 1 − δ = ${options.passProbability}, q = ${options.canaryEffectiveness}, uniform S (paper B §5). Theorems 1-4 give flip counts that suffice; the exact minimum is what the strongest provider needs (any split over both groups, either direction; exact hypergeometric pass probability), so detection drops. Paper B's own numbers are unchanged (Table 3 analytic above).`,
     columns,
     rows: records,
   };

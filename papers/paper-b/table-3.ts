@@ -77,7 +77,12 @@ export function table3SummaryTable(
     { name: 'margin', label: 'γ', type: 'number', digits: 4, description: 'γ = sqrt(2 ln(4/δ)/n_min) (Theorem 2)' },
     { name: 'vanilla_flips', label: 'Vanilla flips', type: 'number', description: 'Proposition 1 on S' },
     { name: 'respir_flips', label: 'respir flips', type: 'number', description: 'Theorem 1 on C' },
-    { name: 'respir_best_effort', label: 'Best effort', type: 'string', description: 'yes when ε − γ < 0: flips remove the whole gap' },
+    {
+      name: 'respir_best_effort',
+      label: 'Best effort',
+      type: 'string',
+      description: 'yes when ε − γ < 0: flips remove the whole gap',
+    },
   ];
   for (const audit of ['vanilla', 'respir'] as const) {
     for (const k of options.canaryCounts) {

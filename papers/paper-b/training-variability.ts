@@ -3,7 +3,14 @@ import { seedDotChart } from '../../src/report/charts/seed-dot-chart.js';
 import { type ComparisonRow, comparePublished } from '../../src/report/compare-published.js';
 import type { PublishedCell } from '../../src/report/published.js';
 import type { SummaryTable } from '../../src/report/summary-table.js';
-import { type CellVariability, isSeedRecord, type SeedAxis, trainingVariability, variabilityTable, verdictCounts } from '../../src/report/training-variability.js';
+import {
+  type CellVariability,
+  isSeedRecord,
+  type SeedAxis,
+  trainingVariability,
+  variabilityTable,
+  verdictCounts,
+} from '../../src/report/training-variability.js';
 import { inputError } from '../../src/util/errors.js';
 import { type DatasetCharacteristics, publishedTable2 } from './dataset-characteristics.js';
 import { table2ReportKind, table2Summaries } from './table-2.js';
@@ -33,7 +40,11 @@ export function parsePaperBVariability(value: unknown, where: string): PaperBVar
   if (value === undefined || value === null) return null;
   const valid = isSeedRecord(value, (run) => Array.isArray(run.rows));
   if (!valid) {
-    throw inputError({ where: `${where}: options.variability`, expected: 'modelSeeds, splitSeeds and runs [{splitSeed, modelSeed, axis, rows}], the base pair first', found: value });
+    throw inputError({
+      where: `${where}: options.variability`,
+      expected: 'modelSeeds, splitSeeds and runs [{splitSeed, modelSeed, axis, rows}], the base pair first',
+      found: value,
+    });
   }
   return value as PaperBVariabilityRecord;
 }
@@ -47,7 +58,10 @@ export function table2Variability(record: PaperBVariabilityRecord, cells: readon
   const own = new Set(record.runs[0].rows.map((row) => `${row.dataset}/${row.attribute}`));
   const compared = cells.filter((cell) => own.has(`${cell.where?.dataset}/${cell.where?.attribute}`));
   return trainingVariability(
-    record.runs.map((run) => ({ ...run, rows: comparePublished(compared, table2Summaries(run.rows), table2ReportKind) })),
+    record.runs.map((run) => ({
+      ...run,
+      rows: comparePublished(compared, table2Summaries(run.rows), table2ReportKind),
+    })),
   );
 }
 
@@ -92,7 +106,9 @@ export function table3Variability(record: PaperBVariabilityRecord): CellVariabil
   const rowsOf = (run: PaperBSeedRun): ComparisonRow[] =>
     table3Rows(run.rows, paperBTable3Options).flatMap((row) => {
       const { dataset, attribute, datasetLabel } = row.characteristics;
-      const published = reference.find((entry) => entry.characteristics.dataset === dataset && entry.characteristics.attribute === attribute);
+      const published = reference.find(
+        (entry) => entry.characteristics.dataset === dataset && entry.characteristics.attribute === attribute,
+      );
       if (published === undefined) return [];
       return columns.map((column) => {
         const value = column.value(row);
@@ -125,7 +141,10 @@ export function table3Variability(record: PaperBVariabilityRecord): CellVariabil
  * seeds, verdict and reason), one seed-dot chart per table (charts/paper-b-seeds-table-2,
  * -table-3) and a notice with the verdict counts. O(runs × cells).
  */
-export function paperBVariabilityParts(record: PaperBVariabilityRecord, cells: readonly PublishedCell[]): { tables: SummaryTable[]; charts: ChartSpec[]; notices: string[] } {
+export function paperBVariabilityParts(
+  record: PaperBVariabilityRecord,
+  cells: readonly PublishedCell[],
+): { tables: SummaryTable[]; charts: ChartSpec[]; notices: string[] } {
   const table2 = table2Variability(record, cells);
   const table3 = table3Variability(record);
   const pairs = record.runs.length;
@@ -148,7 +167,12 @@ export function paperBVariabilityParts(record: PaperBVariabilityRecord, cells: r
       "Paper B prints Table 3 as an image, so the reference column is our analytic Table 3 from the published Table 2 (ε = |d_C|/2, 1 − δ = 0.8, q = 0.8). Each seed pair's Table 3 is computed the same way from that pair's own Table 2.",
     ),
   ];
-  const charts = [seedDotChart('paper-b-seeds-table-2', 'Table 2', table2), seedDotChart('paper-b-seeds-table-3', 'Table 3', table3)].filter((chart) => chart !== null);
-  const notices = [`Training variability over ${seeds}: Table 2, ${counted(table2)}; Table 3 against the one computed from the published Table 2, ${counted(table3)}.`];
+  const charts = [
+    seedDotChart('paper-b-seeds-table-2', 'Table 2', table2),
+    seedDotChart('paper-b-seeds-table-3', 'Table 3', table3),
+  ].filter((chart) => chart !== null);
+  const notices = [
+    `Training variability over ${seeds}: Table 2, ${counted(table2)}; Table 3 against the one computed from the published Table 2, ${counted(table3)}.`,
+  ];
   return { tables, charts, notices };
 }

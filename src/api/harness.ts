@@ -26,7 +26,15 @@ export { configReference } from '../harness/config-reference.js';
 export type { ColumnType, ColumnValue, KindRunner, OutcomeColumn, SettingsOrigin } from '../harness/kind-runner.js';
 export { findKindRunner, kindRunners, registerKindRunner } from '../harness/kind-runners.js';
 export { type MergeSummary, mergeShards } from '../harness/merge-shards.js';
-export { buildPlan, chunksOfShard, parseShard, type Plan, type PlanCell, type PlanChunk, type Shard } from '../harness/plan.js';
+export {
+  buildPlan,
+  chunksOfShard,
+  parseShard,
+  type Plan,
+  type PlanCell,
+  type PlanChunk,
+  type Shard,
+} from '../harness/plan.js';
 export { decodeResultTable, encodeResultTable } from '../harness/results-table.js';
 export { defaultOutDirectory, type RunOptions, type RunSummary, runExperiment } from '../harness/run-experiment.js';
 export type { CellResults, CellSummary, ResultRow } from '../report/cell-results.js';

@@ -24,7 +24,11 @@ export {
   exactManipulationCost,
   minorityRateForOverallRate,
 } from '../respir/exact-manipulation-cost.js';
-export { type ExactMinimalFlips, type ExactMinimalFlipsSetting, exactMinimalFlips } from '../respir/exact-minimal-flips.js';
+export {
+  type ExactMinimalFlips,
+  type ExactMinimalFlipsSetting,
+  exactMinimalFlips,
+} from '../respir/exact-minimal-flips.js';
 export {
   type AuditOutcomeProbabilities,
   type BoundedProbability,
@@ -35,7 +39,11 @@ export {
 export { exactVanillaFlips } from '../respir/exact-vanilla-flips.js';
 export { finitePopulationFlipBound } from '../respir/finite-population-flip-bound.js';
 export type { GroupCounts } from '../respir/group-counts.js';
-export { type ManipulationBounds, type ManipulationSetting, manipulationBounds } from '../respir/manipulation-bounds.js';
+export {
+  type ManipulationBounds,
+  type ManipulationSetting,
+  manipulationBounds,
+} from '../respir/manipulation-bounds.js';
 export { type MinimalPassingFlips, minimalPassingFlips } from '../respir/minimal-passing-flips.js';
 export {
   type AuditDrawOutcome,

@@ -24,7 +24,11 @@ export {
 } from '../stats/thresholds.js';
 export { ACCEPT, CONTINUE, REJECT, type SequentialTest } from '../stats/sequential-test.js';
 export { GlrThresholdTest } from '../stats/glr-threshold-test.js';
-export { type BettingUnits, TwoSampleBettingTest, type TwoSampleBettingSettings } from '../stats/two-sample-betting-test.js';
+export {
+  type BettingUnits,
+  TwoSampleBettingTest,
+  type TwoSampleBettingSettings,
+} from '../stats/two-sample-betting-test.js';
 export { WorConfidenceSequence } from '../stats/wor-confidence-sequence.js';
 export { GapConfidenceSequenceTest } from '../stats/gap-confidence-sequence-test.js';
 export { clopperPearsonLower, clopperPearsonUpper } from '../stats/clopper-pearson.js';

@@ -2,17 +2,35 @@ import type { AuditSettings } from './audit-settings.js';
 import { toleranceOfAccess } from './audit-settings.js';
 import { startRuleOf, testOf } from './audit-test.js';
 import { type CalibrationResult, calibrateGlrThresholds } from './calibrate-glr-thresholds.js';
-import { type CalibrationThreadOptions, type CalibrationWorkers, calibrateGlrThresholdsOnThreads } from './calibrate-on-threads.js';
+import {
+  type CalibrationThreadOptions,
+  type CalibrationWorkers,
+  calibrateGlrThresholdsOnThreads,
+} from './calibrate-on-threads.js';
 import { calibrationCacheDirectory, readCachedCalibration, writeCachedCalibration } from './calibration-cache.js';
 import { type CalibrationOptions, type CalibrationSetting, planCalibration } from './calibration-plan.js';
-import { type CalibrationRecord, calibrationFingerprint, calibrationRecord, checkCertified } from './calibration-record.js';
+import {
+  type CalibrationRecord,
+  calibrationFingerprint,
+  calibrationRecord,
+  checkCertified,
+} from './calibration-record.js';
 import type { PreparedAudit } from './prepare-audit.js';
 import type { QueryOrder } from './run-test-audit.js';
 
 /** The audit settings a calibration depends on (auditSettingsSchema's keys). */
 export type CalibratedAuditSettings = Pick<
   AuditSettings,
-  'tolerance' | 'scoreTolerance' | 'logitTolerance' | 'budget' | 'alpha' | 'beta' | 'minimumPerGroup' | 'test' | 'thresholds' | 'calibration'
+  | 'tolerance'
+  | 'scoreTolerance'
+  | 'logitTolerance'
+  | 'budget'
+  | 'alpha'
+  | 'beta'
+  | 'minimumPerGroup'
+  | 'test'
+  | 'thresholds'
+  | 'calibration'
 > & { readonly order?: QueryOrder };
 
 /** The defaults of the `calibration` settings, as `fairaudit calibrate` uses them. */
@@ -24,7 +42,9 @@ export const DEFAULT_CALIBRATION = { paths: 4000, seed: 'calibrate', confidence:
  * (given {upper, lower} need none). O(1).
  */
 export function needsCalibration(settings: Pick<CalibratedAuditSettings, 'test' | 'thresholds'>): boolean {
-  return testOf(settings) === 'calibrated-glr' && (settings.thresholds === undefined || settings.thresholds === 'calibrated');
+  return (
+    testOf(settings) === 'calibrated-glr' && (settings.thresholds === undefined || settings.thresholds === 'calibrated')
+  );
 }
 
 /**
@@ -79,7 +99,11 @@ export interface FoundCalibration {
 }
 
 /** The cache folder, and the cached calibration of the setting when there is one (checked: certified). */
-function fromCache(setting: CalibrationSetting, options: CalibrationOptions, lookup: CalibrationLookup): { directory: string; found: FoundCalibration | null } {
+function fromCache(
+  setting: CalibrationSetting,
+  options: CalibrationOptions,
+  lookup: CalibrationLookup,
+): { directory: string; found: FoundCalibration | null } {
   const directory = lookup.cacheDirectory ?? calibrationCacheDirectory();
   const cached = readCachedCalibration(directory, calibrationFingerprint(planCalibration(setting, options)));
   if (cached === null) return { directory, found: null };
@@ -103,7 +127,11 @@ function saved(directory: string, result: CalibrationResult, lookup: Calibration
  * thresholds fresh simulations did not certify (checkCertified; the record is cached, so
  * the next call fails as fast). Running time: a cache read, or a calibration.
  */
-export function calibrationFor(setting: CalibrationSetting, options: CalibrationOptions, lookup: CalibrationLookup = {}): FoundCalibration {
+export function calibrationFor(
+  setting: CalibrationSetting,
+  options: CalibrationOptions,
+  lookup: CalibrationLookup = {},
+): FoundCalibration {
   const { directory, found } = fromCache(setting, options, lookup);
   return found ?? saved(directory, calibrateGlrThresholds(setting, options), lookup);
 }

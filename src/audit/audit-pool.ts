@@ -37,8 +37,16 @@ export const auditPoolSettingsSchema = schema.object(
         "random: a uniform order without replacement, replicate r seeded by deriveSeed(seed, r); balanced: the groups alternate, each in random order; given: the pool's order.",
     }),
     seed: schema.optional(schema.seed({ description: 'Seed of the random query order (required with order random).' })),
-    replicates: schema.integer({ minimum: 1, default: 1, description: 'Seeded audits to run; more than one gives their summary.' }),
-    early: schema.integer({ minimum: 1, default: 10, description: 'With several replicates: also count the decisions taken within this many queries.' }),
+    replicates: schema.integer({
+      minimum: 1,
+      default: 1,
+      description: 'Seeded audits to run; more than one gives their summary.',
+    }),
+    early: schema.integer({
+      minimum: 1,
+      default: 10,
+      description: 'With several replicates: also count the decisions taken within this many queries.',
+    }),
   },
   {
     description: 'Settings of auditPool (and of `fairaudit audit`).',
@@ -46,10 +54,18 @@ export const auditPoolSettingsSchema = schema.object(
       const levels = auditSettingsProblem(value);
       if (levels) return levels;
       if (value.order !== 'given' && value.seed === undefined) {
-        return { key: 'seed', expected: `a seed for the ${value.order} query order (or order given)`, found: undefined };
+        return {
+          key: 'seed',
+          expected: `a seed for the ${value.order} query order (or order given)`,
+          found: undefined,
+        };
       }
       if (value.order === 'given' && (value.replicates as number) > 1) {
-        return { key: 'replicates', expected: '1 with order given (every replicate would be the same)', found: value.replicates };
+        return {
+          key: 'replicates',
+          expected: '1 with order given (every replicate would be the same)',
+          found: value.replicates,
+        };
       }
       return undefined;
     },
@@ -131,7 +147,11 @@ function round(value: number, digits = 6): number {
 }
 
 /** The settings and oracle every summary reports (proxy tolerance and gap for the proxy regime only). */
-function commonSummary(settings: AuditPoolSettings, prepared: ReturnType<typeof prepareAudit>, auditTest: AuditTest): AuditPoolCommon {
+function commonSummary(
+  settings: AuditPoolSettings,
+  prepared: ReturnType<typeof prepareAudit>,
+  auditTest: AuditTest,
+): AuditPoolCommon {
   const { thresholds, calibration } = auditTest;
   return {
     metric: settings.metric,
@@ -149,7 +169,9 @@ function commonSummary(settings: AuditPoolSettings, prepared: ReturnType<typeof 
     beta: settings.beta,
     minimumPerGroup: auditTest.minimumPerGroup,
     test: auditTest.name,
-    ...(thresholds === null ? {} : { upperThreshold: round(thresholds.upper), lowerThreshold: round(thresholds.lower) }),
+    ...(thresholds === null
+      ? {}
+      : { upperThreshold: round(thresholds.upper), lowerThreshold: round(thresholds.lower) }),
     ...(calibration === null
       ? {}
       : {
@@ -176,11 +198,17 @@ function singleSummary(common: AuditPoolCommon, result: SequentialAuditResult): 
     fixedDecision: result.fixedDecision,
     fixedSamples: result.fixedSamples,
     fixedGap: round(result.fixedGap),
-    ...(result.gapInterval === undefined ? {} : { gapInterval: [round(result.gapInterval[0]), round(result.gapInterval[1])] as const }),
+    ...(result.gapInterval === undefined
+      ? {}
+      : { gapInterval: [round(result.gapInterval[0]), round(result.gapInterval[1])] as const }),
   };
 }
 
-function repeatedSummary(common: AuditPoolCommon, results: readonly SequentialAuditResult[], early: number): RepeatedAuditSummary {
+function repeatedSummary(
+  common: AuditPoolCommon,
+  results: readonly SequentialAuditResult[],
+  early: number,
+): RepeatedAuditSummary {
   const summary = summarizeAudits(results, early);
   return {
     ...common,
@@ -216,7 +244,9 @@ export function auditPool(
   name: (key: string) => string = (key) => `auditPool: ${key}`,
   lookup: CalibrationLookup = {},
 ): AuditPoolSummary {
-  const valid = validateInput(settings, auditPoolSettingsSchema, (path) => (path.length === 0 ? name('settings') : name(path.map(String).join('.'))));
+  const valid = validateInput(settings, auditPoolSettingsSchema, (path) =>
+    path.length === 0 ? name('settings') : name(path.map(String).join('.')),
+  );
   const prepared = prepareAudit(pool, valid.metric, valid.access);
   const auditTest = buildAuditTest(prepared, valid, { where: name('thresholds'), ...lookup });
   const results: SequentialAuditResult[] = [];
@@ -248,7 +278,14 @@ export async function calibrateForAuditPool(
 ): Promise<FoundCalibration | null> {
   if (!needsCalibration(settings)) return null;
   const audit = Object.fromEntries(Object.entries(settings).filter(([key]) => key in auditSettingsProperties));
-  const valid = validateInput(audit, auditSettingsSchema, (path) => (path.length === 0 ? name('settings') : name(path.map(String).join('.'))));
+  const valid = validateInput(audit, auditSettingsSchema, (path) =>
+    path.length === 0 ? name('settings') : name(path.map(String).join('.')),
+  );
   const prepared = prepareAudit(pool, valid.metric, valid.access);
-  return calibrationOnThreads(calibrationSettingOf(prepared, valid), calibrationOptionsOf(valid), { where: name('thresholds'), ...lookup }, threadOptions);
+  return calibrationOnThreads(
+    calibrationSettingOf(prepared, valid),
+    calibrationOptionsOf(valid),
+    { where: name('thresholds'), ...lookup },
+    threadOptions,
+  );
 }

@@ -74,7 +74,10 @@ export const auditSettingsProperties = {
   thresholds: schema.optional(
     schema.oneOf(
       [
-        schema.enumOf(['wald', 'calibrated'], { description: "wald: paper A's log((1 − β)/α), log(β/(1 − α)); calibrated: from the calibration cache (computed when missing)." }),
+        schema.enumOf(['wald', 'calibrated'], {
+          description:
+            "wald: paper A's log((1 − β)/α), log(β/(1 − α)); calibrated: from the calibration cache (computed when missing).",
+        }),
         schema.object(
           {
             upper: schema.number({ description: 'Reject once the signed GLR is at or above this (> 0).' }),
@@ -91,7 +94,8 @@ export const auditSettingsProperties = {
   ),
   order: schema.optional(
     schema.enumOf(QUERY_ORDER_SETTINGS, {
-      description: 'The query order: random (uniform without replacement, paper A; the default) or balanced (the groups alternate, each in random order; once one is exhausted the other continues).',
+      description:
+        'The query order: random (uniform without replacement, paper A; the default) or balanced (the groups alternate, each in random order; once one is exhausted the other continues).',
     }),
   ),
   logitBounds: schema.optional(
@@ -109,8 +113,15 @@ export const auditSettingsProperties = {
   calibration: schema.optional(
     schema.object(
       {
-        paths: schema.integer({ minimum: 100, default: 4000, description: 'Simulated audits per calibration pool (tuning; as many again per certification round).' }),
-        seed: schema.seed({ default: 'calibrate', description: "Seed of the calibration's simulations (chunk seeds derive from it)." }),
+        paths: schema.integer({
+          minimum: 100,
+          default: 4000,
+          description: 'Simulated audits per calibration pool (tuning; as many again per certification round).',
+        }),
+        seed: schema.seed({
+          default: 'calibrate',
+          description: "Seed of the calibration's simulations (chunk seeds derive from it).",
+        }),
         confidence: schema.number({
           ...openUnitInterval,
           default: 0.95,
@@ -124,7 +135,7 @@ export const auditSettingsProperties = {
           }),
         ),
       },
-      { description: 'How thresholds: calibrated is calibrated (the defaults are `fairaudit calibrate`\'s).' },
+      { description: "How thresholds: calibrated is calibrated (the defaults are `fairaudit calibrate`'s)." },
     ),
   ),
 };
@@ -135,7 +146,10 @@ export const auditSettingsProperties = {
  * (testSettingsProblem).
  */
 export function auditSettingsProblem(value: Record<string, unknown>) {
-  return errorLevelsProblem(value.alpha as number, value.beta as number) ?? testSettingsProblem(value as unknown as TestSettingsInput);
+  return (
+    errorLevelsProblem(value.alpha as number, value.beta as number) ??
+    testSettingsProblem(value as unknown as TestSettingsInput)
+  );
 }
 
 /** The settings of an audit of one pool (no pool: see the sequential-audit kind and auditPool). */

@@ -85,25 +85,54 @@ export function testSettingsProblem(settings: TestSettingsInput): CrossKeyProble
   const { thresholds } = settings;
   if (thresholds !== undefined) {
     if (test === 'wald-glr' && thresholds !== 'wald') {
-      return { key: 'thresholds', expected: '"wald" or nothing with test wald-glr (calibrated or given thresholds: test calibrated-glr)', found: thresholds };
+      return {
+        key: 'thresholds',
+        expected: '"wald" or nothing with test wald-glr (calibrated or given thresholds: test calibrated-glr)',
+        found: thresholds,
+      };
     }
     if (test === 'calibrated-glr' && thresholds === 'wald') {
-      return { key: 'thresholds', expected: '"calibrated" or {upper, lower} with test calibrated-glr (Wald\'s thresholds: test wald-glr)', found: thresholds };
+      return {
+        key: 'thresholds',
+        expected: '"calibrated" or {upper, lower} with test calibrated-glr (Wald\'s thresholds: test wald-glr)',
+        found: thresholds,
+      };
     }
     if (test === 'betting' || test === 'confidence-sequence') {
-      return { key: 'thresholds', expected: `nothing with test ${test} (thresholds belong to the GLR tests)`, found: thresholds };
+      return {
+        key: 'thresholds',
+        expected: `nothing with test ${test} (thresholds belong to the GLR tests)`,
+        found: thresholds,
+      };
     }
     if (typeof thresholds === 'object') {
       const problem = thresholdsProblem(thresholds);
-      if (problem) return { key: problem.key === '' ? 'thresholds' : `thresholds.${problem.key}`, expected: problem.expected, found: problem.found };
+      if (problem)
+        return {
+          key: problem.key === '' ? 'thresholds' : `thresholds.${problem.key}`,
+          expected: problem.expected,
+          found: problem.found,
+        };
     }
   }
-  if (test === 'calibrated-glr' && (thresholds === undefined || thresholds === 'calibrated') && settings.order === 'given') {
-    return { key: 'order', expected: '"random" or "balanced" with calibrated thresholds (they are calibrated for rows drawn at random)', found: settings.order };
+  if (
+    test === 'calibrated-glr' &&
+    (thresholds === undefined || thresholds === 'calibrated') &&
+    settings.order === 'given'
+  ) {
+    return {
+      key: 'order',
+      expected: '"random" or "balanced" with calibrated thresholds (they are calibrated for rows drawn at random)',
+      found: settings.order,
+    };
   }
   if (test === 'betting' || test === 'confidence-sequence') {
     if (settings.order !== undefined && settings.order !== 'random' && settings.order !== 'balanced') {
-      return { key: 'order', expected: `"random" or "balanced" with test ${test} (its guarantee needs rows drawn at random)`, found: settings.order };
+      return {
+        key: 'order',
+        expected: `"random" or "balanced" with test ${test} (its guarantee needs rows drawn at random)`,
+        found: settings.order,
+      };
     }
     if (settings.access === 'logit') {
       const bounds = settings.logitBounds;
@@ -119,7 +148,11 @@ export function testSettingsProblem(settings: TestSettingsInput): CrossKeyProble
       }
       const width = bounds.upper - bounds.lower;
       if (settings.logitTolerance !== undefined && !(settings.logitTolerance / width < 1)) {
-        return { key: 'logitTolerance', expected: `a tolerance below the width of logitBounds (${width})`, found: settings.logitTolerance };
+        return {
+          key: 'logitTolerance',
+          expected: `a tolerance below the width of logitBounds (${width})`,
+          found: settings.logitTolerance,
+        };
       }
     }
   }

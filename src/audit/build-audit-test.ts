@@ -40,9 +40,15 @@ export interface AuditTest {
  * createSequentialTest. Throws InputError for bad settings and for a calibration that
  * cannot meet alpha and beta. O(1) plus the calibration when it is not cached.
  */
-export function buildAuditTest(prepared: PreparedAudit, settings: AuditTestSettings, lookup: CalibrationLookup = {}): AuditTest {
+export function buildAuditTest(
+  prepared: PreparedAudit,
+  settings: AuditTestSettings,
+  lookup: CalibrationLookup = {},
+): AuditTest {
   const name = testOf(settings);
-  const calibration = needsCalibration(settings) ? calibrationFor(calibrationSettingOf(prepared, settings), calibrationOptionsOf(settings), lookup) : null;
+  const calibration = needsCalibration(settings)
+    ? calibrationFor(calibrationSettingOf(prepared, settings), calibrationOptionsOf(settings), lookup)
+    : null;
   let thresholds: SequentialThresholds | null = null;
   if (name === 'wald-glr') thresholds = waldThresholds(settings.alpha, settings.beta);
   else if (calibration !== null) thresholds = { upper: calibration.record.upper, lower: calibration.record.lower };

@@ -11,7 +11,13 @@ import {
   priceChunks,
 } from './calibration-plan.js';
 import { type CellError, chooseThresholds, type ThresholdChoice } from './choose-thresholds.js';
-import { emptyPathCounts, lowerThreshold, mergePathCounts, type ThresholdPathCounts, upperThreshold } from './threshold-paths.js';
+import {
+  emptyPathCounts,
+  lowerThreshold,
+  mergePathCounts,
+  type ThresholdPathCounts,
+  upperThreshold,
+} from './threshold-paths.js';
 
 /** The outcome of certifying thresholds on fresh simulations. */
 export interface Certification {
@@ -68,7 +74,15 @@ export function certifyOutcomes(
       const count = outcome[error];
       const upperBound = clopperPearsonUpper(count, outcome.paths, confidence);
       if (upperBound > (error === 'reject' ? plan.setting.alpha : plan.setting.beta)) passed = false;
-      errors.push({ cell: cell.key, role: cell.role, error, count, paths: outcome.paths, rate: count / outcome.paths, upperBound });
+      errors.push({
+        cell: cell.key,
+        role: cell.role,
+        error,
+        count,
+        paths: outcome.paths,
+        rate: count / outcome.paths,
+        upperBound,
+      });
     }
   });
   return { upper: thresholds.upper, lower: thresholds.lower, round, errors, passed };
@@ -76,7 +90,8 @@ export function certifyOutcomes(
 
 function worst(errors: readonly CellError[], error: 'reject' | 'accept'): CellError | null {
   let found: CellError | null = null;
-  for (const entry of errors) if (entry.error === error && (found === null || entry.upperBound > found.upperBound)) found = entry;
+  for (const entry of errors)
+    if (entry.error === error && (found === null || entry.upperBound > found.upperBound)) found = entry;
   return found;
 }
 
@@ -106,8 +121,14 @@ export type CalibrationChunkResult = ThresholdPathCounts | OutcomeCounts;
  * the tuning stage, runCertificationChunk at the step's thresholds otherwise. Pure in its
  * inputs. The one function executors call.
  */
-export function runCalibrationChunk(plan: CalibrationPlan, step: Pick<CalibrationStep, 'stage' | 'thresholds'>, chunk: CalibrationChunk): CalibrationChunkResult {
-  return step.stage === 'tune' ? runTuningChunk(plan, chunk) : runCertificationChunk(plan, step.thresholds as SequentialThresholds, chunk);
+export function runCalibrationChunk(
+  plan: CalibrationPlan,
+  step: Pick<CalibrationStep, 'stage' | 'thresholds'>,
+  chunk: CalibrationChunk,
+): CalibrationChunkResult {
+  return step.stage === 'tune'
+    ? runTuningChunk(plan, chunk)
+    : runCertificationChunk(plan, step.thresholds as SequentialThresholds, chunk);
 }
 
 /** The price of the calibrated test: its outcomes at gap 0 and at a clear violation (plan.priceCells). */
@@ -117,9 +138,20 @@ export interface CalibrationPrice {
   readonly outcome: OutcomeCounts;
 }
 
-function merged(cells: number, chunks: readonly CalibrationChunk[], results: readonly CalibrationChunkResult[]): OutcomeCounts[] {
-  const outcomes: OutcomeCounts[] = Array.from({ length: cells }, () => ({ paths: 0, reject: 0, accept: 0, inconclusive: 0, queries: 0 }));
-  for (const [index, chunk] of chunks.entries()) mergeOutcomeCounts(outcomes[chunk.cell], results[index] as OutcomeCounts);
+function merged(
+  cells: number,
+  chunks: readonly CalibrationChunk[],
+  results: readonly CalibrationChunkResult[],
+): OutcomeCounts[] {
+  const outcomes: OutcomeCounts[] = Array.from({ length: cells }, () => ({
+    paths: 0,
+    reject: 0,
+    accept: 0,
+    inconclusive: 0,
+    queries: 0,
+  }));
+  for (const [index, chunk] of chunks.entries())
+    mergeOutcomeCounts(outcomes[chunk.cell], results[index] as OutcomeCounts);
   return outcomes;
 }
 
@@ -140,11 +172,16 @@ function merged(cells: number, chunks: readonly CalibrationChunk[], results: rea
  * on worker threads; both give the same result for a plan. Throws InputError from
  * chooseThresholds when no threshold pair meets alpha and beta.
  */
-export function* calibrationSteps(plan: CalibrationPlan): Generator<CalibrationStep, CalibrationResult, readonly CalibrationChunkResult[]> {
+export function* calibrationSteps(
+  plan: CalibrationPlan,
+): Generator<CalibrationStep, CalibrationResult, readonly CalibrationChunkResult[]> {
   const setting = plan.setting;
-  const tuning: ThresholdPathCounts[] = plan.cells.map((cell) => emptyPathCounts(plan.grid, cell.role !== 'alternative', cell.role !== 'null'));
+  const tuning: ThresholdPathCounts[] = plan.cells.map((cell) =>
+    emptyPathCounts(plan.grid, cell.role !== 'alternative', cell.role !== 'null'),
+  );
   const tuned = yield { stage: 'tune', chunks: plan.chunks };
-  for (const [index, chunk] of plan.chunks.entries()) mergePathCounts(tuning[chunk.cell], tuned[index] as ThresholdPathCounts);
+  for (const [index, chunk] of plan.chunks.entries())
+    mergePathCounts(tuning[chunk.cell], tuned[index] as ThresholdPathCounts);
   const choice = chooseThresholds(plan, tuning);
   const certifications: Certification[] = [];
   let upperIndex = choice.upperIndex;
@@ -204,7 +241,11 @@ export function* calibrationSteps(plan: CalibrationPlan): Generator<CalibrationS
  * Throws InputError for a bad setting or options (planCalibration) and when no threshold
  * pair meets alpha and beta, naming the smallest alpha and beta it can meet (chooseThresholds).
  */
-export function calibrateGlrThresholds(setting: CalibrationSetting, options: CalibrationOptions, progress?: CalibrationProgress): CalibrationResult {
+export function calibrateGlrThresholds(
+  setting: CalibrationSetting,
+  options: CalibrationOptions,
+  progress?: CalibrationProgress,
+): CalibrationResult {
   return runCalibrationSteps(planCalibration(setting, options), progress);
 }
 

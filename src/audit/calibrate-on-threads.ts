@@ -12,11 +12,21 @@ import {
   calibrationSteps,
   runCalibrationSteps,
 } from './calibrate-glr-thresholds.js';
-import { type CalibrationChunk, type CalibrationOptions, type CalibrationSetting, planCalibration } from './calibration-plan.js';
+import {
+  type CalibrationChunk,
+  type CalibrationOptions,
+  type CalibrationSetting,
+  planCalibration,
+} from './calibration-plan.js';
 
 /** A message to a calibration worker: plan a calibration (once per calibration), or run one of its chunks. */
 export type CalibrationWorkRequest =
-  | { readonly type: 'plan'; readonly planId: number; readonly setting: CalibrationSetting; readonly options: CalibrationOptions }
+  | {
+      readonly type: 'plan';
+      readonly planId: number;
+      readonly setting: CalibrationSetting;
+      readonly options: CalibrationOptions;
+    }
   | { readonly type: 'forget'; readonly planId: number }
   | {
       readonly type: 'chunk';
@@ -30,7 +40,10 @@ export type CalibrationWorkRequest =
 /** A worker's answer to a chunk: its result, or what stopped it. */
 export type CalibrationResultMessage =
   | { readonly id: number; readonly result: CalibrationChunkResult }
-  | { readonly id: number; readonly failure: { readonly message: string; readonly stack: string; readonly inputError: boolean } };
+  | {
+      readonly id: number;
+      readonly failure: { readonly message: string; readonly stack: string; readonly inputError: boolean };
+    };
 
 /** How calibrateGlrThresholdsOnThreads runs. */
 export interface CalibrationThreadOptions {
@@ -78,7 +91,12 @@ export class CalibrationWorkers {
         if (job === undefined) return;
         entry.pending.delete(message.id);
         if ('result' in message) job.resolve(message.result);
-        else job.reject(message.failure.inputError ? new InputError(message.failure.message) : new Error(`calibration worker failed: ${message.failure.stack}`));
+        else
+          job.reject(
+            message.failure.inputError
+              ? new InputError(message.failure.message)
+              : new Error(`calibration worker failed: ${message.failure.stack}`),
+          );
         this.feed(entry);
       });
       entry.worker.on('error', failAll);
@@ -107,10 +125,15 @@ export class CalibrationWorkers {
    * with any others) and resolves with calibrateGlrThresholds' result for the same
    * inputs. Throws what calibrateGlrThresholds throws.
    */
-  async calibrate(setting: CalibrationSetting, options: CalibrationOptions, progress?: CalibrationProgress): Promise<CalibrationResult> {
+  async calibrate(
+    setting: CalibrationSetting,
+    options: CalibrationOptions,
+    progress?: CalibrationProgress,
+  ): Promise<CalibrationResult> {
     const plan = planCalibration(setting, options);
     const planId = this.nextPlan++;
-    for (const entry of this.workers) entry.worker.postMessage({ type: 'plan', planId, setting, options } satisfies CalibrationWorkRequest);
+    for (const entry of this.workers)
+      entry.worker.postMessage({ type: 'plan', planId, setting, options } satisfies CalibrationWorkRequest);
     try {
       const steps = calibrationSteps(plan);
       let next = steps.next([]);
@@ -118,15 +141,27 @@ export class CalibrationWorkers {
       return next.value;
     } finally {
       // The workers drop the plan and its scratch (projected pools): a pool may serve many calibrations.
-      for (const entry of this.workers) entry.worker.postMessage({ type: 'forget', planId } satisfies CalibrationWorkRequest);
+      for (const entry of this.workers)
+        entry.worker.postMessage({ type: 'forget', planId } satisfies CalibrationWorkRequest);
     }
   }
 
-  private runStep(planId: number, step: CalibrationStep, progress?: CalibrationProgress): Promise<CalibrationChunkResult[]> {
+  private runStep(
+    planId: number,
+    step: CalibrationStep,
+    progress?: CalibrationProgress,
+  ): Promise<CalibrationChunkResult[]> {
     let done = 0;
     return Promise.all(
       step.chunks.map((chunk) =>
-        this.submit({ type: 'chunk', id: this.nextId++, planId, stage: step.stage, thresholds: step.thresholds, chunk }).then((result) => {
+        this.submit({
+          type: 'chunk',
+          id: this.nextId++,
+          planId,
+          stage: step.stage,
+          thresholds: step.thresholds,
+          chunk,
+        }).then((result) => {
           done++;
           progress?.(step.stage, done, step.chunks.length);
           return result;

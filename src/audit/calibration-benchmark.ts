@@ -21,7 +21,11 @@ export interface CalibrationBenchmark {
 /** The simulated audits of a calibration: tuning paths, every certification round's audits, and the price audits. */
 export function calibrationAudits(result: CalibrationResult): number {
   const { plan } = result;
-  return plan.cells.length * plan.paths + result.certifications.length * plan.cells.length * plan.certificationPaths + plan.priceCells.length * plan.certificationPaths;
+  return (
+    plan.cells.length * plan.paths +
+    result.certifications.length * plan.cells.length * plan.certificationPaths +
+    plan.priceCells.length * plan.certificationPaths
+  );
 }
 
 /**

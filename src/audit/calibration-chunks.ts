@@ -52,7 +52,11 @@ function projectedValues(plan: CalibrationPlan, cell: CalibrationCell): Float64A
   return nullProjection(group!, value!, cell.gap);
 }
 
-function rowPoolOf(plan: CalibrationPlan, cell: CalibrationCell, slot: number): { rows: RowPool; balanced: BalancedOrder | null } {
+function rowPoolOf(
+  plan: CalibrationPlan,
+  cell: CalibrationCell,
+  slot: number,
+): { rows: RowPool; balanced: BalancedOrder | null } {
   let pools = rowPools.get(plan);
   if (pools === undefined) {
     pools = [];
@@ -133,7 +137,11 @@ export function runTuningChunk(plan: CalibrationPlan, chunk: CalibrationChunk): 
  * real audit (runTestAudit on a prepared pool with those counts or values), and counts the
  * decisions. Pure in its inputs. O(chunk.paths x queries).
  */
-export function runCertificationChunk(plan: CalibrationPlan, thresholds: SequentialThresholds, chunk: CalibrationChunk): OutcomeCounts {
+export function runCertificationChunk(
+  plan: CalibrationPlan,
+  thresholds: SequentialThresholds,
+  chunk: CalibrationChunk,
+): OutcomeCounts {
   const { cell, slot } = cellOf(plan, chunk);
   const prepared = preparedOf(plan, cell, slot);
   const { tolerance, budget, minimumPerGroup, order } = plan.setting;

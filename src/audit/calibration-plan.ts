@@ -108,7 +108,9 @@ export interface CalibrationPlan {
   readonly priceCells: readonly CalibrationCell[];
 }
 
-export const DEFAULT_BASE_RATES: readonly number[] = [0, 0.01, 0.03, 0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9, 0.97, 0.99, 1];
+export const DEFAULT_BASE_RATES: readonly number[] = [
+  0, 0.01, 0.03, 0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9, 0.97, 0.99, 1,
+];
 export const DEFAULT_THRESHOLD_GRID: ThresholdGrid = { step: 0.05, upperCount: 300, lowerCount: 300 };
 
 const WHERE = 'calibrateGlrThresholds';
@@ -172,7 +174,14 @@ export function planCalibration(setting: CalibrationSetting, options: Calibratio
   if (!ACCESS_REGIMES.includes(setting.access)) {
     throw inputError({ where: `${WHERE}: access`, expected: ACCESS_REGIMES.join(', '), found: setting.access });
   }
-  if (!(Number.isSafeInteger(setting.countA) && Number.isSafeInteger(setting.countB) && setting.countA >= 1 && setting.countB >= 1)) {
+  if (
+    !(
+      Number.isSafeInteger(setting.countA) &&
+      Number.isSafeInteger(setting.countB) &&
+      setting.countA >= 1 &&
+      setting.countB >= 1
+    )
+  ) {
     throw inputError({
       where: `${WHERE}: group sizes`,
       expected: 'at least one row in each of the two groups',
@@ -184,18 +193,30 @@ export function planCalibration(setting: CalibrationSetting, options: Calibratio
   checkInteger(setting.budget, 1, 'budget');
   checkInteger(setting.minimumPerGroup, 1, 'minimumPerGroup');
   if (setting.order !== 'random' && setting.order !== 'balanced') {
-    throw inputError({ where: `${WHERE}: order`, expected: '"random" or "balanced" (a given order has no randomness to calibrate)', found: setting.order });
+    throw inputError({
+      where: `${WHERE}: order`,
+      expected: '"random" or "balanced" (a given order has no randomness to calibrate)',
+      found: setting.order,
+    });
   }
   if (setting.access !== 'decision') {
     const { group, value } = setting;
     if (!(group instanceof Uint8Array) || !(value instanceof Float64Array) || group.length !== value.length) {
-      throw inputError({ where: `${WHERE}: values`, expected: `the group and ${setting.access} of every row (equal lengths)`, found: 'none' });
+      throw inputError({
+        where: `${WHERE}: values`,
+        expected: `the group and ${setting.access} of every row (equal lengths)`,
+        found: 'none',
+      });
     }
     let countB = 0;
     for (let row = 0; row < group.length; row++) {
       countB += group[row];
       if (!Number.isFinite(value[row])) {
-        throw inputError({ where: `${WHERE}: ${setting.access} of row ${row + 1}`, expected: 'a finite number', found: value[row] });
+        throw inputError({
+          where: `${WHERE}: ${setting.access} of row ${row + 1}`,
+          expected: 'a finite number',
+          found: value[row],
+        });
       }
     }
     if (countB !== setting.countB || group.length - countB !== setting.countA) {
@@ -222,12 +243,14 @@ export function planCalibration(setting: CalibrationSetting, options: Calibratio
     throw inputError({ where: `${WHERE}: confidence`, expected: 'a number in (0, 1)', found: confidence });
   }
   const grid = options.grid ?? DEFAULT_THRESHOLD_GRID;
-  if (!(grid.step > 0 && Number.isFinite(grid.step))) throw inputError({ where: `${WHERE}: grid.step`, expected: 'a positive number', found: grid.step });
+  if (!(grid.step > 0 && Number.isFinite(grid.step)))
+    throw inputError({ where: `${WHERE}: grid.step`, expected: 'a positive number', found: grid.step });
   checkInteger(grid.upperCount, 1, 'grid.upperCount');
   checkInteger(grid.lowerCount, 1, 'grid.lowerCount');
   const baseRates = options.baseRates ?? DEFAULT_BASE_RATES;
   for (const rate of baseRates) {
-    if (!(rate >= 0 && rate <= 1)) throw inputError({ where: `${WHERE}: baseRates`, expected: 'fractions in [0, 1]', found: baseRates });
+    if (!(rate >= 0 && rate <= 1))
+      throw inputError({ where: `${WHERE}: baseRates`, expected: 'fractions in [0, 1]', found: baseRates });
   }
   const cells: CalibrationCell[] =
     setting.access === 'decision'
@@ -242,11 +265,29 @@ export function planCalibration(setting: CalibrationSetting, options: Calibratio
   const chunks: CalibrationChunk[] = [];
   cells.forEach((cell, index) => {
     for (let start = 0, chunk = 0; start < paths; start += chunkPaths, chunk++) {
-      chunks.push({ cell: index, index: chunk, paths: Math.min(chunkPaths, paths - start), seed: deriveSeed(options.seed, 'calibrate', cell.key, 'tune', chunk) });
+      chunks.push({
+        cell: index,
+        index: chunk,
+        paths: Math.min(chunkPaths, paths - start),
+        seed: deriveSeed(options.seed, 'calibrate', cell.key, 'tune', chunk),
+      });
     }
   });
   const priceCells = setting.access === 'decision' ? decisionPriceCells(setting) : proxyPriceCells(setting);
-  return { setting, seed: options.seed, paths, certificationPaths, confidence, grid, rounds, chunkPaths, baseRates, cells, chunks, priceCells };
+  return {
+    setting,
+    seed: options.seed,
+    paths,
+    certificationPaths,
+    confidence,
+    grid,
+    rounds,
+    chunkPaths,
+    baseRates,
+    cells,
+    chunks,
+    priceCells,
+  };
 }
 
 /** The decision-access price cells: gap 0 at rate 1/2, and a at 1/2 - tolerance, b at 1/2 + tolerance. */
@@ -256,7 +297,13 @@ function decisionPriceCells(setting: CalibrationSetting): CalibrationCell[] {
     const positivesA = Math.round(rateA * countA);
     const positivesB = Math.round(rateB * countB);
     const key = `price: a ${positivesA}/${countA}, b ${positivesB}/${countB}`;
-    return { key, role, gap: positivesB / countB - positivesA / countA, counts: { countA, positivesA, countB, positivesB }, lowerRate: positivesA / countA };
+    return {
+      key,
+      role,
+      gap: positivesB / countB - positivesA / countA,
+      counts: { countA, positivesA, countB, positivesB },
+      lowerRate: positivesA / countA,
+    };
   };
   return [cell('null', 0.5, 0.5), cell('alternative', 0.5 - tolerance, 0.5 + tolerance)];
 }
@@ -265,7 +312,13 @@ function decisionPriceCells(setting: CalibrationSetting): CalibrationCell[] {
 function proxyPriceCells(setting: CalibrationSetting): CalibrationCell[] {
   return [
     { key: `price: ${setting.access} projected to gap 0`, role: 'null', gap: 0, counts: null, lowerRate: Number.NaN },
-    { key: `price: ${setting.access} projected to gap +${2 * setting.tolerance}`, role: 'alternative', gap: 2 * setting.tolerance, counts: null, lowerRate: Number.NaN },
+    {
+      key: `price: ${setting.access} projected to gap +${2 * setting.tolerance}`,
+      role: 'alternative',
+      gap: 2 * setting.tolerance,
+      counts: null,
+      lowerRate: Number.NaN,
+    },
   ];
 }
 
@@ -274,7 +327,12 @@ export function priceChunks(plan: CalibrationPlan): CalibrationChunk[] {
   return chunksOf(plan, plan.priceCells, ['price'], true);
 }
 
-function chunksOf(plan: CalibrationPlan, cells: readonly CalibrationCell[], stage: ReadonlyArray<string | number>, price: boolean): CalibrationChunk[] {
+function chunksOf(
+  plan: CalibrationPlan,
+  cells: readonly CalibrationCell[],
+  stage: ReadonlyArray<string | number>,
+  price: boolean,
+): CalibrationChunk[] {
   const chunks: CalibrationChunk[] = [];
   cells.forEach((cell, index) => {
     for (let start = 0, chunk = 0; start < plan.certificationPaths; start += plan.chunkPaths, chunk++) {

@@ -111,7 +111,13 @@ function resolvedOptions(plan: CalibrationPlan): CalibrationRecord['options'] {
  */
 export function calibrationFingerprint(plan: CalibrationPlan): string {
   return createHash('sha256')
-    .update(canonicalJson({ format: CALIBRATION_FORMAT, setting: describedSetting(plan.setting), options: resolvedOptions(plan) }))
+    .update(
+      canonicalJson({
+        format: CALIBRATION_FORMAT,
+        setting: describedSetting(plan.setting),
+        options: resolvedOptions(plan),
+      }),
+    )
     .digest('hex');
 }
 

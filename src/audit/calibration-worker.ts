@@ -33,7 +33,11 @@ parentPort?.on('message', (request: CalibrationWorkRequest) => {
     }
     parentPort?.postMessage({ id: request.id, result } satisfies CalibrationResultMessage, transfer);
   } catch (error) {
-    const failure = { message: (error as Error)?.message ?? String(error), stack: (error as Error)?.stack ?? String(error), inputError: isInputError(error) };
+    const failure = {
+      message: (error as Error)?.message ?? String(error),
+      stack: (error as Error)?.stack ?? String(error),
+      inputError: isInputError(error),
+    };
     parentPort?.postMessage({ id: request.id, failure } satisfies CalibrationResultMessage);
   }
 });

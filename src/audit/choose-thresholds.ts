@@ -103,7 +103,8 @@ export function chooseThresholds(plan: CalibrationPlan, tuning: readonly Thresho
   const lowerCount = grid.lowerCount;
   const paths = plan.paths;
   tuning.forEach((counts, index) => {
-    if (counts.paths !== paths) throw new Error(`chooseThresholds: cell ${cells[index].key} has ${counts.paths} paths, expected ${paths}`);
+    if (counts.paths !== paths)
+      throw new Error(`chooseThresholds: cell ${cells[index].key} has ${counts.paths} paths, expected ${paths}`);
   });
   // rejects[k * U + j] and accepts[j * L + k], maximised over cells, plus per cell for the report.
   const rejects = new Float64Array(lowerCount * upperCount);
@@ -156,7 +157,11 @@ export function chooseThresholds(plan: CalibrationPlan, tuning: readonly Thresho
   let nextK = j < 0 ? -1 : firstLower(j);
   if (j < 0 || nextK < 0) {
     const smallestAlpha = tuningValue(rejects[(lowerCount - 1) * upperCount + upperCount - 1], paths, confidence);
-    const smallestBeta = tuningValue(accepts[(j < 0 ? upperCount - 1 : j) * lowerCount + lowerCount - 1], paths, confidence);
+    const smallestBeta = tuningValue(
+      accepts[(j < 0 ? upperCount - 1 : j) * lowerCount + lowerCount - 1],
+      paths,
+      confidence,
+    );
     const which = j < 0 ? 'alpha' : 'beta';
     throw inputError({
       where: `calibrateGlrThresholds: ${which}`,
@@ -207,11 +212,13 @@ export function chooseThresholds(plan: CalibrationPlan, tuning: readonly Thresho
   const significantAbove = (limit: number) => lowerBoundLimit(paths, limit);
   const significantBelow = (limit: number) => largestCountBelow(paths, limit, 0.975);
   const scanUpper = (limitCount: number): number => {
-    for (let jj = 0; jj < upperCount; jj++) if (rejects[k * upperCount + jj] <= limitCount) return upperThreshold(grid, jj);
+    for (let jj = 0; jj < upperCount; jj++)
+      if (rejects[k * upperCount + jj] <= limitCount) return upperThreshold(grid, jj);
     return Number.POSITIVE_INFINITY;
   };
   const scanLower = (limitCount: number): number => {
-    for (let kk = 0; kk < lowerCount; kk++) if (accepts[j * lowerCount + kk] <= limitCount) return lowerThreshold(grid, kk);
+    for (let kk = 0; kk < lowerCount; kk++)
+      if (accepts[j * lowerCount + kk] <= limitCount) return lowerThreshold(grid, kk);
     return Number.NEGATIVE_INFINITY;
   };
   return {

@@ -92,7 +92,11 @@ export function createSequentialTest(prepared: PreparedAudit, settings: TestSett
     throw inputError({ where: `${where}: minimumPerGroup`, expected: 'an integer >= 1', found: minimum });
   }
   if (settings.test === 'calibrated-glr' && settings.thresholds === undefined) {
-    throw inputError({ where: `${where}: thresholds`, expected: 'calibrated {upper, lower} (fairaudit calibrate)', found: undefined });
+    throw inputError({
+      where: `${where}: thresholds`,
+      expected: 'calibrated {upper, lower} (fairaudit calibrate)',
+      found: undefined,
+    });
   }
   const problem = testSettingsProblem({
     test: settings.test,
@@ -102,10 +106,14 @@ export function createSequentialTest(prepared: PreparedAudit, settings: TestSett
     logitBounds: settings.logitBounds,
     logitTolerance: settings.tolerance,
   });
-  if (problem) throw inputError({ where: `${where}: ${problem.key}`, expected: problem.expected, found: problem.found });
+  if (problem)
+    throw inputError({ where: `${where}: ${problem.key}`, expected: problem.expected, found: problem.found });
   const glrStream = () => (prepared.family === 'bernoulli' ? new BernoulliGlrStream() : new GaussianGlrStream());
   if (settings.test === 'wald-glr' || settings.test === 'calibrated-glr') {
-    const { upper, lower } = settings.test === 'wald-glr' ? waldThresholds(settings.alpha, settings.beta) : (settings.thresholds as SequentialThresholds);
+    const { upper, lower } =
+      settings.test === 'wald-glr'
+        ? waldThresholds(settings.alpha, settings.beta)
+        : (settings.thresholds as SequentialThresholds);
     return new GlrThresholdTest(glrStream(), settings.tolerance, upper, lower, minimum);
   }
   if (settings.test !== 'betting' && settings.test !== 'confidence-sequence') {
@@ -127,6 +135,13 @@ export function createSequentialTest(prepared: PreparedAudit, settings: TestSett
           units: settings.order === 'balanced' ? 'alternating' : 'proportional',
           integerValues,
         })
-      : new GapConfidenceSequenceTest(prepared.countA, prepared.countB, tolerance, settings.alpha, settings.beta, integerValues);
+      : new GapConfidenceSequenceTest(
+          prepared.countA,
+          prepared.countB,
+          tolerance,
+          settings.alpha,
+          settings.beta,
+          integerValues,
+        );
   return bounds !== undefined ? new RescaledTest(inner, lower, width, prepared.source) : inner;
 }

@@ -103,7 +103,7 @@ export type GapRounding = 'nearest' | 'outward' | 'inward';
 function roundedChange(rows: number, outwardSign: number, rounding: GapRounding): number {
   if (rounding === 'nearest') return Math.round(rows);
   const guard = 1e-9 * Math.max(1, Math.abs(rows));
-  const up = (outwardSign >= 0) === (rounding === 'outward');
+  const up = outwardSign >= 0 === (rounding === 'outward');
   return up ? Math.ceil(rows - guard) : Math.floor(rows + guard);
 }
 
@@ -178,10 +178,19 @@ function logitShiftFor(logits: Float64Array, fixedSum: number, count: number, ta
  * Throws InputError when the pool lacks the column, or when no shift reaches a score gap
  * (group b's scores of exactly 0 and 1 without a logit bound its mean).
  */
-export function shiftToProxyGap(pool: AuditPool, metric: FairnessMetric, access: 'score' | 'logit', targetGap: number): MovedPool {
+export function shiftToProxyGap(
+  pool: AuditPool,
+  metric: FairnessMetric,
+  access: 'score' | 'logit',
+  targetGap: number,
+): MovedPool {
   const column = access === 'score' ? pool.score : pool.logit;
   if (column === null) {
-    throw inputError({ where: `${pool.source}: column "${access}"`, expected: `a ${access} column to shift`, found: 'no such column' });
+    throw inputError({
+      where: `${pool.source}: column "${access}"`,
+      expected: `a ${access} column to shift`,
+      found: 'no such column',
+    });
   }
   const moved = copyPool(pool, `${pool.source} (${access} shifted to ${metric} gap ${targetGap})`);
   const values = (access === 'score' ? moved.score : moved.logit)!;

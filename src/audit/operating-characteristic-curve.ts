@@ -51,21 +51,44 @@ function sideOf(gap: number, settings: OperatingCurveSettings): GapRounding {
  */
 export function operatingCurve(pool: AuditPool, settings: OperatingCurveSettings): OperatingCurvePoint[] {
   if (settings.move === 'shift' && settings.access === 'decision') {
-    throw inputError({ where: 'operatingCurve: move', expected: '"re-decide" for decision access ("shift" moves scores or logits)', found: settings.move });
+    throw inputError({
+      where: 'operatingCurve: move',
+      expected: '"re-decide" for decision access ("shift" moves scores or logits)',
+      found: settings.move,
+    });
   }
   for (const key of ['budget', 'replicates'] as const) {
     const value = settings[key];
-    if (!(Number.isSafeInteger(value) && value >= 1)) throw inputError({ where: `operatingCurve: ${key}`, expected: 'an integer >= 1', found: value });
+    if (!(Number.isSafeInteger(value) && value >= 1))
+      throw inputError({ where: `operatingCurve: ${key}`, expected: 'an integer >= 1', found: value });
   }
   return settings.gaps.map((gap) => {
     const moved: MovedPool =
       settings.move === 're-decide'
-        ? redecideToGap(pool, settings.metric, gap, createRandom(deriveSeed(settings.seed, 'move', gap)), 1, sideOf(gap, settings))
+        ? redecideToGap(
+            pool,
+            settings.metric,
+            gap,
+            createRandom(deriveSeed(settings.seed, 'move', gap)),
+            1,
+            sideOf(gap, settings),
+          )
         : shiftToProxyGap(pool, settings.metric, settings.access as 'score' | 'logit', gap);
     const prepared = prepareAudit(moved.pool, settings.metric, settings.access);
     const test = createSequentialTest(prepared, settings.testSettings);
-    const outcomes = simulateAudits(prepared, test, settings.budget, settings.testSettings.order, deriveSeed(settings.seed, gap), 0, settings.replicates);
-    const proxy = prepared.family === 'gaussian' ? prepared.totalB / prepared.countB - prepared.totalA / prepared.countA : Number.NaN;
+    const outcomes = simulateAudits(
+      prepared,
+      test,
+      settings.budget,
+      settings.testSettings.order,
+      deriveSeed(settings.seed, gap),
+      0,
+      settings.replicates,
+    );
+    const proxy =
+      prepared.family === 'gaussian'
+        ? prepared.totalB / prepared.countB - prepared.totalA / prepared.countA
+        : Number.NaN;
     return {
       targetGap: gap,
       decisionGap: prepared.oracleSignedGap,

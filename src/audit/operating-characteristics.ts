@@ -29,7 +29,13 @@ export interface OperatingPoint {
   readonly meanQueries: number;
   readonly meanQueriesStandardError: number;
   /** Query quantiles (type 7, as numpy's default): 10%, 25%, 50%, 75%, 90%. */
-  readonly queryQuantiles: { readonly p10: number; readonly p25: number; readonly p50: number; readonly p75: number; readonly p90: number };
+  readonly queryQuantiles: {
+    readonly p10: number;
+    readonly p25: number;
+    readonly p50: number;
+    readonly p75: number;
+    readonly p90: number;
+  };
 }
 
 /**
@@ -50,7 +56,13 @@ export function simulateAudits(
 ): AuditOutcomes {
   const outcomes: AuditOutcomes = { reject: 0, accept: 0, inconclusive: 0, queries: [] };
   for (let r = firstReplicate; r < firstReplicate + count; r++) {
-    const result = runTestAudit(prepared, test, budget, order, order === 'given' ? null : createRandom(deriveSeed(seed, r)));
+    const result = runTestAudit(
+      prepared,
+      test,
+      budget,
+      order,
+      order === 'given' ? null : createRandom(deriveSeed(seed, r)),
+    );
     outcomes[result.decision]++;
     outcomes.queries.push(result.queries);
   }

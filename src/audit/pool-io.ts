@@ -119,7 +119,11 @@ function readPoolCsv(path: string, text: string, options: ReadPoolOptions | unde
       columnOf = header.map((name) => {
         if (!known.has(name)) return null;
         if (present.has(name as PoolColumn)) {
-          throw inputError({ where: `${path}: line ${line}`, expected: 'each column named once', found: `column "${name}" twice` });
+          throw inputError({
+            where: `${path}: line ${line}`,
+            expected: 'each column named once',
+            found: `column "${name}" twice`,
+          });
         }
         present.add(name as PoolColumn);
         return name as PoolColumn;
@@ -142,7 +146,13 @@ function readPoolCsv(path: string, text: string, options: ReadPoolOptions | unde
       const cell = fields[c].trim();
       const value = DECIMAL_NUMBER.test(cell) ? Number(cell) : Number.NaN;
       const at = row;
-      (builder as PoolColumnsBuilder).set(column, at, value, cell, () => `${path}: row ${at + 1} (line ${line}), column "${column}"`);
+      (builder as PoolColumnsBuilder).set(
+        column,
+        at,
+        value,
+        cell,
+        () => `${path}: row ${at + 1} (line ${line}), column "${column}"`,
+      );
     }
     row++;
   });
@@ -164,7 +174,11 @@ function readPoolArrow(path: string, bytes: Uint8Array, options: ReadPoolOptions
   const names = table.schema.fields.map((field) => field.name);
   for (const column of POOL_COLUMNS) {
     if (names.indexOf(column) !== names.lastIndexOf(column)) {
-      throw inputError({ where: `${path}: schema`, expected: 'each column named once', found: `column "${column}" ${names.filter((name) => name === column).length} times` });
+      throw inputError({
+        where: `${path}: schema`,
+        expected: 'each column named once',
+        found: `column "${column}" ${names.filter((name) => name === column).length} times`,
+      });
     }
   }
   for (const column of POOL_COLUMNS) {

@@ -1,4 +1,10 @@
-import { type CalibratedAuditSettings, calibrationOnThreads, calibrationOptionsOf, calibrationSettingOf, needsCalibration } from './audit-calibration.js';
+import {
+  type CalibratedAuditSettings,
+  calibrationOnThreads,
+  calibrationOptionsOf,
+  calibrationSettingOf,
+  needsCalibration,
+} from './audit-calibration.js';
 import { CalibrationWorkers, threadsFor } from './calibrate-on-threads.js';
 import type { AccessRegime } from './access-regime.js';
 import type { CalibrationOptions, CalibrationSetting } from './calibration-plan.js';
@@ -38,14 +44,20 @@ export async function prepareAuditCalibrations(
     const setting = calibrationSettingOf(prepared, candidate.settings);
     const calibrationOptions = calibrationOptionsOf(candidate.settings);
     const fingerprint = calibrationFingerprint(planCalibration(setting, calibrationOptions));
-    if (!pending.has(fingerprint)) pending.set(fingerprint, { setting, options: calibrationOptions, where: candidate.where ?? 'thresholds' });
+    if (!pending.has(fingerprint))
+      pending.set(fingerprint, { setting, options: calibrationOptions, where: candidate.where ?? 'thresholds' });
   }
   if (pending.size === 0) return;
   const workers = new CalibrationWorkers(threadsFor(options.threads, Number.POSITIVE_INFINITY));
   try {
     await Promise.all(
       [...pending.values()].map(({ setting, options: calibrationOptions, where }) =>
-        calibrationOnThreads(setting, calibrationOptions, { where, ...(options.cacheDirectory === undefined ? {} : { cacheDirectory: options.cacheDirectory }) }, { workers }),
+        calibrationOnThreads(
+          setting,
+          calibrationOptions,
+          { where, ...(options.cacheDirectory === undefined ? {} : { cacheDirectory: options.cacheDirectory }) },
+          { workers },
+        ),
       ),
     );
   } finally {

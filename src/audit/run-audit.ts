@@ -7,7 +7,10 @@ import { type QueryOrder, runTestAuditWithFixedSample } from './run-test-audit.j
 import { runSequentialAudit, type SequentialAuditResult } from './sequential-audit.js';
 
 /** The settings runAudit reads beyond the built test. */
-export type RunAuditSettings = Pick<AuditSettings, 'tolerance' | 'scoreTolerance' | 'logitTolerance' | 'budget' | 'alpha' | 'beta' | 'minimumPerGroup'>;
+export type RunAuditSettings = Pick<
+  AuditSettings,
+  'tolerance' | 'scoreTolerance' | 'logitTolerance' | 'budget' | 'alpha' | 'beta' | 'minimumPerGroup'
+>;
 
 /**
  * runAudit(prepared, settings, auditTest, order, random) runs one audit of the prepared
@@ -27,9 +30,21 @@ export function runAudit(
   order: QueryOrder,
   random: Random | null,
 ): SequentialAuditResult {
-  if (auditTest.name === 'wald-glr' && order !== 'balanced') return runSequentialAudit(prepared, settings, order === 'given' ? null : random);
+  if (auditTest.name === 'wald-glr' && order !== 'balanced')
+    return runSequentialAudit(prepared, settings, order === 'given' ? null : random);
   const test = auditTest.test;
-  const result = runTestAuditWithFixedSample(prepared, test, settings.budget, order, random, toleranceOfAccess(settings, prepared.access));
+  const result = runTestAuditWithFixedSample(
+    prepared,
+    test,
+    settings.budget,
+    order,
+    random,
+    toleranceOfAccess(settings, prepared.access),
+  );
   const interval = test.gapInterval?.();
-  return { ...result, statistic: test instanceof GlrThresholdTest ? test.statistic : Number.NaN, ...(interval === undefined ? {} : { gapInterval: interval }) };
+  return {
+    ...result,
+    statistic: test instanceof GlrThresholdTest ? test.statistic : Number.NaN,
+    ...(interval === undefined ? {} : { gapInterval: interval }),
+  };
 }

@@ -4,7 +4,13 @@ import { BalancedOrder } from './balanced-order.js';
 import { restoreOrder, shufflePosition } from './partial-shuffle.js';
 import type { PreparedAudit } from './prepare-audit.js';
 import type { FixedSampleDecision } from '../stats/fixed-sample-decision.js';
-import { addQueried, continueRandomOrder, fixedSampleOf, type QueriedSums, type SequentialDecision } from './sequential-audit.js';
+import {
+  addQueried,
+  continueRandomOrder,
+  fixedSampleOf,
+  type QueriedSums,
+  type SequentialDecision,
+} from './sequential-audit.js';
 
 /**
  * The order in which an audit queries the pool: 'random' (a uniform permutation),
@@ -50,7 +56,13 @@ export function balancedOrderOf(prepared: PreparedAudit): BalancedOrder {
  * stream. O(queries) plus the test's own cost. Kernel: the caller validates (budget an
  * integer >= 1; random non-null unless order is 'given').
  */
-export function runTestAudit(prepared: PreparedAudit, test: SequentialTest, budget: number, order: QueryOrder, random: Random | null): TestAuditResult {
+export function runTestAudit(
+  prepared: PreparedAudit,
+  test: SequentialTest,
+  budget: number,
+  order: QueryOrder,
+  random: Random | null,
+): TestAuditResult {
   return auditWithTest(prepared, test, budget, order, random, null);
 }
 

@@ -50,7 +50,14 @@ export interface QueriedSums {
  * of the first min(B, pool size) rows the fixed-sample decision uses. Returns cap (the
  * positions now shuffled, for restoreOrder). O(cap - position).
  */
-export function continueRandomOrder(prepared: PreparedAudit, sums: QueriedSums, position: number, cap: number, shuffle: boolean, random: Random | null): number {
+export function continueRandomOrder(
+  prepared: PreparedAudit,
+  sums: QueriedSums,
+  position: number,
+  cap: number,
+  shuffle: boolean,
+  random: Random | null,
+): number {
   const { group, value, order, swaps } = prepared;
   for (; position < cap; position++) {
     const row = shuffle ? shufflePosition(order, swaps, position, random!) : position;
@@ -116,7 +123,10 @@ export function fixedSampleOf(
  */
 export function runSequentialAudit(
   prepared: PreparedAudit,
-  settings: Pick<AuditSettings, 'tolerance' | 'scoreTolerance' | 'logitTolerance' | 'budget' | 'alpha' | 'beta' | 'minimumPerGroup'>,
+  settings: Pick<
+    AuditSettings,
+    'tolerance' | 'scoreTolerance' | 'logitTolerance' | 'budget' | 'alpha' | 'beta' | 'minimumPerGroup'
+  >,
   random: Random | null,
   options: SequentialAuditOptions = {},
 ): SequentialAuditResult {
@@ -160,7 +170,10 @@ export function runSequentialAudit(
     }
   }
   const queries = position;
-  let fixed: { fixedDecision: FixedSampleDecision | null; fixedGap: number } = { fixedDecision: null, fixedGap: Number.NaN };
+  let fixed: { fixedDecision: FixedSampleDecision | null; fixedGap: number } = {
+    fixedDecision: null,
+    fixedGap: Number.NaN,
+  };
   if (wantFixed) {
     const sums = { countA, sumA, countB, sumB };
     if (cap !== size) position = continueRandomOrder(prepared, sums, position, cap, shuffle, random);

@@ -53,7 +53,11 @@ export interface ThresholdPathCounts {
 }
 
 /** emptyPathCounts(grid, recordNull, recordAlternative) allocates zeroed histograms. */
-export function emptyPathCounts(grid: ThresholdGrid, recordNull: boolean, recordAlternative: boolean): ThresholdPathCounts {
+export function emptyPathCounts(
+  grid: ThresholdGrid,
+  recordNull: boolean,
+  recordAlternative: boolean,
+): ThresholdPathCounts {
   return {
     paths: 0,
     nullBins: recordNull ? new Float64Array(grid.lowerCount * (grid.upperCount + 1)) : null,
@@ -64,7 +68,8 @@ export function emptyPathCounts(grid: ThresholdGrid, recordNull: boolean, record
 /** mergePathCounts(into, from) adds from's histograms to into's. O(grid). */
 export function mergePathCounts(into: ThresholdPathCounts, from: ThresholdPathCounts): void {
   into.paths += from.paths;
-  if (into.nullBins !== null && from.nullBins !== null) for (let i = 0; i < into.nullBins.length; i++) into.nullBins[i] += from.nullBins[i];
+  if (into.nullBins !== null && from.nullBins !== null)
+    for (let i = 0; i < into.nullBins.length; i++) into.nullBins[i] += from.nullBins[i];
   if (into.alternativeBins !== null && from.alternativeBins !== null) {
     for (let i = 0; i < into.alternativeBins.length; i++) into.alternativeBins[i] += from.alternativeBins[i];
   }

@@ -35,7 +35,10 @@ export async function acquireForReproduction(
         current = `${dataset}/${progress.file}`;
         const size = progress.totalBytes === null ? '' : ` (${(progress.totalBytes / 1e6).toFixed(1)} MB)`;
         if (!options.quiet) write(`fetching ${dataset}: ${progress.file}${size} from ${progress.url}\n`);
-        bar = progress.totalBytes === null ? null : new ProgressBar(progress.file, progress.totalBytes, options.quiet, 'bytes');
+        bar =
+          progress.totalBytes === null
+            ? null
+            : new ProgressBar(progress.file, progress.totalBytes, options.quiet, 'bytes');
       }
       bar?.update(progress.receivedBytes);
     },
@@ -43,7 +46,8 @@ export async function acquireForReproduction(
   (bar as ProgressBar | null)?.finish();
   if (!options.quiet) {
     const folder = relative(process.cwd(), downloadsRoot(options)) || '.';
-    for (const name of acquisition.fetched) write(`fetched ${name} into ${folder}/${name}/ (sizes and sha256 verified)\n`);
+    for (const name of acquisition.fetched)
+      write(`fetched ${name} into ${folder}/${name}/ (sizes and sha256 verified)\n`);
   }
   const notice = acquisitionNotice(acquisition);
   if (notice !== null) write(`${notice}\n`);

@@ -73,31 +73,74 @@ export function addAuditOptions<T>(yargs: Argv<T>, orders: readonly string[]): A
       describe:
         'Instead of --pool, a generated pool: JSON {"size","groupShare","labelRate":[a,b],"decisionRate":[a,b],"logitScale"?,"seed"?} (src/data/synthetic-pool.ts)',
     })
-    .option('metric', { choices: FAIRNESS_METRICS, default: 'sp' as FairnessMetric, describe: 'sp: all rows; eo: rows with label = 1' })
-    .option('access', { choices: ACCESS_REGIMES, default: 'decision' as AccessRegime, describe: 'What the auditor observes' })
-    .option('tolerance', { type: 'number', default: 0.05, describe: 'delta: the tolerance on the SP/EO gap of hard decisions (decision access and the oracle)' })
-    .option('score-tolerance', { type: 'number', default: 0.05, describe: 'The proxy tolerance on the gap of mean scores (score access)' })
-    .option('logit-tolerance', { type: 'number', default: 0.2, describe: 'The proxy tolerance on the gap of mean logits (logit access)' })
+    .option('metric', {
+      choices: FAIRNESS_METRICS,
+      default: 'sp' as FairnessMetric,
+      describe: 'sp: all rows; eo: rows with label = 1',
+    })
+    .option('access', {
+      choices: ACCESS_REGIMES,
+      default: 'decision' as AccessRegime,
+      describe: 'What the auditor observes',
+    })
+    .option('tolerance', {
+      type: 'number',
+      default: 0.05,
+      describe: 'delta: the tolerance on the SP/EO gap of hard decisions (decision access and the oracle)',
+    })
+    .option('score-tolerance', {
+      type: 'number',
+      default: 0.05,
+      describe: 'The proxy tolerance on the gap of mean scores (score access)',
+    })
+    .option('logit-tolerance', {
+      type: 'number',
+      default: 0.2,
+      describe: 'The proxy tolerance on the gap of mean logits (logit access)',
+    })
     .option('decision-tolerance', { type: 'number', hidden: true, describe: 'Removed: --tolerance is delta now' })
-    .option('budget', { type: 'number', default: 4000, describe: 'B: most queries; the audit stops at min(B, pool size)' })
-    .option('alpha', { type: 'number', default: 0.05, describe: 'alpha: the level of false violations (Wald: upper threshold log((1-beta)/alpha))' })
-    .option('beta', { type: 'number', default: 0.2, describe: 'beta: the level of false compliance (Wald: lower threshold log(beta/(1-alpha)))' })
+    .option('budget', {
+      type: 'number',
+      default: 4000,
+      describe: 'B: most queries; the audit stops at min(B, pool size)',
+    })
+    .option('alpha', {
+      type: 'number',
+      default: 0.05,
+      describe: 'alpha: the level of false violations (Wald: upper threshold log((1-beta)/alpha))',
+    })
+    .option('beta', {
+      type: 'number',
+      default: 0.2,
+      describe: 'beta: the level of false compliance (Wald: lower threshold log(beta/(1-alpha)))',
+    })
     .option('order', {
       choices: orders,
       default: 'random',
-      describe: 'random: uniform without replacement; balanced: the groups alternate, each in random order; given: the pool order',
+      describe:
+        'random: uniform without replacement; balanced: the groups alternate, each in random order; given: the pool order',
     })
     .option('minimum-per-group', {
       type: 'number',
       describe:
         'Start the test once each group has this many observations (paper A: 1; calibrated-glr with score/logit access: 5; see docs/core.md and docs/error-control.md)',
     })
-    .option('logit-bounds', { type: 'string', describe: 'LOWER,UPPER: declared bounds of the logits (betting and confidence-sequence tests with logit access)' })
-    .option('calibration-paths', { type: 'number', describe: 'Calibrated thresholds: simulated audits per calibration pool (default 4000)' })
-    .option('calibration-seed', { type: 'string', describe: 'Calibrated thresholds: seed of the calibration (default "calibrate")' })
+    .option('logit-bounds', {
+      type: 'string',
+      describe: 'LOWER,UPPER: declared bounds of the logits (betting and confidence-sequence tests with logit access)',
+    })
+    .option('calibration-paths', {
+      type: 'number',
+      describe: 'Calibrated thresholds: simulated audits per calibration pool (default 4000)',
+    })
+    .option('calibration-seed', {
+      type: 'string',
+      describe: 'Calibrated thresholds: seed of the calibration (default "calibrate")',
+    })
     .option('calibration-base-rates', {
       type: 'string',
-      describe: "Calibrated thresholds, decision access: group a's rates in the simulated pools, as fractions of [0, 1 - delta], comma-separated",
+      describe:
+        "Calibrated thresholds, decision access: group a's rates in the simulated pools, as fractions of [0, 1 - delta], comma-separated",
     })
     .option('threads', { type: 'number', describe: 'Worker threads for a calibration (default: one per core)' });
 }
@@ -118,8 +161,14 @@ export function addTestOptions<T>(yargs: Argv<T>): Argv<T> {
       describe:
         "The sequential test: wald-glr (paper A's, the default), calibrated-glr, betting, confidence-sequence (docs/error-control.md)",
     })
-    .option('thresholds', { choices: ['wald', 'calibrated'] as const, describe: "The GLR's thresholds: wald (paper A's) or calibrated (cached by fingerprint)" })
-    .option('upper', { type: 'number', describe: 'Given upper threshold of the GLR (with --lower; e.g. from fairaudit calibrate)' })
+    .option('thresholds', {
+      choices: ['wald', 'calibrated'] as const,
+      describe: "The GLR's thresholds: wald (paper A's) or calibrated (cached by fingerprint)",
+    })
+    .option('upper', {
+      type: 'number',
+      describe: 'Given upper threshold of the GLR (with --lower; e.g. from fairaudit calibrate)',
+    })
     .option('lower', { type: 'number', describe: 'Given lower threshold of the GLR (with --upper)' });
 }
 
@@ -145,12 +194,18 @@ export function auditSettingsOfFlags(argv: AuditFlags): Partial<AuditPoolSetting
     );
   }
   if ((argv.pool === undefined) === (argv.synthetic === undefined)) {
-    throw inputError({ where: '--pool / --synthetic', expected: 'exactly one of them', found: argv.pool === undefined ? 'neither' : 'both' });
+    throw inputError({
+      where: '--pool / --synthetic',
+      expected: 'exactly one of them',
+      found: argv.pool === undefined ? 'neither' : 'both',
+    });
   }
   const calibration = {
     ...(argv['calibration-paths'] === undefined ? {} : { paths: argv['calibration-paths'] }),
     ...(argv['calibration-seed'] === undefined ? {} : { seed: argv['calibration-seed'] }),
-    ...(argv['calibration-base-rates'] === undefined ? {} : { baseRates: argv['calibration-base-rates'].split(',').map((part) => Number(part.trim())) }),
+    ...(argv['calibration-base-rates'] === undefined
+      ? {}
+      : { baseRates: argv['calibration-base-rates'].split(',').map((part) => Number(part.trim())) }),
   };
   return {
     metric: argv.metric,
@@ -172,10 +227,18 @@ export function auditSettingsOfFlags(argv: AuditFlags): Partial<AuditPoolSetting
 export function testSettingsOfFlags(argv: TestFlags): Partial<AuditPoolSettings> {
   const given = argv.upper !== undefined || argv.lower !== undefined;
   if (given && (argv.upper === undefined || argv.lower === undefined)) {
-    throw inputError({ where: argv.upper === undefined ? '--upper' : '--lower', expected: 'both --upper and --lower (given thresholds)', found: 'only one of them' });
+    throw inputError({
+      where: argv.upper === undefined ? '--upper' : '--lower',
+      expected: 'both --upper and --lower (given thresholds)',
+      found: 'only one of them',
+    });
   }
   if (given && argv.thresholds !== undefined) {
-    throw inputError({ where: '--thresholds', expected: 'nothing with --upper/--lower (they are the thresholds)', found: argv.thresholds });
+    throw inputError({
+      where: '--thresholds',
+      expected: 'nothing with --upper/--lower (they are the thresholds)',
+      found: argv.thresholds,
+    });
   }
   return {
     ...(argv.test === undefined ? {} : { test: argv.test }),
@@ -195,7 +258,11 @@ function syntheticPoolOf(text: string): AuditPool {
   if (typeof recipe !== 'object' || recipe === null || Array.isArray(recipe)) {
     throw inputError({ where: '--synthetic', expected: 'a JSON object (a synthetic pool recipe)', found: text });
   }
-  const spec = validateInput({ logitScale: 1, seed: 'audit', ...recipe }, syntheticPoolSchema, (path) => `--synthetic: ${formatPath(path)}`);
+  const spec = validateInput(
+    { logitScale: 1, seed: 'audit', ...recipe },
+    syntheticPoolSchema,
+    (path) => `--synthetic: ${formatPath(path)}`,
+  );
   return generateSyntheticPool(spec as SyntheticPoolSpec, '--synthetic');
 }
 

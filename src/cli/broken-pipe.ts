@@ -8,7 +8,10 @@ const guarded = new WeakSet<NodeJS.WritableStream>();
  * other stream error is thrown as before. Installs one listener per stream however
  * often it is called. O(1).
  */
-export function exitQuietlyOnBrokenPipe(stream: NodeJS.WritableStream, exit: (code: number) => void = (code) => process.exit(code)): void {
+export function exitQuietlyOnBrokenPipe(
+  stream: NodeJS.WritableStream,
+  exit: (code: number) => void = (code) => process.exit(code),
+): void {
   if (guarded.has(stream)) return;
   guarded.add(stream);
   stream.on('error', (error: NodeJS.ErrnoException) => {

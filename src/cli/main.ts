@@ -45,4 +45,3 @@ export async function main(argv: string[]): Promise<number> {
   }
   return process.exitCode === undefined ? 0 : Number(process.exitCode);
 }
-

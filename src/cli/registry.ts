@@ -23,7 +23,12 @@ export const paperLayouts: readonly PaperLayout[] = [paperALayout, errorControlL
  * Every reproduction, in the order `fairaudit reproduce all` runs them. To add one,
  * write papers/<paper>/ with a Reproduction and add it here.
  */
-export const reproductions: readonly Reproduction[] = [paperAReproduction, errorControlReproduction, paperBReproduction, paperBPirReproduction];
+export const reproductions: readonly Reproduction[] = [
+  paperAReproduction,
+  errorControlReproduction,
+  paperBReproduction,
+  paperBPirReproduction,
+];
 
 /** reproductionNames() lists the names `fairaudit reproduce` accepts (plus "all"). */
 export function reproductionNames(): string[] {

@@ -44,7 +44,13 @@ export function isOfflineRequested(flag: boolean | undefined): boolean {
  * a reproduction (the Census PUMS files and HateDay have no checksum or no URL). O(files).
  */
 export function verifiedForm(forms: readonly ManifestForm[]): ManifestForm | null {
-  return forms.find((form) => form.readable !== false && form.files.every((file) => file.optional === true || (file.urls.length > 0 && file.sha256 !== null))) ?? null;
+  return (
+    forms.find(
+      (form) =>
+        form.readable !== false &&
+        form.files.every((file) => file.optional === true || (file.urls.length > 0 && file.sha256 !== null)),
+    ) ?? null
+  );
 }
 
 /**
@@ -60,7 +66,8 @@ export async function probeNetwork(url: string, timeoutMs: number): Promise<{ re
   } catch (error) {
     const cause = (error as { cause?: { code?: string; message?: string } }).cause;
     const name = (error as Error).name;
-    if (name === 'TimeoutError' || name === 'AbortError') return { reachable: false, detail: `no answer within ${timeoutMs} ms` };
+    if (name === 'TimeoutError' || name === 'AbortError')
+      return { reachable: false, detail: `no answer within ${timeoutMs} ms` };
     return { reachable: false, detail: cause?.code ?? cause?.message ?? (error as Error).message };
   }
 }
@@ -87,7 +94,8 @@ export async function acquireDatasets(names: readonly string[], options: Acquire
   const wanted: Array<{ name: string; form: ManifestForm }> = [];
   for (const name of missing) {
     const form = verifiedForm(readManifest(name, options.manifestDirectory).forms);
-    if (form === null) unavailable.push({ name, reason: 'no download with a published checksum (bring your own copy: docs/data.md)' });
+    if (form === null)
+      unavailable.push({ name, reason: 'no download with a published checksum (bring your own copy: docs/data.md)' });
     else wanted.push({ name, form });
   }
   if (wanted.length === 0) return { present, fetched: [], unavailable, network: 'skipped' };

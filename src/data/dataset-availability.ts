@@ -21,7 +21,10 @@ export interface DatasetAvailability {
  * reading or hashing them). Throws InputError when the named mirror is not a folder.
  * O(datasets × files).
  */
-export function datasetAvailability(options: DataLocationOptions = {}, names?: readonly string[]): DatasetAvailability[] {
+export function datasetAvailability(
+  options: DataLocationOptions = {},
+  names?: readonly string[],
+): DatasetAvailability[] {
   const locations = dataLocations(options);
   return DATASETS.filter((definition) => names === undefined || names.includes(definition.name)).map((definition) => {
     const manifest = readManifest(definition.name, options.manifestDirectory);

@@ -88,16 +88,33 @@ export function exportSplit(
   ];
   for (const { name, part, audit: mask } of parts) {
     if (format === 'npy') {
-      write(`${name}-features.npy`, encodeNpy(part.features, [part.rows, part.columns]), `${name}: features, float64 (${part.rows}, ${part.columns})`);
+      write(
+        `${name}-features.npy`,
+        encodeNpy(part.features, [part.rows, part.columns]),
+        `${name}: features, float64 (${part.rows}, ${part.columns})`,
+      );
       write(`${name}-label.npy`, encodeNpy(part.label, [part.rows]), `${name}: label, uint8`);
-      write(`${name}-group.npy`, encodeNpy(part.group, [part.rows]), `${name}: protected group (1 = ${split.groupB}), uint8`);
+      write(
+        `${name}-group.npy`,
+        encodeNpy(part.group, [part.rows]),
+        `${name}: protected group (1 = ${split.groupB}), uint8`,
+      );
       write(`${name}-row.npy`, encodeNpy(part.rowIndex, [part.rows]), `${name}: the raw dataset's row index, int32`);
-      if (mask !== null) write(`${name}-audit.npy`, encodeNpy(mask, [part.rows]), `${name}: 1 = in the audit set, uint8`);
+      if (mask !== null)
+        write(`${name}-audit.npy`, encodeNpy(mask, [part.rows]), `${name}: 1 = in the audit set, uint8`);
     } else {
-      write(`${name}.csv`, partCsv(part, mask), `${name}: row, group, label${mask === null ? '' : ', audit'}, ${part.columns} features`);
+      write(
+        `${name}.csv`,
+        partCsv(part, mask),
+        `${name}: row, group, label${mask === null ? '' : ', audit'}, ${part.columns} features`,
+      );
     }
   }
-  const summary = (part: TabularData) => ({ rows: part.rows, positives: positives(part.label), groupB: positives(part.group) });
+  const summary = (part: TabularData) => ({
+    rows: part.rows,
+    positives: positives(part.label),
+    groupB: positives(part.group),
+  });
   const description = {
     format: 'fairaudit-split/1',
     ...describe,

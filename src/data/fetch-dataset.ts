@@ -40,9 +40,14 @@ export function downloadableForm(manifest: DatasetManifest, requested?: string):
   if (requested !== undefined) {
     const form = manifest.forms.find((candidate) => candidate.name === requested);
     if (form === undefined) {
-      throw inputError({ where: '--form', expected: `a form of ${manifest.name}: ${manifest.forms.map((f) => f.name).join(', ')}`, found: requested });
+      throw inputError({
+        where: '--form',
+        expected: `a form of ${manifest.name}: ${manifest.forms.map((f) => f.name).join(', ')}`,
+        found: requested,
+      });
     }
-    if (!canDownload(form)) throw inputError({ where: '--form', expected: 'a form fairaudit can download and read', found: requested });
+    if (!canDownload(form))
+      throw inputError({ where: '--form', expected: 'a form fairaudit can download and read', found: requested });
     return form;
   }
   const form = manifest.forms.find(canDownload);
@@ -110,13 +115,23 @@ async function streamToFile(
       if (!output.write(chunk)) await new Promise<void>((resolve) => output.once('drain', () => resolve()));
       onProgress?.({ file: expected.name, url, receivedBytes, totalBytes });
     }
-    await new Promise<void>((resolve, reject) => output.end((error?: Error | null) => (error ? reject(error) : resolve())));
+    await new Promise<void>((resolve, reject) =>
+      output.end((error?: Error | null) => (error ? reject(error) : resolve())),
+    );
     const sha256 = hash.digest('hex');
     if (expected.size !== null && receivedBytes !== expected.size) {
-      throw inputError({ where: url, expected: `${expected.size} bytes (the manifest's size of ${expected.name})`, found: `${receivedBytes} bytes` });
+      throw inputError({
+        where: url,
+        expected: `${expected.size} bytes (the manifest's size of ${expected.name})`,
+        found: `${receivedBytes} bytes`,
+      });
     }
     if (expected.sha256 !== null && sha256 !== expected.sha256) {
-      throw inputError({ where: url, expected: `sha256 ${expected.sha256} (the manifest's checksum of ${expected.name})`, found: sha256 });
+      throw inputError({
+        where: url,
+        expected: `sha256 ${expected.sha256} (the manifest's checksum of ${expected.name})`,
+        found: sha256,
+      });
     }
     renameSync(temporary, target);
     return sha256;

@@ -89,7 +89,11 @@ function checkManifest(value: unknown, where: string): DatasetManifest {
         throw inputError({ where: `${fileWhere}.size`, expected: 'a byte count or null', found: fileRecord.size });
       }
       if (fileRecord.sha256 !== null && !/^[0-9a-f]{64}$/.test(String(fileRecord.sha256))) {
-        throw inputError({ where: `${fileWhere}.sha256`, expected: '64 lower-case hex digits or null', found: fileRecord.sha256 });
+        throw inputError({
+          where: `${fileWhere}.sha256`,
+          expected: '64 lower-case hex digits or null',
+          found: fileRecord.sha256,
+        });
       }
       expectArray(fileRecord.urls, `${fileWhere}.urls`).forEach((url, k) => {
         expectString(url, `${fileWhere}.urls[${k}]`);
@@ -112,6 +116,7 @@ function expectArray(value: unknown, where: string): unknown[] {
 }
 
 function expectString(value: unknown, where: string): string {
-  if (typeof value !== 'string' || value.length === 0) throw inputError({ where, expected: 'a non-empty string', found: value });
+  if (typeof value !== 'string' || value.length === 0)
+    throw inputError({ where, expected: 'a non-empty string', found: value });
   return value;
 }

@@ -20,7 +20,11 @@ const MAGIC = '\x93NUMPY';
 export function readNpyMatrix(path: string): NpyMatrix {
   const bytes = readFileSync(path);
   if (bytes.length < 10 || bytes.toString('latin1', 0, 6) !== MAGIC) {
-    throw inputError({ where: path, expected: 'a NumPy .npy file (magic \\x93NUMPY)', found: bytes.toString('latin1', 0, 6) });
+    throw inputError({
+      where: path,
+      expected: 'a NumPy .npy file (magic \\x93NUMPY)',
+      found: bytes.toString('latin1', 0, 6),
+    });
   }
   const major = bytes[6];
   const headerLength = major === 1 ? bytes.readUInt16LE(8) : bytes.readUInt32LE(8);
@@ -30,9 +34,14 @@ export function readNpyMatrix(path: string): NpyMatrix {
   const fortran = /'fortran_order'\s*:\s*(True|False)/.exec(header)?.[1];
   const shape = /'shape'\s*:\s*\(([^)]*)\)/.exec(header)?.[1];
   if (descr !== '<f4' && descr !== '<f8') {
-    throw inputError({ where: `${path}: header descr`, expected: "little-endian float32 or float64 ('<f4' or '<f8')", found: descr });
+    throw inputError({
+      where: `${path}: header descr`,
+      expected: "little-endian float32 or float64 ('<f4' or '<f8')",
+      found: descr,
+    });
   }
-  if (fortran !== 'False') throw inputError({ where: `${path}: header fortran_order`, expected: 'False (C order)', found: fortran });
+  if (fortran !== 'False')
+    throw inputError({ where: `${path}: header fortran_order`, expected: 'False (C order)', found: fortran });
   const dimensions = (shape ?? '')
     .split(',')
     .map((part) => part.trim())
@@ -46,7 +55,11 @@ export function readNpyMatrix(path: string): NpyMatrix {
   const dataStart = headerStart + headerLength;
   const needed = rows * columns * width;
   if (bytes.length - dataStart < needed) {
-    throw inputError({ where: path, expected: `${needed} bytes of data for shape (${rows}, ${columns})`, found: `${bytes.length - dataStart} bytes (truncated?)` });
+    throw inputError({
+      where: path,
+      expected: `${needed} bytes of data for shape (${rows}, ${columns})`,
+      found: `${bytes.length - dataStart} bytes (truncated?)`,
+    });
   }
   const values = new Float64Array(rows * columns);
   for (let i = 0; i < rows * columns; i++) {
@@ -74,7 +87,8 @@ function descrOf(values: NpyColumn): string {
  */
 export function encodeNpy(values: NpyColumn, shape: readonly number[]): Uint8Array {
   const count = shape.reduce((product, d) => product * d, 1);
-  if (count !== values.length) throw new RangeError(`encodeNpy: shape (${shape.join(', ')}) holds ${count} values, got ${values.length}`);
+  if (count !== values.length)
+    throw new RangeError(`encodeNpy: shape (${shape.join(', ')}) holds ${count} values, got ${values.length}`);
   const shapeText = shape.length === 1 ? `(${shape[0]},)` : `(${shape.join(', ')})`;
   let header = `{'descr': '${descrOf(values)}', 'fortran_order': False, 'shape': ${shapeText}, }`;
   const unpadded = MAGIC.length + 4 + header.length + 1;

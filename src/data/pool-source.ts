@@ -16,11 +16,14 @@ export const poolSourceSchema = schema.object(
       schema.string({
         pattern: /^[A-Za-z0-9][A-Za-z0-9._-]*$/,
         patternText: 'letters, digits, ".", "_" and "-"',
-        description: 'A short name for the pool, used as its label in results (the `pool` column when the grid varies it).',
+        description:
+          'A short name for the pool, used as its label in results (the `pool` column when the grid varies it).',
       }),
     ),
     file: schema.optional(
-      schema.string({ description: 'An Arrow IPC or CSV pool file; a relative path is resolved against the config file\'s folder.' }),
+      schema.string({
+        description: "An Arrow IPC or CSV pool file; a relative path is resolved against the config file's folder.",
+      }),
     ),
     synthetic: schema.optional(syntheticPoolSchema),
   },
@@ -60,7 +63,10 @@ export async function loadPoolSource(source: PoolSource, access: AccessRegime, o
 
 async function readOrGenerate(source: PoolSource, access: AccessRegime, origin: PoolOrigin): Promise<AuditPool> {
   if (source.synthetic) {
-    return generateSyntheticPool(source.synthetic, `${origin.configFile}: settings.pool (synthetic ${source.name ?? canonicalJson(source.synthetic)})`);
+    return generateSyntheticPool(
+      source.synthetic,
+      `${origin.configFile}: settings.pool (synthetic ${source.name ?? canonicalJson(source.synthetic)})`,
+    );
   }
   // Imported on demand: the Arrow reader costs a worker ~150 ms of start-up that synthetic pools never need.
   const { readPoolFile } = await import('../audit/pool-io.js');

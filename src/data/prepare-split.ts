@@ -66,7 +66,11 @@ export interface PreparedSplit {
 }
 
 /** findProtectedAttribute(table, name) returns the named attribute or throws InputError listing the choices. */
-export function findProtectedAttribute(table: DatasetTable, name: string, where = 'protectedAttribute'): ProtectedAttribute {
+export function findProtectedAttribute(
+  table: DatasetTable,
+  name: string,
+  where = 'protectedAttribute',
+): ProtectedAttribute {
   const found = table.protectedAttributes.find((attribute) => attribute.name === name);
   if (found === undefined) {
     const names = table.protectedAttributes.map((attribute) => attribute.name).join(', ');

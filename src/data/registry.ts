@@ -7,7 +7,13 @@ import { compasDataset } from './datasets/compas.js';
 import { hatedayDataset } from './datasets/hateday.js';
 
 /** Every dataset fairaudit knows, in the order `fairaudit data list` shows them. */
-export const DATASETS: readonly DatasetDefinition[] = [acsIncomeDataset, adultDataset, ccdDataset, compasDataset, hatedayDataset];
+export const DATASETS: readonly DatasetDefinition[] = [
+  acsIncomeDataset,
+  adultDataset,
+  ccdDataset,
+  compasDataset,
+  hatedayDataset,
+];
 
 /** The registry's names. */
 export function datasetNames(): string[] {

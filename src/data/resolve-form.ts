@@ -40,7 +40,11 @@ export function formAvailability(manifest: DatasetManifest, locations: DataLocat
  * the data (fetch, or a mirror via --data-dir / FAIRAUDIT_DATA_DIR).
  * O(number of files).
  */
-export function locateForm(manifest: DatasetManifest, locations: DataLocations, extraFiles: readonly string[] = []): LocatedForm {
+export function locateForm(
+  manifest: DatasetManifest,
+  locations: DataLocations,
+  extraFiles: readonly string[] = [],
+): LocatedForm {
   const availability = formAvailability(manifest, locations);
   for (const entry of availability) {
     if (entry.complete && entry.form.readable !== false) return { form: entry.form, paths: entry.found };

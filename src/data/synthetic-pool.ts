@@ -60,7 +60,9 @@ function groupCounts(spec: SyntheticPoolSpec, group: 0 | 1): GroupCounts {
  * positive rate of a group must fit together (the positive decisions left for the
  * label-0 rows must be between 0 and their number). O(1).
  */
-export function syntheticPoolProblem(spec: SyntheticPoolSpec): { key: string; expected: string; found: unknown } | undefined {
+export function syntheticPoolProblem(
+  spec: SyntheticPoolSpec,
+): { key: string; expected: string; found: unknown } | undefined {
   if (!(Number.isSafeInteger(spec.size) && spec.size >= 2 && spec.size <= MAX_SYNTHETIC_POOL_SIZE)) {
     return { key: 'size', expected: `an integer from 2 to ${MAX_SYNTHETIC_POOL_SIZE}`, found: spec.size };
   }
@@ -68,7 +70,11 @@ export function syntheticPoolProblem(spec: SyntheticPoolSpec): { key: string; ex
     const counts = groupCounts(spec, group);
     const name = group === 0 ? 'a' : 'b';
     if (counts.rows === 0) {
-      return { key: 'groupShare', expected: `a share that leaves group ${name} at least one of the ${spec.size} rows`, found: spec.groupShare };
+      return {
+        key: 'groupShare',
+        expected: `a share that leaves group ${name} at least one of the ${spec.size} rows`,
+        found: spec.groupShare,
+      };
     }
     const negatives = counts.rows - counts.positives;
     if (counts.decidedPositiveAmongNegatives < 0 || counts.decidedPositiveAmongNegatives > negatives) {
@@ -93,7 +99,8 @@ export function syntheticPoolProblem(spec: SyntheticPoolSpec): { key: string; ex
  */
 export function generateSyntheticPool(spec: SyntheticPoolSpec, source = 'synthetic'): AuditPool {
   const problem = syntheticPoolProblem(spec);
-  if (problem) throw inputError({ where: `${source}: ${problem.key}`, expected: problem.expected, found: problem.found });
+  if (problem)
+    throw inputError({ where: `${source}: ${problem.key}`, expected: problem.expected, found: problem.found });
   const random = createRandom(`synthetic-pool:${spec.seed}`);
   const size = spec.size;
   const group = new Uint8Array(size);
@@ -158,7 +165,12 @@ const perGroupRates = (description: string, defaultValue?: number[]) =>
  */
 export const syntheticPoolSchema = schema.object(
   {
-    size: schema.integer({ minimum: 2, maximum: 50_000_000, default: 20_000, description: 'Number of rows in the pool.' }),
+    size: schema.integer({
+      minimum: 2,
+      maximum: 50_000_000,
+      default: 20_000,
+      description: 'Number of rows in the pool.',
+    }),
     groupShare: schema.number({
       minimum: 0,
       maximum: 1,
@@ -180,7 +192,10 @@ export const syntheticPoolSchema = schema.object(
       default: 2,
       description: 'Typical size of |logit|; scores are sigmoid(logit), on the side of 0.5 the decision says.',
     }),
-    seed: schema.seed({ default: '1', description: 'Seed of the pool generator: the same recipe always gives the same pool.' }),
+    seed: schema.seed({
+      default: '1',
+      description: 'Seed of the pool generator: the same recipe always gives the same pool.',
+    }),
   },
   {
     description: 'A pool generated from a recipe (no download needed); counts match the rates exactly up to rounding.',

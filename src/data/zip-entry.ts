@@ -32,12 +32,17 @@ export async function openZipEntry(path: string, entryName: string): Promise<Rea
         break;
       }
     }
-    if (end < 0) throw inputError({ where: path, expected: 'a zip archive', found: 'no end-of-central-directory record' });
+    if (end < 0)
+      throw inputError({ where: path, expected: 'a zip archive', found: 'no end-of-central-directory record' });
     const entries = tail.readUInt16LE(end + 10);
     const directorySize = tail.readUInt32LE(end + 12);
     const directoryOffset = tail.readUInt32LE(end + 16);
     if (entries === 0xffff || directoryOffset === 0xffffffff) {
-      throw inputError({ where: path, expected: `a zip archive without ZIP64 records (or unzip it and use ${entryName})`, found: 'a ZIP64 archive' });
+      throw inputError({
+        where: path,
+        expected: `a zip archive without ZIP64 records (or unzip it and use ${entryName})`,
+        found: 'a ZIP64 archive',
+      });
     }
     const directory = Buffer.alloc(directorySize);
     await handle.read(directory, 0, directorySize, directoryOffset);
@@ -45,7 +50,11 @@ export async function openZipEntry(path: string, entryName: string): Promise<Rea
     const names: string[] = [];
     for (let k = 0; k < entries; k++) {
       if (directory.readUInt32LE(offset) !== CENTRAL_DIRECTORY_ENTRY) {
-        throw inputError({ where: `${path}: central directory entry ${k + 1}`, expected: 'a zip directory entry', found: 'other bytes (a corrupt archive?)' });
+        throw inputError({
+          where: `${path}: central directory entry ${k + 1}`,
+          expected: 'a zip directory entry',
+          found: 'other bytes (a corrupt archive?)',
+        });
       }
       const method = directory.readUInt16LE(offset + 10);
       const compressedSize = directory.readUInt32LE(offset + 20);
@@ -58,25 +67,45 @@ export async function openZipEntry(path: string, entryName: string): Promise<Rea
       offset += 46 + nameLength + extraLength + commentLength;
       if (name !== entryName && !name.endsWith(`/${entryName}`)) continue;
       if (compressedSize === 0xffffffff || localOffset === 0xffffffff) {
-        throw inputError({ where: `${path}: ${name}`, expected: `a member without ZIP64 sizes (or unzip it and use ${entryName})`, found: 'ZIP64 sizes' });
+        throw inputError({
+          where: `${path}: ${name}`,
+          expected: `a member without ZIP64 sizes (or unzip it and use ${entryName})`,
+          found: 'ZIP64 sizes',
+        });
       }
       if (method !== 0 && method !== 8) {
-        throw inputError({ where: `${path}: ${name}`, expected: 'a stored or deflated zip member', found: `compression method ${method}` });
+        throw inputError({
+          where: `${path}: ${name}`,
+          expected: 'a stored or deflated zip member',
+          found: `compression method ${method}`,
+        });
       }
       const local = Buffer.alloc(30);
       await handle.read(local, 0, 30, localOffset);
       if (local.readUInt32LE(0) !== LOCAL_FILE_HEADER) {
-        throw inputError({ where: `${path}: ${name}`, expected: 'a zip local file header', found: 'other bytes (a corrupt archive?)' });
+        throw inputError({
+          where: `${path}: ${name}`,
+          expected: 'a zip local file header',
+          found: 'other bytes (a corrupt archive?)',
+        });
       }
       const dataStart = localOffset + 30 + local.readUInt16LE(26) + local.readUInt16LE(28);
       if (compressedSize === 0) return Readable.from([]);
-      const raw = createReadStream(path, { start: dataStart, end: dataStart + compressedSize - 1, highWaterMark: 1 << 20 });
+      const raw = createReadStream(path, {
+        start: dataStart,
+        end: dataStart + compressedSize - 1,
+        highWaterMark: 1 << 20,
+      });
       if (method === 0) return raw;
       const inflate = createInflateRaw();
       raw.on('error', (error) => inflate.destroy(error));
       return raw.pipe(inflate);
     }
-    throw inputError({ where: path, expected: `a member named ${entryName}`, found: names.length > 0 ? names.join(', ') : 'an empty archive' });
+    throw inputError({
+      where: path,
+      expected: `a member named ${entryName}`,
+      found: names.length > 0 ? names.join(', ') : 'an empty archive',
+    });
   } finally {
     await handle.close();
   }

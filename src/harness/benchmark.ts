@@ -78,7 +78,10 @@ export async function benchmarkRunner(replicates = 40_000): Promise<RunnerBenchm
     replicates,
     chunkSize: 100,
     settings: {
-      pool: { name: 'bench', synthetic: { size: 20000, groupShare: 0.4, labelRate: [0.45, 0.4], decisionRate: [0.4, 0.38] } },
+      pool: {
+        name: 'bench',
+        synthetic: { size: 20000, groupShare: 0.4, labelRate: [0.45, 0.4], decisionRate: [0.4, 0.38] },
+      },
       metric: 'sp',
       access: 'decision',
       tolerance: 0.05,
@@ -92,7 +95,10 @@ export async function benchmarkRunner(replicates = 40_000): Promise<RunnerBenchm
   const twoThreads = await timeRun(config, 2);
   const quickstartFile = join(packageRoot(), 'configs', 'quickstart.yaml');
   const cells = loadConfig(quickstartFile).cellCount;
-  const quickstart = await timeRun(loadConfig(quickstartFile, [parseOverride(`replicates=${Math.ceil(10_000 / cells)}`)]), 2);
+  const quickstart = await timeRun(
+    loadConfig(quickstartFile, [parseOverride(`replicates=${Math.ceil(10_000 / cells)}`)]),
+    2,
+  );
   return {
     workload:
       `${replicates} replicates of one synthetic cell (20,000 rows, SP gap 0.02 vs δ = 0.05, decision access, B = 4000, chunks of 100), ` +

@@ -76,10 +76,13 @@ function readEntries(bytes: Uint8Array, fingerprint: string): { entries: Entry[]
   if (bytes.byteLength >= 4 && view.getUint32(0, true) === FORMAT_1_MAGIC) {
     return { fileProblem: 'a checkpoint of an older fairaudit (format 1, without checksums)' };
   }
-  if (bytes.byteLength < FILE_HEADER_BYTES || view.getUint32(0, true) !== BATCH_MAGIC) return { fileProblem: 'other bytes (not a fairaudit checkpoint file)' };
+  if (bytes.byteLength < FILE_HEADER_BYTES || view.getUint32(0, true) !== BATCH_MAGIC)
+    return { fileProblem: 'other bytes (not a fairaudit checkpoint file)' };
   const recorded = Buffer.from(bytes.subarray(8, FILE_HEADER_BYTES)).toString('latin1');
   if (recorded !== fingerprint) {
-    return { fileProblem: `chunks of another plan (${describeFound(recorded.slice(0, 12))}, not ${fingerprint.slice(0, 12)}: another seed, config or --set)` };
+    return {
+      fileProblem: `chunks of another plan (${describeFound(recorded.slice(0, 12))}, not ${fingerprint.slice(0, 12)}: another seed, config or --set)`,
+    };
   }
   const count = view.getUint32(4, true);
   const entries: Entry[] = [];
@@ -92,7 +95,11 @@ function readEntries(bytes: Uint8Array, fingerprint: string): { entries: Entry[]
     const payload = bytes.subarray(offset + ENTRY_HEADER_BYTES, offset + ENTRY_HEADER_BYTES + length);
     const checksum = bytes.subarray(offset + 8, offset + ENTRY_HEADER_BYTES);
     const holds = entryChecksum(fingerprint, index, payload).equals(checksum);
-    entries.push({ index, payload, problem: holds ? null : 'bytes that do not match their SHA-256 (the file is damaged)' });
+    entries.push({
+      index,
+      payload,
+      problem: holds ? null : 'bytes that do not match their SHA-256 (the file is damaged)',
+    });
     offset += ENTRY_HEADER_BYTES + length;
   }
   if (offset !== bytes.byteLength) return { fileProblem: `${bytes.byteLength - offset} bytes after the last chunk` };
@@ -168,7 +175,12 @@ export class Checkpoints {
   }
 
   private writePlan(): void {
-    const record: CheckpointPlan = { format: CHECKPOINT_FORMAT, experiment: this.plan.experiment, fingerprint: this.plan.fingerprint, shard: this.shard };
+    const record: CheckpointPlan = {
+      format: CHECKPOINT_FORMAT,
+      experiment: this.plan.experiment,
+      fingerprint: this.plan.fingerprint,
+      shard: this.shard,
+    };
     writeFileAtomic(this.planFile, `${JSON.stringify(record)}\n`);
   }
 
@@ -191,13 +203,23 @@ export class Checkpoints {
     if (!existsSync(this.planFile)) return undefined;
     let recorded: CheckpointPlan;
     try {
-      recorded = parseJsonUntrusted(readFileCapped(this.planFile, MAX_JSON_FILE_BYTES, 'a checkpoint plan.json').toString('utf8'), this.planFile) as CheckpointPlan;
+      recorded = parseJsonUntrusted(
+        readFileCapped(this.planFile, MAX_JSON_FILE_BYTES, 'a checkpoint plan.json').toString('utf8'),
+        this.planFile,
+      ) as CheckpointPlan;
     } catch (error) {
       if (!(error instanceof InputError)) throw error;
       return { problem: 'unreadable JSON (the file is damaged)' };
     }
-    if (typeof recorded !== 'object' || recorded === null || recorded.format !== CHECKPOINT_FORMAT || typeof recorded.fingerprint !== 'string') {
-      return { problem: `no checkpoint plan of format ${CHECKPOINT_FORMAT} (damaged, or written by an older fairaudit)` };
+    if (
+      typeof recorded !== 'object' ||
+      recorded === null ||
+      recorded.format !== CHECKPOINT_FORMAT ||
+      typeof recorded.fingerprint !== 'string'
+    ) {
+      return {
+        problem: `no checkpoint plan of format ${CHECKPOINT_FORMAT} (damaged, or written by an older fairaudit)`,
+      };
     }
     const shardText = (shard: Shard | null | undefined) => (shard ? `${shard.index}/${shard.count}` : 'none');
     if (recorded.fingerprint !== this.plan.fingerprint || shardText(recorded.shard) !== shardText(this.shard)) {
@@ -226,7 +248,10 @@ export class Checkpoints {
     const problems: CheckpointProblem[] = [];
     let rows = 0;
     for (const { path, first } of this.files()) {
-      const read = readEntries(readFileCapped(path, MAX_CHECKPOINT_FILE_BYTES, 'a checkpoint file'), this.plan.fingerprint);
+      const read = readEntries(
+        readFileCapped(path, MAX_CHECKPOINT_FILE_BYTES, 'a checkpoint file'),
+        this.plan.fingerprint,
+      );
       if ('fileProblem' in read) {
         problems.push({ file: path, chunk: null, reason: read.fileProblem });
         continue;
@@ -282,9 +307,15 @@ export class Checkpoints {
     this.removeTemporaryFiles();
     const files = new Set(state.problems.map((problem) => problem.file));
     for (const path of files) {
-      const read = readEntries(readFileCapped(path, MAX_CHECKPOINT_FILE_BYTES, 'a checkpoint file'), this.plan.fingerprint);
+      const read = readEntries(
+        readFileCapped(path, MAX_CHECKPOINT_FILE_BYTES, 'a checkpoint file'),
+        this.plan.fingerprint,
+      );
       const bad = new Set(state.problems.filter((problem) => problem.file === path).map((problem) => problem.chunk));
-      const keep = 'entries' in read && !bad.has(null) ? read.entries.filter((entry) => !bad.has(entry.index) && entry.problem === null) : [];
+      const keep =
+        'entries' in read && !bad.has(null)
+          ? read.entries.filter((entry) => !bad.has(entry.index) && entry.problem === null)
+          : [];
       if (keep.length > 0) {
         const kept = this.write(keep.map((entry) => ({ index: entry.index, payload: entry.payload })));
         if (kept !== path) rmSync(path, { force: true });
@@ -298,7 +329,8 @@ export class Checkpoints {
   /** Removes temporary files left by a killed run. */
   removeTemporaryFiles(): void {
     if (!existsSync(this.folder)) return;
-    for (const name of readdirSync(this.folder)) if (name.endsWith('.tmp')) rmSync(join(this.folder, name), { force: true });
+    for (const name of readdirSync(this.folder))
+      if (name.endsWith('.tmp')) rmSync(join(this.folder, name), { force: true });
   }
 
   /** Records completed chunks atomically in one file: their payload bytes as the workers sent them, with checksums. O(bytes). */
@@ -309,7 +341,10 @@ export class Checkpoints {
 
   /** Writes entries to the file named after their smallest index; returns its path. */
   private write(entries: readonly { index: number; payload: Uint8Array }[]): string {
-    const total = entries.reduce((sum, entry) => sum + ENTRY_HEADER_BYTES + entry.payload.byteLength, FILE_HEADER_BYTES);
+    const total = entries.reduce(
+      (sum, entry) => sum + ENTRY_HEADER_BYTES + entry.payload.byteLength,
+      FILE_HEADER_BYTES,
+    );
     const bytes = Buffer.alloc(total);
     bytes.writeUInt32LE(BATCH_MAGIC, 0);
     bytes.writeUInt32LE(entries.length, 4);
@@ -345,12 +380,21 @@ export class Checkpoints {
       while (!waiting.has(chunk.index)) {
         const file = files[next++];
         if (file === undefined || file.first > chunk.index) {
-          throw new InputError(`${this.folder}: expected a checkpoint of chunk ${chunk.index}, found none (run with --resume to compute it)`);
+          throw new InputError(
+            `${this.folder}: expected a checkpoint of chunk ${chunk.index}, found none (run with --resume to compute it)`,
+          );
         }
-        const read = readEntries(readFileCapped(file.path, MAX_CHECKPOINT_FILE_BYTES, 'a checkpoint file'), this.plan.fingerprint);
-        if ('fileProblem' in read) throw new InputError(`${file.path}: expected a checkpoint file of this plan, found ${read.fileProblem}`);
+        const read = readEntries(
+          readFileCapped(file.path, MAX_CHECKPOINT_FILE_BYTES, 'a checkpoint file'),
+          this.plan.fingerprint,
+        );
+        if ('fileProblem' in read)
+          throw new InputError(`${file.path}: expected a checkpoint file of this plan, found ${read.fileProblem}`);
         for (const entry of read.entries) {
-          if (entry.problem !== null) throw new InputError(`${file.path}: chunk ${entry.index}: expected the chunk as checkpointed, found ${entry.problem}`);
+          if (entry.problem !== null)
+            throw new InputError(
+              `${file.path}: chunk ${entry.index}: expected the chunk as checkpointed, found ${entry.problem}`,
+            );
           if (entry.index >= chunk.index && shardHasChunk(this.shard, entry.index) && !waiting.has(entry.index)) {
             waiting.set(entry.index, { payload: entry.payload, path: file.path });
           }
@@ -373,7 +417,9 @@ export class Checkpoints {
  * the first three files and chunks with their reasons, and how many more. O(problems).
  */
 export function describeProblems(problems: readonly CheckpointProblem[]): string {
-  const shown = problems.slice(0, 3).map((problem) => `${problem.file}${problem.chunk === null ? '' : `: chunk ${problem.chunk}`}: ${problem.reason}`);
+  const shown = problems
+    .slice(0, 3)
+    .map((problem) => `${problem.file}${problem.chunk === null ? '' : `: chunk ${problem.chunk}`}: ${problem.reason}`);
   const more = problems.length > 3 ? `; and ${problems.length - 3} more` : '';
   return `${shown.join('; ')}${more}`;
 }

@@ -119,16 +119,23 @@ function isStringArray(value: unknown): value is string[] {
 }
 
 /** The float64 or int32 values of a segment, copied (the segment need not be aligned in its buffer). */
-function numberSegment(bytes: Uint8Array, offset: number, rows: number, type: 'float64' | 'int32'): Float64Array | Int32Array {
+function numberSegment(
+  bytes: Uint8Array,
+  offset: number,
+  rows: number,
+  type: 'float64' | 'int32',
+): Float64Array | Int32Array {
   const width = type === 'float64' ? 8 : 4;
   const start = bytes.byteOffset + offset;
   if (start % width === 0) {
-    const view = type === 'float64' ? new Float64Array(bytes.buffer, start, rows) : new Int32Array(bytes.buffer, start, rows);
+    const view =
+      type === 'float64' ? new Float64Array(bytes.buffer, start, rows) : new Int32Array(bytes.buffer, start, rows);
     return view.slice();
   }
   const data = new DataView(bytes.buffer, start, rows * width);
   const values = type === 'float64' ? new Float64Array(rows) : new Int32Array(rows);
-  for (let i = 0; i < rows; i++) values[i] = type === 'float64' ? data.getFloat64(i * 8, true) : data.getInt32(i * 4, true);
+  for (let i = 0; i < rows; i++)
+    values[i] = type === 'float64' ? data.getFloat64(i * 8, true) : data.getInt32(i * 4, true);
   return values;
 }
 
@@ -160,7 +167,8 @@ export function decodeChunkColumns(bytes: Uint8Array, columns: readonly OutcomeC
   const expected = columns.map((c) => `${c.name}:${c.type}`).join(',');
   const found = header.columns.map((c) => `${c?.name}:${c?.type}`).join(',');
   if (found !== expected) fail(`the columns ${found} instead of ${expected}`);
-  if (!Number.isInteger(rows) || rows < 0 || !isStringArray(header.seeds) || header.seeds.length !== rows) fail('a header whose rows and seeds disagree');
+  if (!Number.isInteger(rows) || rows < 0 || !isStringArray(header.seeds) || header.seeds.length !== rows)
+    fail('a header whose rows and seeds disagree');
   let offset = 12 + headerLength;
   let total = offset;
   for (const column of columns) total += align8(segmentBytes(column.type, rows));
@@ -172,8 +180,10 @@ export function decodeChunkColumns(bytes: Uint8Array, columns: readonly OutcomeC
     } else if (column.type === 'utf8') {
       const distinct = header.columns[c].values;
       if (!isStringArray(distinct)) return fail(`no list of values for column ${column.name}`);
-      const outside = column.values === undefined ? undefined : distinct.find((value) => !column.values?.includes(value));
-      if (outside !== undefined) fail(`the value ${describeFound(outside)} in column ${column.name}, outside ${column.values?.join(', ')}`);
+      const outside =
+        column.values === undefined ? undefined : distinct.find((value) => !column.values?.includes(value));
+      if (outside !== undefined)
+        fail(`the value ${describeFound(outside)} in column ${column.name}, outside ${column.values?.join(', ')}`);
       const codes = numberSegment(bytes, offset, rows, 'int32');
       const values = new Array<string>(rows);
       for (let i = 0; i < rows; i++) {
@@ -200,7 +210,10 @@ export function decodeChunkPayload(bytes: Uint8Array, columns: readonly OutcomeC
   const outcomes: ColumnData = {};
   for (const column of columns) {
     const block = decoded.columns[column.name];
-    outcomes[column.name] = column.type === 'bool' ? Array.from(block as Uint8Array, (value) => value === 1) : Array.from(block as ArrayLike<ColumnValue>);
+    outcomes[column.name] =
+      column.type === 'bool'
+        ? Array.from(block as Uint8Array, (value) => value === 1)
+        : Array.from(block as ArrayLike<ColumnValue>);
   }
   return { rows: decoded.rows, seeds: decoded.seeds, outcomes };
 }

@@ -51,11 +51,26 @@ export function configReference(): string {
   ];
   rows(envelopeSchema, '', out);
   for (const kind of kindRunners()) {
-    out.push('', `## Kind \`${kind.name}\``, '', kind.description, '', '### Settings (`settings.*`, or `grid.*` to vary them)', '');
+    out.push(
+      '',
+      `## Kind \`${kind.name}\``,
+      '',
+      kind.description,
+      '',
+      '### Settings (`settings.*`, or `grid.*` to vary them)',
+      '',
+    );
     out.push('| key | expected | default | meaning |', '|---|---|---|---|');
     rows(kind.settings, '', out);
-    out.push('', '### Outcome columns (added to each row of results.arrow)', '', '| column | Arrow type | meaning |', '|---|---|---|');
-    for (const column of kind.outcomeColumns) out.push(`| \`${column.name}\` | ${column.type} | ${cell(column.description)} |`);
+    out.push(
+      '',
+      '### Outcome columns (added to each row of results.arrow)',
+      '',
+      '| column | Arrow type | meaning |',
+      '|---|---|---|',
+    );
+    for (const column of kind.outcomeColumns)
+      out.push(`| \`${column.name}\` | ${column.type} | ${cell(column.description)} |`);
   }
   return `${out.join('\n')}\n`;
 }

@@ -16,12 +16,13 @@ export const envelopeSchema = schema.object(
     experiment: schema.string({
       // At most 100 characters: it names a folder (a 300-character name was ENAMETOOLONG).
       pattern: /^[a-z0-9][a-z0-9._-]{0,99}$/,
-      patternText: 'lower-case letters, digits, ".", "_" and "-", starting with a letter or digit, at most 100 characters',
+      patternText:
+        'lower-case letters, digits, ".", "_" and "-", starting with a letter or digit, at most 100 characters',
       description: 'Name of the experiment; results go to results/<experiment>/.',
     }),
     kind: schema.string({ description: 'The experiment kind (see the kinds below).' }),
     description: schema.optional(schema.string({ description: 'What the experiment is for, in a sentence.' })),
-    seed: schema.seed({ description: "Master seed; replicate r of a cell gets deriveSeed(seed, cell key, r)." }),
+    seed: schema.seed({ description: 'Master seed; replicate r of a cell gets deriveSeed(seed, cell key, r).' }),
     replicates: schema.integer({
       minimum: 1,
       maximum: 100_000_000,
@@ -36,7 +37,13 @@ export const envelopeSchema = schema.object(
         'Replicates per chunk: the unit of work sent to a worker, checkpointed, and dealt to shards. Changes no result.',
     }),
     settings: schema.optional(
-      schema.object({}, { open: true, description: "The kind's settings (see the kind's table below); any key may be varied in `grid`." }),
+      schema.object(
+        {},
+        {
+          open: true,
+          description: "The kind's settings (see the kind's table below); any key may be varied in `grid`.",
+        },
+      ),
     ),
     grid: schema.optional(
       schema.object(
@@ -146,7 +153,9 @@ export function parseOverride(text: string): Override {
   const document = parseDocument(rawValue, { prettyErrors: false });
   const firstError = document.errors[0];
   if (firstError) {
-    throw new InputError(`${flag}: expected a YAML value, found ${describeFound(rawValue)} (${firstError.message.split('\n')[0]})`);
+    throw new InputError(
+      `${flag}: expected a YAML value, found ${describeFound(rawValue)} (${firstError.message.split('\n')[0]})`,
+    );
   }
   const value = yamlDocumentToData(document, flag);
   let path: string[];
@@ -211,7 +220,9 @@ class YamlLocator implements Locator {
   toJS(): unknown {
     const firstError = this.document.errors[0];
     if (firstError) {
-      throw new InputError(`${this.file}:${this.lines.linePos(firstError.pos[0]).line}: expected valid YAML, found ${firstError.message.split('\n')[0]}`);
+      throw new InputError(
+        `${this.file}:${this.lines.linePos(firstError.pos[0]).line}: expected valid YAML, found ${firstError.message.split('\n')[0]}`,
+      );
     }
     // Without prototypes; __proto__, constructor and prototype refused; aliases capped (billion laughs).
     return yamlDocumentToData(this.document, this.file);
@@ -279,7 +290,10 @@ export function parseConfig(text: string, file: string, overrides: readonly Over
  */
 export function readConfigObject(file: string): Record<string, unknown> {
   const raw = new YamlLocator(file, readConfigText(file), []).toJS() ?? {};
-  if (!isMapping(raw)) throw new InputError(`${file}: expected a YAML mapping of keys (experiment, kind, seed, ...), found ${describeFound(raw)}`);
+  if (!isMapping(raw))
+    throw new InputError(
+      `${file}: expected a YAML mapping of keys (experiment, kind, seed, ...), found ${describeFound(raw)}`,
+    );
   return raw;
 }
 
@@ -291,14 +305,19 @@ export function readConfigObject(file: string): Record<string, unknown> {
  * paths. The object is copied without prototypes (`__proto__`, `constructor` and
  * `prototype` keys refused). Throws InputError like loadConfig.
  */
-export function configFromObject(raw: Record<string, unknown>, file: string, overrides: readonly Override[] = []): ExperimentConfig {
+export function configFromObject(
+  raw: Record<string, unknown>,
+  file: string,
+  overrides: readonly Override[] = [],
+): ExperimentConfig {
   assertPrototypeSafe(raw, file);
   return buildConfig(withoutPrototypes(structuredClone(raw)), file, overrides, objectLocator(file, overrides));
 }
 
 /** The stages shared by YAML and objects: overrides → envelope → kind → grid → cells. */
 function buildConfig(raw: unknown, file: string, overrides: readonly Override[], locator: Locator): ExperimentConfig {
-  if (!isMapping(raw)) throw locator.error([], 'a YAML mapping of keys (experiment, kind, seed, ...)', describeFound(raw));
+  if (!isMapping(raw))
+    throw locator.error([], 'a YAML mapping of keys (experiment, kind, seed, ...)', describeFound(raw));
   for (const override of overrides) setIn(raw, override.path, override.value);
   const envelope = validateEnvelope(raw, locator);
   const kind = kindOf(envelope.kind, locator);
@@ -373,7 +392,11 @@ function readGrid(rawGrid: Record<string, unknown>, kind: KindRunner, locator: L
       const text = canonicalJson(value);
       const earlier = seen.get(text);
       if (earlier !== undefined) {
-        throw locator.error(['grid', key, index], `values different from one another (the same as item ${earlier})`, describeFound(value));
+        throw locator.error(
+          ['grid', key, index],
+          `values different from one another (the same as item ${earlier})`,
+          describeFound(value),
+        );
       }
       seen.set(text, index);
     });
@@ -400,10 +423,19 @@ const CELL_CACHE_SIZE = 256;
  * keeping the last CELL_CACHE_SIZE cells made. Throws InputError for a grid of more
  * than MAX_GRID_CELLS cells.
  */
-function gridCells(settings: Record<string, unknown>, grid: readonly GridAxis[], kind: KindRunner, locator: Locator): GridCells {
+function gridCells(
+  settings: Record<string, unknown>,
+  grid: readonly GridAxis[],
+  kind: KindRunner,
+  locator: Locator,
+): GridCells {
   const count = grid.reduce((product, axis) => product * axis.values.length, 1);
   if (count > MAX_GRID_CELLS) {
-    throw locator.error(['grid'], `at most ${MAX_GRID_CELLS} cells (the product of the axes' lengths)`, `${count} cells`);
+    throw locator.error(
+      ['grid'],
+      `at most ${MAX_GRID_CELLS} cells (the product of the axes' lengths)`,
+      `${count} cells`,
+    );
   }
   const make = (index: number) => validateCell(settings, grid, kind, locator, index);
   if (count <= EAGER_CELL_LIMIT) {

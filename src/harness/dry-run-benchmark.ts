@@ -79,14 +79,20 @@ export async function benchmarkRunnerDry(replicates = 100_000_000): Promise<DryR
   const cells = loadConfig(quickstartFile).cellCount;
   const perCell = Math.ceil(replicates / cells);
   const planStarted = process.hrtime.bigint();
-  const config = loadConfig(quickstartFile, [parseOverride(`replicates=${perCell}`), parseOverride('experiment=bench-dry')]);
+  const config = loadConfig(quickstartFile, [
+    parseOverride(`replicates=${perCell}`),
+    parseOverride('experiment=bench-dry'),
+  ]);
   const kind = findKindRunner(config.kind) as KindRunner;
   const plan = buildPlan(config, kind);
   const planSeconds = Number(process.hrtime.bigint() - planStarted) / 1e9;
   const folder = mkdtempSync(join(tmpdir(), 'fairaudit-bench-dry-'));
   try {
     const started = process.hrtime.bigint();
-    const summary = await runExperiment(config, { outDirectory: folder, chunkRunner: (runPlan, runKind) => dryChunkRunner(runPlan, runKind) });
+    const summary = await runExperiment(config, {
+      outDirectory: folder,
+      chunkRunner: (runPlan, runKind) => dryChunkRunner(runPlan, runKind),
+    });
     const seconds = Number(process.hrtime.bigint() - started) / 1e9;
     return {
       workload: `the quickstart grid (${cells} cells, chunks of ${plan.chunkSize}) with ${perCell} replicates per cell, no audits (real seeds, made-up outcomes)`,

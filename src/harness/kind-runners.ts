@@ -19,7 +19,9 @@ const runners = new Registry<AnyKindRunner>('experiment kind');
  */
 export function registerKindRunner(runner: AnyKindRunner): void {
   if (typeof runner?.module !== 'string' || runner.module === '') {
-    throw new Error(`register experiment kind: "${runner?.name}" must set module (import.meta.url of the module exporting it)`);
+    throw new Error(
+      `register experiment kind: "${runner?.name}" must set module (import.meta.url of the module exporting it)`,
+    );
   }
   runners.register(runner);
 }

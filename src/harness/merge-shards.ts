@@ -48,7 +48,10 @@ class ShardCursor {
   async take(count: number): Promise<{ batch: ResultBatch; offset: number; rows: number }> {
     while (this.batch === undefined || this.offset >= this.batch.rows) {
       const next = await this.batches.next();
-      if (next.done) throw new InputError(`${this.shard.resultsFile}: expected more rows for the plan's chunks, found the end of the file`);
+      if (next.done)
+        throw new InputError(
+          `${this.shard.resultsFile}: expected more rows for the plan's chunks, found the end of the file`,
+        );
       this.batch = next.value;
       this.offset = 0;
     }
@@ -64,7 +67,8 @@ class ShardCursor {
       throw new InputError(`${this.shard.resultsFile}: expected only the rows of the shard's chunks, found more`);
     }
     const next = await this.batches.next();
-    if (!next.done) throw new InputError(`${this.shard.resultsFile}: expected only the rows of the shard's chunks, found more`);
+    if (!next.done)
+      throw new InputError(`${this.shard.resultsFile}: expected only the rows of the shard's chunks, found more`);
   }
 }
 
@@ -79,7 +83,8 @@ async function openShards(folders: readonly string[]): Promise<CheckedResults[]>
   const seen = new Map<number, string>();
   for (const shard of shards) {
     const runFile = join(shard.folder, 'run.json');
-    if (shard.plan === null) throw new InputError(`${runFile}: expected a known experiment kind, found ${describeFound(shard.record.kind)}`);
+    if (shard.plan === null)
+      throw new InputError(`${runFile}: expected a known experiment kind, found ${describeFound(shard.record.kind)}`);
     if (shard.record.plan.fingerprint !== first.record.plan.fingerprint) {
       throw new InputError(
         `${runFile}: expected a shard of the same plan as ${first.folder} (fingerprint ${first.record.plan.fingerprint.slice(0, 12)}), found plan ${shard.record.plan.fingerprint.slice(0, 12)}`,
@@ -88,15 +93,21 @@ async function openShards(folders: readonly string[]): Promise<CheckedResults[]>
     const index = shard.shard?.index ?? 1;
     const count = shard.shard?.count ?? 1;
     const expectedCount = first.shard?.count ?? 1;
-    if (count !== expectedCount) throw new InputError(`${runFile}: expected a shard of ${expectedCount}, found shard ${index}/${count}`);
+    if (count !== expectedCount)
+      throw new InputError(`${runFile}: expected a shard of ${expectedCount}, found shard ${index}/${count}`);
     const earlier = seen.get(index);
-    if (earlier !== undefined) throw new InputError(`${shard.folder}: expected each shard once, found shard ${index}/${count} again (also in ${earlier})`);
+    if (earlier !== undefined)
+      throw new InputError(
+        `${shard.folder}: expected each shard once, found shard ${index}/${count} again (also in ${earlier})`,
+      );
     seen.set(index, shard.folder);
   }
   const count = first.shard?.count ?? 1;
   const missing = Array.from({ length: count }, (_, i) => i + 1).filter((index) => !seen.has(index));
   if (missing.length > 0) {
-    throw new InputError(`merge: expected all ${count} shards, found none for shard ${missing.map((i) => `${i}/${count}`).join(', ')}`);
+    throw new InputError(
+      `merge: expected all ${count} shards, found none for shard ${missing.map((i) => `${i}/${count}`).join(', ')}`,
+    );
   }
   return [...shards].sort((a, b) => (a.shard?.index ?? 1) - (b.shard?.index ?? 1));
 }
@@ -122,14 +133,21 @@ function outcomeBlocks(batch: ResultBatch, names: readonly string[]): Record<str
  * shards belong to different plans, a shard is missing, given twice or damaged, or
  * `--out` is "" or a shard folder; nothing is written then.
  */
-export async function mergeShards(folders: readonly string[], outDirectory: string, options: MergeOptions = {}): Promise<MergeSummary> {
+export async function mergeShards(
+  folders: readonly string[],
+  outDirectory: string,
+  options: MergeOptions = {},
+): Promise<MergeSummary> {
   const started = new Date();
   if (folders.length === 0) throw new InputError('merge: expected at least one shard folder, found none');
-  if (outDirectory.trim() === '') throw new InputError('--out: expected a folder path for the merged results, found ""');
+  if (outDirectory.trim() === '')
+    throw new InputError('--out: expected a folder path for the merged results, found ""');
   const onto = folders.find((folder) => samePath(folder) === samePath(outDirectory));
   if (onto !== undefined) {
     // Merging onto a shard would overwrite that shard's results.arrow with the merged table.
-    throw new InputError(`--out: expected a folder other than the shard folders being merged, found ${describeFound(outDirectory)} (the shard ${describeFound(onto)})`);
+    throw new InputError(
+      `--out: expected a folder other than the shard folders being merged, found ${describeFound(outDirectory)} (the shard ${describeFound(onto)})`,
+    );
   }
   const shards = await openShards(folders);
   const first = shards[0];
@@ -156,7 +174,14 @@ export async function mergeShards(folders: readonly string[], outDirectory: stri
         const cell = plan.cellAt(chunk.cell);
         for (let done = 0; done < chunk.count; ) {
           const { batch, offset, rows } = await cursor.take(chunk.count - done);
-          writer.append(cell, chunk.firstReplicate + done, rows, batch.columns.seed as readonly string[], outcomeBlocks(batch, names), offset);
+          writer.append(
+            cell,
+            chunk.firstReplicate + done,
+            rows,
+            batch.columns.seed as readonly string[],
+            outcomeBlocks(batch, names),
+            offset,
+          );
           done += rows;
         }
       }
@@ -167,7 +192,15 @@ export async function mergeShards(folders: readonly string[], outDirectory: stri
       throw error;
     }
     const finished = new Date();
-    const artifacts = [{ file: 'results.arrow', sha256: written.sha256, bytes: written.bytes, rows: written.rows, batches: written.batches }];
+    const artifacts = [
+      {
+        file: 'results.arrow',
+        sha256: written.sha256,
+        bytes: written.bytes,
+        rows: written.rows,
+        batches: written.batches,
+      },
+    ];
     const record = buildRunRecord(first.record.config, plan, kind, null, plan.tasks, artifacts, {
       fairauditVersion: fairauditVersion(),
       nodeVersion: process.version,

@@ -36,7 +36,10 @@ export interface OutputFolder {
 function experimentIn(file: string): string | null {
   if (!existsSync(file)) return null;
   try {
-    const json = parseJsonUntrusted(readFileCapped(file, MAX_JSON_FILE_BYTES, 'a JSON file').toString('utf8'), file) as { experiment?: unknown } | null;
+    const json = parseJsonUntrusted(
+      readFileCapped(file, MAX_JSON_FILE_BYTES, 'a JSON file').toString('utf8'),
+      file,
+    ) as { experiment?: unknown } | null;
     return typeof json?.experiment === 'string' ? json.experiment : null;
   } catch (error) {
     if (error instanceof InputError) return null;
@@ -57,7 +60,9 @@ function experimentIn(file: string): string | null {
  */
 export function claimOutputFolder(folder: string, claim: OutputFolderClaim): OutputFolder {
   if (folder.trim() === '') {
-    throw new InputError('--out: expected a folder path (or no --out: results/<experiment>), found "" (which would be the current folder)');
+    throw new InputError(
+      '--out: expected a folder path (or no --out: results/<experiment>), found "" (which would be the current folder)',
+    );
   }
   const made: string[] = [];
   for (let path = resolve(folder); !existsSync(path) && dirname(path) !== path; path = dirname(path)) made.push(path);

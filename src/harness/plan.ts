@@ -72,7 +72,10 @@ export interface Plan {
 }
 
 /** What shard arithmetic needs of a plan (a Plan, or the plan run.json records). */
-export type PlanShape = Pick<Plan, 'replicates' | 'chunkSize' | 'cellCount' | 'chunksPerCell' | 'chunkCount' | 'tasks' | 'chunkAt'>;
+export type PlanShape = Pick<
+  Plan,
+  'replicates' | 'chunkSize' | 'cellCount' | 'chunksPerCell' | 'chunkCount' | 'tasks' | 'chunkAt'
+>;
 
 /** A share of the plan: shard `index` of `count` (1-based) takes chunks index−1, index−1+count, ... */
 export interface Shard {
@@ -128,7 +131,11 @@ function planFingerprint(config: ExperimentConfig, labels: readonly string[][]):
   const axes = config.grid.map((axis, a) => {
     stride /= axis.values.length;
     const step = stride;
-    return { key: axis.key, labels: labels[a], values: axis.values.map((_, i) => valueAt(config.cellAt(i * step).settings, axis.key)) };
+    return {
+      key: axis.key,
+      labels: labels[a],
+      values: axis.values.map((_, i) => valueAt(config.cellAt(i * step).settings, axis.key)),
+    };
   });
   return createHash('sha256')
     .update(
@@ -178,11 +185,15 @@ export function buildPlan(config: ExperimentConfig, kind: KindRunner): Plan {
     return { key, column: reserved.has(plain) ? `setting_${plain}` : plain, type: columnTypeOf(kind, key) };
   };
   const gridColumns: GridColumn[] = config.grid.map((axis) => columnOf(axis.key));
-  const values: ColumnValue[][] = config.grid.map((axis, a) => axis.values.map((value) => columnValue(kind, gridColumns[a], value)));
+  const values: ColumnValue[][] = config.grid.map((axis, a) =>
+    axis.values.map((value) => columnValue(kind, gridColumns[a], value)),
+  );
   // Settings the kind records whenever a cell sets them (not coordinates: they leave the cell keys alone).
   const probes = kind.recordedSettings === undefined ? [] : probeCells(config);
   const recorded = (kind.recordedSettings ?? []).filter(
-    (key) => !config.grid.some((axis) => axis.key === key) && probes.some((index) => config.cellAt(index).settings[key] !== undefined),
+    (key) =>
+      !config.grid.some((axis) => axis.key === key) &&
+      probes.some((index) => config.cellAt(index).settings[key] !== undefined),
   );
   const recordedColumns = recorded.map((key): GridColumn => ({ ...columnOf(key), recorded: true }));
   for (const [a, axis] of config.grid.entries()) {
@@ -220,7 +231,8 @@ export function buildPlan(config: ExperimentConfig, kind: KindRunner): Plan {
       columns[gridColumns[a].column] = value;
       labelled[gridColumns[a].key] = coordinates[gridColumns[a].key] === null ? null : value;
     }
-    for (const column of recordedColumns) columns[column.column] = columnValue(kind, column, settings[column.key] ?? '');
+    for (const column of recordedColumns)
+      columns[column.column] = columnValue(kind, column, settings[column.key] ?? '');
     cell = { index, key: canonicalJson(labelled), coordinates, columns, settings };
     if (recent.size >= CELL_CACHE_SIZE) recent.delete(recent.keys().next().value as number);
     recent.set(index, cell);
@@ -231,7 +243,10 @@ export function buildPlan(config: ExperimentConfig, kind: KindRunner): Plan {
     const firstReplicate = (index - cell * chunksPerCell) * config.chunkSize;
     return { index, cell, firstReplicate, count: Math.min(config.chunkSize, config.replicates - firstReplicate) };
   };
-  const fingerprint = planFingerprint(config, values.map((axis) => axis.map(String)));
+  const fingerprint = planFingerprint(
+    config,
+    values.map((axis) => axis.map(String)),
+  );
   let cells: PlanCell[] | undefined;
   let chunks: PlanChunk[] | undefined;
   return {
@@ -264,7 +279,12 @@ export function planChunks(cells: number, replicates: number, chunkSize: number)
   const chunks: PlanChunk[] = [];
   for (let cell = 0; cell < cells; cell++) {
     for (let first = 0; first < replicates; first += chunkSize) {
-      chunks.push({ index: chunks.length, cell, firstReplicate: first, count: Math.min(chunkSize, replicates - first) });
+      chunks.push({
+        index: chunks.length,
+        cell,
+        firstReplicate: first,
+        count: Math.min(chunkSize, replicates - first),
+      });
     }
   }
   return chunks;
@@ -334,7 +354,8 @@ export function shardSize(plan: PlanShape, shard: Shard | null | undefined): { c
   // a condition on c mod n only, so count each residue class of c.
   let shortCells = 0;
   for (let residue = 0; residue < Math.min(n, plan.cellCount); residue++) {
-    if ((residue * plan.chunksPerCell + plan.chunksPerCell - 1) % n === r) shortCells += Math.floor((plan.cellCount - 1 - residue) / n) + 1;
+    if ((residue * plan.chunksPerCell + plan.chunksPerCell - 1) % n === r)
+      shortCells += Math.floor((plan.cellCount - 1 - residue) / n) + 1;
   }
   const lastCount = plan.replicates - (plan.chunksPerCell - 1) * plan.chunkSize;
   return { chunks, rows: chunks * plan.chunkSize - shortCells * (plan.chunkSize - lastCount) };

@@ -1,13 +1,28 @@
 import { statSync } from 'node:fs';
 import { type FileHandle, open } from 'node:fs/promises';
 import { join } from 'node:path';
-import { type AsyncRecordBatchFileReader, type DataType, type RecordBatch, RecordBatchReader, type Schema } from 'apache-arrow';
+import {
+  type AsyncRecordBatchFileReader,
+  type DataType,
+  type RecordBatch,
+  RecordBatchReader,
+  type Schema,
+} from 'apache-arrow';
 import { describeFound, InputError } from '../util/errors.js';
 import { sha256OfFile } from '../util/sha256.js';
 import type { ColumnBlock } from './chunk-payload.js';
 import type { ColumnType, KindRunner, OutcomeColumn } from './kind-runner.js';
 import { findKindRunner } from './kind-runners.js';
-import { type GridColumn, type Plan, type PlanCell, type PlanChunk, type PlanShape, type Shard, shardChunks, shardSize } from './plan.js';
+import {
+  type GridColumn,
+  type Plan,
+  type PlanCell,
+  type PlanChunk,
+  type PlanShape,
+  type Shard,
+  shardChunks,
+  shardSize,
+} from './plan.js';
 import type { ResultColumn } from './results-table.js';
 import { planFromRecord, type RecordedColumn, type RunRecord, readRunRecord, resultsArtifact } from './run-record.js';
 
@@ -70,7 +85,8 @@ function blockOf(batch: RecordBatch, index: number, type: ColumnType): ColumnBlo
 function domainsOf(kind: KindRunner | null, recorded: readonly RecordedColumn[]): Map<string, ReadonlySet<string>> {
   const columns: readonly (OutcomeColumn | RecordedColumn)[] = kind?.outcomeColumns ?? recorded;
   const domains = new Map<string, ReadonlySet<string>>();
-  for (const column of columns) if (column.type === 'utf8' && column.values !== undefined) domains.set(column.name, new Set(column.values));
+  for (const column of columns)
+    if (column.type === 'utf8' && column.values !== undefined) domains.set(column.name, new Set(column.values));
   return domains;
 }
 
@@ -79,7 +95,9 @@ function checkSchema(schema: Schema, record: RunRecord, file: string): ResultCol
   const found = schema.fields.map((field) => `${field.name}:${arrowTypeName(field.type)}`);
   const expected = record.columns.map((column) => `${column.name}:${column.type}`);
   if (found.join(',') !== expected.join(',')) {
-    throw new InputError(`${file}: expected the columns run.json lists (${describeFound(expected.join(', '))}), found ${describeFound(found.join(', '))}`);
+    throw new InputError(
+      `${file}: expected the columns run.json lists (${describeFound(expected.join(', '))}), found ${describeFound(found.join(', '))}`,
+    );
   }
   const metadata = schema.metadata;
   for (const [key, value] of [
@@ -87,7 +105,10 @@ function checkSchema(schema: Schema, record: RunRecord, file: string): ResultCol
     ['fairaudit.kind', record.kind],
     ['fairaudit.fingerprint', record.plan.fingerprint],
   ] as const) {
-    if (metadata.get(key) !== value) throw new InputError(`${file}: schema metadata ${key}: expected ${describeFound(value)} as run.json records, found ${describeFound(metadata.get(key))}`);
+    if (metadata.get(key) !== value)
+      throw new InputError(
+        `${file}: schema metadata ${key}: expected ${describeFound(value)} as run.json records, found ${describeFound(metadata.get(key))}`,
+      );
   }
   return record.columns.map((column) => ({ name: column.name, type: column.type as ColumnType }));
 }
@@ -109,10 +130,21 @@ function recordedPlan(record: RunRecord, runFile: string): RowPlan | null {
   const { plan } = record;
   if (!Array.isArray(plan.cells)) return null;
   const bad = (what: string) => new InputError(`${runFile}: plan: expected ${what}, found it malformed`);
-  if (!Number.isSafeInteger(plan.chunkSize) || plan.chunkSize < 1 || !Number.isSafeInteger(plan.replicates) || plan.replicates < 1) throw bad('replicates and chunkSize');
-  if (!Array.isArray(plan.gridColumns) || !plan.gridColumns.every((c) => typeof c?.column === 'string' && typeof c?.type === 'string')) throw bad('gridColumns');
+  if (
+    !Number.isSafeInteger(plan.chunkSize) ||
+    plan.chunkSize < 1 ||
+    !Number.isSafeInteger(plan.replicates) ||
+    plan.replicates < 1
+  )
+    throw bad('replicates and chunkSize');
+  if (
+    !Array.isArray(plan.gridColumns) ||
+    !plan.gridColumns.every((c) => typeof c?.column === 'string' && typeof c?.type === 'string')
+  )
+    throw bad('gridColumns');
   const cells = plan.cells.map((cell, index) => {
-    if (typeof cell?.key !== 'string' || typeof cell.columns !== 'object' || cell.columns === null) throw bad(`cell ${index} with its key and columns`);
+    if (typeof cell?.key !== 'string' || typeof cell.columns !== 'object' || cell.columns === null)
+      throw bad(`cell ${index} with its key and columns`);
     return { index, key: cell.key, columns: cell.columns };
   });
   const chunksPerCell = Math.ceil(plan.replicates / plan.chunkSize);
@@ -177,19 +209,26 @@ export async function openResults(folder: string, options: { plan?: boolean } = 
   } catch {
     // reported below
   }
-  if (!isFolder) throw new InputError(`${folder}: expected a results folder written by "fairaudit run" (results.arrow, run.json), found no such folder`);
+  if (!isFolder)
+    throw new InputError(
+      `${folder}: expected a results folder written by "fairaudit run" (results.arrow, run.json), found no such folder`,
+    );
   const resultsFile = join(folder, 'results.arrow');
   const runFile = join(folder, 'run.json');
   let size: number;
   try {
     size = statSync(resultsFile).size;
   } catch {
-    throw new InputError(`${folder}: expected a results folder with results.arrow (written by "fairaudit run"), found no results.arrow`);
+    throw new InputError(
+      `${folder}: expected a results folder with results.arrow (written by "fairaudit run"), found no results.arrow`,
+    );
   }
   const record = readRunRecord(folder);
   const artifact = resultsArtifact(record);
   if (size !== artifact.bytes) {
-    throw new InputError(`${resultsFile}: expected the ${artifact.bytes} bytes ${runFile} records, found ${size} bytes (changed or damaged after the run; run the experiment again)`);
+    throw new InputError(
+      `${resultsFile}: expected the ${artifact.bytes} bytes ${runFile} records, found ${size} bytes (changed or damaged after the run; run the experiment again)`,
+    );
   }
   const sha256 = await sha256OfFile(resultsFile);
   if (sha256 !== artifact.sha256) {
@@ -198,12 +237,15 @@ export async function openResults(folder: string, options: { plan?: boolean } = 
     );
   }
   const kind = findKindRunner(record.kind) ?? null;
-  if (options.plan && kind === null) throw new InputError(`${runFile}: expected a known experiment kind, found ${describeFound(record.kind)}`);
+  if (options.plan && kind === null)
+    throw new InputError(`${runFile}: expected a known experiment kind, found ${describeFound(record.kind)}`);
   const plan = options.plan ? planFromRecord(record, runFile) : null;
   const rowPlan = plan ?? recordedPlan(record, runFile) ?? (kind === null ? null : planFromRecord(record, runFile));
   const shard = record.shard;
   if (rowPlan !== null && shardSize(rowPlan, shard).rows !== record.rows) {
-    throw new InputError(`${runFile}: rows: expected the ${shardSize(rowPlan, shard).rows} replicates of the plan${shard ? ` and shard ${shard.index}/${shard.count}` : ''}, found ${record.rows}`);
+    throw new InputError(
+      `${runFile}: rows: expected the ${shardSize(rowPlan, shard).rows} replicates of the plan${shard ? ` and shard ${shard.index}/${shard.count}` : ''}, found ${record.rows}`,
+    );
   }
   const columns = await withReader(resultsFile, async (reader) => checkSchema(reader.schema, record, resultsFile));
   return {
@@ -230,7 +272,9 @@ async function withReader<T>(file: string, use: (reader: AsyncRecordBatchFileRea
       await reader.open();
       if (!reader.isFile()) throw new Error('not an Arrow IPC file');
     } catch (error) {
-      throw new InputError(`${file}: expected an Arrow IPC file, found unreadable bytes (${describeFound((error as Error).message)})`);
+      throw new InputError(
+        `${file}: expected an Arrow IPC file, found unreadable bytes (${describeFound((error as Error).message)})`,
+      );
     }
     return await use(reader);
   } finally {
@@ -258,24 +302,31 @@ async function* checkedBatches(
       try {
         batch = await reader.readRecordBatch(b);
       } catch (error) {
-        throw new InputError(`${file}: record batch ${b}: expected Arrow data, found unreadable bytes (${describeFound((error as Error).message)})`);
+        throw new InputError(
+          `${file}: record batch ${b}: expected Arrow data, found unreadable bytes (${describeFound((error as Error).message)})`,
+        );
       }
-      if (batch === null) throw new InputError(`${file}: expected ${reader.numRecordBatches} record batches, found ${b}`);
+      if (batch === null)
+        throw new InputError(`${file}: expected ${reader.numRecordBatches} record batches, found ${b}`);
       const blocks: Record<string, ColumnBlock> = {};
       columns.forEach((column, c) => {
         blocks[column.name] = blockOf(batch as RecordBatch, c, column.type);
       });
       const rows = batch.numRows;
       const fail = (row: number, column: string, expected: string, found: unknown): never => {
-        throw new InputError(`${file}: row ${firstRow + row}, column ${column}: expected ${expected}, found ${describeFound(found)}`);
+        throw new InputError(
+          `${file}: row ${firstRow + row}, column ${column}: expected ${expected}, found ${describeFound(found)}`,
+        );
       };
       const experiment = blocks.experiment as readonly string[];
       const kind = blocks.kind as readonly string[];
       const cells = blocks.cell as readonly string[];
       const replicates = blocks.replicate as Int32Array;
       for (let row = 0; row < rows; row++) {
-        if (experiment[row] !== record.experiment) fail(row, 'experiment', `${describeFound(record.experiment)} as run.json records`, experiment[row]);
-        if (kind[row] !== record.kind) fail(row, 'kind', `${describeFound(record.kind)} as run.json records`, kind[row]);
+        if (experiment[row] !== record.experiment)
+          fail(row, 'experiment', `${describeFound(record.experiment)} as run.json records`, experiment[row]);
+        if (kind[row] !== record.kind)
+          fail(row, 'kind', `${describeFound(record.kind)} as run.json records`, kind[row]);
         if (position !== null) {
           const expected = position.next();
           if (expected === undefined) fail(row, 'cell', `no more rows than the plan's ${record.rows}`, cells[row]);
@@ -287,7 +338,9 @@ async function* checkedBatches(
             const wanted = cell.columns[grid.column];
             // run.json is JSON: a number column's NaN (a grid value null) is recorded there as null.
             const same =
-              grid.type === 'bool' ? (value === 1) === (wanted === true) : value === wanted || (Number.isNaN(value) && (wanted === null || Number.isNaN(wanted)));
+              grid.type === 'bool'
+                ? (value === 1) === (wanted === true)
+                : value === wanted || (Number.isNaN(value) && (wanted === null || Number.isNaN(wanted)));
             if (!same) fail(row, grid.column, `${describeFound(wanted)} (cell ${cell.key})`, value);
           }
         } else if (!(replicates[row] >= 0 && replicates[row] < record.plan.replicates)) {
@@ -304,7 +357,8 @@ async function* checkedBatches(
       yield { firstRow, rows, columns: blocks };
       firstRow += rows;
     }
-    if (firstRow !== record.rows) throw new InputError(`${file}: expected the ${record.rows} rows run.json records, found ${firstRow}`);
+    if (firstRow !== record.rows)
+      throw new InputError(`${file}: expected the ${record.rows} rows run.json records, found ${firstRow}`);
   } finally {
     await handle?.close();
   }

@@ -72,7 +72,11 @@ export class ResultsWriter {
     private readonly batchRows = RESULTS_BATCH_ROWS,
   ) {
     this.columns = resultColumns(plan, kind);
-    this.buffers = new Map(this.columns.filter((column) => column.name !== 'seed').map((column) => [column.name, columnBuffer(column, batchRows)]));
+    this.buffers = new Map(
+      this.columns
+        .filter((column) => column.name !== 'seed')
+        .map((column) => [column.name, columnBuffer(column, batchRows)]),
+    );
     this.seeds = new Array<string>(batchRows);
     this.writer = new ArrowFileWriter(path, this.columns, resultMetadata(plan));
   }
@@ -100,7 +104,14 @@ export class ResultsWriter {
     }
   }
 
-  private fill(cell: PlanCell, firstReplicate: number, count: number, seeds: readonly string[], outcomes: Readonly<Record<string, ColumnBlock>>, offset: number): void {
+  private fill(
+    cell: PlanCell,
+    firstReplicate: number,
+    count: number,
+    seeds: readonly string[],
+    outcomes: Readonly<Record<string, ColumnBlock>>,
+    offset: number,
+  ): void {
     const start = this.filled;
     const constant = (name: string, value: string | number | boolean) => {
       const buffer = this.buffers.get(name) as ColumnBuffer;

@@ -4,14 +4,36 @@ import { join } from 'node:path';
 import { writeFileAtomic } from '../util/atomic-write.js';
 import { describeFound, InputError } from '../util/errors.js';
 import { sha256OfFile } from '../util/sha256.js';
-import { Checkpoints, CHECKPOINT_FILE_BYTES, type CompletedChunk, describeProblems, type ResumeState } from './checkpoints.js';
+import {
+  Checkpoints,
+  CHECKPOINT_FILE_BYTES,
+  type CompletedChunk,
+  describeProblems,
+  type ResumeState,
+} from './checkpoints.js';
 import type { ExperimentConfig } from './config.js';
 import type { KindRunner } from './kind-runner.js';
 import { findKindRunner } from './kind-runners.js';
 import { claimOutputFolder, type OutputFolder } from './output-folder.js';
-import { buildPlan, type Plan, type PlanCell, type PlanChunk, probeCells, type Shard, shardChunks, shardSize } from './plan.js';
+import {
+  buildPlan,
+  type Plan,
+  type PlanCell,
+  type PlanChunk,
+  probeCells,
+  type Shard,
+  shardChunks,
+  shardSize,
+} from './plan.js';
 import { ResultsWriter } from './results-writer.js';
-import { buildRunRecord, fairauditVersion, gitCommit, type RunRecord, readRunRecord, resultsArtifact } from './run-record.js';
+import {
+  buildRunRecord,
+  fairauditVersion,
+  gitCommit,
+  type RunRecord,
+  readRunRecord,
+  resultsArtifact,
+} from './run-record.js';
 import { type ChunkRunner, kindModuleFile, WorkerPool } from './worker-pool.js';
 
 /**
@@ -94,10 +116,17 @@ function planRun(config: ExperimentConfig, options: RunOptions): RunPlan {
   const kind = findKindRunner(config.kind) as KindRunner;
   const plan = buildPlan(config, kind);
   const outDirectory = options.outDirectory ?? defaultOutDirectory(config.experiment, options.shard);
-  if (options.repair && !options.resume) throw new InputError('--repair: expected together with --resume (it repairs the checkpoints a resume finds)');
+  if (options.repair && !options.resume)
+    throw new InputError('--repair: expected together with --resume (it repairs the checkpoints a resume finds)');
   const { chunks, rows } = shardSize(plan, options.shard);
   // Where the run's files are and how big it is: the same whether it runs now or was already done.
-  const written = { outDirectory, resultsFile: join(outDirectory, 'results.arrow'), runFile: join(outDirectory, 'run.json'), rows, cells: plan.cellCount };
+  const written = {
+    outDirectory,
+    resultsFile: join(outDirectory, 'results.arrow'),
+    runFile: join(outDirectory, 'run.json'),
+    rows,
+    cells: plan.cellCount,
+  };
   return { config, kind, plan, shard: options.shard ?? null, chunks, rows, written };
 }
 
@@ -116,7 +145,11 @@ async function alreadyComplete(run: RunPlan, options: RunOptions, notices: strin
     if (error instanceof InputError) return null; // not a run of this fairaudit: run again
     throw error;
   }
-  if (previous.plan.fingerprint !== run.plan.fingerprint || JSON.stringify(previous.shard) !== JSON.stringify(run.shard)) return null;
+  if (
+    previous.plan.fingerprint !== run.plan.fingerprint ||
+    JSON.stringify(previous.shard) !== JSON.stringify(run.shard)
+  )
+    return null;
   const recorded = resultsArtifact(previous);
   const sha256 = await sha256OfFile(resultsFile);
   if (sha256 !== recorded.sha256) {
@@ -126,7 +159,15 @@ async function alreadyComplete(run: RunPlan, options: RunOptions, notices: strin
     );
   }
   new Checkpoints(outDirectory, run.plan, run.shard, run.kind.outcomeColumns).clear(); // left behind if the run was killed after writing run.json
-  return { ...run.written, resumedChunks: run.chunks, ranChunks: 0, threads: 0, wallSeconds: 0, alreadyComplete: true, notices };
+  return {
+    ...run.written,
+    resumedChunks: run.chunks,
+    ranChunks: 0,
+    threads: 0,
+    wallSeconds: 0,
+    alreadyComplete: true,
+    notices,
+  };
 }
 
 /** The worker pool of a run: its threads load the kind's module while the main thread reads the checkpoints. */
@@ -211,7 +252,10 @@ function checkpointBatcher(checkpoints: Checkpoints, isStopped: () => boolean, o
  */
 async function runChunks(run: RunPlan, options: RunOptions, checkpoints: Checkpoints): Promise<ChunkOutcomes> {
   const resumed = resumeCheckpoints(checkpoints, options);
-  const threads = Math.max(1, Math.min(options.threads ?? availableParallelism(), Math.max(1, run.chunks - (resumed?.done.size ?? 0))));
+  const threads = Math.max(
+    1,
+    Math.min(options.threads ?? availableParallelism(), Math.max(1, run.chunks - (resumed?.done.size ?? 0))),
+  );
   const runner = options.chunkRunner?.(run.plan, run.kind, threads) ?? startWorkers(run, threads);
   let failed = false;
   let firstError: unknown;
@@ -219,7 +263,11 @@ async function runChunks(run: RunPlan, options: RunOptions, checkpoints: Checkpo
     if (!failed) firstError = error;
     failed = true;
   };
-  const batcher = checkpointBatcher(checkpoints, () => failed, () => stop(undefined));
+  const batcher = checkpointBatcher(
+    checkpoints,
+    () => failed,
+    () => stop(undefined),
+  );
   try {
     const done = resumed?.done;
     let completed = resumed?.rows ?? 0;
@@ -336,7 +384,15 @@ function writeResults(run: RunPlan, outcomes: ChunkOutcomes, started: Date, chec
   }
   const finished = new Date();
   const wallSeconds = (finished.getTime() - started.getTime()) / 1000;
-  const artifacts = [{ file: 'results.arrow', sha256: written.sha256, bytes: written.bytes, rows: written.rows, batches: written.batches }];
+  const artifacts = [
+    {
+      file: 'results.arrow',
+      sha256: written.sha256,
+      bytes: written.bytes,
+      rows: written.rows,
+      batches: written.batches,
+    },
+  ];
   const record = buildRunRecord(run.config, run.plan, run.kind, run.shard, run.rows, artifacts, {
     fairauditVersion: fairauditVersion(),
     nodeVersion: process.version,
@@ -395,7 +451,11 @@ export async function runExperiment(config: ExperimentConfig, options: RunOption
     // see (grids beyond EAGER_CELL_LIMIT cells pass probe cells) computes its own in its worker.
     if (run.kind.beforeRun !== undefined) {
       const probes = probeCells(config).map((index) => run.plan.cellAt(index).settings);
-      await run.kind.beforeRun(probes, { configFile: config.file, baseDirectory: config.baseDirectory }, { threads: options.threads });
+      await run.kind.beforeRun(
+        probes,
+        { configFile: config.file, baseDirectory: config.baseDirectory },
+        { threads: options.threads },
+      );
     }
     const checkpoints = new Checkpoints(run.written.outDirectory, run.plan, run.shard, run.kind.outcomeColumns);
     const outcomes = await runChunks(run, options, checkpoints);

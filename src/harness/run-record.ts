@@ -93,7 +93,9 @@ export interface RecordedColumn {
  * written and the provenance. O(listed cells).
  */
 export function buildRunRecord(
-  config: Pick<ExperimentConfig, 'file' | 'description' | 'seed' | 'replicates' | 'chunkSize' | 'settings' | 'grid'> | RunRecord['config'],
+  config:
+    | Pick<ExperimentConfig, 'file' | 'description' | 'seed' | 'replicates' | 'chunkSize' | 'settings' | 'grid'>
+    | RunRecord['config'],
   plan: Plan,
   kind: Pick<KindRunner, 'outcomeColumns'>,
   shard: Shard | null,
@@ -105,7 +107,10 @@ export function buildRunRecord(
     ? Object.fromEntries(config.grid.map((axis) => [axis.key, axis.values]))
     : (config.grid as Record<string, unknown[]>);
   const settingDescriptions = Object.fromEntries(
-    plan.gridColumns.map((c) => [c.column, `the setting ${c.key} (${c.recorded ? 'as the cell sets it' : 'varied by the grid'})`]),
+    plan.gridColumns.map((c) => [
+      c.column,
+      `the setting ${c.key} (${c.recorded ? 'as the cell sets it' : 'varied by the grid'})`,
+    ]),
   );
   const fixed: Record<string, string> = {
     experiment: 'experiment name',
@@ -137,7 +142,9 @@ export function buildRunRecord(
       chunkSize: plan.chunkSize,
       gridColumns: plan.gridColumns,
       cellCount: plan.cellCount,
-      ...(plan.cellCount <= EAGER_CELL_LIMIT ? { cells: plan.cells.map((cell) => ({ ...cell, replicates: plan.replicates })) } : {}),
+      ...(plan.cellCount <= EAGER_CELL_LIMIT
+        ? { cells: plan.cells.map((cell) => ({ ...cell, replicates: plan.replicates })) }
+        : {}),
     },
     shard,
     rows,
@@ -146,7 +153,12 @@ export function buildRunRecord(
       ...plan.gridColumns.map((c) => ({ name: c.column, type: c.type, description: settingDescriptions[c.column] })),
       { name: 'replicate', type: 'int32', description: fixed.replicate },
       { name: 'seed', type: 'utf8', description: fixed.seed },
-      ...kind.outcomeColumns.map((c) => ({ name: c.name, type: c.type, description: c.description, ...(c.values ? { values: c.values } : {}) })),
+      ...kind.outcomeColumns.map((c) => ({
+        name: c.name,
+        type: c.type,
+        description: c.description,
+        ...(c.values ? { values: c.values } : {}),
+      })),
     ],
     artifacts,
     provenance,
@@ -203,14 +215,19 @@ function isObject(value: unknown): value is Record<string, unknown> {
 export function readRunRecord(folder: string): RunRecord {
   const path = join(folder, 'run.json');
   if (!existsSync(path)) throw new InputError(`${path}: expected the run.json of a fairaudit run, found ENOENT`);
-  const record = parseJsonUntrusted(readFileCapped(path, MAX_JSON_FILE_BYTES, 'the run.json of a fairaudit run').toString('utf8'), path);
-  if (!isObject(record)) throw new InputError(`${path}: expected the run.json of a fairaudit run, found ${describeFound(record)}`);
+  const record = parseJsonUntrusted(
+    readFileCapped(path, MAX_JSON_FILE_BYTES, 'the run.json of a fairaudit run').toString('utf8'),
+    path,
+  );
+  if (!isObject(record))
+    throw new InputError(`${path}: expected the run.json of a fairaudit run, found ${describeFound(record)}`);
   if (record.format === 'fairaudit-run/1') {
     throw new InputError(
       `${path}: expected a run.json that records the checksums of its results (format ${RUN_RECORD_FORMAT}), found format fairaudit-run/1, written before fairaudit checked its results; run the experiment again to trust these results`,
     );
   }
-  if (record.format !== RUN_RECORD_FORMAT) throw new InputError(`${path}: expected format "${RUN_RECORD_FORMAT}", found ${describeFound(record.format)}`);
+  if (record.format !== RUN_RECORD_FORMAT)
+    throw new InputError(`${path}: expected format "${RUN_RECORD_FORMAT}", found ${describeFound(record.format)}`);
   const problem = recordProblem(record);
   if (problem !== null) throw new InputError(`${path}: ${problem}`);
   return record as unknown as RunRecord;
@@ -220,22 +237,43 @@ export function readRunRecord(folder: string): RunRecord {
 function recordProblem(record: Record<string, unknown>): string | null {
   const plan = record.plan;
   const config = record.config;
-  if (typeof record.experiment !== 'string' || typeof record.kind !== 'string') return 'expected the keys experiment and kind, found them missing';
-  if (!isObject(config) || !isObject(config.settings) || !isObject(config.grid)) return 'config: expected the settings and grid of the run, found them missing';
-  if (!isObject(plan) || typeof plan.fingerprint !== 'string' || !Number.isSafeInteger(plan.replicates) || !Number.isSafeInteger(plan.tasks)) {
+  if (typeof record.experiment !== 'string' || typeof record.kind !== 'string')
+    return 'expected the keys experiment and kind, found them missing';
+  if (!isObject(config) || !isObject(config.settings) || !isObject(config.grid))
+    return 'config: expected the settings and grid of the run, found them missing';
+  if (
+    !isObject(plan) ||
+    typeof plan.fingerprint !== 'string' ||
+    !Number.isSafeInteger(plan.replicates) ||
+    !Number.isSafeInteger(plan.tasks)
+  ) {
     return 'plan: expected the plan fingerprint, replicates and tasks, found them missing';
   }
   if (!Number.isSafeInteger(record.rows)) return `rows: expected a number of rows, found ${describeFound(record.rows)}`;
-  if (!Array.isArray(record.columns) || !record.columns.every((c) => isObject(c) && typeof c.name === 'string' && typeof c.type === 'string')) {
+  if (
+    !Array.isArray(record.columns) ||
+    !record.columns.every((c) => isObject(c) && typeof c.name === 'string' && typeof c.type === 'string')
+  ) {
     return 'columns: expected the columns of results.arrow, found none';
   }
   const artifacts = record.artifacts;
-  const results = Array.isArray(artifacts) ? artifacts.find((a) => isObject(a) && a.file === 'results.arrow') : undefined;
-  if (!isObject(results) || typeof results.sha256 !== 'string' || !Number.isSafeInteger(results.rows) || !Number.isSafeInteger(results.bytes)) {
+  const results = Array.isArray(artifacts)
+    ? artifacts.find((a) => isObject(a) && a.file === 'results.arrow')
+    : undefined;
+  if (
+    !isObject(results) ||
+    typeof results.sha256 !== 'string' ||
+    !Number.isSafeInteger(results.rows) ||
+    !Number.isSafeInteger(results.bytes)
+  ) {
     return 'artifacts: expected the SHA-256, size and rows of results.arrow, found none';
   }
-  if (results.rows !== record.rows) return `artifacts: expected results.arrow's rows to be the run's ${record.rows}, found ${describeFound(results.rows)}`;
-  if (record.shard !== null && !(isObject(record.shard) && Number.isSafeInteger(record.shard.index) && Number.isSafeInteger(record.shard.count))) {
+  if (results.rows !== record.rows)
+    return `artifacts: expected results.arrow's rows to be the run's ${record.rows}, found ${describeFound(results.rows)}`;
+  if (
+    record.shard !== null &&
+    !(isObject(record.shard) && Number.isSafeInteger(record.shard.index) && Number.isSafeInteger(record.shard.count))
+  ) {
     return `shard: expected null or {index, count}, found ${describeFound(record.shard)}`;
   }
   return null;
@@ -254,7 +292,11 @@ export function fairauditVersion(): string {
 /** The git commit of the package's working tree, or null outside a git checkout. */
 export function gitCommit(): string | null {
   try {
-    return execFileSync('git', ['rev-parse', 'HEAD'], { cwd: packageRoot(), encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).trim();
+    return execFileSync('git', ['rev-parse', 'HEAD'], {
+      cwd: packageRoot(),
+      encoding: 'utf8',
+      stdio: ['ignore', 'pipe', 'ignore'],
+    }).trim();
   } catch {
     return null;
   }

@@ -113,7 +113,12 @@ export class WorkerPool implements ChunkRunner {
     for (const candidate of this.workers) if (candidate.pending.size < entry.pending.size) entry = candidate;
     const changed = entry.lastCell !== cell.index;
     entry.lastCell = cell.index;
-    return (await this.send(entry, { type: 'chunk', id: this.nextId++, chunk, ...(changed ? { cell: workerCell(cell) } : {}) })) as Uint8Array;
+    return (await this.send(entry, {
+      type: 'chunk',
+      id: this.nextId++,
+      chunk,
+      ...(changed ? { cell: workerCell(cell) } : {}),
+    })) as Uint8Array;
   }
 
   /** Has a worker (the next in turn) prepare the context of a plan cell; rejects with its error. */

@@ -24,7 +24,9 @@ export interface WorkerCell {
  * its cell only when the worker's previous request was for another cell (the worker
  * keeps the last cell it was sent), so a plan's cells are never all held by a worker.
  */
-export type WorkerRequest = { type: 'check'; id: number; cell: WorkerCell } | { type: 'chunk'; id: number; chunk: PlanChunk; cell?: WorkerCell };
+export type WorkerRequest =
+  | { type: 'check'; id: number; cell: WorkerCell }
+  | { type: 'chunk'; id: number; chunk: PlanChunk; cell?: WorkerCell };
 
 /**
  * A worker's answer to request `id`: done (for a chunk, its payload as the bytes of

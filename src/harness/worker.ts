@@ -21,14 +21,17 @@ const contexts = new Map<string, Promise<unknown>>();
 let lastCell: WorkerCell | undefined;
 
 function isKind(value: unknown): value is KindRunner {
-  return typeof value === 'object' && value !== null && (value as KindRunner).name === setup.kind && 'runReplicate' in value;
+  return (
+    typeof value === 'object' && value !== null && (value as KindRunner).name === setup.kind && 'runReplicate' in value
+  );
 }
 
 /** The kind, from its own module alone (no registry: a worker loads only what its kind needs). */
 async function loadKind(): Promise<KindRunner> {
   const exports = (await import(pathToFileURL(setup.kindModule).href)) as Record<string, unknown>;
   const found = Object.values(exports).find(isKind);
-  if (!found) throw new Error(`worker: experiment kind ${setup.kind} not found among the exports of ${setup.kindModule}`);
+  if (!found)
+    throw new Error(`worker: experiment kind ${setup.kind} not found among the exports of ${setup.kindModule}`);
   return found;
 }
 
@@ -56,10 +59,13 @@ async function answer(request: WorkerRequest): Promise<void> {
     }
     if (request.cell !== undefined) lastCell = request.cell;
     const cell = lastCell;
-    if (cell?.index !== request.chunk.cell) throw new Error(`worker: chunk ${request.chunk.index} of cell ${request.chunk.cell} came without its cell`);
+    if (cell?.index !== request.chunk.cell)
+      throw new Error(`worker: chunk ${request.chunk.index} of cell ${request.chunk.cell} came without its cell`);
     const context = await contextFor(kind, cell.settings);
     const payload = encodeChunkPayload(kind.outcomeColumns, runChunk(kind, context, cell, setup.seed, request.chunk));
-    parentPort?.postMessage({ type: 'done', id: request.id, payload } satisfies WorkerReply, [payload.buffer as ArrayBuffer]);
+    parentPort?.postMessage({ type: 'done', id: request.id, payload } satisfies WorkerReply, [
+      payload.buffer as ArrayBuffer,
+    ]);
   } catch (error) {
     parentPort?.postMessage({
       type: 'error',

@@ -12,7 +12,12 @@ export { type ExperimentKind, registerKind } from './kind.js';
  * ExperimentKind) and add it here; the composition root (src/cli/registry.ts)
  * registers this list.
  */
-export const builtInKinds: readonly ExperimentKind[] = [sequentialAuditKind, operatingCharacteristicKind, respirKind, respirMinimalFlipsKind];
+export const builtInKinds: readonly ExperimentKind[] = [
+  sequentialAuditKind,
+  operatingCharacteristicKind,
+  respirKind,
+  respirMinimalFlipsKind,
+];
 
 /**
  * registerBuiltInKinds() registers every built-in kind not registered yet (the CLI's

@@ -25,12 +25,16 @@ export interface ExperimentKind<Settings = any, Context = any> {
  */
 export function registerKind(kind: ExperimentKind): void {
   if (kind.run.name !== kind.name || kind.report.name !== kind.name) {
-    throw new Error(`registerKind: kind "${kind.name}" has halves named "${kind.run.name}" (run) and "${kind.report.name}" (report)`);
+    throw new Error(
+      `registerKind: kind "${kind.name}" has halves named "${kind.run.name}" (run) and "${kind.report.name}" (report)`,
+    );
   }
   const written = new Set(kind.run.outcomeColumns.map((column) => column.name));
   const unknown = kind.report.outcomeColumns.filter((column) => !written.has(column));
   if (unknown.length > 0) {
-    throw new Error(`registerKind: kind "${kind.name}" reports outcome columns its run half does not write: ${unknown.join(', ')}`);
+    throw new Error(
+      `registerKind: kind "${kind.name}" reports outcome columns its run half does not write: ${unknown.join(', ')}`,
+    );
   }
   registerKindRunner(kind.run);
   registerKindReporter(kind.report);

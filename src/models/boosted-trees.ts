@@ -47,7 +47,11 @@ export async function trainBoostedTreesModel(
     threads > 1 && workersAvailable() ? foldFitPool(train, train.label, spec.base, seed, threads) : undefined,
   );
   const heldOutRows = Int32Array.from({ length: heldOut.rows }, (_, i) => i);
-  const pool = poolFromLogits(heldOut, boostedLogits(search.model, heldOut, heldOutRows), `model:${datasetName}/${spec.name}`);
+  const pool = poolFromLogits(
+    heldOut,
+    boostedLogits(search.model, heldOut, heldOutRows),
+    `model:${datasetName}/${spec.name}`,
+  );
   const card: ModelCard = {
     model: spec.name,
     dataset: datasetName,

@@ -72,7 +72,13 @@ export function trainMlpModel(
   let pool: AuditPool;
   let details: Record<string, unknown> = {};
   if (spec.reduction === null) {
-    const { network, epochLosses } = trainMlp(trainInput, train.label, null, spec.mlp, createRandom(deriveSeed(seed, 'mlp')));
+    const { network, epochLosses } = trainMlp(
+      trainInput,
+      train.label,
+      null,
+      spec.mlp,
+      createRandom(deriveSeed(seed, 'mlp')),
+    );
     pool = poolFromLogits(test, mlpLogits(network, testInput), source);
     details = { epochLosses: Array.from(epochLosses) };
   } else {

@@ -39,7 +39,10 @@ export interface ModelCard {
 }
 
 /** The fairness and quality figures of a pool, the measurable part of a model card. */
-export type PoolFigures = Pick<ModelCard, 'poolRows' | 'accuracy' | 'groups' | 'statisticalParityGap' | 'equalOpportunityGap'>;
+export type PoolFigures = Pick<
+  ModelCard,
+  'poolRows' | 'accuracy' | 'groups' | 'statisticalParityGap' | 'equalOpportunityGap'
+>;
 
 /**
  * poolFigures(pool) computes accuracy, per-group rates and the SP and EO gaps of a

@@ -24,7 +24,15 @@ export function spreadOf(values: readonly number[]): Spread {
   const median = n % 2 === 1 ? sorted[(n - 1) / 2] : (sorted[n / 2 - 1] + sorted[n / 2]) / 2;
   const mean = values.reduce((sum, value) => sum + value, 0) / n;
   const squares = values.reduce((sum, value) => sum + (value - mean) ** 2, 0);
-  return { count: n, min: sorted[0], median, max: sorted[n - 1], mean, sd: n > 1 ? Math.sqrt(squares / (n - 1)) : 0, values };
+  return {
+    count: n,
+    min: sorted[0],
+    median,
+    max: sorted[n - 1],
+    mean,
+    sd: n > 1 ? Math.sqrt(squares / (n - 1)) : 0,
+    values,
+  };
 }
 
 /** A model's figures over one axis of training variability. */

@@ -226,11 +226,19 @@ export async function trainModels(
  * (`models:`) to presets of the catalogue. Throws InputError naming the file and the
  * entry (models[i]) when a name is unknown.
  */
-export function presetsOfConfig(config: ModelTrainingConfig, catalogue: readonly ModelPreset[], file: string): ModelPreset[] {
+export function presetsOfConfig(
+  config: ModelTrainingConfig,
+  catalogue: readonly ModelPreset[],
+  file: string,
+): ModelPreset[] {
   return config.models.map((name, index) => {
     const preset = catalogue.find((entry) => entry.spec.name === name);
     if (preset === undefined) {
-      throw inputError({ where: `${file}: models[${index}]`, expected: `one of ${catalogue.map((entry) => entry.spec.name).join(', ')}`, found: name });
+      throw inputError({
+        where: `${file}: models[${index}]`,
+        expected: `one of ${catalogue.map((entry) => entry.spec.name).join(', ')}`,
+        found: name,
+      });
     }
     return preset;
   });
@@ -259,9 +267,13 @@ export function trainFromConfig(
 ): Promise<TrainedModel[]> {
   const presets = presetsOfConfig(config, catalogue, file);
   const { threads, dataDirectory, ...training } = options;
-  return trainModels({ dataset: config.dataset, split: config.split, ...(dataDirectory === undefined ? {} : { dataDirectory }) }, presets, {
-    ...training,
-    seed: config.seed,
-    threads: threads ?? config.threads,
-  });
+  return trainModels(
+    { dataset: config.dataset, split: config.split, ...(dataDirectory === undefined ? {} : { dataDirectory }) },
+    presets,
+    {
+      ...training,
+      seed: config.seed,
+      threads: threads ?? config.threads,
+    },
+  );
 }

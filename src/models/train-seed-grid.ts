@@ -104,7 +104,9 @@ export async function trainModelsOverSeeds(
     }
     return prepared;
   };
-  const plans = pairs.map((pair) => planModelsOnSplit(splitFor(pair.splitSeed), presets, { ...options, seed: pair.modelSeed }));
+  const plans = pairs.map((pair) =>
+    planModelsOnSplit(splitFor(pair.splitSeed), presets, { ...options, seed: pair.modelSeed }),
+  );
   await runTrainingPlans(plans, options.threads ?? 2);
   return pairs.map((pair, k) => ({ ...pair, models: plans[k].results as TrainedModel[] }));
 }
@@ -128,7 +130,10 @@ export async function trainFromConfigOverSeeds(
   const { seed: splitSeed, ...splitSettings } = config.split;
   const pairs = seedAxes({ splitSeed, modelSeed: config.seed }, counts);
   const { threads, dataDirectory, manifestDirectory, ...training } = options;
-  const location = { ...(dataDirectory === undefined ? {} : { dataDirectory }), ...(manifestDirectory === undefined ? {} : { manifestDirectory }) };
+  const location = {
+    ...(dataDirectory === undefined ? {} : { dataDirectory }),
+    ...(manifestDirectory === undefined ? {} : { manifestDirectory }),
+  };
   return trainModelsOverSeeds({ dataset: config.dataset, split: splitSettings, ...location }, presets, pairs, {
     ...training,
     threads: threads ?? config.threads,

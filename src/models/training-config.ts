@@ -51,7 +51,10 @@ export const modelTrainingConfigSchema = schema.object(
         "The model presets to train, by name (the CLI's presets: paper A's robust-base, unstable-base, robust-dp, unstable-dp; paper B's boosted-trees).",
       minItems: 1,
     }),
-    seed: schema.seed({ description: "The models' master seed (initialisation, minibatches, dropout, search).", default: '2026' }),
+    seed: schema.seed({
+      description: "The models' master seed (initialisation, minibatches, dropout, search).",
+      default: '2026',
+    }),
     threads: schema.integer({ description: 'Worker threads training models at once.', minimum: 1, default: 2 }),
   },
   { description: 'A model-training config.' },

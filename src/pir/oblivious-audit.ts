@@ -98,7 +98,9 @@ function missingGroupReason(labelCounts: readonly number[]): string | undefined 
  */
 export function auditSetDigest(sample: readonly number[]): string {
   const sorted = Uint32Array.from(sample).sort();
-  return createHash('sha256').update(new Uint8Array(sorted.buffer, sorted.byteOffset, sorted.byteLength)).digest('hex');
+  return createHash('sha256')
+    .update(new Uint8Array(sorted.buffer, sorted.byteOffset, sorted.byteLength))
+    .digest('hex');
 }
 
 /**
@@ -155,7 +157,11 @@ export async function runObliviousAudit(
     });
   }
   if (!Number.isInteger(batchSize) || batchSize < 1 || batchSize > connection.setup.maxBatch) {
-    throw inputError({ where: '--batch-size', expected: `an integer in [1, ${connection.setup.maxBatch}]`, found: batchSize });
+    throw inputError({
+      where: '--batch-size',
+      expected: `an integer in [1, ${connection.setup.maxBatch}]`,
+      found: batchSize,
+    });
   }
   checkBothGroups(groups, 'candidate set');
   const thresholds = sequentialThresholds(options.alpha, options.beta);

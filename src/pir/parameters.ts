@@ -78,8 +78,7 @@ function roundUp(value: number, multiple: number): number {
 function layout(entryCount: number, entryBits: number, elementBits: number) {
   const entriesPerElement = entryBits <= elementBits ? Math.floor(elementBits / entryBits) : 1;
   const elementsPerEntry = entryBits <= elementBits ? 1 : Math.ceil(entryBits / elementBits);
-  const elements =
-    entryBits <= elementBits ? Math.ceil(entryCount / entriesPerElement) : entryCount * elementsPerEntry;
+  const elements = entryBits <= elementBits ? Math.ceil(entryCount / entriesPerElement) : entryCount * elementsPerEntry;
   const columns = roundUp(Math.max(1, Math.ceil(Math.sqrt(elements))), COLUMN_MULTIPLE);
   const rows = roundUp(Math.max(1, Math.ceil(elements / columns)), ROW_MULTIPLE * elementsPerEntry);
   return { entriesPerElement, elementsPerEntry, rows, columns };

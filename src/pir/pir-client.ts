@@ -60,9 +60,7 @@ export class PirClient {
   static async create(parameters: PirParameters, seed: Uint8Array, hint: Uint32Array): Promise<PirClient> {
     const { rows, columns, lweDimension } = parameters;
     if (hint.length !== rows * lweDimension) {
-      throw new PirVerificationError(
-        `hint: expected ${rows} × ${lweDimension} words, found ${hint.length} words`,
-      );
+      throw new PirVerificationError(`hint: expected ${rows} × ${lweDimension} words, found ${hint.length} words`);
     }
     const kernels = await KernelInstance.create();
     const a = kernels.allocate(columns * lweDimension * 4);

@@ -7,7 +7,13 @@ import { entriesInColumn } from './packing.js';
 import { CHALLENGE_ROWS, choosePirParameters, LWE_DIMENSION, type PirParameters } from './parameters.js';
 import { PirClient, type QueryState } from './pir-client.js';
 import { PirVerificationError } from './pir-verification-error.js';
-import { type CommitResponse, LOOPBACK_HOST, MAX_JSON_BYTES, PIR_PROTOCOL, type ProviderSetup } from './provider-service.js';
+import {
+  type CommitResponse,
+  LOOPBACK_HOST,
+  MAX_JSON_BYTES,
+  PIR_PROTOCOL,
+  type ProviderSetup,
+} from './provider-service.js';
 import { secretChallengeShape } from './secret-challenge.js';
 import { decodeMessage, encodeMessage, HEADER_BYTES } from './wire-format.js';
 
@@ -85,7 +91,13 @@ export class ProviderConnection {
   ): Promise<ProviderConnection> {
     const base = loopbackBase(endpoint.url);
     const started = performance.now();
-    const traffic: TrafficCounters = { offlineBytesReceived: 0, offlineBytesSent: 0, bytesSent: 0, bytesReceived: 0, offlineMs: 0 };
+    const traffic: TrafficCounters = {
+      offlineBytesReceived: 0,
+      offlineBytesSent: 0,
+      bytesSent: 0,
+      bytesReceived: 0,
+      offlineMs: 0,
+    };
     const request = (path: string, limit: number, what: string, body?: Uint8Array) =>
       requestBytes(base, endpoint.token, path, limit, what, body).then((bytes) => {
         traffic.offlineBytesReceived += bytes.length;
@@ -111,15 +123,23 @@ export class ProviderConnection {
     const nonce = new Uint8Array(randomBytes(NONCE_BYTES));
     const commitBody = Buffer.from(JSON.stringify({ nonce: Buffer.from(nonce).toString('hex') }));
     const share = parseCommit(await request('/commit', MAX_JSON_BYTES, 'commit', commitBody));
-    const binding: CommitmentBinding = { candidateDigest: candidates.digest, auditorNonce: nonce, providerShare: share };
+    const binding: CommitmentBinding = {
+      candidateDigest: candidates.digest,
+      auditorNonce: nonce,
+      providerShare: share,
+    };
     const seeds = publicSeeds(binding);
     const hintBytes = await request('/hint', HEADER_BYTES + parameters.rows * parameters.lweDimension * 4, 'hint');
     const proofBytes = await request('/proof', HEADER_BYTES + CHALLENGE_ROWS * parameters.columns * 4, 'proof');
-    const hint = asVerification(() => decodeMessage(hintBytes, 'hint', parameters.lweDimension, parameters.rows, 'PIR hint'));
+    const hint = asVerification(() =>
+      decodeMessage(hintBytes, 'hint', parameters.lweDimension, parameters.rows, 'PIR hint'),
+    );
     if (hint.count !== parameters.rows) {
       throw new PirVerificationError(`PIR hint: expected ${parameters.rows} rows, found ${hint.count}`);
     }
-    const proof = asVerification(() => decodeMessage(proofBytes, 'proof', parameters.columns, CHALLENGE_ROWS, 'PIR commitment proof'));
+    const proof = asVerification(() =>
+      decodeMessage(proofBytes, 'proof', parameters.columns, CHALLENGE_ROWS, 'PIR commitment proof'),
+    );
     const client = await PirClient.create(parameters, seeds.matrix, hint.words);
     client.verifyCommitment(new Int32Array(proof.words.buffer, proof.words.byteOffset, proof.words.length), binding);
     if (options.secretChallenge ?? true) await secretChallenge(request, client, seeds.challengeMatrix);
@@ -143,7 +163,14 @@ export class ProviderConnection {
     });
     const body = encodeMessage('query', words, states.length, columns);
     this.traffic.bytesSent += body.length;
-    const bytes = await requestBytes(this.url, this.token, '/answer', HEADER_BYTES + states.length * rows * 4, 'answer', body);
+    const bytes = await requestBytes(
+      this.url,
+      this.token,
+      '/answer',
+      HEADER_BYTES + states.length * rows * 4,
+      'answer',
+      body,
+    );
     this.traffic.bytesReceived += bytes.length;
     const answers = asVerification(() => decodeMessage(bytes, 'answer', rows, states.length, 'PIR answer'));
     if (answers.count !== states.length) {
@@ -214,7 +241,14 @@ function loopbackBase(url: string): string {
  * token or URL is wrong: the user's to fix); any other non-2xx status and an oversized
  * body are PirVerificationError.
  */
-async function requestBytes(base: string, token: string, path: string, limit: number, what: string, body?: Uint8Array): Promise<Uint8Array> {
+async function requestBytes(
+  base: string,
+  token: string,
+  path: string,
+  limit: number,
+  what: string,
+  body?: Uint8Array,
+): Promise<Uint8Array> {
   const response = await fetch(`${base}${path}`, {
     method: body === undefined ? 'GET' : 'POST',
     headers: { authorization: `Bearer ${token}` },
@@ -225,12 +259,15 @@ async function requestBytes(base: string, token: string, path: string, limit: nu
   if (response.status === 401 || response.status === 403) {
     throw inputError({
       where: `${base}${path}`,
-      expected: "the URL and bearer token that 'pir serve' wrote to its --url-file (pir audit --provider-file FILE, or --provider URL with FAIRAUDIT_PIR_TOKEN)",
+      expected:
+        "the URL and bearer token that 'pir serve' wrote to its --url-file (pir audit --provider-file FILE, or --provider URL with FAIRAUDIT_PIR_TOKEN)",
       found: `HTTP ${response.status}: ${Buffer.from(bytes).toString('utf8').slice(0, 200)}`,
     });
   }
   if (!response.ok) {
-    throw new PirVerificationError(`provider refused ${what} (HTTP ${response.status}): ${Buffer.from(bytes).toString('utf8').slice(0, 200)}`);
+    throw new PirVerificationError(
+      `provider refused ${what} (HTTP ${response.status}): ${Buffer.from(bytes).toString('utf8').slice(0, 200)}`,
+    );
   }
   return bytes;
 }
@@ -240,7 +277,9 @@ async function readCappedBody(response: Response, limit: number, what: string): 
   const declared = Number(response.headers.get('content-length'));
   if (Number.isFinite(declared) && declared > limit) {
     await response.body?.cancel();
-    throw new PirVerificationError(`provider ${what}: expected at most ${limit} bytes, the provider announced ${declared}`);
+    throw new PirVerificationError(
+      `provider ${what}: expected at most ${limit} bytes, the provider announced ${declared}`,
+    );
   }
   const chunks: Uint8Array[] = [];
   let size = 0;
@@ -267,13 +306,28 @@ async function secretChallenge(
 ): Promise<void> {
   const { parameters } = client;
   const shape = secretChallengeShape(parameters);
-  const hintBytes = await request('/challenge-hints', HEADER_BYTES + shape.planes * parameters.columns * LWE_DIMENSION * 4, 'challenge hints');
+  const hintBytes = await request(
+    '/challenge-hints',
+    HEADER_BYTES + shape.planes * parameters.columns * LWE_DIMENSION * 4,
+    'challenge hints',
+  );
   const hints = asVerification(() =>
-    decodeMessage(hintBytes, 'challenge-hint', parameters.lweDimension, shape.planes * parameters.columns, 'PIR challenge hints'),
+    decodeMessage(
+      hintBytes,
+      'challenge-hint',
+      parameters.lweDimension,
+      shape.planes * parameters.columns,
+      'PIR challenge hints',
+    ),
   );
   const { encrypted, state } = client.beginSecretChallenge(challengeSeed);
   const body = encodeMessage('challenge', encrypted, parameters.rows, CHALLENGE_ROWS);
-  const bytes = await request('/challenge', HEADER_BYTES + shape.planes * parameters.columns * CHALLENGE_ROWS * 4, 'secret challenge', body);
+  const bytes = await request(
+    '/challenge',
+    HEADER_BYTES + shape.planes * parameters.columns * CHALLENGE_ROWS * 4,
+    'secret challenge',
+    body,
+  );
   const answers = asVerification(() =>
     decodeMessage(bytes, 'challenge-answer', CHALLENGE_ROWS, shape.planes * parameters.columns, 'PIR challenge answer'),
   );
@@ -308,7 +362,9 @@ function parseSetup(bytes: Uint8Array): ProviderSetup {
     typeof setup.candidateDigest !== 'string' ||
     !/^[0-9a-f]{64}$/.test(setup.candidateDigest)
   ) {
-    throw new PirVerificationError(`setup: expected a ${PIR_PROTOCOL} setup, found ${JSON.stringify(setup).slice(0, 200)}`);
+    throw new PirVerificationError(
+      `setup: expected a ${PIR_PROTOCOL} setup, found ${JSON.stringify(setup).slice(0, 200)}`,
+    );
   }
   return setup;
 }
@@ -336,8 +392,13 @@ function parseCommit(bytes: Uint8Array): Uint8Array {
   } catch {
     throw new PirVerificationError('commit: the provider did not send JSON');
   }
-  if (typeof response?.providerShare !== 'string' || !new RegExp(`^[0-9a-f]{${2 * NONCE_BYTES}}$`).test(response.providerShare)) {
-    throw new PirVerificationError(`commit: expected {"providerShare": ${2 * NONCE_BYTES} hex digits}, found ${JSON.stringify(response).slice(0, 200)}`);
+  if (
+    typeof response?.providerShare !== 'string' ||
+    !new RegExp(`^[0-9a-f]{${2 * NONCE_BYTES}}$`).test(response.providerShare)
+  ) {
+    throw new PirVerificationError(
+      `commit: expected {"providerShare": ${2 * NONCE_BYTES} hex digits}, found ${JSON.stringify(response).slice(0, 200)}`,
+    );
   }
   return new Uint8Array(Buffer.from(response.providerShare, 'hex'));
 }

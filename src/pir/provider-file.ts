@@ -16,7 +16,11 @@ const MAX_PROVIDER_FILE_BYTES = 4096;
  * write throws (the caller names the flag).
  */
 export function writeProviderFile(path: string, endpoint: ProviderEndpoint): void {
-  writeFileAtomic(path, `${JSON.stringify({ format: PROVIDER_FILE_FORMAT, url: endpoint.url, token: endpoint.token })}\n`, { mode: 0o600 });
+  writeFileAtomic(
+    path,
+    `${JSON.stringify({ format: PROVIDER_FILE_FORMAT, url: endpoint.url, token: endpoint.token })}\n`,
+    { mode: 0o600 },
+  );
 }
 
 /** What readProviderFile found: the endpoint and the file's permission bits. */
@@ -38,7 +42,11 @@ export function readProviderFile(path: string, where: string): ProviderFile {
     try {
       const stats = fstatSync(descriptor);
       if (!stats.isFile() || stats.size > MAX_PROVIDER_FILE_BYTES) {
-        throw inputError({ where: `${where} ${path}`, expected: `a provider file of at most ${MAX_PROVIDER_FILE_BYTES} bytes`, found: stats.isFile() ? `${stats.size} bytes` : 'not a regular file' });
+        throw inputError({
+          where: `${where} ${path}`,
+          expected: `a provider file of at most ${MAX_PROVIDER_FILE_BYTES} bytes`,
+          found: stats.isFile() ? `${stats.size} bytes` : 'not a regular file',
+        });
       }
       const buffer = Buffer.alloc(MAX_PROVIDER_FILE_BYTES);
       const length = readSync(descriptor, buffer, 0, MAX_PROVIDER_FILE_BYTES, 0);
@@ -69,7 +77,10 @@ export function readProviderFile(path: string, where: string): ProviderFile {
     throw inputError({
       where: `${where} ${path}`,
       expected: `{"format": "${PROVIDER_FILE_FORMAT}", "url": ..., "token": 64 hex digits} as 'pir serve --url-file' writes it`,
-      found: text.trim().slice(0, 80).replace(/[0-9a-f]{64}/g, '<token>'),
+      found: text
+        .trim()
+        .slice(0, 80)
+        .replace(/[0-9a-f]{64}/g, '<token>'),
     });
   }
   return { url: parsed.url, token: parsed.token, mode };

@@ -136,7 +136,9 @@ function providerState(options: ProviderServiceOptions, close: () => Promise<voi
   const { server, candidateDigest } = options;
   const { parameters } = server;
   if (candidateDigest.length !== CANDIDATE_DIGEST_BYTES) {
-    throw new Error(`startProviderService: the candidate digest must have ${CANDIDATE_DIGEST_BYTES} bytes, found ${candidateDigest.length}`);
+    throw new Error(
+      `startProviderService: the candidate digest must have ${CANDIDATE_DIGEST_BYTES} bytes, found ${candidateDigest.length}`,
+    );
   }
   const maxBatch = options.maxBatch ?? 256;
   return {
@@ -159,7 +161,14 @@ function providerState(options: ProviderServiceOptions, close: () => Promise<voi
   };
 }
 
-function send(state: ProviderState, response: ServerResponse, status: number, type: string, body: Uint8Array, headers = {}): void {
+function send(
+  state: ProviderState,
+  response: ServerResponse,
+  status: number,
+  type: string,
+  body: Uint8Array,
+  headers = {},
+): void {
   state.counters.bytesOut += body.length;
   response.writeHead(status, { 'content-type': type, 'content-length': body.length, ...headers });
   response.end(body);
@@ -174,7 +183,10 @@ function send(state: ProviderState, response: ServerResponse, status: number, ty
 function checkAccess(state: ProviderState, request: IncomingMessage): void {
   const host = request.headers.host ?? '';
   if (!LOOPBACK_NAMES.some((name) => host === `${name}:${state.port}`)) {
-    throw new RequestError(403, `Host header: expected 127.0.0.1:${state.port} or localhost:${state.port}, found ${JSON.stringify(host.slice(0, 100))}`);
+    throw new RequestError(
+      403,
+      `Host header: expected 127.0.0.1:${state.port} or localhost:${state.port}, found ${JSON.stringify(host.slice(0, 100))}`,
+    );
   }
   const given = Buffer.from(/^Bearer (\S+)$/.exec(request.headers.authorization ?? '')?.[1] ?? '');
   if (given.length !== state.token.length || !timingSafeEqual(given, state.token)) {
@@ -198,7 +210,11 @@ async function commit(state: ProviderState, request: IncomingMessage): Promise<U
     nonce = undefined;
   }
   if (typeof nonce !== 'string' || !new RegExp(`^[0-9a-f]{${2 * NONCE_BYTES}}$`).test(nonce)) {
-    throw inputError({ where: 'PIR commit request', expected: `{"nonce": ${2 * NONCE_BYTES} hex digits}`, found: Buffer.from(body).toString('utf8').slice(0, 100) });
+    throw inputError({
+      where: 'PIR commit request',
+      expected: `{"nonce": ${2 * NONCE_BYTES} hex digits}`,
+      found: Buffer.from(body).toString('utf8').slice(0, 100),
+    });
   }
   if (!(state.replay && state.commitment)) {
     const { parameters } = state.server;
@@ -216,7 +232,9 @@ async function commit(state: ProviderState, request: IncomingMessage): Promise<U
     };
     state.counters.commitments++;
   }
-  const response: CommitResponse = { providerShare: Buffer.from(state.commitment.binding.providerShare).toString('hex') };
+  const response: CommitResponse = {
+    providerShare: Buffer.from(state.commitment.binding.providerShare).toString('hex'),
+  };
   return Buffer.from(JSON.stringify(response));
 }
 
@@ -256,10 +274,19 @@ async function answerChallenge(state: ProviderState, request: IncomingMessage): 
   state.counters.bytesIn += body.length;
   const { words } = decodeMessage(body, 'challenge', CHALLENGE_ROWS, parameters.rows, 'PIR secret challenge');
   if (words.length !== parameters.rows * CHALLENGE_ROWS) {
-    throw inputError({ where: 'PIR secret challenge', expected: `${parameters.rows} vectors`, found: words.length / CHALLENGE_ROWS });
+    throw inputError({
+      where: 'PIR secret challenge',
+      expected: `${parameters.rows} vectors`,
+      found: words.length / CHALLENGE_ROWS,
+    });
   }
   const answers = state.answerFrom.answerChallenge(words);
-  return encodeMessage('challenge-answer', answers, secretChallengeShape(parameters).planes * parameters.columns, CHALLENGE_ROWS);
+  return encodeMessage(
+    'challenge-answer',
+    answers,
+    secretChallengeShape(parameters).planes * parameters.columns,
+    CHALLENGE_ROWS,
+  );
 }
 
 /** Stage 2b: one authorised request, routed; an unknown route is a 404. */

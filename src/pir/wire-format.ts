@@ -69,7 +69,11 @@ export function decodeMessage(
     throw inputError({ where, expected: `message version ${VERSION}`, found: view.getUint8(4) });
   }
   if (view.getUint8(5) !== MESSAGE_KINDS[kind]) {
-    throw inputError({ where, expected: `a message of kind "${kind}" (${MESSAGE_KINDS[kind]})`, found: `kind ${view.getUint8(5)}` });
+    throw inputError({
+      where,
+      expected: `a message of kind "${kind}" (${MESSAGE_KINDS[kind]})`,
+      found: `kind ${view.getUint8(5)}`,
+    });
   }
   const modulusBits = view.getUint8(6);
   if (modulusBits !== MODULUS_BITS) {

@@ -61,7 +61,5 @@ export function settingMatches(actual: SettingValue | undefined, wanted: Setting
  */
 export function findCells(summaries: CellSummary[], where: Record<string, SettingValue>): CellSummary[] {
   const entries = Object.entries(where).map(([key, value]) => [settingKey(key), value] as const);
-  return summaries.filter((summary) =>
-    entries.every(([key, value]) => settingMatches(summary.settings[key], value)),
-  );
+  return summaries.filter((summary) => entries.every(([key, value]) => settingMatches(summary.settings[key], value)));
 }

@@ -68,19 +68,32 @@ export function comparisonTolerance(
   if (cell.kind === 'mean') {
     let sePublished = cell.se ?? (cell.std !== undefined ? cell.std / Math.sqrt(publishedRuns) : Number.NaN);
     let seRep = seReproduced;
-    if (!Number.isFinite(sePublished) && Number.isFinite(seRep)) sePublished = seRep * Math.sqrt(replicates / publishedRuns);
-    if (!Number.isFinite(seRep) && Number.isFinite(sePublished)) seRep = sePublished * Math.sqrt(publishedRuns / replicates);
-    if (!Number.isFinite(seRep) || !Number.isFinite(sePublished)) return { tolerance: Number.NaN, how: 'no standard error known on either side' };
+    if (!Number.isFinite(sePublished) && Number.isFinite(seRep))
+      sePublished = seRep * Math.sqrt(replicates / publishedRuns);
+    if (!Number.isFinite(seRep) && Number.isFinite(sePublished))
+      seRep = sePublished * Math.sqrt(publishedRuns / replicates);
+    if (!Number.isFinite(seRep) || !Number.isFinite(sePublished))
+      return { tolerance: Number.NaN, how: 'no standard error known on either side' };
     const combined = Math.sqrt(seRep * seRep + sePublished * sePublished);
-    return { tolerance: sigmas * combined + rounding, how: `${sigmas}·√(SE_rep²+SE_pub²) = ${sigmas}·${combined.toPrecision(3)}` + (rounding ? ` + rounding ${rounding}` : '') };
+    return {
+      tolerance: sigmas * combined + rounding,
+      how:
+        `${sigmas}·√(SE_rep²+SE_pub²) = ${sigmas}·${combined.toPrecision(3)}` +
+        (rounding ? ` + rounding ${rounding}` : ''),
+    };
   }
   if (cell.kind === 'frequency') {
     const pooled = (reproduced * replicates + published * publishedRuns) / (replicates + publishedRuns);
     const se = Math.sqrt(Math.max(0, pooled * (1 - pooled)) * (1 / replicates + 1 / publishedRuns));
-    return { tolerance: sigmas * se + rounding, how: `${sigmas}·pooled binomial SE ${se.toPrecision(3)}` + (rounding ? ` + rounding ${rounding}` : '') };
+    return {
+      tolerance: sigmas * se + rounding,
+      how: `${sigmas}·pooled binomial SE ${se.toPrecision(3)}` + (rounding ? ` + rounding ${rounding}` : ''),
+    };
   }
   if (cell.kind === 'timing') return { tolerance: Number.NaN, how: 'timing cell without a tolerance' };
-  return rounding > 0 ? { tolerance: rounding, how: `rounding ${rounding}` } : { tolerance: 1e-9 * Math.max(1, Math.abs(published)), how: 'exact' };
+  return rounding > 0
+    ? { tolerance: rounding, how: `rounding ${rounding}` }
+    : { tolerance: 1e-9 * Math.max(1, Math.abs(published)), how: 'exact' };
 }
 
 function normalizeLabel(value: unknown): string {
@@ -93,10 +106,16 @@ function normalizeLabel(value: unknown): string {
  * no statistic the kind knows is 'unmapped'; one whose `where` matches no cell (or
  * several), or whose value is missing or NaN, is 'missing'. O(cells × summaries).
  */
-export function comparePublished(cells: PublishedCell[], summaries: CellSummary[], kind: KindReporter, options: ComparisonOptions = {}): ComparisonRow[] {
+export function comparePublished(
+  cells: PublishedCell[],
+  summaries: CellSummary[],
+  kind: KindReporter,
+  options: ComparisonOptions = {},
+): ComparisonRow[] {
   const sigmas = options.sigmas ?? 3;
   return cells.map((cell) => {
-    const statistic = cell.statistic ?? (cell.quantity ? kind.statisticFor?.(cell.quantity, cell.labels) : undefined) ?? null;
+    const statistic =
+      cell.statistic ?? (cell.quantity ? kind.statisticFor?.(cell.quantity, cell.labels) : undefined) ?? null;
     const base = {
       id: cell.id,
       table: cell.table,
@@ -109,33 +128,76 @@ export function comparePublished(cells: PublishedCell[], summaries: CellSummary[
       regression: cell.regression === true,
     };
     const empty = { reproduced: null, difference: null, tolerance: null };
-    if (cell.where === undefined) return { ...base, ...empty, status: 'unmapped' as const, note: 'no "where" selecting a cell' };
-    if (statistic === null) return { ...base, ...empty, status: 'unmapped' as const, note: `kind ${kind.name} has no statistic for quantity ${JSON.stringify(cell.quantity ?? null)}` };
+    if (cell.where === undefined)
+      return { ...base, ...empty, status: 'unmapped' as const, note: 'no "where" selecting a cell' };
+    if (statistic === null)
+      return {
+        ...base,
+        ...empty,
+        status: 'unmapped' as const,
+        note: `kind ${kind.name} has no statistic for quantity ${JSON.stringify(cell.quantity ?? null)}`,
+      };
     const matches = findCells(summaries, cell.where);
     if (matches.length !== 1) {
-      return { ...base, ...empty, status: 'missing' as const, note: `${matches.length} reproduced cells match ${JSON.stringify(cell.where)}` };
+      return {
+        ...base,
+        ...empty,
+        status: 'missing' as const,
+        note: `${matches.length} reproduced cells match ${JSON.stringify(cell.where)}`,
+      };
     }
     const summary = matches[0];
     const reproduced = summary.values[statistic];
-    if (reproduced === undefined || reproduced === null || (typeof reproduced === 'number' && Number.isNaN(reproduced))) {
-      return { ...base, ...empty, status: 'missing' as const, note: `no value for ${statistic} in cell ${summary.cell}` };
+    if (
+      reproduced === undefined ||
+      reproduced === null ||
+      (typeof reproduced === 'number' && Number.isNaN(reproduced))
+    ) {
+      return {
+        ...base,
+        ...empty,
+        status: 'missing' as const,
+        note: `no value for ${statistic} in cell ${summary.cell}`,
+      };
     }
     if (typeof cell.value === 'string') {
       const within = normalizeLabel(reproduced) === normalizeLabel(cell.value);
-      return { ...base, reproduced, difference: null, tolerance: null, status: within ? ('within' as const) : ('outside' as const), note: 'labels compared ignoring case' };
+      return {
+        ...base,
+        reproduced,
+        difference: null,
+        tolerance: null,
+        status: within ? ('within' as const) : ('outside' as const),
+        note: 'labels compared ignoring case',
+      };
     }
     const value = Number(reproduced);
     const difference = value - cell.value;
     const se = summary.values[`${statistic}_se`];
-    const { tolerance, how } = comparisonTolerance(cell, value, summary.replicates, typeof se === 'number' ? se : Number.NaN, sigmas);
+    const { tolerance, how } = comparisonTolerance(
+      cell,
+      value,
+      summary.replicates,
+      typeof se === 'number' ? se : Number.NaN,
+      sigmas,
+    );
     const within = Number.isFinite(tolerance) && Math.abs(difference) <= tolerance;
-    return { ...base, reproduced: value, difference, tolerance: Number.isFinite(tolerance) ? tolerance : null, status: within ? ('within' as const) : ('outside' as const), note: how };
+    return {
+      ...base,
+      reproduced: value,
+      difference,
+      tolerance: Number.isFinite(tolerance) ? tolerance : null,
+      status: within ? ('within' as const) : ('outside' as const),
+      note: how,
+    };
   });
 }
 
 /** regressionFailures(rows) lists regression cells that are outside tolerance or missing. */
 export function regressionFailures(rows: ComparisonRow[]): ComparisonRow[] {
-  return rows.filter((row) => row.regression && (row.status === 'outside' || row.status === 'missing' || row.status === 'unmapped'));
+  return rows.filter(
+    (row) => row.regression && (row.status === 'outside' || row.status === 'missing' || row.status === 'unmapped'),
+  );
 }
 
 /**
@@ -154,7 +216,8 @@ export function comparisonRecord(row: ComparisonRow): Record<string, SummaryValu
     statistic: row.statistic,
     published: text(row.published),
     published_spread: row.publishedSpread,
-    reproduced: typeof row.reproduced === 'number' ? String(Number(row.reproduced.toPrecision(6))) : text(row.reproduced),
+    reproduced:
+      typeof row.reproduced === 'number' ? String(Number(row.reproduced.toPrecision(6))) : text(row.reproduced),
     difference: row.difference,
     tolerance: row.tolerance,
     status: row.status,
@@ -168,7 +231,8 @@ export function comparisonTable(rows: ComparisonRow[], experiment: string): Summ
   return {
     id: 'comparison',
     title: `Comparison with published numbers (${experiment})`,
-    caption: 'Per published cell: the reproduced value, the difference and whether it lies within the Monte Carlo tolerance (docs/report.md).',
+    caption:
+      'Per published cell: the reproduced value, the difference and whether it lies within the Monte Carlo tolerance (docs/report.md).',
     columns: [
       { name: 'id', label: 'Cell', type: 'string' },
       { name: 'table', label: 'Table', type: 'string' },

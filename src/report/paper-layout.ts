@@ -82,7 +82,11 @@ export interface PaperFolderLayout {
   /** compare(directory, options) compares the folder's reproduced cells with the published ones. Throws InputError. */
   compare(directory: string, options: Record<string, unknown>): PaperFolderComparison;
   /** write(directory, options, report) writes the folder's tables, charts and report.html. Throws InputError. */
-  write(directory: string, options: Record<string, unknown>, report: { png?: boolean; now?: Date }): Promise<PaperFolderReport>;
+  write(
+    directory: string,
+    options: Record<string, unknown>,
+    report: { png?: boolean; now?: Date },
+  ): Promise<PaperFolderReport>;
 }
 
 /** A paper's report layout: its tables, figures and comparison for one experiment. */
@@ -113,10 +117,18 @@ export interface PaperLayout {
 export function readPaperLayoutManifest(directory: string): PaperLayoutManifest | null {
   const path = join(directory, PAPER_LAYOUT_FILE);
   if (!existsSync(path)) return null;
-  const json = parseJsonUntrusted(readFileCapped(path, MAX_JSON_FILE_BYTES, 'a readable report-layout.json').toString('utf8'), path);
-  const record = json !== null && typeof json === 'object' && !Array.isArray(json) ? (json as Record<string, unknown>) : null;
+  const json = parseJsonUntrusted(
+    readFileCapped(path, MAX_JSON_FILE_BYTES, 'a readable report-layout.json').toString('utf8'),
+    path,
+  );
+  const record =
+    json !== null && typeof json === 'object' && !Array.isArray(json) ? (json as Record<string, unknown>) : null;
   if (record === null || typeof record.layout !== 'string') {
-    throw inputError({ where: `${path}: layout`, expected: 'an object with a string "layout" (a paper layout name)', found: json });
+    throw inputError({
+      where: `${path}: layout`,
+      expected: 'an object with a string "layout" (a paper layout name)',
+      found: json,
+    });
   }
   const options = record.options;
   if (options !== undefined && (options === null || typeof options !== 'object' || Array.isArray(options))) {

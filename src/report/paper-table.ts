@@ -75,7 +75,12 @@ export function layoutPaperTable(layout: PaperTableLayout, summaries: CellSummar
       else record[column.name] = matches.length === 1 ? column.value(matches[0], summaries) : null;
     }
     const where = JSON.stringify(row.where);
-    record.note = matches.length === 1 ? null : matches.length === 0 ? `no cell matches ${where}` : `${matches.length} cells match ${where}`;
+    record.note =
+      matches.length === 1
+        ? null
+        : matches.length === 0
+          ? `no cell matches ${where}`
+          : `${matches.length} cells match ${where}`;
     return record;
   });
   return { id: layout.id, title: layout.title, caption: layout.caption, columns, rows };

@@ -14,7 +14,15 @@ import { MAX_JSON_FILE_BYTES, readFileCapped } from '../util/read-capped.js';
  * - derived: follows from another published cell (a label when text, else analytic);
  * - timing: a measured time or size, compared with a relative tolerance.
  */
-export const publishedKinds = ['mean', 'frequency', 'analytic', 'modal-decision', 'label', 'derived', 'timing'] as const;
+export const publishedKinds = [
+  'mean',
+  'frequency',
+  'analytic',
+  'modal-decision',
+  'label',
+  'derived',
+  'timing',
+] as const;
 export type PublishedKind = (typeof publishedKinds)[number];
 
 /** One published number, citing where it is printed. */
@@ -76,7 +84,8 @@ function isObject(value: unknown): value is Json {
 
 function requireString(object: Json, key: string, where: string): string {
   const value = object[key];
-  if (typeof value !== 'string' || value.length === 0) throw inputError({ where: `${where}.${key}`, expected: 'a non-empty string', found: value });
+  if (typeof value !== 'string' || value.length === 0)
+    throw inputError({ where: `${where}.${key}`, expected: 'a non-empty string', found: value });
   return value;
 }
 
@@ -87,10 +96,17 @@ function optionalString(object: Json, key: string, where: string): string | unde
   return value;
 }
 
-function optionalNumber(object: Json, key: string, where: string, check: (value: number) => boolean, expected: string): number | undefined {
+function optionalNumber(
+  object: Json,
+  key: string,
+  where: string,
+  check: (value: number) => boolean,
+  expected: string,
+): number | undefined {
   const value = object[key];
   if (value === undefined) return undefined;
-  if (typeof value !== 'number' || !Number.isFinite(value) || !check(value)) throw inputError({ where: `${where}.${key}`, expected, found: value });
+  if (typeof value !== 'number' || !Number.isFinite(value) || !check(value))
+    throw inputError({ where: `${where}.${key}`, expected, found: value });
   return value;
 }
 
@@ -99,7 +115,8 @@ const positiveInteger = (n: number) => Number.isInteger(n) && n > 0;
 
 function parseRow(raw: unknown, where: string): string | Record<string, string> {
   if (typeof raw === 'string' && raw.length > 0) return raw;
-  if (isObject(raw) && Object.values(raw).every((value) => typeof value === 'string')) return raw as Record<string, string>;
+  if (isObject(raw) && Object.values(raw).every((value) => typeof value === 'string'))
+    return raw as Record<string, string>;
   throw inputError({ where, expected: 'the row as printed: a string or an object of strings', found: raw });
 }
 
@@ -118,22 +135,43 @@ function parseCell(raw: unknown, where: string, defaults: { experiment?: string;
     : kind === 'derived'
       ? typeof value === 'string' || (typeof value === 'number' && Number.isFinite(value))
       : typeof value === 'number' && Number.isFinite(value);
-  if (!valueOk) throw inputError({ where: `${at}.value`, expected: categorical ? `a string (kind ${kind})` : 'a finite number', found: value });
-  const replicates = optionalNumber(raw, 'replicates', at, positiveInteger, 'a positive integer') ?? defaults.replicates;
+  if (!valueOk)
+    throw inputError({
+      where: `${at}.value`,
+      expected: categorical ? `a string (kind ${kind})` : 'a finite number',
+      found: value,
+    });
+  const replicates =
+    optionalNumber(raw, 'replicates', at, positiveInteger, 'a positive integer') ?? defaults.replicates;
   if ((kind === 'mean' || kind === 'frequency') && replicates === undefined) {
-    throw inputError({ where: `${at}.replicates`, expected: `the published run count (kind ${kind}; here or as the file's replicates)`, found: undefined });
+    throw inputError({
+      where: `${at}.replicates`,
+      expected: `the published run count (kind ${kind}; here or as the file's replicates)`,
+      found: undefined,
+    });
   }
   const relativeTolerance = optionalNumber(raw, 'relativeTolerance', at, nonNegative, 'a number ≥ 0');
   const tolerance = optionalNumber(raw, 'tolerance', at, nonNegative, 'a number ≥ 0');
   if (kind === 'timing' && relativeTolerance === undefined && tolerance === undefined) {
-    throw inputError({ where: `${at}.relativeTolerance`, expected: 'a relative (or absolute) tolerance for kind timing', found: undefined });
+    throw inputError({
+      where: `${at}.relativeTolerance`,
+      expected: 'a relative (or absolute) tolerance for kind timing',
+      found: undefined,
+    });
   }
   if (raw.regression !== undefined && typeof raw.regression !== 'boolean') {
     throw inputError({ where: `${at}.regression`, expected: 'true or false', found: raw.regression });
   }
   const selector = raw.where;
-  if (selector !== undefined && (!isObject(selector) || Object.values(selector).some((v) => !['string', 'number', 'boolean'].includes(typeof v)))) {
-    throw inputError({ where: `${at}.where`, expected: 'an object of setting names to strings, numbers or booleans', found: selector });
+  if (
+    selector !== undefined &&
+    (!isObject(selector) || Object.values(selector).some((v) => !['string', 'number', 'boolean'].includes(typeof v)))
+  ) {
+    throw inputError({
+      where: `${at}.where`,
+      expected: 'an object of setting names to strings, numbers or booleans',
+      found: selector,
+    });
   }
   const labels: Record<string, string> = {};
   for (const key of descriptiveKeys) if (typeof raw[key] === 'string') labels[key] = raw[key] as string;
@@ -185,7 +223,8 @@ export function parsePublished(json: unknown, path: string): PublishedFile {
       optionalNumber(json, 'replicates', path, positiveInteger, 'a positive integer') ??
       optionalNumber(settings, 'replicates', `${path}: settings`, positiveInteger, 'a positive integer'),
   };
-  if (!Array.isArray(json.cells)) throw inputError({ where: `${path}: cells`, expected: 'an array of published cells', found: json.cells });
+  if (!Array.isArray(json.cells))
+    throw inputError({ where: `${path}: cells`, expected: 'an array of published cells', found: json.cells });
   const cells = json.cells.map((cell, index) => parseCell(cell, `${path}: cells[${index}]`, defaults));
   const seen = new Set<string>();
   for (const cell of cells) {
@@ -224,7 +263,9 @@ export function loadPublishedFolder(folder: string): PublishedFile[] {
   let names: string[];
   try {
     if (!statSync(folder).isDirectory()) return [];
-    names = readdirSync(folder).filter((name) => name.endsWith('.json')).sort();
+    names = readdirSync(folder)
+      .filter((name) => name.endsWith('.json'))
+      .sort();
   } catch {
     return [];
   }
@@ -241,7 +282,12 @@ export function loadPublishedFiles(paths: readonly string[]): PublishedFile[] {
   for (const file of files) {
     for (const cell of file.cells) {
       const earlier = seen.get(cell.id);
-      if (earlier !== undefined) throw inputError({ where: `${file.path}: cells (${cell.id})`, expected: `an id not already used in ${earlier}`, found: cell.id });
+      if (earlier !== undefined)
+        throw inputError({
+          where: `${file.path}: cells (${cell.id})`,
+          expected: `an id not already used in ${earlier}`,
+          found: cell.id,
+        });
       seen.set(cell.id, file.path);
     }
   }

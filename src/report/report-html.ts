@@ -46,7 +46,10 @@ figure{margin:16px 0 28px}figure .chart{overflow-x:auto}figcaption{color:#444;fo
 
 /** Makes the ids inside one inline SVG unique in the page (clip paths, gradients). */
 function scopeSvgIds(svg: string, prefix: string): string {
-  return svg.replace(/\bid="([^"]+)"/g, `id="${prefix}-$1"`).replace(/url\(#([^)]+)\)/g, `url(#${prefix}-$1)`).replace(/href="#([^"]+)"/g, `href="#${prefix}-$1"`);
+  return svg
+    .replace(/\bid="([^"]+)"/g, `id="${prefix}-$1"`)
+    .replace(/url\(#([^)]+)\)/g, `url(#${prefix}-$1)`)
+    .replace(/href="#([^"]+)"/g, `href="#${prefix}-$1"`);
 }
 
 function comparisonVerdict(rows: ComparisonRow[]): string {
@@ -62,25 +65,41 @@ function comparisonVerdict(rows: ComparisonRow[]): string {
  */
 export function reportHtml(content: ReportContent): string {
   const parts: string[] = [];
-  parts.push(`<!DOCTYPE html>\n<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">`);
+  parts.push(
+    `<!DOCTYPE html>\n<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">`,
+  );
   parts.push(`<title>fairaudit report: ${escapeHtml(content.experiment)}</title><style>${style}</style></head><body>`);
-  parts.push(`<header><h1>fairaudit report: ${escapeHtml(content.experiment)}</h1><p>Kind <code>${escapeHtml(content.kind)}</code>: ${escapeHtml(content.kindDescription)} Generated ${escapeHtml(content.generatedAt)}.</p></header><main>`);
-  const nav = [['provenance', 'Provenance'], ['charts', 'Charts'], ...(content.paperTables.length ? [['paper-tables', 'Paper tables']] : []), ...(content.comparison ? [['comparison', 'Comparison']] : []), ['summary', 'Summary']];
+  parts.push(
+    `<header><h1>fairaudit report: ${escapeHtml(content.experiment)}</h1><p>Kind <code>${escapeHtml(content.kind)}</code>: ${escapeHtml(content.kindDescription)} Generated ${escapeHtml(content.generatedAt)}.</p></header><main>`,
+  );
+  const nav = [
+    ['provenance', 'Provenance'],
+    ['charts', 'Charts'],
+    ...(content.paperTables.length ? [['paper-tables', 'Paper tables']] : []),
+    ...(content.comparison ? [['comparison', 'Comparison']] : []),
+    ['summary', 'Summary'],
+  ];
   parts.push(`<nav>${nav.map(([id, label]) => `<a href="#${id}">${label}</a>`).join('')}</nav>`);
   for (const notice of content.notices) parts.push(`<p class="notice">${escapeHtml(notice)}</p>`);
 
   parts.push(`<section id="provenance"><h2>Provenance</h2><div class="table-wrap"><table><tbody>`);
-  for (const [label, value] of content.provenance) parts.push(`<tr><th>${escapeHtml(label)}</th><td class="text">${escapeHtml(value)}</td></tr>`);
+  for (const [label, value] of content.provenance)
+    parts.push(`<tr><th>${escapeHtml(label)}</th><td class="text">${escapeHtml(value)}</td></tr>`);
   parts.push(`</tbody></table></div>`);
   if (content.config !== null && content.config !== undefined) {
-    parts.push(`<details><summary>Resolved config (run.json)</summary><pre>${escapeHtml(JSON.stringify(content.config, null, 2))}</pre></details>`);
+    parts.push(
+      `<details><summary>Resolved config (run.json)</summary><pre>${escapeHtml(JSON.stringify(content.config, null, 2))}</pre></details>`,
+    );
   }
   parts.push(`</section>`);
 
   parts.push(`<section id="charts"><h2>Charts</h2>`);
   if (content.charts.length === 0) parts.push(`<p>This experiment kind draws no charts.</p>`);
   content.charts.forEach((rendered, index) => {
-    const links = [`<a href="${escapeHtml(rendered.files.spec)}">Vega-Lite spec</a>`, `<a href="${escapeHtml(rendered.files.svg)}">SVG</a>`];
+    const links = [
+      `<a href="${escapeHtml(rendered.files.spec)}">Vega-Lite spec</a>`,
+      `<a href="${escapeHtml(rendered.files.svg)}">SVG</a>`,
+    ];
     if (rendered.files.png) links.push(`<a href="${escapeHtml(rendered.files.png)}">PNG</a>`);
     parts.push(
       `<figure class="chart-figure" id="chart-${escapeHtml(rendered.chart.id)}"><h3>${escapeHtml(rendered.chart.title)}</h3><div class="chart">${scopeSvgIds(rendered.svg, `c${index}`)}</div>` +
@@ -95,7 +114,9 @@ export function reportHtml(content: ReportContent): string {
     parts.push(`</section>`);
   }
   if (content.comparison) {
-    parts.push(`<section id="comparison"><h2>Comparison with published numbers</h2><p class="verdict">${escapeHtml(comparisonVerdict(content.comparison.rows))}</p>`);
+    parts.push(
+      `<section id="comparison"><h2>Comparison with published numbers</h2><p class="verdict">${escapeHtml(comparisonVerdict(content.comparison.rows))}</p>`,
+    );
     parts.push(tableToHtml(content.comparison.table, (row) => String(row.status)));
     parts.push(`</section>`);
   }

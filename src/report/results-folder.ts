@@ -66,14 +66,17 @@ function flattenSettings(value: unknown, prefix: string, into: Record<string, Se
   if (typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean') {
     into[settingKey(prefix)] = value;
   } else if (value !== null && typeof value === 'object' && !Array.isArray(value)) {
-    for (const [key, inner] of Object.entries(value)) flattenSettings(inner, prefix === '' ? key : `${prefix}.${key}`, into);
+    for (const [key, inner] of Object.entries(value))
+      flattenSettings(inner, prefix === '' ? key : `${prefix}.${key}`, into);
   } else if (Array.isArray(value) && prefix !== '') {
     into[settingKey(prefix)] = JSON.stringify(value);
   }
 }
 
 function asObject(value: unknown): Record<string, unknown> | undefined {
-  return value !== null && typeof value === 'object' && !Array.isArray(value) ? (value as Record<string, unknown>) : undefined;
+  return value !== null && typeof value === 'object' && !Array.isArray(value)
+    ? (value as Record<string, unknown>)
+    : undefined;
 }
 
 /**
@@ -84,7 +87,8 @@ function asObject(value: unknown): Record<string, unknown> | undefined {
  */
 export function parseRunRecord(json: unknown, path: string): RunRecord {
   const raw = asObject(json);
-  if (raw === undefined) throw inputError({ where: path, expected: 'a JSON object (run.json written by fairaudit run)', found: json });
+  if (raw === undefined)
+    throw inputError({ where: path, expected: 'a JSON object (run.json written by fairaudit run)', found: json });
   const plan = asObject(raw.plan);
   const cells = Array.isArray(plan?.cells) ? plan.cells : [];
   const plannedCells: PlannedCell[] = [];
@@ -127,7 +131,8 @@ export async function readResultsFolder(directory: string): Promise<ResultsFolde
   const folder = resolve(directory);
   const checked = await openResults(folder);
   const resultsPath = join(folder, 'results.arrow');
-  if (checked.rows === 0) throw inputError({ where: resultsPath, expected: 'at least one replicate row', found: 'an empty table (0 rows)' });
+  if (checked.rows === 0)
+    throw inputError({ where: resultsPath, expected: 'at least one replicate row', found: 'an empty table (0 rows)' });
   const columns = checked.columns.map((column) => column.name);
   const types = checked.columns.map((column) => column.type);
   const varyingSettings = columns.slice(columns.indexOf('cell') + 1, columns.indexOf('replicate'));
@@ -142,5 +147,14 @@ export async function readResultsFolder(directory: string): Promise<ResultsFolde
       }
     }
   }
-  return { directory: folder, experiment: checked.record.experiment, kind: checked.record.kind, varyingSettings, columns, rowCount: checked.rows, rows, run };
+  return {
+    directory: folder,
+    experiment: checked.record.experiment,
+    kind: checked.record.kind,
+    varyingSettings,
+    columns,
+    rowCount: checked.rows,
+    rows,
+    run,
+  };
 }

@@ -6,7 +6,12 @@ import type { ResultsFolder } from './results-folder.js';
 import type { SummaryColumn, SummaryTable, SummaryValue } from './summary-table.js';
 
 /** The settings of a cell: the plan's from run.json, overlaid with the varying-setting columns of its first row. */
-function cellSettings(results: ResultsFolder, planned: ReadonlyMap<string, Record<string, SettingValue>>, key: string, row: ResultRow): Record<string, SettingValue> {
+function cellSettings(
+  results: ResultsFolder,
+  planned: ReadonlyMap<string, Record<string, SettingValue>>,
+  key: string,
+  row: ResultRow,
+): Record<string, SettingValue> {
   const settings: Record<string, SettingValue> = { ...(planned.get(key) ?? {}) };
   for (const name of results.varyingSettings) {
     const value = row[name];
@@ -21,7 +26,11 @@ function cellSettings(results: ResultsFolder, planned: ReadonlyMap<string, Recor
  * plan's from run.json, overlaid with the varying-setting columns of that row), add
  * takes each row. Returns the cells' states in canonical order (first appearance).
  */
-async function cellsInOrder<T>(results: ResultsFolder, open: (key: string, settings: Record<string, SettingValue>) => T, add: (cell: T, row: ResultRow) => void): Promise<T[]> {
+async function cellsInOrder<T>(
+  results: ResultsFolder,
+  open: (key: string, settings: Record<string, SettingValue>) => T,
+  add: (cell: T, row: ResultRow) => void,
+): Promise<T[]> {
   const planned = new Map((results.run?.plannedCells ?? []).map((cell) => [cell.key, cell.settings]));
   const cells = new Map<string, T>();
   for await (const row of results.rows()) {
@@ -89,7 +98,8 @@ export async function summarizeResults(results: ResultsFolder, kind: KindReporte
     cell: cell.cell,
     settings: cell.settings,
     replicates: cell.replicates,
-    values: cell.accumulator?.finish() ?? kind.summarizeCell({ cell: cell.cell, settings: cell.settings, rows: cell.rows }),
+    values:
+      cell.accumulator?.finish() ?? kind.summarizeCell({ cell: cell.cell, settings: cell.settings, rows: cell.rows }),
   }));
 }
 
@@ -97,7 +107,12 @@ export async function summarizeResults(results: ResultsFolder, kind: KindReporte
  * summaryTable(summaries, varyingSettings, kind) lays the summaries out as a table:
  * cell, the varying settings, replicates, then the kind's summary columns. O(cells).
  */
-export function summaryTable(summaries: CellSummary[], varyingSettings: string[], kind: KindReporter, title: string): SummaryTable {
+export function summaryTable(
+  summaries: CellSummary[],
+  varyingSettings: string[],
+  kind: KindReporter,
+  title: string,
+): SummaryTable {
   const settingColumns: SummaryColumn[] = varyingSettings.map((name) => ({
     name,
     label: name,

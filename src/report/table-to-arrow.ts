@@ -15,7 +15,9 @@ export function tableToArrow(table: SummaryTable): Uint8Array {
       return column.type === 'number' ? (typeof value === 'number' ? value : Number(value)) : String(value);
     });
     vectors[column.name] =
-      column.type === 'number' ? vectorFromArray(values as Array<number | null>, new Float64()) : vectorFromArray(values as Array<string | null>, new Utf8());
+      column.type === 'number'
+        ? vectorFromArray(values as Array<number | null>, new Float64())
+        : vectorFromArray(values as Array<string | null>, new Utf8());
   }
   return tableToIPC(new Table(vectors), 'file');
 }

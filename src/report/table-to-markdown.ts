@@ -15,7 +15,9 @@ export function tableToMarkdown(table: SummaryTable): string {
   lines.push(`| ${table.columns.map((column) => markdownCell(column.label)).join(' | ')} |`);
   lines.push(`| ${table.columns.map((column) => (column.type === 'number' ? '---:' : ':---')).join(' | ')} |`);
   for (const row of table.rows) {
-    lines.push(`| ${table.columns.map((column) => markdownCell(formatSummaryValue(row[column.name] ?? null, column))).join(' | ')} |`);
+    lines.push(
+      `| ${table.columns.map((column) => markdownCell(formatSummaryValue(row[column.name] ?? null, column))).join(' | ')} |`,
+    );
   }
   return `${lines.join('\n')}\n`;
 }

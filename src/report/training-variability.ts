@@ -14,7 +14,11 @@ export interface SeedComparison {
 }
 
 /** The verdict on a trained cell once training variability is accounted for. */
-export type VariabilityVerdict = 'reproduced' | 'within training variability' | 'outside training variability' | 'missing';
+export type VariabilityVerdict =
+  | 'reproduced'
+  | 'within training variability'
+  | 'outside training variability'
+  | 'missing';
 
 /** One seed's value of a cell, with the Monte Carlo tolerance its comparison allowed. */
 export interface SeedValue {
@@ -62,13 +66,22 @@ function sameLabel(a: unknown, b: unknown): boolean {
   return String(a).trim().toLowerCase() === String(b).trim().toLowerCase();
 }
 
-function numericVerdict(published: number, values: readonly SeedValue[]): Pick<CellVariability, 'range' | 'verdict' | 'reason'> {
-  const finite = values.filter((seed): seed is SeedValue & { value: number } => typeof seed.value === 'number' && Number.isFinite(seed.value));
+function numericVerdict(
+  published: number,
+  values: readonly SeedValue[],
+): Pick<CellVariability, 'range' | 'verdict' | 'reason'> {
+  const finite = values.filter(
+    (seed): seed is SeedValue & { value: number } => typeof seed.value === 'number' && Number.isFinite(seed.value),
+  );
   if (finite.length === 0) return { range: null, verdict: 'missing', reason: 'no seed gave a value' };
   const low = Math.min(...finite.map((seed) => seed.value - (seed.tolerance ?? 0)));
   const high = Math.max(...finite.map((seed) => seed.value + (seed.tolerance ?? 0)));
   if (published >= low && published <= high) {
-    return { range: [low, high], verdict: 'within training variability', reason: `published ${format(published)} lies inside the ${finite.length} seeds' range ${format(low)}–${format(high)} (values widened by each seed's Monte Carlo tolerance)` };
+    return {
+      range: [low, high],
+      verdict: 'within training variability',
+      reason: `published ${format(published)} lies inside the ${finite.length} seeds' range ${format(low)}–${format(high)} (values widened by each seed's Monte Carlo tolerance)`,
+    };
   }
   const side = published > high ? 'above' : 'below';
   const distance = published > high ? published - high : low - published;
@@ -79,7 +92,11 @@ function numericVerdict(published: number, values: readonly SeedValue[]): Pick<C
   };
 }
 
-function labelVerdict(published: string, values: readonly SeedValue[], counts: Record<string, number>): Pick<CellVariability, 'range' | 'verdict' | 'reason'> {
+function labelVerdict(
+  published: string,
+  values: readonly SeedValue[],
+  counts: Record<string, number>,
+): Pick<CellVariability, 'range' | 'verdict' | 'reason'> {
   const given = values.filter((seed) => seed.value !== null);
   if (given.length === 0) return { range: null, verdict: 'missing', reason: 'no seed gave a value' };
   const tally = Object.entries(counts)
@@ -87,9 +104,17 @@ function labelVerdict(published: string, values: readonly SeedValue[], counts: R
     .join(', ');
   const matching = given.filter((seed) => sameLabel(seed.value, published)).length;
   if (matching > 0) {
-    return { range: null, verdict: 'within training variability', reason: `${matching} of ${given.length} seeds give the published "${published}" (${tally})` };
+    return {
+      range: null,
+      verdict: 'within training variability',
+      reason: `${matching} of ${given.length} seeds give the published "${published}" (${tally})`,
+    };
   }
-  return { range: null, verdict: 'outside training variability', reason: `no seed of ${given.length} gives the published "${published}" (${tally})` };
+  return {
+    range: null,
+    verdict: 'outside training variability',
+    reason: `no seed of ${given.length} gives the published "${published}" (${tally})`,
+  };
 }
 
 /**
@@ -109,7 +134,10 @@ export function isSeedRecord(value: unknown, isRun: (run: Record<string, unknown
     runs[0]?.axis === 'base' &&
     runs.every(
       (run, index) =>
-        typeof run?.splitSeed === 'string' && typeof run.modelSeed === 'string' && ['base', 'model', 'split'].includes(run.axis as string) && isRun(run, index),
+        typeof run?.splitSeed === 'string' &&
+        typeof run.modelSeed === 'string' &&
+        ['base', 'model', 'split'].includes(run.axis as string) &&
+        isRun(run, index),
     )
   );
 }
@@ -131,12 +159,19 @@ export function isSeedRecord(value: unknown, isRun: (run: Record<string, unknown
  * Throws RangeError when seeds is empty or seeds[0] is not the base pair.
  */
 export function trainingVariability(seeds: readonly SeedComparison[]): CellVariability[] {
-  if (seeds.length === 0 || seeds[0].axis !== 'base') throw new RangeError('trainingVariability: seeds[0] must be the base pair');
+  if (seeds.length === 0 || seeds[0].axis !== 'base')
+    throw new RangeError('trainingVariability: seeds[0] must be the base pair');
   const byId = seeds.map((seed) => new Map(seed.rows.map((row) => [row.id, row])));
   return seeds[0].rows.map((base) => {
     const values: SeedValue[] = seeds.map((seed, k) => {
       const row = byId[k].get(base.id);
-      return { splitSeed: seed.splitSeed, modelSeed: seed.modelSeed, axis: seed.axis, value: row?.reproduced ?? null, tolerance: row?.tolerance ?? null };
+      return {
+        splitSeed: seed.splitSeed,
+        modelSeed: seed.modelSeed,
+        axis: seed.axis,
+        value: row?.reproduced ?? null,
+        tolerance: row?.tolerance ?? null,
+      };
     });
     const numbers = (axis?: SeedAxis): number[] =>
       values
@@ -145,7 +180,9 @@ export function trainingVariability(seeds: readonly SeedComparison[]): CellVaria
     const spreadOver = (list: number[], least: number) => (list.length >= least ? spreadOf(list) : null);
     const numeric = typeof base.published === 'number';
     const counts: Record<string, number> = {};
-    if (!numeric) for (const seed of values) if (seed.value !== null) counts[String(seed.value)] = (counts[String(seed.value)] ?? 0) + 1;
+    if (!numeric)
+      for (const seed of values)
+        if (seed.value !== null) counts[String(seed.value)] = (counts[String(seed.value)] ?? 0) + 1;
     const common = {
       id: base.id,
       table: base.table,
@@ -160,8 +197,11 @@ export function trainingVariability(seeds: readonly SeedComparison[]): CellVaria
       splitSeeds: numeric ? spreadOver(numbers('split'), 2) : null,
       counts: numeric ? null : counts,
     };
-    if (base.status === 'missing' || base.status === 'unmapped') return { ...common, range: null, verdict: 'missing', reason: base.note };
-    const judged = numeric ? numericVerdict(base.published as number, values) : labelVerdict(String(base.published), values, counts);
+    if (base.status === 'missing' || base.status === 'unmapped')
+      return { ...common, range: null, verdict: 'missing', reason: base.note };
+    const judged = numeric
+      ? numericVerdict(base.published as number, values)
+      : labelVerdict(String(base.published), values, counts);
     if (base.status === 'within') return { ...common, range: judged.range, verdict: 'reproduced', reason: '' };
     return { ...common, ...judged };
   });
@@ -169,15 +209,35 @@ export function trainingVariability(seeds: readonly SeedComparison[]): CellVaria
 
 /** The columns variabilityRecord fills, for tables that show a cell's seeds beside the published value. */
 export const VARIABILITY_COLUMNS: readonly SummaryColumn[] = [
-  { name: 'seeds', label: 'Seeds', type: 'number', description: 'seed pairs with a value (the base pair, the varied model seeds, the varied split seeds)' },
+  {
+    name: 'seeds',
+    label: 'Seeds',
+    type: 'number',
+    description: 'seed pairs with a value (the base pair, the varied model seeds, the varied split seeds)',
+  },
   { name: 'seeds_min', label: 'Min', type: 'number', digits: 4 },
   { name: 'seeds_median', label: 'Median', type: 'number', digits: 4 },
   { name: 'seeds_max', label: 'Max', type: 'number', digits: 4 },
   { name: 'seeds_mean', label: 'Mean', type: 'number', digits: 4 },
   { name: 'seeds_sd', label: 'sd', type: 'number', digits: 4 },
-  { name: 'model_seeds', label: 'Model seeds', type: 'string', description: 'min–max over the model seeds on the base split' },
-  { name: 'split_seeds', label: 'Split seeds', type: 'string', description: 'min–max over the split seeds with the base model seed' },
-  { name: 'seed_labels', label: 'Seed labels', type: 'string', description: 'labels (decisions): how many seeds gave each' },
+  {
+    name: 'model_seeds',
+    label: 'Model seeds',
+    type: 'string',
+    description: 'min–max over the model seeds on the base split',
+  },
+  {
+    name: 'split_seeds',
+    label: 'Split seeds',
+    type: 'string',
+    description: 'min–max over the split seeds with the base model seed',
+  },
+  {
+    name: 'seed_labels',
+    label: 'Seed labels',
+    type: 'string',
+    description: 'labels (decisions): how many seeds gave each',
+  },
 ];
 
 /** variabilityRecord(cell) is a cell's VARIABILITY_COLUMNS (empty for labels' numeric columns and vice versa). O(labels). */
@@ -218,8 +278,14 @@ export function verdictCounts(cells: readonly CellVariability[]): Record<Variabi
  * reporter's writers: table, row, column, the published value, seed 0, the seeds'
  * distribution (VARIABILITY_COLUMNS), the verdict and its reason. O(cells).
  */
-export function variabilityTable(cells: readonly CellVariability[], id: string, title: string, caption: string): SummaryTable {
-  const text = (value: number | string | null): SummaryValue => (value === null ? null : typeof value === 'number' ? String(Number(value.toPrecision(6))) : value);
+export function variabilityTable(
+  cells: readonly CellVariability[],
+  id: string,
+  title: string,
+  caption: string,
+): SummaryTable {
+  const text = (value: number | string | null): SummaryValue =>
+    value === null ? null : typeof value === 'number' ? String(Number(value.toPrecision(6))) : value;
   return {
     id,
     title,

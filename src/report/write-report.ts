@@ -65,7 +65,8 @@ export async function summariseRun(directory: string, options: ReportOptions = {
   const results = await readResultsFolder(directory);
   const kind = findKindReporter(results.kind, `${join(directory, 'results.arrow')}: column kind`);
   const manifest = readPaperLayoutManifest(results.directory);
-  const layout = manifest === null ? null : findPaperLayout(manifest.layout, join(results.directory, 'report-layout.json'));
+  const layout =
+    manifest === null ? null : findPaperLayout(manifest.layout, join(results.directory, 'report-layout.json'));
   if (layout !== null && !layout.experiments.includes(results.experiment)) {
     // A results.arrow of another experiment in a paper's folder once made `compare` pass with nothing compared.
     throw inputError({
@@ -77,11 +78,16 @@ export async function summariseRun(directory: string, options: ReportOptions = {
   const summaries = await summarizeResults(results, kind);
   const files =
     options.publishedFolder === undefined
-      ? loadPublishedFiles(paperLayouts().flatMap((layout) => (layout.published === undefined ? [] : [layout.published])))
+      ? loadPublishedFiles(
+          paperLayouts().flatMap((layout) => (layout.published === undefined ? [] : [layout.published])),
+        )
       : loadPublishedNumbers(options.publishedFolder, '--published');
   const cells = cellsForExperiment(files, results.experiment);
   const comparison = comparePublished(cells, summaries, kind, { sigmas: options.sigmas });
-  const unassignedPublishedCells = files.reduce((total, file) => total + file.cells.filter((cell) => cell.experiment === undefined).length, 0);
+  const unassignedPublishedCells = files.reduce(
+    (total, file) => total + file.cells.filter((cell) => cell.experiment === undefined).length,
+    0,
+  );
   let paper: PaperLayoutParts | null = null;
   if (manifest !== null && layout !== null) {
     const config = results.run?.raw.config;
@@ -89,7 +95,10 @@ export async function summariseRun(directory: string, options: ReportOptions = {
       directory: results.directory,
       experiment: results.experiment,
       summaries,
-      config: config !== null && typeof config === 'object' && !Array.isArray(config) ? (config as Record<string, unknown>) : null,
+      config:
+        config !== null && typeof config === 'object' && !Array.isArray(config)
+          ? (config as Record<string, unknown>)
+          : null,
       comparison,
       publishedCells: files.flatMap((file) => file.cells),
       options: manifest.options,
@@ -112,7 +121,11 @@ export function paperFolder(directory: string): { layout: PaperFolderLayout; opt
   const where = join(directory, 'report-layout.json');
   const layout = findPaperLayout(manifest.layout, where);
   if (layout.folder === undefined) {
-    throw inputError({ where, expected: `a folder with results.arrow (layout ${layout.name} reports results folders)`, found: 'no results.arrow' });
+    throw inputError({
+      where,
+      expected: `a folder with results.arrow (layout ${layout.name} reports results folders)`,
+      found: 'no results.arrow',
+    });
   }
   return { layout: layout.folder, options: manifest.options };
 }
@@ -151,7 +164,10 @@ function provenanceRows(run: SummarisedRun): Array<[string, string]> {
     }
     flatten(results.run.provenance, '', rows);
   }
-  rows.push(['reporter', `vega ${dependencyVersion('vega')}, vega-lite ${dependencyVersion('vega-lite')}, @resvg/resvg-js ${dependencyVersion('@resvg/resvg-js')}`]);
+  rows.push([
+    'reporter',
+    `vega ${dependencyVersion('vega')}, vega-lite ${dependencyVersion('vega-lite')}, @resvg/resvg-js ${dependencyVersion('@resvg/resvg-js')}`,
+  ]);
   return rows;
 }
 
@@ -167,7 +183,10 @@ function provenanceRows(run: SummarisedRun): Array<[string, string]> {
 export async function writeReport(directory: string, options: ReportOptions = {}): Promise<ReportOutput> {
   // One writer per folder: a run writing here meanwhile would replace results.arrow under the report.
   // (A folder that is not there is not made: summariseRun says what is missing.)
-  const lock = existsSync(directory) && statSync(directory).isDirectory() ? acquireFolderLock(directory, '', `fairaudit report ${directory}`) : null;
+  const lock =
+    existsSync(directory) && statSync(directory).isDirectory()
+      ? acquireFolderLock(directory, '', `fairaudit report ${directory}`)
+      : null;
   if (lock?.notice !== undefined) options.onNotice?.(lock.notice);
   try {
     return await writeReportFiles(await summariseRun(directory, options), options);
@@ -207,10 +226,14 @@ async function writeReportFiles(run: SummarisedRun, options: ReportOptions): Pro
   }
   const notices: string[] = [...(run.paper?.notices ?? [])];
   if (pngProblem !== null) notices.push(`PNG files were not written (${pngProblem}); the SVG charts are complete.`);
-  if (results.run === null) notices.push('This results folder has no run.json: provenance is limited to results.arrow.');
-  if (run.comparison.length === 0) notices.push(`No published cells name the experiment "${results.experiment}"; nothing to compare.`);
+  if (results.run === null)
+    notices.push('This results folder has no run.json: provenance is limited to results.arrow.');
+  if (run.comparison.length === 0)
+    notices.push(`No published cells name the experiment "${results.experiment}"; nothing to compare.`);
   if (run.unassignedPublishedCells > 0) {
-    notices.push(`${run.unassignedPublishedCells} published cells name no experiment; add "experiment" and "where" to them to compare them (docs/report.md).`);
+    notices.push(
+      `${run.unassignedPublishedCells} published cells name no experiment; add "experiment" and "where" to them to compare them (docs/report.md).`,
+    );
   }
   const html = reportHtml({
     experiment: results.experiment,

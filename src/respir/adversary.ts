@@ -22,7 +22,12 @@ export interface Manipulation {
 function manipulation(counts: GroupCounts, x: number, y: number): Manipulation {
   const [n0, n1] = counts.sizes;
   const [p0, p1] = counts.positives;
-  return { groupOneLowered: x, groupZeroRaised: y, flips: Math.abs(x) + Math.abs(y), gap: (p1 - x) / n1 - (p0 + y) / n0 };
+  return {
+    groupOneLowered: x,
+    groupZeroRaised: y,
+    flips: Math.abs(x) + Math.abs(y),
+    gap: (p1 - x) / n1 - (p0 + y) / n0,
+  };
 }
 
 function clamp(value: number, low: number, high: number): number {
@@ -89,7 +94,8 @@ export function fewestFlipsToGapKernel(counts: GroupCounts, targetGap: number): 
  */
 export function fewestFlipsToGap(counts: GroupCounts, targetGap: number): Manipulation | null {
   validateGroupCounts(counts, 'fewestFlipsToGap: counts');
-  if (!(targetGap >= 0)) throw inputError({ where: 'fewestFlipsToGap: targetGap', expected: 'a gap ≥ 0', found: targetGap });
+  if (!(targetGap >= 0))
+    throw inputError({ where: 'fewestFlipsToGap: targetGap', expected: 'a gap ≥ 0', found: targetGap });
   return fewestFlipsToGapKernel(counts, targetGap);
 }
 

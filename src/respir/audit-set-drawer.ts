@@ -4,7 +4,6 @@ import { type AuditStrata, strataPerGroup } from './audit-strata.js';
 import { logFactorialTable } from './log-factorial-table.js';
 import { multivariateHypergeometricKernel } from './multivariate-hypergeometric.js';
 
-
 /**
  * How a draw is made: 'counts' draws the per-stratum counts directly from the
  * multivariate hypergeometric law (O(strata × sd) per draw); 'indices' runs a partial
@@ -41,11 +40,20 @@ export function createAuditSetDrawer(
   if (sampler === 'counts') {
     const logFactorials = logFactorialTable(sizes[0] + sizes[1]);
     if (perGroup === null) {
-      return (random, out) => multivariateHypergeometricKernel(random, logFactorials, strata.counts, 0, strataCount, auditSetSize, out);
+      return (random, out) =>
+        multivariateHypergeometricKernel(random, logFactorials, strata.counts, 0, strataCount, auditSetSize, out);
     }
     return (random, out) => {
       multivariateHypergeometricKernel(random, logFactorials, strata.counts, 0, strataPerGroup, perGroup[0], out);
-      multivariateHypergeometricKernel(random, logFactorials, strata.counts, strataPerGroup, strataCount, perGroup[1], out);
+      multivariateHypergeometricKernel(
+        random,
+        logFactorials,
+        strata.counts,
+        strataPerGroup,
+        strataCount,
+        perGroup[1],
+        out,
+      );
     };
   }
   // 'indices': one buffer of stratum ids per row (per group when stratified); a partial

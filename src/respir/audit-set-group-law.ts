@@ -67,5 +67,10 @@ export function auditSetGroupLaw(
       }
     }
   }
-  return { weights: Float64Array.from(weights), metricRows0: Int32Array.from(rows0), metricRows1: Int32Array.from(rows1), droppedMass };
+  return {
+    weights: Float64Array.from(weights),
+    metricRows0: Int32Array.from(rows0),
+    metricRows1: Int32Array.from(rows1),
+    droppedMass,
+  };
 }

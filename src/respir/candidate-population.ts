@@ -58,12 +58,21 @@ export function validateCandidatePopulation(population: CandidatePopulation, whe
     const size = population.groupSizes[g];
     const eligible = population.eligibleSizes[g];
     const positives = population.eligiblePositives[g];
-    if (!Number.isInteger(size) || size < 1) throw inputError({ where: `${where}: group ${g} size`, expected: 'a positive integer', found: size });
+    if (!Number.isInteger(size) || size < 1)
+      throw inputError({ where: `${where}: group ${g} size`, expected: 'a positive integer', found: size });
     if (!Number.isInteger(eligible) || eligible < 1 || eligible > size) {
-      throw inputError({ where: `${where}: group ${g} rows the metric uses`, expected: `an integer from 1 to ${size}`, found: eligible });
+      throw inputError({
+        where: `${where}: group ${g} rows the metric uses`,
+        expected: `an integer from 1 to ${size}`,
+        found: eligible,
+      });
     }
     if (!Number.isInteger(positives) || positives < 0 || positives > eligible) {
-      throw inputError({ where: `${where}: group ${g} decision-1 rows`, expected: `an integer from 0 to ${eligible}`, found: positives });
+      throw inputError({
+        where: `${where}: group ${g} decision-1 rows`,
+        expected: `an integer from 0 to ${eligible}`,
+        found: positives,
+      });
     }
   }
 }
@@ -86,14 +95,21 @@ export interface SyntheticCandidateSpec {
  * round(labelShare·Nₐ) (EO); positives round(rateₐ·rows). O(1). Throws InputError
  * when a group ends up empty.
  */
-export function syntheticCandidatePopulation(spec: SyntheticCandidateSpec, metric: AuditMetric, where: string): CandidatePopulation {
+export function syntheticCandidatePopulation(
+  spec: SyntheticCandidateSpec,
+  metric: AuditMetric,
+  where: string,
+): CandidatePopulation {
   const one = Math.round(spec.minorityShare * spec.size);
   const sizes: [number, number] = [spec.size - one, one];
   const eligible = sizes.map((n) => (metric === 'eo' ? Math.round((spec.labelShare ?? 0.5) * n) : n));
   const population: CandidatePopulation = {
     groupSizes: sizes,
     eligibleSizes: [eligible[0], eligible[1]],
-    eligiblePositives: [Math.round(spec.positiveRates[0] * eligible[0]), Math.round(spec.positiveRates[1] * eligible[1])],
+    eligiblePositives: [
+      Math.round(spec.positiveRates[0] * eligible[0]),
+      Math.round(spec.positiveRates[1] * eligible[1]),
+    ],
   };
   validateCandidatePopulation(population, where);
   return population;

@@ -46,7 +46,8 @@ export interface ExactManipulationCost {
 function detections(flips: number | null, setSize: number, setting: ManipulationSetting): Record<string, number> {
   const result: Record<string, number> = {};
   for (const k of setting.canaryCounts) {
-    result[String(k)] = flips === null ? Number.NaN : detectionProbability(flips, setSize, setting.canaryEffectiveness, k);
+    result[String(k)] =
+      flips === null ? Number.NaN : detectionProbability(flips, setSize, setting.canaryEffectiveness, k);
   }
   return result;
 }
@@ -87,17 +88,31 @@ export function exactManipulationCost(
   }
   const design = setting.design ?? 'uniform';
   if (!['uniform', 'proportional', 'balanced'].includes(design)) {
-    throw inputError({ where: names?.design ?? 'exactManipulationCost: design', expected: 'uniform, proportional or balanced', found: design });
+    throw inputError({
+      where: names?.design ?? 'exactManipulationCost: design',
+      expected: 'uniform, proportional or balanced',
+      found: design,
+    });
   }
   const minority = setting.candidateMinoritySize;
   const majority = setting.candidateSetSize - minority;
-  const candidatePositives: [number, number] = [Math.round(majorityRate * majority), Math.round(minorityRate * minority)];
+  const candidatePositives: [number, number] = [
+    Math.round(majorityRate * majority),
+    Math.round(minorityRate * minority),
+  ];
   const auditMinority = setting.auditMinoritySize;
   const auditMajority = setting.auditSetSize - auditMinority;
-  const auditPositives: [number, number] = [Math.round(majorityRate * auditMajority), Math.round(minorityRate * auditMinority)];
+  const auditPositives: [number, number] = [
+    Math.round(majorityRate * auditMajority),
+    Math.round(minorityRate * auditMinority),
+  ];
   const respir = exactMinimalFlips(
     {
-      population: { groupSizes: [majority, minority], eligibleSizes: [majority, minority], eligiblePositives: candidatePositives },
+      population: {
+        groupSizes: [majority, minority],
+        eligibleSizes: [majority, minority],
+        eligiblePositives: candidatePositives,
+      },
       auditSetSize: setting.auditSetSize,
       design,
       tolerance: setting.tolerance,
@@ -105,7 +120,10 @@ export function exactManipulationCost(
     },
     { maxEvaluations: options.maxEvaluations },
   );
-  const vanilla = exactVanillaFlips({ sizes: [auditMajority, auditMinority], positives: auditPositives }, setting.tolerance);
+  const vanilla = exactVanillaFlips(
+    { sizes: [auditMajority, auditMinority], positives: auditPositives },
+    setting.tolerance,
+  );
   const vanillaFlips = vanilla === null ? null : vanilla.flips;
   const respirFlips = respir.flips ?? respir.upperBound;
   return {
@@ -129,6 +147,11 @@ export function exactManipulationCost(
  * (N_min·p_min + N_max·(p_min − gap))/N = r. For Table 2 rows, which print |d_C| but not
  * the rates. O(1); the caller validates (exactManipulationCost checks both rates).
  */
-export function minorityRateForOverallRate(overallRate: number, gap: number, candidateSetSize: number, candidateMinoritySize: number): number {
+export function minorityRateForOverallRate(
+  overallRate: number,
+  gap: number,
+  candidateSetSize: number,
+  candidateMinoritySize: number,
+): number {
   return overallRate + (gap * (candidateSetSize - candidateMinoritySize)) / candidateSetSize;
 }

@@ -42,7 +42,10 @@ export interface ExactMinimumBenchmarkOptions {
  * exactMinimumBenchmarkRow(row, maxEvaluations) computes and times one row on the
  * calling thread (the worker threads call it too). Throws InputError on a bad row.
  */
-export function exactMinimumBenchmarkRow(row: ExactMinimumWorkloadRow, maxEvaluations?: number): ExactMinimumBenchmarkRow {
+export function exactMinimumBenchmarkRow(
+  row: ExactMinimumWorkloadRow,
+  maxEvaluations?: number,
+): ExactMinimumBenchmarkRow {
   const started = process.hrtime.bigint();
   const { respir } = exactManipulationCost(row.setting, undefined, { maxEvaluations });
   return {
@@ -63,12 +66,17 @@ export function exactMinimumBenchmarkRow(row: ExactMinimumWorkloadRow, maxEvalua
  * evaluations (CCD marriage and HateDay in paper B's Table 2). O(rows log rows).
  */
 function costliestFirst(rows: readonly ExactMinimumWorkloadRow[]): number[] {
-  const estimate = (row: ExactMinimumWorkloadRow) => 1 / (Math.max(row.setting.tolerance, 1e-9) * Math.sqrt(row.setting.auditMinoritySize));
+  const estimate = (row: ExactMinimumWorkloadRow) =>
+    1 / (Math.max(row.setting.tolerance, 1e-9) * Math.sqrt(row.setting.auditMinoritySize));
   return rows.map((_, index) => index).sort((a, b) => estimate(rows[b]) - estimate(rows[a]));
 }
 
 /** Spreads the rows over `threads` workers, each taking the next row when it is free. */
-async function computeOnWorkers(rows: readonly ExactMinimumWorkloadRow[], threads: number, maxEvaluations?: number): Promise<ExactMinimumBenchmarkRow[]> {
+async function computeOnWorkers(
+  rows: readonly ExactMinimumWorkloadRow[],
+  threads: number,
+  maxEvaluations?: number,
+): Promise<ExactMinimumBenchmarkRow[]> {
   const queue = costliestFirst(rows);
   const results: ExactMinimumBenchmarkRow[] = new Array(rows.length);
   const entry = compiledModule('respir/exact-minimal-flips-worker.js');
@@ -83,15 +91,22 @@ async function computeOnWorkers(rows: readonly ExactMinimumWorkloadRow[], thread
         }
         worker.postMessage({ index, row: rows[index], maxEvaluations });
       };
-      worker.on('message', (message: { index: number; result?: ExactMinimumBenchmarkRow; error?: string; inputError?: string }) => {
-        if (message.result === undefined) {
-          void worker.terminate();
-          reject(message.inputError === undefined ? new Error(`exact minimum worker failed on ${rows[message.index].label}: ${message.error}`) : new InputError(message.inputError));
-          return;
-        }
-        results[message.index] = message.result;
-        next();
-      });
+      worker.on(
+        'message',
+        (message: { index: number; result?: ExactMinimumBenchmarkRow; error?: string; inputError?: string }) => {
+          if (message.result === undefined) {
+            void worker.terminate();
+            reject(
+              message.inputError === undefined
+                ? new Error(`exact minimum worker failed on ${rows[message.index].label}: ${message.error}`)
+                : new InputError(message.inputError),
+            );
+            return;
+          }
+          results[message.index] = message.result;
+          next();
+        },
+      );
       worker.once('error', reject);
       next();
     });
@@ -114,7 +129,15 @@ export async function benchmarkExactMinimalFlips(
   const threads = Math.max(1, Math.floor(options.threads ?? 1));
   const started = process.hrtime.bigint();
   const cpuBefore = process.cpuUsage();
-  const results = threads > 1 ? await computeOnWorkers(rows, threads, options.maxEvaluations) : rows.map((row) => exactMinimumBenchmarkRow(row, options.maxEvaluations));
+  const results =
+    threads > 1
+      ? await computeOnWorkers(rows, threads, options.maxEvaluations)
+      : rows.map((row) => exactMinimumBenchmarkRow(row, options.maxEvaluations));
   const cpu = process.cpuUsage(cpuBefore);
-  return { rows: results, threads, seconds: Number(process.hrtime.bigint() - started) / 1e9, cpuSeconds: (cpu.user + cpu.system) / 1e6 };
+  return {
+    rows: results,
+    threads,
+    seconds: Number(process.hrtime.bigint() - started) / 1e9,
+    cpuSeconds: (cpu.user + cpu.system) / 1e6,
+  };
 }

@@ -10,8 +10,15 @@ import { exactMinimumBenchmarkRow, type ExactMinimumWorkloadRow } from './exact-
  */
 parentPort?.on('message', (message: { index: number; row: ExactMinimumWorkloadRow; maxEvaluations?: number }) => {
   try {
-    parentPort?.postMessage({ index: message.index, result: exactMinimumBenchmarkRow(message.row, message.maxEvaluations) });
+    parentPort?.postMessage({
+      index: message.index,
+      result: exactMinimumBenchmarkRow(message.row, message.maxEvaluations),
+    });
   } catch (error) {
-    parentPort?.postMessage({ index: message.index, error: (error as Error)?.stack ?? String(error), inputError: isInputError(error) ? error.message : undefined });
+    parentPort?.postMessage({
+      index: message.index,
+      error: (error as Error)?.stack ?? String(error),
+      inputError: isInputError(error) ? error.message : undefined,
+    });
   }
 });

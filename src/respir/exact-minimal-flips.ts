@@ -119,7 +119,15 @@ export function exactMinimalFlipsWithEvaluator(
   // All outputs equal (every 1 flipped to 0, or every 0 to 1) makes d_S = 0 on every S:
   // the best any manipulation can do is P(both groups have a metric row in S).
   const allZero = at(0, 0).pass;
-  if (honest.lower >= target) return result({ flips: 0, lowerBound: 0, upperBound: 0, exact: true, maximumPassProbability: allZero, point: null });
+  if (honest.lower >= target)
+    return result({
+      flips: 0,
+      lowerBound: 0,
+      upperBound: 0,
+      exact: true,
+      maximumPassProbability: allZero,
+      point: null,
+    });
   if (allZero.lower < target) return result({ reachable: false, maximumPassProbability: allZero, point: null });
 
   // Oriented coordinates: the start's gap is positive (group 1's rate above group 0's),
@@ -208,7 +216,11 @@ export function exactMinimalFlipsWithEvaluator(
       const bound = lowAlpha === none ? Number.POSITIVE_INFINITY : V0 - high + Math.max(0, lowAlpha - U0);
       if (bound > Math.min(lowerA, upper)) continue;
       const middle = Math.floor((low + high) / 2);
-      const middleAlpha = alpha(middle, Math.max(U0, lowAlpha === none ? U0 : lowAlpha), highAlpha === none ? eligible0 : highAlpha);
+      const middleAlpha = alpha(
+        middle,
+        Math.max(U0, lowAlpha === none ? U0 : lowAlpha),
+        highAlpha === none ? eligible0 : highAlpha,
+      );
       record(middle, middleAlpha);
       stack.push([middle, middleAlpha, high, highAlpha], [low, lowAlpha, middle, middleAlpha]);
     }
@@ -233,7 +245,14 @@ export function exactMinimalFlipsWithEvaluator(
   function finish(): ExactMinimalFlips {
     const point = toOriginal(best.u, best.v);
     const exact = lower === upper;
-    return result({ flips: exact ? upper : null, lowerBound: lower, upperBound: upper, exact, maximumPassProbability: allZero, point });
+    return result({
+      flips: exact ? upper : null,
+      lowerBound: lower,
+      upperBound: upper,
+      exact,
+      maximumPassProbability: allZero,
+      point,
+    });
   }
 
   /**
@@ -242,7 +261,10 @@ export function exactMinimalFlipsWithEvaluator(
    * (P(d_S < −ε) of a percent, say), this finds a passing point one or two flips further.
    */
   function climb(): void {
-    let point = ties.reduce((a, b) => (passes(a.u, a.v).value >= passes(b.u, b.v).value ? a : b), ties[0] ?? { u: U0, v: V0 });
+    let point = ties.reduce(
+      (a, b) => (passes(a.u, a.v).value >= passes(b.u, b.v).value ? a : b),
+      ties[0] ?? { u: U0, v: V0 },
+    );
     for (let step = 0; step < climbSteps && budgetLeft(); step++) {
       let next: Point | null = null;
       for (const move of [
@@ -305,7 +327,10 @@ export function exactMinimalFlipsWithEvaluator(
           { u: on.u, v: on.v + Math.sign(V0 - on.v) },
         ]) {
           if (distance(move.u, move.v) !== distance(on.u, on.v) - 1) continue;
-          if (passes(move.u, move.v).lower >= target && (next === null || passes(move.u, move.v).value > passes(next.u, next.v).value)) {
+          if (
+            passes(move.u, move.v).lower >= target &&
+            (next === null || passes(move.u, move.v).value > passes(next.u, next.v).value)
+          ) {
             next = move;
           }
         }
@@ -353,13 +378,20 @@ export function exactMinimalFlipsWithEvaluator(
     const heap = new RectangleHeap();
     const near = (r: Rectangle) =>
       (r.u1 > U0 ? r.u1 - U0 : U0 > r.u2 ? U0 - r.u2 : 0) + (r.v1 > V0 ? r.v1 - V0 : V0 > r.v2 ? V0 - r.v2 : 0);
-    const far = (r: Rectangle) => Math.max(Math.abs(r.u1 - U0), Math.abs(r.u2 - U0)) + Math.max(Math.abs(r.v1 - V0), Math.abs(r.v2 - V0));
+    const far = (r: Rectangle) =>
+      Math.max(Math.abs(r.u1 - U0), Math.abs(r.u2 - U0)) + Math.max(Math.abs(r.v1 - V0), Math.abs(r.v2 - V0));
     const push = (r: Rectangle) => {
       r.distance = near(r);
       if (r.distance > radius || far(r) < lower) return;
       heap.push(r);
     };
-    push({ u1: Math.max(0, U0 - radius), u2: Math.min(eligible0, U0 + radius), v1: Math.max(0, V0 - radius), v2: Math.min(eligible1, V0 + radius), distance: 0 });
+    push({
+      u1: Math.max(0, U0 - radius),
+      u2: Math.min(eligible0, U0 + radius),
+      v1: Math.max(0, V0 - radius),
+      v2: Math.min(eligible1, V0 + radius),
+      distance: 0,
+    });
     // The nearest point whose enclosure straddles 1 − δ: nothing at or beyond it can be certified.
     let straddling = Number.POSITIVE_INFINITY;
     while (heap.size > 0) {
@@ -482,7 +514,10 @@ function toOrientedCorner(u0: number, v0: number, eligible0: number, eligible1: 
  * O(Σ x₀-window sizes) (≈ 2·10⁵ steps at N = 13,500, n = 6,750). Throws InputError
  * on a bad setting (validateExactMinimalFlipsSetting).
  */
-export function exactMinimalFlips(setting: ExactMinimalFlipsSetting, options: ExactMinimalFlipsOptions = {}): ExactMinimalFlips {
+export function exactMinimalFlips(
+  setting: ExactMinimalFlipsSetting,
+  options: ExactMinimalFlipsOptions = {},
+): ExactMinimalFlips {
   validateExactMinimalFlipsSetting(setting, options);
   const evaluator = createPassProbabilityEvaluator(setting, options.tailBound);
   return exactMinimalFlipsWithEvaluator(
@@ -507,21 +542,40 @@ export function validateExactMinimalFlipsSetting(
   validateCandidatePopulation(setting.population, `${where}: population`);
   const total = setting.population.groupSizes[0] + setting.population.groupSizes[1];
   if (!Number.isInteger(setting.auditSetSize) || setting.auditSetSize < 2 || setting.auditSetSize > total) {
-    throw inputError({ where: `${where}: auditSetSize`, expected: `an integer from 2 to the candidate set size ${total}`, found: setting.auditSetSize });
+    throw inputError({
+      where: `${where}: auditSetSize`,
+      expected: `an integer from 2 to the candidate set size ${total}`,
+      found: setting.auditSetSize,
+    });
   }
   if (!['uniform', 'proportional', 'balanced'].includes(setting.design)) {
-    throw inputError({ where: `${where}: design`, expected: 'uniform, proportional or balanced', found: setting.design });
+    throw inputError({
+      where: `${where}: design`,
+      expected: 'uniform, proportional or balanced',
+      found: setting.design,
+    });
   }
   if (!(Number.isFinite(setting.tolerance) && setting.tolerance >= 0)) {
     throw inputError({ where: `${where}: tolerance`, expected: 'a finite tolerance ≥ 0', found: setting.tolerance });
   }
   if (!(setting.passProbability > 0 && setting.passProbability < 1)) {
-    throw inputError({ where: `${where}: passProbability`, expected: 'a probability strictly between 0 and 1', found: setting.passProbability });
+    throw inputError({
+      where: `${where}: passProbability`,
+      expected: 'a probability strictly between 0 and 1',
+      found: setting.passProbability,
+    });
   }
   if (options.tailBound !== undefined && !(options.tailBound > 0 && options.tailBound <= 1e-6)) {
     throw inputError({ where: `${where}: tailBound`, expected: 'a tail bound in (0, 1e-6]', found: options.tailBound });
   }
-  if (options.maxEvaluations !== undefined && !(Number.isInteger(options.maxEvaluations) && options.maxEvaluations >= 1)) {
-    throw inputError({ where: `${where}: maxEvaluations`, expected: 'a positive integer', found: options.maxEvaluations });
+  if (
+    options.maxEvaluations !== undefined &&
+    !(Number.isInteger(options.maxEvaluations) && options.maxEvaluations >= 1)
+  ) {
+    throw inputError({
+      where: `${where}: maxEvaluations`,
+      expected: 'a positive integer',
+      found: options.maxEvaluations,
+    });
   }
 }

@@ -90,7 +90,10 @@ function bounded(value: number, error: number): BoundedProbability {
  * n = 6,750 — with the per-(side, positives) windows cached. Inputs are trusted
  * (validate with validateExactAuditSetting).
  */
-export function createPassProbabilityEvaluator(setting: ExactAuditSetting, tailBound = 1e-13): PassProbabilityEvaluator {
+export function createPassProbabilityEvaluator(
+  setting: ExactAuditSetting,
+  tailBound = 1e-13,
+): PassProbabilityEvaluator {
   const { population, auditSetSize, design, tolerance } = setting;
   const law = auditSetGroupLaw(population, auditSetSize, design, tailBound);
   const blocks = law.weights.length;
@@ -125,7 +128,8 @@ export function createPassProbabilityEvaluator(setting: ExactAuditSetting, tailB
   for (const side of [0, 1] as const) {
     const weightOf = new Float64Array(rowCounts[side].length);
     for (let b = 0; b < blocks; b++) weightOf[blockIndex[side][b]] += law.weights[b];
-    for (let j = 0; j < weightOf.length; j++) windowTail[side][j] = Math.min(1e-4, tailBound / Math.max(weightOf[j], tailBound));
+    for (let j = 0; j < weightOf.length; j++)
+      windowTail[side][j] = Math.min(1e-4, tailBound / Math.max(weightOf[j], tailBound));
   }
   const caches = [new Map<number, SideTable>(), new Map<number, SideTable>()];
   let scratch = new Float64Array(1 << 16);

@@ -27,7 +27,11 @@ export function validateGroupCounts(counts: GroupCounts, where: string): void {
     }
     const positives = counts.positives[group];
     if (!Number.isInteger(positives) || positives < 0 || positives > size) {
-      throw inputError({ where: `${where}: group ${group} positives`, expected: `an integer from 0 to ${size}`, found: positives });
+      throw inputError({
+        where: `${where}: group ${group} positives`,
+        expected: `an integer from 0 to ${size}`,
+        found: positives,
+      });
     }
   }
 }

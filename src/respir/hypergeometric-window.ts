@@ -110,5 +110,10 @@ export function hypergeometricWindow(
   const support = Math.min(draws, successes) - Math.max(0, draws - population + successes) + 1;
   const out = new Float64Array(support);
   const placement = fillHypergeometricWindow(population, successes, draws, tailBound, out, 0);
-  return { first: placement.first, probabilities: out.slice(0, placement.length), length: placement.length, droppedMass: placement.droppedMass };
+  return {
+    first: placement.first,
+    probabilities: out.slice(0, placement.length),
+    length: placement.length,
+    droppedMass: placement.droppedMass,
+  };
 }

@@ -17,7 +17,9 @@ export function hypergeometricProbability(
   if (value < 0 || value > successes || value > draws || draws - value > failures) return 0;
   const t = logFactorials;
   const logP =
-    t[successes] - t[value] - t[successes - value] +
+    t[successes] -
+    t[value] -
+    t[successes - value] +
     (t[failures] - t[draws - value] - t[failures - draws + value]) -
     (t[population] - t[draws] - t[population - draws]);
   return Math.exp(logP);

@@ -74,8 +74,20 @@ function requireInRange(value: number, low: number, high: number, open: boolean,
 export function validateManipulationSetting(setting: ManipulationSetting, names: SettingNames = defaultNames): void {
   const s = setting;
   requireInteger(s.candidateSetSize, 2, Number.MAX_SAFE_INTEGER, names.candidateSetSize, 'an integer of at least 2');
-  requireInteger(s.auditSetSize, 2, s.candidateSetSize, names.auditSetSize, `an integer from 2 to the candidate set size ${s.candidateSetSize}`);
-  requireInteger(s.auditMinoritySize, 1, Math.floor(s.auditSetSize / 2), names.auditMinoritySize, `an integer from 1 to half the audit set size (${Math.floor(s.auditSetSize / 2)})`);
+  requireInteger(
+    s.auditSetSize,
+    2,
+    s.candidateSetSize,
+    names.auditSetSize,
+    `an integer from 2 to the candidate set size ${s.candidateSetSize}`,
+  );
+  requireInteger(
+    s.auditMinoritySize,
+    1,
+    Math.floor(s.auditSetSize / 2),
+    names.auditMinoritySize,
+    `an integer from 1 to half the audit set size (${Math.floor(s.auditSetSize / 2)})`,
+  );
   requireInteger(
     s.candidateMinoritySize,
     s.auditMinoritySize,
@@ -102,7 +114,11 @@ export function validateManipulationSetting(setting: ManipulationSetting, names:
   }
   requireInRange(s.canaryEffectiveness, 0, 1, false, names.canaryEffectiveness, 'a probability in [0, 1]');
   if (!Array.isArray(s.canaryCounts) || s.canaryCounts.length === 0) {
-    throw inputError({ where: names.canaryCounts, expected: 'a non-empty list of canary counts', found: s.canaryCounts });
+    throw inputError({
+      where: names.canaryCounts,
+      expected: 'a non-empty list of canary counts',
+      found: s.canaryCounts,
+    });
   }
   for (const count of s.canaryCounts) {
     requireInteger(count, 0, Number.MAX_SAFE_INTEGER, names.canaryCounts, 'non-negative integer canary counts');
@@ -125,7 +141,10 @@ function detections(flips: number, setSize: number, setting: ManipulationSetting
  * (majority sizes n − n_min and N − N_min). O(number of canary counts).
  * Throws InputError (validateManipulationSetting) on a bad setting.
  */
-export function manipulationBounds(setting: ManipulationSetting, names: SettingNames = defaultNames): ManipulationBounds {
+export function manipulationBounds(
+  setting: ManipulationSetting,
+  names: SettingNames = defaultNames,
+): ManipulationBounds {
   validateManipulationSetting(setting, names);
   const failure = 1 - setting.passProbability;
   const vanillaFlips = vanillaFlipBound(setting.gap, setting.tolerance, setting.auditMinoritySize);

@@ -86,7 +86,11 @@ export function minimalPassingFlips(
   };
   const rateAt = (flips: number): number => {
     steps++;
-    return passRate(prepareObliviousAudit({ ...setup, manipulation: manipulationAt(flips) }), drawsPerStep, createRandom(seed));
+    return passRate(
+      prepareObliviousAudit({ ...setup, manipulation: manipulationAt(flips) }),
+      drawsPerStep,
+      createRandom(seed),
+    );
   };
   const bestEffort = bestEffortManipulation(counts).flips;
   const maximumUsefulFlips = Math.max(bestEffort, memo.exact.upperBound ?? 0);

@@ -26,7 +26,10 @@ export function multivariateHypergeometricKernel(
   let remainingDraws = draws;
   for (let i = from; i < to; i++) {
     const count = counts[i];
-    const taken = i === to - 1 ? remainingDraws : hypergeometricKernel(random, logFactorials, remainingItems, count, remainingDraws);
+    const taken =
+      i === to - 1
+        ? remainingDraws
+        : hypergeometricKernel(random, logFactorials, remainingItems, count, remainingDraws);
     out[i] = taken;
     remainingItems -= count;
     remainingDraws -= taken;

@@ -100,7 +100,11 @@ const PASS_SLACK = 1e-12;
  * on the same S (the provider sees S and flips the fewest outputs of S that pass:
  * fewestFlipsToGap). O(strata × sd) for the draw plus O(vanilla flips).
  */
-export function drawObliviousAudit(simulation: ObliviousAuditSimulation, random: Random, withVanilla = true): AuditDrawOutcome {
+export function drawObliviousAudit(
+  simulation: ObliviousAuditSimulation,
+  random: Random,
+  withVanilla = true,
+): AuditDrawOutcome {
   const { setup, strata, sampled } = simulation;
   simulation.drawer(random, sampled);
   let eligible0 = 0;
@@ -140,7 +144,10 @@ export function drawObliviousAudit(simulation: ObliviousAuditSimulation, random:
   let vanillaFlips = -1;
   let vanillaDetected = false;
   if (withVanilla && bothGroups) {
-    const plan = fewestFlipsToGapKernel({ sizes: [eligible0, eligible1], positives: [original0, original1] }, setup.tolerance);
+    const plan = fewestFlipsToGapKernel(
+      { sizes: [eligible0, eligible1], positives: [original0, original1] },
+      setup.tolerance,
+    );
     if (plan !== null) {
       vanillaFlips = plan.flips;
       vanillaDetected = canariesDetect(

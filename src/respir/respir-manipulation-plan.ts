@@ -1,4 +1,9 @@
-import { bestEffortManipulation, bestManipulationKernel, fewestFlipsToGapKernel, type Manipulation } from './adversary.js';
+import {
+  bestEffortManipulation,
+  bestManipulationKernel,
+  fewestFlipsToGapKernel,
+  type Manipulation,
+} from './adversary.js';
 import { type AuditDesign, groupAuditSizes } from '../audit/audit-design.js';
 import type { CandidatePopulation } from './candidate-population.js';
 import { finitePopulationMargin, hoeffdingMargin } from './concentration-margin.js';
@@ -82,12 +87,26 @@ export function planRespirManipulation(
     };
   }
   if (plan === 'best-effort') {
-    return { manipulation: lowest(), targetGap: 0, margin: Number.NaN, bestEffort: true, expectedAuditEligible: expected };
+    return {
+      manipulation: lowest(),
+      targetGap: 0,
+      margin: Number.NaN,
+      bestEffort: true,
+      expectedAuditEligible: expected,
+    };
   }
   const failure = 1 - passProbability;
-  if (!countGapExceedsTolerance(counts.sizes[0], counts.positives[0], counts.sizes[1], counts.positives[1], tolerance)) {
+  if (
+    !countGapExceedsTolerance(counts.sizes[0], counts.positives[0], counts.sizes[1], counts.positives[1], tolerance)
+  ) {
     // |d_C| ≤ ε: the theorems assume a model that would fail; a fair provider flips nothing.
-    return { manipulation: bestManipulationKernel(counts, 0), targetGap: Number.NaN, margin: Number.NaN, bestEffort: false, expectedAuditEligible: expected };
+    return {
+      manipulation: bestManipulationKernel(counts, 0),
+      targetGap: Number.NaN,
+      margin: Number.NaN,
+      bestEffort: false,
+      expectedAuditEligible: expected,
+    };
   }
   const margin =
     plan === 'theorem-1'

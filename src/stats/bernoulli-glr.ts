@@ -66,7 +66,11 @@ function checkCounts(counts: BernoulliCounts, where: string): void {
       throw inputError({ where: `${where}: ${countName}`, expected: 'an integer >= 1', found: count });
     }
     if (!(Number.isSafeInteger(positives) && positives >= 0 && positives <= count)) {
-      throw inputError({ where: `${where}: ${positivesName}`, expected: `an integer in [0, ${count}]`, found: positives });
+      throw inputError({
+        where: `${where}: ${positivesName}`,
+        expected: `an integer in [0, ${count}]`,
+        found: positives,
+      });
     }
   }
 }

@@ -48,6 +48,12 @@ export class GaussianGlrStream implements GlrStream {
     }
     const residual = this.squaresA + this.squaresB;
     if (this.countA === 0 || this.countB === 0 || !(residual > 0)) return;
-    this.statistic = gaussianGlrFromResiduals(this.countA, this.countB, this.meanB - this.meanA, residual, this.tolerance);
+    this.statistic = gaussianGlrFromResiduals(
+      this.countA,
+      this.countB,
+      this.meanB - this.meanA,
+      residual,
+      this.tolerance,
+    );
   }
 }

@@ -58,7 +58,8 @@ export function gaussianGlr(sums: GaussianSums, tolerance: number): number {
     if (!(Number.isSafeInteger(count) && count >= 1)) {
       throw inputError({ where: `gaussianGlr: count${name}`, expected: 'an integer >= 1', found: count });
     }
-    if (!Number.isFinite(sum)) throw inputError({ where: `gaussianGlr: sum${name}`, expected: 'a finite number', found: sum });
+    if (!Number.isFinite(sum))
+      throw inputError({ where: `gaussianGlr: sum${name}`, expected: 'a finite number', found: sum });
     const residual = sumOfSquares - (sum * sum) / count;
     if (!Number.isFinite(sumOfSquares) || residual < -1e-9 * Math.max(1, sumOfSquares)) {
       throw inputError({

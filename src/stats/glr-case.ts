@@ -31,7 +31,12 @@ export function evaluateGlrCase(
 ): number {
   const number = (field: string): number => {
     const raw = fields[field];
-    const value = typeof raw === 'number' ? raw : typeof raw === 'string' && DECIMAL_NUMBER.test(raw.trim()) ? Number(raw) : Number.NaN;
+    const value =
+      typeof raw === 'number'
+        ? raw
+        : typeof raw === 'string' && DECIMAL_NUMBER.test(raw.trim())
+          ? Number(raw)
+          : Number.NaN;
     if (!Number.isFinite(value)) throw inputError({ where: where(field), expected: 'a finite number', found: raw });
     return value;
   };
@@ -64,7 +69,11 @@ export function evaluateGlrCase(
     ['sumsq_b', sumB, sumOfSquaresB, countB],
   ] as const) {
     if (squares - (sum * sum) / n < -1e-9 * Math.max(1, squares)) {
-      throw inputError({ where: where(field), expected: `at least sum^2/n = ${(sum * sum) / n}`, found: fields[field] });
+      throw inputError({
+        where: where(field),
+        expected: `at least sum^2/n = ${(sum * sum) / n}`,
+        found: fields[field],
+      });
     }
   }
   return gaussianGlr({ countA, sumA, sumOfSquaresA, countB, sumB, sumOfSquaresB }, tolerance);

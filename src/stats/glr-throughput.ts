@@ -55,7 +55,13 @@ export function syntheticGlrStream(
   return { group, value };
 }
 
-function runOnce(stream: GlrStream, group: Uint8Array, value: Float64Array, segment: number, tolerance: number): number {
+function runOnce(
+  stream: GlrStream,
+  group: Uint8Array,
+  value: Float64Array,
+  segment: number,
+  tolerance: number,
+): number {
   let checksum = 0;
   for (let start = 0; start < group.length; start += segment) {
     stream.reset(tolerance);

@@ -56,7 +56,15 @@ export function measureTestThroughput(
   const size = 2 * w.segmentLength;
   const instance: SequentialTest =
     test === 'betting'
-      ? new TwoSampleBettingTest({ countA: size, countB: size, tolerance: w.tolerance, alpha: 0.05, beta: 0.2, units: 'proportional', integerValues: true })
+      ? new TwoSampleBettingTest({
+          countA: size,
+          countB: size,
+          tolerance: w.tolerance,
+          alpha: 0.05,
+          beta: 0.2,
+          units: 'proportional',
+          integerValues: true,
+        })
       : new GapConfidenceSequenceTest(size, size, w.tolerance, 0.05, 0.2, true);
   let checksum = runOnce(instance, group, value, w.segmentLength);
   const cpuRates: number[] = [];

@@ -25,7 +25,8 @@ export interface ErrorLevelsProblem {
 export function errorLevelsProblem(alpha: number, beta: number): ErrorLevelsProblem | undefined {
   if (!(alpha > 0 && alpha < 1)) return { key: 'alpha', expected: 'a number in (0, 1)', found: alpha };
   if (!(beta > 0 && beta < 1)) return { key: 'beta', expected: 'a number in (0, 1)', found: beta };
-  if (!(alpha + beta < 1)) return { key: 'beta', expected: 'alpha + beta < 1 (otherwise the thresholds cross)', found: beta };
+  if (!(alpha + beta < 1))
+    return { key: 'beta', expected: 'alpha + beta < 1 (otherwise the thresholds cross)', found: beta };
   return undefined;
 }
 
@@ -35,7 +36,8 @@ export function errorLevelsProblem(alpha: number, beta: number): ErrorLevelsProb
  */
 export function checkErrorLevels(alpha: number, beta: number, where = 'sequentialThresholds'): void {
   const problem = errorLevelsProblem(alpha, beta);
-  if (problem) throw inputError({ where: `${where}: ${problem.key}`, expected: problem.expected, found: problem.found });
+  if (problem)
+    throw inputError({ where: `${where}: ${problem.key}`, expected: problem.expected, found: problem.found });
 }
 
 /**
@@ -89,5 +91,10 @@ export function thresholdsProblem(thresholds: SequentialThresholds): ThresholdsP
  */
 export function checkThresholds(thresholds: SequentialThresholds, where = 'thresholds'): void {
   const problem = thresholdsProblem(thresholds);
-  if (problem) throw inputError({ where: problem.key === '' ? where : `${where}: ${problem.key}`, expected: problem.expected, found: problem.found });
+  if (problem)
+    throw inputError({
+      where: problem.key === '' ? where : `${where}: ${problem.key}`,
+      expected: problem.expected,
+      found: problem.found,
+    });
 }

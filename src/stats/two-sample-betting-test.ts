@@ -326,7 +326,9 @@ export class TwoSampleBettingTest implements SequentialTest {
     if (most >= this.logRejectLevel) {
       // The average of the two e-values: at least half the larger one.
       const average =
-        most === Number.POSITIVE_INFINITY ? most : most + Math.log(0.5 * (Math.exp(plus - most) + Math.exp(minus - most)));
+        most === Number.POSITIVE_INFINITY
+          ? most
+          : most + Math.log(0.5 * (Math.exp(plus - most) + Math.exp(minus - most)));
       if (average >= this.logRejectLevel) {
         this.verdict = REJECT;
         return;

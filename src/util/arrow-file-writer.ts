@@ -31,7 +31,12 @@ export interface ArrowColumnSpec {
  * repeated texts of a results table (experiment, cell, decision), indices into a list
  * of distinct strings (written as plain utf8: the file does not change).
  */
-export type ColumnBatch = Int32Array | Float64Array | Uint8Array | readonly string[] | { indices: Int32Array; dictionary: readonly string[] };
+export type ColumnBatch =
+  | Int32Array
+  | Float64Array
+  | Uint8Array
+  | readonly string[]
+  | { indices: Int32Array; dictionary: readonly string[] };
 
 /** What a closed writer wrote. */
 export interface ArrowFileSummary {
@@ -79,7 +84,13 @@ function utf8Data(values: ColumnBatch, rows: number, name: string): Data {
   } else {
     throw new Error(`ArrowFileWriter: column ${name}: expected strings or {indices, dictionary} for utf8`);
   }
-  return makeData({ type: new Utf8(), length: rows, nullCount: 0, valueOffsets: offsets, data: new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength) });
+  return makeData({
+    type: new Utf8(),
+    length: rows,
+    nullCount: 0,
+    valueOffsets: offsets,
+    data: new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength),
+  });
 }
 
 /**
@@ -101,18 +112,25 @@ function columnData(spec: ArrowColumnSpec, values: ColumnBatch | undefined, rows
   };
   switch (spec.type) {
     case 'utf8':
-      check('indices' in (values as object) ? (values as { indices: Int32Array }).indices.length : (values as readonly string[]).length);
+      check(
+        'indices' in (values as object)
+          ? (values as { indices: Int32Array }).indices.length
+          : (values as readonly string[]).length,
+      );
       return utf8Data(values, rows, spec.name);
     case 'int32':
-      if (!(values instanceof Int32Array)) throw new Error(`ArrowFileWriter: column ${spec.name}: expected an Int32Array`);
+      if (!(values instanceof Int32Array))
+        throw new Error(`ArrowFileWriter: column ${spec.name}: expected an Int32Array`);
       check(values.length);
       return makeData({ type: new Int32(), length: rows, nullCount: 0, data: values });
     case 'float64':
-      if (!(values instanceof Float64Array)) throw new Error(`ArrowFileWriter: column ${spec.name}: expected a Float64Array`);
+      if (!(values instanceof Float64Array))
+        throw new Error(`ArrowFileWriter: column ${spec.name}: expected a Float64Array`);
       check(values.length);
       return makeData({ type: new Float64(), length: rows, nullCount: 0, data: values });
     case 'bool':
-      if (!(values instanceof Uint8Array)) throw new Error(`ArrowFileWriter: column ${spec.name}: expected a Uint8Array of 0/1`);
+      if (!(values instanceof Uint8Array))
+        throw new Error(`ArrowFileWriter: column ${spec.name}: expected a Uint8Array of 0/1`);
       check(values.length);
       return boolData(values, rows);
   }
@@ -153,7 +171,9 @@ export class ArrowFileWriter {
     // Fields nullable exactly as encodeResultTable's Table makes them (utf8 and bool
     // nullable, int32 and float64 not), so one batch gives the same bytes.
     this.schema = new Schema(
-      columns.map((column) => new Field(column.name, arrowType(column.type), column.type === 'bool' || column.type === 'utf8')),
+      columns.map(
+        (column) => new Field(column.name, arrowType(column.type), column.type === 'bool' || column.type === 'utf8'),
+      ),
       new Map(metadata),
     );
     this.writer = new RecordBatchFileWriter();
@@ -178,7 +198,8 @@ export class ArrowFileWriter {
     const sink = (this.writer as unknown as { _sink: { _values: Uint8Array[] } })._sink;
     for (const chunk of sink._values.splice(0)) {
       let offset = 0;
-      while (offset < chunk.byteLength) offset += this.refused(() => writeSync(this.descriptor as number, chunk, offset, chunk.byteLength - offset));
+      while (offset < chunk.byteLength)
+        offset += this.refused(() => writeSync(this.descriptor as number, chunk, offset, chunk.byteLength - offset));
       this.hash.update(chunk);
       this.bytes += chunk.byteLength;
     }
@@ -206,7 +227,12 @@ export class ArrowFileWriter {
   close(): ArrowFileSummary {
     if (this.descriptor === null) throw new Error('ArrowFileWriter: close after close or abort');
     if (this.batches === 0) {
-      const data = makeData({ type: new Struct(this.schema.fields), length: 0, nullCount: 0, children: this.columns.map((column) => columnData(column, emptyColumn(column.type), 0)) });
+      const data = makeData({
+        type: new Struct(this.schema.fields),
+        length: 0,
+        nullCount: 0,
+        children: this.columns.map((column) => columnData(column, emptyColumn(column.type), 0)),
+      });
       this.writer.write(new RecordBatch(this.schema, data));
     }
     this.writer.close();
@@ -216,7 +242,13 @@ export class ArrowFileWriter {
     closeSync(descriptor);
     this.descriptor = null;
     this.refused(() => renameSync(this.temporary, this.path));
-    return { path: this.path, rows: this.rows, batches: Math.max(1, this.batches), bytes: this.bytes, sha256: this.hash.digest('hex') };
+    return {
+      path: this.path,
+      rows: this.rows,
+      batches: Math.max(1, this.batches),
+      bytes: this.bytes,
+      sha256: this.hash.digest('hex'),
+    };
   }
 
   /** abort() closes and removes the temporary file; the target path is left as it was. Idempotent. */

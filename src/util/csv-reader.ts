@@ -80,7 +80,9 @@ export class CsvReader {
 
   /** True between records with nothing of the next one seen (the fast path may run). */
   private isIdle(): boolean {
-    return this.fields.length === 0 && this.field.length === 0 && !this.inQuotes && !this.afterQuote && !this.fieldWasQuoted;
+    return (
+      this.fields.length === 0 && this.field.length === 0 && !this.inQuotes && !this.afterQuote && !this.fieldWasQuoted
+    );
   }
 
   /**
@@ -264,11 +266,7 @@ export function parseCsvText(text: string, options: CsvOptions): CsvRecord[] {
  * in order. O(length) time, O(longest record) memory.
  * Throws InputError for malformed text (see CsvReader).
  */
-export async function readCsvStream(
-  stream: Readable,
-  onRecord: CsvRecordHandler,
-  options: CsvOptions,
-): Promise<void> {
+export async function readCsvStream(stream: Readable, onRecord: CsvRecordHandler, options: CsvOptions): Promise<void> {
   const reader = new CsvReader(options, onRecord);
   stream.setEncoding('utf8');
   for await (const chunk of stream) reader.push(chunk as string);
@@ -285,5 +283,8 @@ export async function readCsvFile(
   onRecord: CsvRecordHandler,
   options: Omit<CsvOptions, 'file'> & { file?: string } = {},
 ): Promise<void> {
-  await readCsvStream(createReadStream(path, { highWaterMark: 1 << 20 }), onRecord, { ...options, file: options.file ?? path });
+  await readCsvStream(createReadStream(path, { highWaterMark: 1 << 20 }), onRecord, {
+    ...options,
+    file: options.file ?? path,
+  });
 }

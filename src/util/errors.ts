@@ -82,9 +82,7 @@ export function describeFound(value: unknown): string {
 
 /** Builds an InputError that names where, what was expected and what was found. */
 export function inputError(problem: InputProblem): InputError {
-  return new InputError(
-    `${problem.where}: expected ${problem.expected}, found ${describeFound(problem.found)}`,
-  );
+  return new InputError(`${problem.where}: expected ${problem.expected}, found ${describeFound(problem.found)}`);
 }
 
 /** Why the file system refused a write, in words, for the errno codes a user can cause. */
@@ -110,7 +108,9 @@ const WRITE_PROBLEMS: Readonly<Record<string, string>> = {
 export function writeProblem(path: string, error: unknown): InputError | undefined {
   const code = (error as NodeJS.ErrnoException | undefined)?.code;
   const found = code === undefined ? undefined : WRITE_PROBLEMS[code];
-  return found === undefined ? undefined : new InputError(`${path}: expected a place fairaudit can write, found ${found}`);
+  return found === undefined
+    ? undefined
+    : new InputError(`${path}: expected a place fairaudit can write, found ${found}`);
 }
 
 export function isInputError(error: unknown): error is InputError {

@@ -104,11 +104,14 @@ function readHolder(file: string): LockHolder | undefined {
     text = readFileSync(file, 'utf8');
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
-    throw new InputError(`${file}: expected a readable lock file, found ${(error as NodeJS.ErrnoException).code ?? 'an error'}`);
+    throw new InputError(
+      `${file}: expected a readable lock file, found ${(error as NodeJS.ErrnoException).code ?? 'an error'}`,
+    );
   }
   try {
     const holder = JSON.parse(text) as LockHolder;
-    if (typeof holder.pid === 'number' && typeof holder.host === 'string' && typeof holder.token === 'string') return holder;
+    if (typeof holder.pid === 'number' && typeof holder.host === 'string' && typeof holder.token === 'string')
+      return holder;
   } catch {
     // reported below
   }
@@ -141,8 +144,14 @@ function folderProblem(folder: string, error: unknown): Error {
  * or written (a file in the way, no permission, a read-only file system, a name too
  * long) or when the lock file is not a lock.
  */
-export function acquireFolderLock(folder: string, fingerprint: string, command: string, processes: ProcessTable = thisProcess): FolderLock {
-  if (folder.trim() === '') throw new InputError('output folder: expected a folder path, found "" (give --out a folder, or leave it out)');
+export function acquireFolderLock(
+  folder: string,
+  fingerprint: string,
+  command: string,
+  processes: ProcessTable = thisProcess,
+): FolderLock {
+  if (folder.trim() === '')
+    throw new InputError('output folder: expected a folder path, found "" (give --out a folder, or leave it out)');
   makeFolder(folder);
   const file = join(folder, LOCK_FILE_NAME);
   const holder: LockHolder = {

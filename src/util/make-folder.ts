@@ -27,7 +27,8 @@ export function makeFolder(path: string): void {
       current = parent;
       continue;
     }
-    if (!isFolder) throw writeProblem(path, Object.assign(new Error('ENOTDIR'), { code: 'ENOTDIR' })) ?? new Error('ENOTDIR');
+    if (!isFolder)
+      throw writeProblem(path, Object.assign(new Error('ENOTDIR'), { code: 'ENOTDIR' })) ?? new Error('ENOTDIR');
     break;
   }
   for (const folder of missing.reverse()) {

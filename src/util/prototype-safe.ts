@@ -43,7 +43,9 @@ export function assertPrototypeSafe(value: unknown, where: string): void {
   const walk = (node: unknown, path: (string | number)[]): void => {
     if (typeof node !== 'object' || node === null) return;
     if (path.length >= MAX_NESTING) {
-      throw new InputError(`${where}: ${formatKeyPath(path)}: expected data nested at most ${MAX_NESTING} deep, found deeper nesting`);
+      throw new InputError(
+        `${where}: ${formatKeyPath(path)}: expected data nested at most ${MAX_NESTING} deep, found deeper nesting`,
+      );
     }
     if (Array.isArray(node)) {
       for (let i = 0; i < node.length; i++) walk(node[i], [...path, i]);

@@ -68,10 +68,7 @@ export function partialShuffle(values: Int32Array, count: number, random: Random
  * shuffleInPlace(random, array) applies a Fisher-Yates shuffle: every permutation
  * equally likely. O(length). Returns the same array.
  */
-export function shuffleInPlace<T extends { length: number; [index: number]: unknown }>(
-  random: Random,
-  array: T,
-): T {
+export function shuffleInPlace<T extends { length: number; [index: number]: unknown }>(random: Random, array: T): T {
   for (let i = array.length - 1; i > 0; i--) {
     const j = Math.floor(random() * (i + 1));
     const held = array[i];

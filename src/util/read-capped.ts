@@ -33,12 +33,15 @@ export function readFileCapped(path: string, maxBytes: number, what: string): Bu
   try {
     descriptor = openSync(path, 'r');
   } catch (error) {
-    throw new InputError(`${path}: expected ${what}, found ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`);
+    throw new InputError(
+      `${path}: expected ${what}, found ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`,
+    );
   }
   try {
     const stat = fstatSync(descriptor);
     if (stat.isDirectory()) throw new InputError(`${path}: expected ${what}, found a folder`);
-    const tooLarge = () => new InputError(`${path}: expected ${what} of at most ${formatBytes(maxBytes)}, found a larger file`);
+    const tooLarge = () =>
+      new InputError(`${path}: expected ${what} of at most ${formatBytes(maxBytes)}, found a larger file`);
     if (stat.isFile() && stat.size > maxBytes) throw tooLarge();
     // Regular files are read to their size; devices and pipes in growing pieces, to the cap.
     let buffer = Buffer.allocUnsafe(Math.min(maxBytes + 1, stat.isFile() ? stat.size + 1 : 1 << 16));
@@ -54,7 +57,9 @@ export function readFileCapped(path: string, maxBytes: number, what: string): Bu
       try {
         read = readSync(descriptor, buffer, length, buffer.length - length, null);
       } catch (error) {
-        throw new InputError(`${path}: expected ${what}, found ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`);
+        throw new InputError(
+          `${path}: expected ${what}, found ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`,
+        );
       }
       if (read === 0) break;
       length += read;

@@ -23,7 +23,9 @@ export class Registry<Entry extends Named> {
    */
   register(entry: Entry): void {
     if (typeof entry?.name !== 'string' || entry.name === '') {
-      throw new Error(`register ${this.what}: expected an entry with a non-empty name, found ${JSON.stringify(entry?.name)}`);
+      throw new Error(
+        `register ${this.what}: expected an entry with a non-empty name, found ${JSON.stringify(entry?.name)}`,
+      );
     }
     if (this.entries.has(entry.name)) {
       throw new Error(`register ${this.what}: "${entry.name}" is already registered; choose another name`);

@@ -117,12 +117,12 @@ export type Infer<S> = S extends NumberSchema
                 ? unknown
                 : Infer<O[number]>
               : S extends ObjectSchema<infer P>
-              ? Simplify<
-                  { [K in Exclude<keyof P, OptionalKeys<P>>]: Infer<P[K]> } & {
-                    [K in OptionalKeys<P>]?: Infer<P[K]>;
-                  }
-                >
-              : never;
+                ? Simplify<
+                    { [K in Exclude<keyof P, OptionalKeys<P>>]: Infer<P[K]> } & {
+                      [K in OptionalKeys<P>]?: Infer<P[K]>;
+                    }
+                  >
+                : never;
 
 /** The builders: each returns its argument with the type tag, so `Infer` can read it. */
 export const schema = {
@@ -147,7 +147,10 @@ export const schema = {
     options: Omit<ObjectSchema<P>, 'type' | 'properties'>,
   ): ObjectSchema<P> => ({ type: 'object', properties, ...options }),
   optional: <S extends Schema>(inner: S): S & { optional: true } => ({ ...inner, optional: true }),
-  oneOf: <const O extends readonly Schema[]>(options: O, rest: Omit<OneOfSchema<O>, 'type' | 'options'>): OneOfSchema<O> => ({
+  oneOf: <const O extends readonly Schema[]>(
+    options: O,
+    rest: Omit<OneOfSchema<O>, 'type' | 'options'>,
+  ): OneOfSchema<O> => ({
     type: 'oneOf',
     options,
     ...rest,
@@ -212,7 +215,9 @@ export function describeExpected(s: Schema): string {
     }
     case 'object':
       if (s.exactlyOneOf) return `a mapping with exactly one of ${s.exactlyOneOf.join(', ')}`;
-      return Object.keys(s.properties).length > 0 ? `a mapping with keys ${Object.keys(s.properties).join(', ')}` : 'a mapping';
+      return Object.keys(s.properties).length > 0
+        ? `a mapping with keys ${Object.keys(s.properties).join(', ')}`
+        : 'a mapping';
     case 'oneOf':
       return s.options.map(describeExpected).join(', or ');
   }
@@ -285,7 +290,10 @@ function validateAny(value: unknown, s: Schema, path: (string | number)[]): unkn
       break;
     case 'array': {
       if (!Array.isArray(value)) fail(path, describeExpected(s), kindOf(value));
-      if ((s.minItems !== undefined && value.length < s.minItems) || (s.maxItems !== undefined && value.length > s.maxItems)) {
+      if (
+        (s.minItems !== undefined && value.length < s.minItems) ||
+        (s.maxItems !== undefined && value.length > s.maxItems)
+      ) {
         fail(path, describeExpected(s), `a list of ${value.length} values ${describeFound(value)}`);
       }
       return value.map((item, index) => validateAny(item, s.items, [...path, index]));
@@ -371,12 +379,18 @@ function validateObject(
  * message starts with name(path), the words that locate the key for the user (a flag,
  * "file: key"). O(size of value).
  */
-export function validateInput<S extends Schema>(value: unknown, s: S, name: (path: readonly (string | number)[]) => string): Infer<S> {
+export function validateInput<S extends Schema>(
+  value: unknown,
+  s: S,
+  name: (path: readonly (string | number)[]) => string,
+): Infer<S> {
   try {
     return validate(value, s);
   } catch (error) {
     if (!(error instanceof SchemaViolation)) throw error;
-    throw new InputError(`${name(error.problem.path)}: expected ${error.problem.expected}, found ${error.problem.found}`);
+    throw new InputError(
+      `${name(error.problem.path)}: expected ${error.problem.expected}, found ${error.problem.found}`,
+    );
   }
 }
 

@@ -11,7 +11,9 @@ export function sha256Hex(data: Uint8Array | string): string {
 }
 
 function unreadable(path: string, error: unknown): InputError {
-  return new InputError(`${path}: expected a readable file to checksum, found ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`);
+  return new InputError(
+    `${path}: expected a readable file to checksum, found ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`,
+  );
 }
 
 /**

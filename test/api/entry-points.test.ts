@@ -19,13 +19,19 @@ const ENTRY_POINTS = ['fairaudit', 'fairaudit/stats', 'fairaudit/respir', 'faira
 describe('the public API, imported by package name (package.json "exports", against dist/)', () => {
   for (const entry of ENTRY_POINTS) {
     it(`import('${entry}') exports these names`, () => {
-      const names = runAsUser(`const m = await import('${entry}'); console.log(JSON.stringify(Object.keys(m).sort()));`);
+      const names = runAsUser(
+        `const m = await import('${entry}'); console.log(JSON.stringify(Object.keys(m).sort()));`,
+      );
       expect(names).toMatchSnapshot();
     });
   }
 
   it("import('fairaudit/src/harness/config.js') is refused: internals are not exported", () => {
-    const run = spawnSync(process.execPath, ['--input-type=module', '-e', "await import('fairaudit/dist/src/harness/config.js')"], { cwd: root, encoding: 'utf8' });
+    const run = spawnSync(
+      process.execPath,
+      ['--input-type=module', '-e', "await import('fairaudit/dist/src/harness/config.js')"],
+      { cwd: root, encoding: 'utf8' },
+    );
     expect(run.status).not.toBe(0);
     expect(run.stderr).toMatch(/ERR_PACKAGE_PATH_NOT_EXPORTED/);
   });
@@ -36,10 +42,14 @@ describe('the public API, imported by package name (package.json "exports", agai
       `import { auditPool, readPoolFile } from 'fairaudit';
        console.log(JSON.stringify(auditPool(readPoolFile(${JSON.stringify(pool)}), { order: 'given', tolerance: 0.2 })));`,
     );
-    const cli = spawnSync(process.execPath, [join(root, 'bin', 'fairaudit'), 'audit', '--pool', pool, '--order', 'given', '--tolerance', '0.2', '--json'], {
-      cwd: root,
-      encoding: 'utf8',
-    });
+    const cli = spawnSync(
+      process.execPath,
+      [join(root, 'bin', 'fairaudit'), 'audit', '--pool', pool, '--order', 'given', '--tolerance', '0.2', '--json'],
+      {
+        cwd: root,
+        encoding: 'utf8',
+      },
+    );
     expect(cli.status).toBe(0);
     expect({ ...(summary as object), pool }).toEqual(JSON.parse(cli.stdout));
   });
@@ -53,8 +63,20 @@ describe('a library user registers an experiment kind of their own (fairaudit/ha
     const program = join(root, 'test', 'fixtures', 'user-kind', 'run-coins.mjs');
     const run = spawnSync(process.execPath, [program, out], { cwd: root, encoding: 'utf8' });
     expect(run.stderr).toBe('');
-    const result = JSON.parse(run.stdout) as { kinds: string[]; duplicate: string; rows: number; threads: number; shares: number[] };
-    expect(result.kinds).toEqual(['sequential-audit', 'operating-characteristic', 'respir', 'respir-minimal-flips', 'coin']);
+    const result = JSON.parse(run.stdout) as {
+      kinds: string[];
+      duplicate: string;
+      rows: number;
+      threads: number;
+      shares: number[];
+    };
+    expect(result.kinds).toEqual([
+      'sequential-audit',
+      'operating-characteristic',
+      'respir',
+      'respir-minimal-flips',
+      'coin',
+    ]);
     expect(result.duplicate).toMatch(/"coin" is already registered/);
     expect(result.rows).toBe(800);
     expect(result.threads).toBe(2);

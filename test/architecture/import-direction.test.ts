@@ -66,7 +66,9 @@ function importsOf(file: string): Array<{ target: string; line: number; text: st
   for (const match of text.matchAll(pattern)) {
     const specifier = match[1];
     const resolved = resolve(dirname(file), specifier);
-    const target = [resolved.replace(/\.js$/, '.ts'), resolved].find((candidate) => existsSync(candidate) && statSync(candidate).isFile());
+    const target = [resolved.replace(/\.js$/, '.ts'), resolved].find(
+      (candidate) => existsSync(candidate) && statSync(candidate).isFile(),
+    );
     if (target === undefined) continue;
     found.push({ target, line: text.slice(0, match.index).split('\n').length, text: specifier });
   }
@@ -131,7 +133,9 @@ describe('the import graph of src/ and papers/', () => {
         if (to === null || to.room === from.room) continue;
         if (to.rank < from.rank || PEER_IMPORTS.has(`${from.room} -> ${to.room}`)) continue;
         const why = to.rank > from.rank ? 'points up' : 'crosses to a peer room';
-        offending.push(`${posix(file)}:${line} imports '${text}' (${posix(target)}): ${from.room} (rank ${from.rank}) ${why}, ${to.room} (rank ${to.rank})`);
+        offending.push(
+          `${posix(file)}:${line} imports '${text}' (${posix(target)}): ${from.room} (rank ${from.rank}) ${why}, ${to.room} (rank ${to.rank})`,
+        );
       }
     }
     expect(offending, `imports against the layers:\n${offending.join('\n')}`).toEqual([]);

@@ -17,11 +17,18 @@ afterAll(() => rmSync(scratch, { recursive: true, force: true }));
 
 /** An Arrow pool whose schema names `decision` twice, with different values (all 1, then all 0). */
 function twoDecisionColumns(): string {
-  const base = tableFromArrays({ group: new Uint8Array([0, 1, 0, 1]), label: new Uint8Array([1, 0, 1, 0]), decision: new Uint8Array([1, 1, 1, 1]) });
+  const base = tableFromArrays({
+    group: new Uint8Array([0, 1, 0, 1]),
+    label: new Uint8Array([1, 0, 1, 0]),
+    decision: new Uint8Array([1, 1, 1, 1]),
+  });
   const other = tableFromArrays({ decision: new Uint8Array([0, 0, 0, 0]) });
   const fields = [...base.schema.fields, ...other.schema.fields];
   const children = [...base.batches[0].data.children, ...other.batches[0].data.children];
-  const table = new Table(new Schema(fields), new RecordBatch(new Schema(fields), makeData({ type: new Struct(fields), length: 4, children })));
+  const table = new Table(
+    new Schema(fields),
+    new RecordBatch(new Schema(fields), makeData({ type: new Struct(fields), length: 4, children })),
+  );
   const path = join(scratch, 'two-decisions.arrow');
   writeFileSync(path, tableToIPC(table, 'file'));
   return path;
@@ -53,7 +60,18 @@ function violatingPoolFile(): string {
 describe('fairaudit audit --pool FILE (spawned)', () => {
   it('audit --json prints decision, queries, statistic, the oracle and the fixed-sample decision', () => {
     const pool = violatingPoolFile();
-    const { code, stdout } = fairaudit('audit', '--pool', pool, '--metric', 'sp', '--access', 'decision', '--seed', '7', '--json');
+    const { code, stdout } = fairaudit(
+      'audit',
+      '--pool',
+      pool,
+      '--metric',
+      'sp',
+      '--access',
+      'decision',
+      '--seed',
+      '7',
+      '--json',
+    );
     expect(code).toBe(0);
     const result = JSON.parse(stdout);
     expect(result.decision).toBe('reject');
@@ -71,7 +89,22 @@ describe('fairaudit audit --pool FILE (spawned)', () => {
 
   it('audit --replicates R prints decision frequencies and the mean and std of queries', () => {
     const pool = violatingPoolFile();
-    const { code, stdout } = fairaudit('audit', '--pool', pool, '--metric', 'eo', '--access', 'score', '--score-tolerance', '0.05', '--seed', 's', '--replicates', '10', '--json');
+    const { code, stdout } = fairaudit(
+      'audit',
+      '--pool',
+      pool,
+      '--metric',
+      'eo',
+      '--access',
+      'score',
+      '--score-tolerance',
+      '0.05',
+      '--seed',
+      's',
+      '--replicates',
+      '10',
+      '--json',
+    );
     expect(code).toBe(0);
     const summary = JSON.parse(stdout);
     expect(summary.replicates).toBe(10);
@@ -86,7 +119,15 @@ describe('fairaudit audit --pool FILE (spawned)', () => {
   });
 
   it('audit --order given runs the pool order without a seed', () => {
-    const { code, stdout } = fairaudit('audit', '--pool', join(fixtures, 'small.csv'), '--order', 'given', '--tolerance', '0.2');
+    const { code, stdout } = fairaudit(
+      'audit',
+      '--pool',
+      join(fixtures, 'small.csv'),
+      '--order',
+      'given',
+      '--tolerance',
+      '0.2',
+    );
     expect(code).toBe(0);
     expect(stdout).toMatch(/oracle: +hard-decision gap 0\.0000 -> accept/);
     expect(stdout).toMatch(/fixed-sample: accept on 6 rows/);
@@ -101,7 +142,19 @@ describe('fairaudit audit --pool FILE (spawned)', () => {
   it('audit --help lists the flags', () => {
     const { code, stdout } = fairaudit('audit', '--help');
     expect(code).toBe(0);
-    for (const flag of ['--pool', '--metric', '--access', '--tolerance', '--budget', '--alpha', '--beta', '--seed', '--order', '--replicates', '--json']) {
+    for (const flag of [
+      '--pool',
+      '--metric',
+      '--access',
+      '--tolerance',
+      '--budget',
+      '--alpha',
+      '--beta',
+      '--seed',
+      '--order',
+      '--replicates',
+      '--json',
+    ]) {
       expect(stdout).toContain(flag);
     }
   });
@@ -126,7 +179,20 @@ function inProcess(...args: string[]) {
 describe('fairaudit audit --synthetic RECIPE --replicates R (in process, through main())', () => {
   it('audits a generated pool and counts the decisions taken within --early queries', async () => {
     const recipe = '{"size": 4000, "groupShare": 0.4, "labelRate": [0.45, 0.4], "decisionRate": [0.4, 0.38]}';
-    const { code, stdout } = await inProcess('audit', '--synthetic', recipe, '--access', 'score', '--seed', '1', '--replicates', '40', '--early', '25', '--json');
+    const { code, stdout } = await inProcess(
+      'audit',
+      '--synthetic',
+      recipe,
+      '--access',
+      'score',
+      '--seed',
+      '1',
+      '--replicates',
+      '40',
+      '--early',
+      '25',
+      '--json',
+    );
     expect(code).toBe(0);
     const summary = JSON.parse(stdout);
     // The recipe fixes the decision counts: 960/2400 - 608/1600 = 0.02 exactly.
@@ -142,35 +208,99 @@ describe('fairaudit audit --synthetic RECIPE --replicates R (in process, through
 describe('fairaudit audit bad input (in process, through main())', () => {
   it('exits 2 naming the file, row, column or flag for every bad input of the issue', async () => {
     const cases: Array<[string[], RegExp]> = [
-      [['--pool', join(fixtures, 'decisions-only.csv'), '--access', 'score', '--seed', '1'], /decisions-only\.csv: column "score"/],
-      [['--pool', join(fixtures, 'decisions-only.csv'), '--access', 'logit', '--seed', '1'], /decisions-only\.csv: column "logit"/],
-      [['--pool', join(fixtures, 'bad-decision.csv'), '--seed', '1'], /bad-decision\.csv: row 2 \(line 3\), column "decision"/],
+      [
+        ['--pool', join(fixtures, 'decisions-only.csv'), '--access', 'score', '--seed', '1'],
+        /decisions-only\.csv: column "score"/,
+      ],
+      [
+        ['--pool', join(fixtures, 'decisions-only.csv'), '--access', 'logit', '--seed', '1'],
+        /decisions-only\.csv: column "logit"/,
+      ],
+      [
+        ['--pool', join(fixtures, 'bad-decision.csv'), '--seed', '1'],
+        /bad-decision\.csv: row 2 \(line 3\), column "decision"/,
+      ],
       [['--pool', join(fixtures, 'nan-score.csv'), '--seed', '1'], /nan-score\.csv: row 2 \(line 3\), column "score"/],
-      [['--pool', join(fixtures, 'one-group.csv'), '--seed', '1'], /one-group\.csv: metric sp: expected rows of both groups/],
-      [['--pool', join(fixtures, 'small.csv'), '--seed', '1', '--tolerance', '1.5'], /--tolerance: expected a number in \(0, 1\), found 1\.5/],
+      [
+        ['--pool', join(fixtures, 'one-group.csv'), '--seed', '1'],
+        /one-group\.csv: metric sp: expected rows of both groups/,
+      ],
+      [
+        ['--pool', join(fixtures, 'small.csv'), '--seed', '1', '--tolerance', '1.5'],
+        /--tolerance: expected a number in \(0, 1\), found 1\.5/,
+      ],
       [['--pool', join(fixtures, 'small.csv'), '--seed', '1', '--tolerance', '0'], /--tolerance/],
       [['--pool', join(fixtures, 'small.csv'), '--seed', '1', '--budget', '0'], /--budget/],
       [['--pool', join(fixtures, 'small.csv'), '--seed', '1', '--alpha', 'x'], /--alpha/],
       [['--pool', join(fixtures, 'small.csv'), '--seed', '1', '--beta', '0.99'], /--beta: expected alpha \+ beta < 1/],
-      [['--pool', join(fixtures, 'small.csv'), '--seed', '1', '--decision-tolerance', '0.05'], /--decision-tolerance: this flag is gone; --tolerance is now δ/],
-      [['--pool', join(fixtures, 'small.csv'), '--seed', '1', '--score-tolerance', '1.5'], /--score-tolerance: expected a number in \(0, 1\), found 1\.5/],
+      [
+        ['--pool', join(fixtures, 'small.csv'), '--seed', '1', '--decision-tolerance', '0.05'],
+        /--decision-tolerance: this flag is gone; --tolerance is now δ/,
+      ],
+      [
+        ['--pool', join(fixtures, 'small.csv'), '--seed', '1', '--score-tolerance', '1.5'],
+        /--score-tolerance: expected a number in \(0, 1\), found 1\.5/,
+      ],
       [['--pool', join(fixtures, 'small.csv')], /--seed/],
       [['--pool', join(fixtures, 'small.csv'), '--seed', '1', '--metric', 'dp'], /metric/],
       [['--pool', join(fixtures, 'small.csv'), '--seed', '1', '--frobnicate'], /frobnicate/],
       [['--pool', join(scratch, 'absent.csv'), '--seed', '1'], /absent\.csv/],
       [['--seed', '1'], /--pool \/ --synthetic: expected exactly one of them, found "neither"/],
       [['--synthetic', '{"size": 100', '--seed', '1'], /--synthetic: expected a JSON object/],
-      [['--synthetic', '{"size": 100, "groupShare": 0.4, "labelRate": [0.5, 0.5], "decisionRate": [0.3, 2]}', '--seed', '1'], /--synthetic: decisionRate/],
-      [['--synthetic', '{"size": 100, "groupShare": 0.4, "labelRate": [0.5, 0.5], "decisionRate": [0.3, 0.3]}', '--seed', '1', '--early', '0'], /--early/],
+      [
+        [
+          '--synthetic',
+          '{"size": 100, "groupShare": 0.4, "labelRate": [0.5, 0.5], "decisionRate": [0.3, 2]}',
+          '--seed',
+          '1',
+        ],
+        /--synthetic: decisionRate/,
+      ],
+      [
+        [
+          '--synthetic',
+          '{"size": 100, "groupShare": 0.4, "labelRate": [0.5, 0.5], "decisionRate": [0.3, 0.3]}',
+          '--seed',
+          '1',
+          '--early',
+          '0',
+        ],
+        /--early/,
+      ],
       // Issue 13: a RangeError (exit 1) from the typed arrays before.
-      [['--synthetic', '{"size": 1e12, "groupShare": 0.4, "labelRate": [0.5, 0.5], "decisionRate": [0.3, 0.3]}', '--seed', '1'], /^fairaudit: --synthetic: size: expected an integer in \[2, 50000000\], found 1000000000000\n$/],
+      [
+        [
+          '--synthetic',
+          '{"size": 1e12, "groupShare": 0.4, "labelRate": [0.5, 0.5], "decisionRate": [0.3, 0.3]}',
+          '--seed',
+          '1',
+        ],
+        /^fairaudit: --synthetic: size: expected an integer in \[2, 50000000\], found 1000000000000\n$/,
+      ],
       // Issue 13: unknown keys were ignored, so a misspelt rate ran with another pool.
-      [['--synthetic', '{"size": 100, "groupShare": 0.4, "labelRate": [0.5, 0.5], "decisionRate": [0.3, 0.3], "decisonRate": [0.1, 0.1]}', '--seed', '1'], /^fairaudit: --synthetic: decisonRate: expected one of the keys size, groupShare, labelRate, decisionRate, truePositiveRate, logitScale, seed \(did you mean "decisionRate"\?\), found the unknown key "decisonRate"\n$/],
-      [['--synthetic', '{"size": 100, "__proto__": {"size": 5}}', '--seed', '1'], /^fairaudit: --synthetic: __proto__: expected a setting key, found the reserved key "__proto__"/],
+      [
+        [
+          '--synthetic',
+          '{"size": 100, "groupShare": 0.4, "labelRate": [0.5, 0.5], "decisionRate": [0.3, 0.3], "decisonRate": [0.1, 0.1]}',
+          '--seed',
+          '1',
+        ],
+        /^fairaudit: --synthetic: decisonRate: expected one of the keys size, groupShare, labelRate, decisionRate, truePositiveRate, logitScale, seed \(did you mean "decisionRate"\?\), found the unknown key "decisonRate"\n$/,
+      ],
+      [
+        ['--synthetic', '{"size": 100, "__proto__": {"size": 5}}', '--seed', '1'],
+        /^fairaudit: --synthetic: __proto__: expected a setting key, found the reserved key "__proto__"/,
+      ],
       // Issue 13: read without end before.
-      [['--pool', '/dev/zero', '--seed', '1'], /^fairaudit: \/dev\/zero: expected a readable pool file of at most 500 MiB, found a larger file\n$/],
+      [
+        ['--pool', '/dev/zero', '--seed', '1'],
+        /^fairaudit: \/dev\/zero: expected a readable pool file of at most 500 MiB, found a larger file\n$/,
+      ],
       // Issue 13: two decision columns in Arrow were read as the first one.
-      [['--pool', twoDecisionColumns(), '--seed', '1'], /two-decisions\.arrow: schema: expected each column named once, found "column \\"decision\\" 2 times"\n$/],
+      [
+        ['--pool', twoDecisionColumns(), '--seed', '1'],
+        /two-decisions\.arrow: schema: expected each column named once, found "column \\"decision\\" 2 times"\n$/,
+      ],
     ];
     for (const [args, message] of cases) {
       const { code, stderr } = await inProcess('audit', ...args);

@@ -23,7 +23,7 @@ describe('BalancedOrder(group)', () => {
     expect(order.remaining).toBe(0);
   });
 
-  it('next(random) puts every row of a group at each of that group\'s positions equally often (chi-square)', () => {
+  it("next(random) puts every row of a group at each of that group's positions equally often (chi-square)", () => {
     const group = Uint8Array.from([0, 0, 1, 0, 1, 0, 0, 1, 0]);
     const rowsA = [0, 1, 3, 5, 6, 8];
     const rowsB = [2, 4, 7];

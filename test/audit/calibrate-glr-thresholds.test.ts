@@ -29,7 +29,13 @@ const small: CalibrationSetting = {
 };
 
 /** Independent audits of one cell at the calibrated thresholds, with their own seeds. */
-function independentRates(prepared: ReturnType<typeof prepareAudit>, upper: number, lower: number, runs: number, seed: string) {
+function independentRates(
+  prepared: ReturnType<typeof prepareAudit>,
+  upper: number,
+  lower: number,
+  runs: number,
+  seed: string,
+) {
   const stream = prepared.family === 'bernoulli' ? new BernoulliGlrStream() : new GaussianGlrStream();
   const test = new GlrThresholdTest(stream, small.tolerance, upper, lower, 1);
   const random = createRandom(seed);
@@ -61,7 +67,10 @@ describe('calibrateGlrThresholds(setting, options)', () => {
       const count = error === 'reject' ? rejects : accepts;
       const level = error === 'reject' ? small.alpha : small.beta;
       // Consistent with the guarantee (99.9% one-sided lower bound <= level) ...
-      expect(clopperPearsonLower(count, runs, 0.999), `${error} at ${worst.cell}: ${count} of ${runs}`).toBeLessThanOrEqual(level);
+      expect(
+        clopperPearsonLower(count, runs, 0.999),
+        `${error} at ${worst.cell}: ${count} of ${runs}`,
+      ).toBeLessThanOrEqual(level);
       // ... and the tightest pool is really tight, not a vacuous calibration (at least a third of the level).
       expect(count / runs).toBeGreaterThan(level / 3);
     }
@@ -71,7 +80,9 @@ describe('calibrateGlrThresholds(setting, options)', () => {
     const random = createRandom('score-pool');
     const size = 500;
     const group = Uint8Array.from({ length: size }, (_, i) => (i < 300 ? 0 : 1));
-    const value = Float64Array.from({ length: size }, (_, i) => Math.min(1, Math.max(0, (i < 300 ? 0.35 : 0.42) + 0.15 * standardNormal(random))));
+    const value = Float64Array.from({ length: size }, (_, i) =>
+      Math.min(1, Math.max(0, (i < 300 ? 0.35 : 0.42) + 0.15 * standardNormal(random))),
+    );
     const setting: CalibrationSetting = { ...small, access: 'score', group, value };
     const result = calibrateGlrThresholds(setting, { seed: 'score', paths: 2000 });
     expect(result.certified).toBe(true);
@@ -121,17 +132,27 @@ describe('calibrateGlrThresholds(setting, options)', () => {
   });
 
   it('throws InputError naming the smallest alpha and beta it can meet when the simulations cannot certify the levels asked for', () => {
-    expect(() => calibrateGlrThresholds({ ...small, alpha: 1e-4 }, { seed: 'impossible', paths: 200, baseRates: [0.5] })).toThrow(
+    expect(() =>
+      calibrateGlrThresholds({ ...small, alpha: 1e-4 }, { seed: 'impossible', paths: 200, baseRates: [0.5] }),
+    ).toThrow(
       /calibrateGlrThresholds: alpha: expected a level this setting can meet .*the smallest alpha it can meet is [0-9.e-]+ and the smallest beta [0-9.e-]+, found 0.0001/,
     );
   });
 
   it('throws InputError naming the setting for a pool with one group, a tolerance >= 1, a given order or missing score values', () => {
     const options = { seed: 'bad' };
-    expect(() => calibrateGlrThresholds({ ...small, countB: 0 }, options)).toThrow(/calibrateGlrThresholds: group sizes: expected at least one row in each of the two groups/);
-    expect(() => calibrateGlrThresholds({ ...small, tolerance: 1 }, options)).toThrow(/calibrateGlrThresholds: tolerance: expected a number in \(0, 1\), found 1/);
-    expect(() => calibrateGlrThresholds({ ...small, order: 'given' as 'random' }, options)).toThrow(/calibrateGlrThresholds: order/);
-    expect(() => calibrateGlrThresholds({ ...small, access: 'score' }, options)).toThrow(/calibrateGlrThresholds: values/);
+    expect(() => calibrateGlrThresholds({ ...small, countB: 0 }, options)).toThrow(
+      /calibrateGlrThresholds: group sizes: expected at least one row in each of the two groups/,
+    );
+    expect(() => calibrateGlrThresholds({ ...small, tolerance: 1 }, options)).toThrow(
+      /calibrateGlrThresholds: tolerance: expected a number in \(0, 1\), found 1/,
+    );
+    expect(() => calibrateGlrThresholds({ ...small, order: 'given' as 'random' }, options)).toThrow(
+      /calibrateGlrThresholds: order/,
+    );
+    expect(() => calibrateGlrThresholds({ ...small, access: 'score' }, options)).toThrow(
+      /calibrateGlrThresholds: values/,
+    );
     expect(() => calibrateGlrThresholds({ ...small, alpha: 0.6, beta: 0.5 }, options)).toThrow(/alpha \+ beta/);
     expect(() => calibrateGlrThresholds({ ...small, budget: 0 }, options)).toThrow(InputError);
   });

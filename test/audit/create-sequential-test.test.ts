@@ -8,7 +8,14 @@ import { TwoSampleBettingTest } from '../../src/stats/two-sample-betting-test.js
 import { InputError } from '../../src/util/errors.js';
 import { createRandom } from '../../src/util/random.js';
 
-const pool = generateSyntheticPool({ size: 3000, groupShare: 0.4, labelRate: [0.45, 0.4], decisionRate: [0.3, 0.6], logitScale: 1, seed: 'factory' });
+const pool = generateSyntheticPool({
+  size: 3000,
+  groupShare: 0.4,
+  labelRate: [0.45, 0.4],
+  decisionRate: [0.3, 0.6],
+  logitScale: 1,
+  seed: 'factory',
+});
 const base = { tolerance: 0.05, alpha: 0.05, beta: 0.2, order: 'random' as const };
 
 describe('createSequentialTest(prepared, settings)', () => {
@@ -17,33 +24,64 @@ describe('createSequentialTest(prepared, settings)', () => {
     const wald = createSequentialTest(prepared, { ...base, test: 'wald-glr' }) as GlrThresholdTest;
     expect(wald).toBeInstanceOf(GlrThresholdTest);
     expect([wald.upper, wald.lower]).toEqual([Math.log(0.8 / 0.05), Math.log(0.2 / 0.95)]);
-    const calibrated = createSequentialTest(prepared, { ...base, test: 'calibrated-glr', thresholds: { upper: 4.9, lower: -2.4 } }) as GlrThresholdTest;
+    const calibrated = createSequentialTest(prepared, {
+      ...base,
+      test: 'calibrated-glr',
+      thresholds: { upper: 4.9, lower: -2.4 },
+    }) as GlrThresholdTest;
     expect([calibrated.upper, calibrated.lower]).toEqual([4.9, -2.4]);
-    const betting = createSequentialTest(prepared, { ...base, test: 'betting', order: 'balanced' }) as TwoSampleBettingTest;
+    const betting = createSequentialTest(prepared, {
+      ...base,
+      test: 'betting',
+      order: 'balanced',
+    }) as TwoSampleBettingTest;
     expect(betting).toBeInstanceOf(TwoSampleBettingTest);
-    expect(betting.settings).toMatchObject({ countA: prepared.countA, countB: prepared.countB, units: 'alternating', integerValues: true });
+    expect(betting.settings).toMatchObject({
+      countA: prepared.countA,
+      countB: prepared.countB,
+      units: 'alternating',
+      integerValues: true,
+    });
   });
 
   it('throws InputError naming the setting: logit access without declared bounds, the given order, missing or crossed thresholds', () => {
     const logits = prepareAudit(pool, 'sp', 'logit');
-    expect(() => createSequentialTest(logits, { ...base, test: 'betting' })).toThrow(/test betting: logitBounds: expected declared bounds \{lower, upper\} of the logits/);
-    const decisions = prepareAudit(pool, 'sp', 'decision');
-    expect(() => createSequentialTest(decisions, { ...base, test: 'betting', order: 'given' })).toThrow(/test betting: order: expected "random" or "balanced"/);
-    expect(() => createSequentialTest(decisions, { ...base, test: 'calibrated-glr' })).toThrow(/test calibrated-glr: thresholds: expected calibrated/);
-    expect(() => createSequentialTest(decisions, { ...base, test: 'calibrated-glr', thresholds: { upper: -1, lower: 1 } })).toThrow(
-      /thresholds: expected upper greater than lower/,
+    expect(() => createSequentialTest(logits, { ...base, test: 'betting' })).toThrow(
+      /test betting: logitBounds: expected declared bounds \{lower, upper\} of the logits/,
     );
+    const decisions = prepareAudit(pool, 'sp', 'decision');
+    expect(() => createSequentialTest(decisions, { ...base, test: 'betting', order: 'given' })).toThrow(
+      /test betting: order: expected "random" or "balanced"/,
+    );
+    expect(() => createSequentialTest(decisions, { ...base, test: 'calibrated-glr' })).toThrow(
+      /test calibrated-glr: thresholds: expected calibrated/,
+    );
+    expect(() =>
+      createSequentialTest(decisions, { ...base, test: 'calibrated-glr', thresholds: { upper: -1, lower: 1 } }),
+    ).toThrow(/thresholds: expected upper greater than lower/);
     expect(() => createSequentialTest(decisions, { ...base, test: 'wald-glr', tolerance: 1 })).toThrow(InputError);
-    expect(() => createSequentialTest(logits, { ...base, test: 'betting', logitBounds: { lower: 2, upper: -2 } })).toThrow(/logitBounds: expected finite numbers with lower < upper/);
+    expect(() =>
+      createSequentialTest(logits, { ...base, test: 'betting', logitBounds: { lower: 2, upper: -2 } }),
+    ).toThrow(/logitBounds: expected finite numbers with lower < upper/);
   });
 
   it('with logit access and declared bounds rescales into [0, 1], and stops with InputError at a logit outside them', () => {
     const logits = prepareAudit(pool, 'sp', 'logit');
     let largest = 0;
     for (const value of logits.value) largest = Math.max(largest, Math.abs(value));
-    const wide = createSequentialTest(logits, { ...base, test: 'betting', tolerance: 0.2, logitBounds: { lower: -largest, upper: largest } });
+    const wide = createSequentialTest(logits, {
+      ...base,
+      test: 'betting',
+      tolerance: 0.2,
+      logitBounds: { lower: -largest, upper: largest },
+    });
     expect(runTestAudit(logits, wide, 3000, 'random', createRandom('wide')).decision).toBe('reject');
-    const narrow = createSequentialTest(logits, { ...base, test: 'betting', tolerance: 0.2, logitBounds: { lower: -0.5, upper: 0.5 } });
+    const narrow = createSequentialTest(logits, {
+      ...base,
+      test: 'betting',
+      tolerance: 0.2,
+      logitBounds: { lower: -0.5, upper: 0.5 },
+    });
     expect(() => runTestAudit(logits, narrow, 3000, 'random', createRandom('narrow'))).toThrow(
       /logit of a queried row of group [ab]: expected a value within the declared logit bounds \[-0.5, 0.5\]/,
     );

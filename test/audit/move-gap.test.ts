@@ -6,7 +6,14 @@ import { generateSyntheticPool } from '../../src/data/synthetic-pool.js';
 import { InputError } from '../../src/util/errors.js';
 import { createRandom } from '../../src/util/random.js';
 
-const recipe = { size: 2000, groupShare: 0.4, labelRate: [0.45, 0.4], decisionRate: [0.4, 0.4], logitScale: 1, seed: 'move-gap' };
+const recipe = {
+  size: 2000,
+  groupShare: 0.4,
+  labelRate: [0.45, 0.4],
+  decisionRate: [0.4, 0.4],
+  logitScale: 1,
+  seed: 'move-gap',
+};
 
 describe('redecideToGap(pool, metric, targetGap, random, group, rounding)', () => {
   it('moves the SP gap to the target in whole rows of group b and keeps groups, labels and group a', () => {
@@ -31,7 +38,8 @@ describe('redecideToGap(pool, metric, targetGap, random, group, rounding)', () =
   it('for EO re-decides only label-1 rows, and a negative target takes decisions away', () => {
     const pool = generateSyntheticPool({ ...recipe, truePositiveRate: [0.7, 0.7] });
     const { pool: moved } = redecideToGap(pool, 'eo', -0.05, createRandom('eo'));
-    for (let row = 0; row < pool.size; row++) if (pool.label[row] === 0) expect(moved.decision[row]).toBe(pool.decision[row]);
+    for (let row = 0; row < pool.size; row++)
+      if (pool.label[row] === 0) expect(moved.decision[row]).toBe(pool.decision[row]);
     const prepared = prepareAudit(moved, 'eo', 'decision');
     expect(Math.abs(prepared.oracleSignedGap + 0.05)).toBeLessThanOrEqual(0.5 / prepared.countB);
   });
@@ -41,7 +49,8 @@ describe('redecideToGap(pool, metric, targetGap, random, group, rounding)', () =
     // Gaps are ratios of counts: compared with a 1e-12 slack for the floating-point division.
     for (const target of [0.05, -0.05, 0.0333]) {
       for (const group of [0, 1] as const) {
-        const gapOf = (rounding: 'outward' | 'inward' | 'nearest') => prepareAudit(redecideToGap(pool, 'eo', target, createRandom('r'), group, rounding).pool, 'eo', 'decision');
+        const gapOf = (rounding: 'outward' | 'inward' | 'nearest') =>
+          prepareAudit(redecideToGap(pool, 'eo', target, createRandom('r'), group, rounding).pool, 'eo', 'decision');
         const outward = gapOf('outward');
         const inward = gapOf('inward');
         const step = 1 / (group === 1 ? outward.countB : outward.countA);
@@ -66,12 +75,14 @@ describe('redecideToGap(pool, metric, targetGap, random, group, rounding)', () =
   it('throws InputError naming the target when group b has too few rows to re-decide', () => {
     const pool = generateSyntheticPool(recipe);
     expect(() => redecideToGap(pool, 'sp', 0.7, createRandom('x'))).toThrow(InputError);
-    expect(() => redecideToGap(pool, 'sp', 0.7, createRandom('x'))).toThrow(/redecideToGap: targetGap: expected a sp gap reachable .*found 0.7/);
+    expect(() => redecideToGap(pool, 'sp', 0.7, createRandom('x'))).toThrow(
+      /redecideToGap: targetGap: expected a sp gap reachable .*found 0.7/,
+    );
   });
 });
 
 describe('shiftToProxyGap(pool, metric, access, targetGap)', () => {
-  it('moves the mean score gap exactly, keeps group b\'s residuals and leaves decisions alone', () => {
+  it("moves the mean score gap exactly, keeps group b's residuals and leaves decisions alone", () => {
     const pool = generateSyntheticPool(recipe);
     const { pool: moved } = shiftToProxyGap(pool, 'sp', 'logit', 0.3);
     const prepared = prepareAudit(moved, 'sp', 'logit');
@@ -100,12 +111,14 @@ describe('shiftToProxyGap(pool, metric, access, targetGap)', () => {
       for (const row of rowsB) expect(moved.score![row]).toBeLessThanOrEqual(1);
       // sigmoid(logit(s) + c) is increasing in s: group b keeps its order.
       const byOriginal = [...rowsB].sort((x, y) => pool.score![x] - pool.score![y]);
-      for (let i = 1; i < byOriginal.length; i++) expect(moved.score![byOriginal[i]]).toBeGreaterThanOrEqual(moved.score![byOriginal[i - 1]]);
-      for (let row = 0; row < pool.size; row++) if (pool.group[row] === 0) expect(moved.score![row]).toBe(pool.score![row]);
+      for (let i = 1; i < byOriginal.length; i++)
+        expect(moved.score![byOriginal[i]]).toBeGreaterThanOrEqual(moved.score![byOriginal[i - 1]]);
+      for (let row = 0; row < pool.size; row++)
+        if (pool.group[row] === 0) expect(moved.score![row]).toBe(pool.score![row]);
     }
   });
 
-  it('a score of exactly 0 or 1 moves from the row\'s finite logit (a saturated model), and stays put without a logit column', () => {
+  it("a score of exactly 0 or 1 moves from the row's finite logit (a saturated model), and stays put without a logit column", () => {
     const base = generateSyntheticPool(recipe);
     // Saturate every score of group b: 1 or 0 by its decision, its logit clipped to ±logit(1 - 1e-6).
     const score = Float64Array.from(base.score!);
@@ -121,17 +134,21 @@ describe('shiftToProxyGap(pool, metric, access, targetGap)', () => {
     const prepared = prepareAudit(moved, 'sp', 'score');
     expect(prepared.totalB / prepared.countB - prepared.totalA / prepared.countA).toBeCloseTo(target, 9);
     expect(moved.decision).toEqual(base.decision);
-    expect(() => shiftToProxyGap({ ...saturated, logit: null }, 'sp', 'score', target)).toThrow(/without a finite logit stay put/);
+    expect(() => shiftToProxyGap({ ...saturated, logit: null }, 'sp', 'score', target)).toThrow(
+      /without a finite logit stay put/,
+    );
   });
 
   it('throws InputError naming the reachable range when no shift reaches the score gap', () => {
     const pool = generateSyntheticPool(recipe);
-    expect(() => shiftToProxyGap(pool, 'sp', 'score', 0.99)).toThrow(/shiftToProxyGap: targetGap: expected a score gap within \[-?[0-9.]+, [0-9.]+\]/);
+    expect(() => shiftToProxyGap(pool, 'sp', 'score', 0.99)).toThrow(
+      /shiftToProxyGap: targetGap: expected a score gap within \[-?[0-9.]+, [0-9.]+\]/,
+    );
   });
 });
 
 describe('nullProjection(group, value, gap)', () => {
-  it('puts the mean gap at the target and keeps group a and group b\'s residuals', () => {
+  it("puts the mean gap at the target and keeps group a and group b's residuals", () => {
     const group = Uint8Array.from([0, 0, 0, 1, 1]);
     const value = Float64Array.from([0.1, 0.2, 0.6, 0.5, 0.9]);
     const projected = nullProjection(group, value, -0.05);

@@ -1,7 +1,18 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Bool, Float32, makeData, RecordBatch, Schema, Struct, tableFromArrays, tableToIPC, Table, vectorFromArray } from 'apache-arrow';
+import {
+  Bool,
+  Float32,
+  makeData,
+  RecordBatch,
+  Schema,
+  Struct,
+  tableFromArrays,
+  tableToIPC,
+  Table,
+  vectorFromArray,
+} from 'apache-arrow';
 import { afterAll, describe, expect, it } from 'vitest';
 import { poolToArrowBytes, readPoolFile, writePoolFile } from '../../src/audit/pool-io.js';
 import { InputError } from '../../src/util/errors.js';
@@ -151,7 +162,9 @@ describe('readPoolFile(path) on hostile input (issue 13)', () => {
   });
 
   it('still refuses a quoted cell that is not a decimal, naming row and column', () => {
-    expect(() => readPoolFile(csv('quoted-text.csv', 'group,label,decision\n"0","1","yes"\n'))).toThrow(/quoted-text\.csv: row 1 \(line 2\), column "decision": expected 0 or 1, found "yes"/);
+    expect(() => readPoolFile(csv('quoted-text.csv', 'group,label,decision\n"0","1","yes"\n'))).toThrow(
+      /quoted-text\.csv: row 1 \(line 2\), column "decision": expected 0 or 1, found "yes"/,
+    );
   });
 
   it('reads a pool of 5000 rows, every row in place (a first pass counts them)', () => {
@@ -164,25 +177,38 @@ describe('readPoolFile(path) on hostile input (issue 13)', () => {
   });
 
   it('refuses an Arrow pool with two decision columns (the CSV was already refused), naming the column', () => {
-    const base = tableFromArrays({ group: new Uint8Array([0, 1]), label: new Uint8Array([1, 0]), decision: new Uint8Array([1, 1]) });
+    const base = tableFromArrays({
+      group: new Uint8Array([0, 1]),
+      label: new Uint8Array([1, 0]),
+      decision: new Uint8Array([1, 1]),
+    });
     const other = tableFromArrays({ decision: new Uint8Array([0, 0]) });
     const doubled = new Table(
       new Schema([...base.schema.fields, ...other.schema.fields]),
-      new RecordBatch(new Schema([...base.schema.fields, ...other.schema.fields]), makeData({
-        type: new Struct([...base.schema.fields, ...other.schema.fields]),
-        length: 2,
-        children: [...base.batches[0].data.children, ...other.batches[0].data.children],
-      })),
+      new RecordBatch(
+        new Schema([...base.schema.fields, ...other.schema.fields]),
+        makeData({
+          type: new Struct([...base.schema.fields, ...other.schema.fields]),
+          length: 2,
+          children: [...base.batches[0].data.children, ...other.batches[0].data.children],
+        }),
+      ),
     );
     expect(doubled.schema.fields.map((field) => field.name)).toEqual(['group', 'label', 'decision', 'decision']);
     const path = join(scratch, 'two-decisions.arrow');
     writeFileSync(path, tableToIPC(doubled, 'file'));
-    expect(() => readPoolFile(path)).toThrow(new InputError(`${path}: schema: expected each column named once, found "column \\"decision\\" 2 times"`));
-    expect(() => readPoolFile(csv('two-decisions.csv', 'group,label,decision,decision\n0,1,1,0\n'))).toThrow(/expected each column named once, found "column \\"decision\\" twice"/);
+    expect(() => readPoolFile(path)).toThrow(
+      new InputError(`${path}: schema: expected each column named once, found "column \\"decision\\" 2 times"`),
+    );
+    expect(() => readPoolFile(csv('two-decisions.csv', 'group,label,decision,decision\n0,1,1,0\n'))).toThrow(
+      /expected each column named once, found "column \\"decision\\" twice"/,
+    );
   });
 
   it('stops reading /dev/zero at 500 MiB with InputError instead of growing without limit', () => {
-    expect(() => readPoolFile('/dev/zero')).toThrow(new InputError('/dev/zero: expected a readable pool file of at most 500 MiB, found a larger file'));
+    expect(() => readPoolFile('/dev/zero')).toThrow(
+      new InputError('/dev/zero: expected a readable pool file of at most 500 MiB, found a larger file'),
+    );
   });
 
   it('quotes at most 200 characters of a 4 MB cell in its message', () => {
@@ -193,6 +219,8 @@ describe('readPoolFile(path) on hostile input (issue 13)', () => {
     } catch (error) {
       message = (error as Error).message;
     }
-    expect(message).toMatch(/huge-cell\.csv: row 1 \(line 2\), column "decision": expected 0 or 1, found "2{200}…" \(4000000 characters\)$/);
+    expect(message).toMatch(
+      /huge-cell\.csv: row 1 \(line 2\), column "decision": expected 0 or 1, found "2{200}…" \(4000000 characters\)$/,
+    );
   });
 });

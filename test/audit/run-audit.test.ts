@@ -9,7 +9,14 @@ import { runSequentialAudit } from '../../src/audit/sequential-audit.js';
 import { generateSyntheticPool } from '../../src/data/synthetic-pool.js';
 import { createRandom, deriveSeed } from '../../src/util/random.js';
 
-const pool = generateSyntheticPool({ size: 6000, groupShare: 0.4, labelRate: [0.45, 0.4], decisionRate: [0.4, 0.33], logitScale: 1, seed: 'run-audit' });
+const pool = generateSyntheticPool({
+  size: 6000,
+  groupShare: 0.4,
+  labelRate: [0.45, 0.4],
+  decisionRate: [0.4, 0.33],
+  logitScale: 1,
+  seed: 'run-audit',
+});
 
 describe('runAudit(prepared, settings, auditTest, order, random)', () => {
   it('wald-glr in random or given order is runSequentialAudit itself: the same result, fixed-sample decision included', () => {
@@ -20,9 +27,13 @@ describe('runAudit(prepared, settings, auditTest, order, random)', () => {
       expect(auditTest.name).toBe('wald-glr');
       for (let r = 0; r < 20; r++) {
         const seed = deriveSeed('run-audit', access, r);
-        expect(runAudit(prepared, settings, auditTest, 'random', createRandom(seed))).toEqual(runSequentialAudit(prepared, settings, createRandom(seed)));
+        expect(runAudit(prepared, settings, auditTest, 'random', createRandom(seed))).toEqual(
+          runSequentialAudit(prepared, settings, createRandom(seed)),
+        );
       }
-      expect(runAudit(prepared, settings, auditTest, 'given', null)).toEqual(runSequentialAudit(prepared, settings, null));
+      expect(runAudit(prepared, settings, auditTest, 'given', null)).toEqual(
+        runSequentialAudit(prepared, settings, null),
+      );
     }
   });
 
@@ -34,7 +45,11 @@ describe('runAudit(prepared, settings, auditTest, order, random)', () => {
       const seed = deriveSeed('fixed', r);
       const ours = runTestAuditWithFixedSample(prepared, betting, 3000, 'random', createRandom(seed), 0.05);
       const paper = runSequentialAudit(prepared, settings, createRandom(seed));
-      expect([ours.fixedDecision, ours.fixedGap, ours.fixedSamples]).toEqual([paper.fixedDecision, paper.fixedGap, paper.fixedSamples]);
+      expect([ours.fixedDecision, ours.fixedGap, ours.fixedSamples]).toEqual([
+        paper.fixedDecision,
+        paper.fixedGap,
+        paper.fixedSamples,
+      ]);
     }
     // The scratch order is back as it was.
     expect(Array.from(prepared.order.subarray(0, 5))).toEqual([0, 1, 2, 3, 4]);
@@ -43,7 +58,9 @@ describe('runAudit(prepared, settings, auditTest, order, random)', () => {
   it('the betting test reports statistic NaN; the confidence-sequence test its interval for the gap, which holds the pool gap here', () => {
     const prepared = prepareAudit(pool, 'sp', 'decision');
     const betting = validate({ test: 'betting' }, auditSettingsSchema);
-    expect(runAudit(prepared, betting, buildAuditTest(prepared, betting), 'balanced', createRandom('b')).statistic).toBeNaN();
+    expect(
+      runAudit(prepared, betting, buildAuditTest(prepared, betting), 'balanced', createRandom('b')).statistic,
+    ).toBeNaN();
     const sequence = validate({ test: 'confidence-sequence' }, auditSettingsSchema);
     const result = runAudit(prepared, sequence, buildAuditTest(prepared, sequence), 'random', createRandom('cs'));
     const [lower, upper] = result.gapInterval as readonly [number, number];

@@ -32,7 +32,11 @@ function decisions(pool: AuditPool, access: 'decision' | 'score' | 'logit', tole
   const prepared = prepareAudit(pool, 'sp', access);
   const tally = { reject: 0, accept: 0, inconclusive: 0 };
   for (let r = 0; r < replicates; r++) {
-    const result = runSequentialAudit(prepared, { ...settings, tolerance, scoreTolerance: tolerance, logitTolerance: tolerance }, createRandom(deriveSeed(7, access, r)));
+    const result = runSequentialAudit(
+      prepared,
+      { ...settings, tolerance, scoreTolerance: tolerance, logitTolerance: tolerance },
+      createRandom(deriveSeed(7, access, r)),
+    );
     tally[result.decision]++;
   }
   return tally;
@@ -127,7 +131,6 @@ describe('runSequentialAudit(prepared, settings, random)', () => {
     expect(prepared.size).toBe(2000);
     expect(oracleDecision(prepared, 0.05)).toBe('reject');
   });
-
 });
 
 describe('auditPool(pool, settings, name)', () => {
@@ -157,7 +160,9 @@ describe('auditPool(pool, settings, name)', () => {
   it('reports the proxy tolerance of score access, and summarises replicates', () => {
     const summary = auditPool(pool, { access: 'score', scoreTolerance: 0.1, seed: 's', replicates: 5 });
     expect(summary).toMatchObject({ replicates: 5, tolerance: 0.05, scoreTolerance: 0.1 });
-    expect('decisions' in summary && summary.decisions.reject + summary.decisions.accept + summary.decisions.inconclusive).toBe(5);
+    expect(
+      'decisions' in summary && summary.decisions.reject + summary.decisions.accept + summary.decisions.inconclusive,
+    ).toBe(5);
   });
 
   it('throws InputError naming the setting (through name) for every bad setting', () => {
@@ -225,7 +230,16 @@ function countPool(countA: number, positivesA: number, countB: number, positives
     decision[i] = seen[g] < (g === 0 ? positivesA : positivesB) ? 1 : 0;
     seen[g]++;
   }
-  return { size, group, label: new Uint8Array(size).fill(1), decision, score: null, logit: null, id: null, source: 'synthetic:counts' };
+  return {
+    size,
+    group,
+    label: new Uint8Array(size).fill(1),
+    decision,
+    score: null,
+    logit: null,
+    id: null,
+    source: 'synthetic:counts',
+  };
 }
 
 describe('oracleDecision(prepared, tolerance) and the fixed-sample decision at a gap of exactly the tolerance', () => {

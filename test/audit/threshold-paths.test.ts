@@ -111,12 +111,26 @@ describe('recordCountPaths(cell, stream, settings, extremes, random, paths, into
     const settings = { tolerance: 0.1, budget: 250, minimumPerGroup: 1, order: 'random' as const };
     const paths = 3000;
     const counts = emptyPathCounts(grid, true, true);
-    recordCountPaths(cell, new BernoulliGlrStream(), settings, new PathExtremes(grid, true, true), createRandom('counts'), paths, counts);
+    recordCountPaths(
+      cell,
+      new BernoulliGlrStream(),
+      settings,
+      new PathExtremes(grid, true, true),
+      createRandom('counts'),
+      paths,
+      counts,
+    );
     const prepared = prepareAudit(countPool(cell), 'sp', 'decision');
     // upper 1.5, lower -1: most audits decide within the budget, both ways.
     const j = 5;
     const k = 3;
-    const test = new GlrThresholdTest(new BernoulliGlrStream(), 0.1, upperThreshold(grid, j), lowerThreshold(grid, k), 1);
+    const test = new GlrThresholdTest(
+      new BernoulliGlrStream(),
+      0.1,
+      upperThreshold(grid, j),
+      lowerThreshold(grid, k),
+      1,
+    );
     const random = createRandom('rows');
     let rejects = 0;
     let accepts = 0;

@@ -17,7 +17,9 @@ beforeAll(async () => {
   // A local server on 127.0.0.1 only: the tests never reach any other address.
   server = createServer((request, response) => {
     hits.push(`${request.method} ${request.url}`);
-    const body = ({ '/adult.data': fixture.data, '/adult.test': fixture.test } as Record<string, string>)[request.url ?? ''];
+    const body = ({ '/adult.data': fixture.data, '/adult.test': fixture.test } as Record<string, string>)[
+      request.url ?? ''
+    ];
     if (body === undefined) return void response.writeHead(404).end('not found');
     response.writeHead(200, { 'content-length': Buffer.byteLength(body) });
     response.end(request.method === 'HEAD' ? undefined : body);
@@ -57,12 +59,16 @@ describe('acquireForReproduction(datasets, options, write): what reproduce says 
     expect(result.fetched).toEqual(['adult']);
     expect(existsSync(join(where.downloadsDirectory, 'adult', 'adult.test'))).toBe(true);
     expect(lines).toHaveLength(3);
-    expect(lines[0]).toBe(`fetching adult: adult.data (${(Buffer.byteLength(fixture.data) / 1e6).toFixed(1)} MB) from ${base}/adult.data\n`);
+    expect(lines[0]).toBe(
+      `fetching adult: adult.data (${(Buffer.byteLength(fixture.data) / 1e6).toFixed(1)} MB) from ${base}/adult.data\n`,
+    );
     expect(lines[1]).toMatch(/^fetching adult: adult\.test /);
     expect(lines[2]).toMatch(/^fetched adult into .*\/adult\/ \(sizes and sha256 verified\)\n$/);
     // --quiet: the same download, nothing written.
     const quiet: string[] = [];
-    expect((await acquireForReproduction(['adult'], { ...space(base), quiet: true }, (text) => quiet.push(text))).fetched).toEqual(['adult']);
+    expect(
+      (await acquireForReproduction(['adult'], { ...space(base), quiet: true }, (text) => quiet.push(text))).fetched,
+    ).toEqual(['adult']);
     expect(quiet).toEqual([]);
   });
 
@@ -85,7 +91,8 @@ describe('acquireForReproduction(datasets, options, write): what reproduce says 
     const variable: string[] = [];
     await acquireForReproduction(['adult'], space(base), (text) => variable.push(text));
     expect(hits).toEqual([]);
-    const line = 'could not fetch adult (offline (--offline or FAIRAUDIT_OFFLINE=1)): outputs that need them use the calibrated default or are listed as unavailable\n';
+    const line =
+      'could not fetch adult (offline (--offline or FAIRAUDIT_OFFLINE=1)): outputs that need them use the calibrated default or are listed as unavailable\n';
     expect(flag).toEqual([line]);
     expect(variable).toEqual([line]);
   });

@@ -27,7 +27,10 @@ describe('bin/fairaudit ... | head -n 1 (spawned)', () => {
   it('ends quietly with status 0 when the reader closes the pipe (it used to die with an EPIPE stack)', () => {
     // 200,000 cases print about 20 MB, far beyond a pipe's buffer, so the write meets the closed pipe.
     const cases = join(scratch, 'cases.jsonl');
-    writeFileSync(cases, `${'{"family":"bernoulli","n_a":10,"s_a":3,"n_b":12,"s_b":7,"tolerance":0.05}\n'.repeat(200_000)}`);
+    writeFileSync(
+      cases,
+      `${'{"family":"bernoulli","n_a":10,"s_a":3,"n_b":12,"s_b":7,"tolerance":0.05}\n'.repeat(200_000)}`,
+    );
     const script = `set -o pipefail; "${process.execPath}" "${cliPath}" glr --input "${cases}" | head -n 1`;
     const run = spawnSync('bash', ['-c', script], { encoding: 'utf8' });
     expect(run.stdout).toMatch(/^\{"family":"bernoulli".*"glr":/);

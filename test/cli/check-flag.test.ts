@@ -10,7 +10,9 @@ describe('checkIntegerFlag(flag, value, low, high)', () => {
 
   it('throws an InputError naming the flag, the range and what was found', () => {
     expect(() => checkIntegerFlag('--max-batch', 0, 1, 4096)).toThrow(InputError);
-    expect(() => checkIntegerFlag('--max-batch', 0, 1, 4096)).toThrow('--max-batch: expected an integer in [1, 4096], found 0');
+    expect(() => checkIntegerFlag('--max-batch', 0, 1, 4096)).toThrow(
+      '--max-batch: expected an integer in [1, 4096], found 0',
+    );
     expect(() => checkIntegerFlag('--max-batch', 4097, 1, 4096)).toThrow(/found 4097/);
     expect(() => checkIntegerFlag('--max-batch', 2.5, 1, 4096)).toThrow(/found 2\.5/);
   });
@@ -21,7 +23,9 @@ describe('checkIntegerFlag(flag, value, low, high)', () => {
   });
 
   it('rejects NaN (what yargs makes of --flag abc) and infinities', () => {
-    expect(() => checkIntegerFlag('--threads', Number.NaN, 1, 1024)).toThrow('--threads: expected an integer in [1, 1024], found NaN');
+    expect(() => checkIntegerFlag('--threads', Number.NaN, 1, 1024)).toThrow(
+      '--threads: expected an integer in [1, 1024], found NaN',
+    );
     expect(() => checkIntegerFlag('--draws', Number.POSITIVE_INFINITY, 100)).toThrow(/found Infinity/);
   });
 });
@@ -42,9 +46,9 @@ describe('checkNumberFlag(flag, value, range, noun)', () => {
   });
 
   it('rejects NaN with any range', () => {
-    expect(() => checkNumberFlag('--gap', Number.NaN, { low: Number.NEGATIVE_INFINITY, high: Number.POSITIVE_INFINITY })).toThrow(
-      /--gap: .*found NaN/,
-    );
+    expect(() =>
+      checkNumberFlag('--gap', Number.NaN, { low: Number.NEGATIVE_INFINITY, high: Number.POSITIVE_INFINITY }),
+    ).toThrow(/--gap: .*found NaN/);
   });
 });
 
@@ -52,7 +56,9 @@ describe('checkProbabilityFlag(flag, value)', () => {
   it('accepts values strictly between 0 and 1 and names the flag otherwise', () => {
     expect(checkProbabilityFlag('--tolerance', 0.05)).toBe(0.05);
     for (const bad of [0, 1, 1.5, -0.1, Number.NaN]) {
-      expect(() => checkProbabilityFlag('--tolerance', bad)).toThrow(/^--tolerance: expected a number in \(0, 1\), found /);
+      expect(() => checkProbabilityFlag('--tolerance', bad)).toThrow(
+        /^--tolerance: expected a number in \(0, 1\), found /,
+      );
     }
   });
 });

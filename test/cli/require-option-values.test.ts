@@ -13,14 +13,21 @@ function priorResults(): { folder: string; unchanged: () => boolean } {
   return {
     folder,
     unchanged: () =>
-      readFileSync(join(folder, 'results.arrow'), 'utf8') === 'prior bytes' && readFileSync(join(folder, 'run.json'), 'utf8') === '{"prior": true}',
+      readFileSync(join(folder, 'results.arrow'), 'utf8') === 'prior bytes' &&
+      readFileSync(join(folder, 'run.json'), 'utf8') === '{"prior": true}',
   };
 }
 
 describe('requireOptionValues(command): a flag without its value is exit 2, never the default', () => {
   it('run CONFIG --threads (no value): exit 2 naming --threads, prior results untouched (it ran with one thread per core before)', async () => {
     const prior = priorResults();
-    const { code, stderr } = await runCliInProcess(['run', 'configs/quickstart.yaml', '--out', prior.folder, '--threads']);
+    const { code, stderr } = await runCliInProcess([
+      'run',
+      'configs/quickstart.yaml',
+      '--out',
+      prior.folder,
+      '--threads',
+    ]);
     expect(code).toBe(2);
     expect(stderr).toMatch(/^fairaudit: Not enough arguments following: threads\n/);
     expect(prior.unchanged()).toBe(true);
@@ -32,7 +39,9 @@ describe('requireOptionValues(command): a flag without its value is exit 2, neve
     expect(alone.stderr).toMatch(/Not enough arguments following: out/);
     const empty = await runCliInProcess(['run', 'configs/quickstart.yaml', '--out', '']);
     expect(empty.code).toBe(2);
-    expect(empty.stderr).toBe('fairaudit: --out: expected a folder path (or no --out: results/<experiment>), found "" (which would be the current folder)\n');
+    expect(empty.stderr).toBe(
+      'fairaudit: --out: expected a folder path (or no --out: results/<experiment>), found "" (which would be the current folder)\n',
+    );
   });
 
   it('audit --seed and pir serve --pool (a subcommand) without a value: exit 2', async () => {
@@ -45,7 +54,13 @@ describe('requireOptionValues(command): a flag without its value is exit 2, neve
   });
 
   it('flags with values and boolean flags still work: plan CONFIG --set replicates=3 --json', async () => {
-    const { code, stdout } = await runCliInProcess(['plan', 'configs/quickstart.yaml', '--set', 'replicates=3', '--json']);
+    const { code, stdout } = await runCliInProcess([
+      'plan',
+      'configs/quickstart.yaml',
+      '--set',
+      'replicates=3',
+      '--json',
+    ]);
     expect(code).toBe(0);
     expect(JSON.parse(stdout).tasks).toBe(36);
   });
@@ -57,7 +72,9 @@ describe('fairaudit merge FOLDERS --out DIR onto one of FOLDERS', () => {
     const other = join(prior.folder, '..', 'other');
     const { code, stderr } = await runCliInProcess(['merge', prior.folder, other, '--out', `${prior.folder}/`]);
     expect(code).toBe(2);
-    expect(stderr).toBe(`fairaudit: --out: expected a folder other than the shard folders being merged, found "${prior.folder}/" (the shard "${prior.folder}")\n`);
+    expect(stderr).toBe(
+      `fairaudit: --out: expected a folder other than the shard folders being merged, found "${prior.folder}/" (the shard "${prior.folder}")\n`,
+    );
     expect(prior.unchanged()).toBe(true);
   });
 });

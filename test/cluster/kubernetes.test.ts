@@ -18,7 +18,12 @@ type Manifest = {
     completionMode?: string;
     template: {
       spec: {
-        containers: { image: string; args: string[]; env: { name: string; value: string }[]; volumeMounts: { name: string; mountPath: string }[] }[];
+        containers: {
+          image: string;
+          args: string[];
+          env: { name: string; value: string }[];
+          volumeMounts: { name: string; mountPath: string }[];
+        }[];
         volumes: { name: string; persistentVolumeClaim: { claimName: string } }[];
       };
     };
@@ -45,13 +50,20 @@ describe('examples/cluster/kubernetes-*.yaml', () => {
 
   it('the schema check can fail: a string where an integer belongs, an unknown restartPolicy, no template', () => {
     const job = manifest('kubernetes-shards.yaml');
-    expect(() => validateJob({ ...job, spec: { ...job.spec, completions: 'four' } })).toThrow(/completions must be integer/);
-    const template = job.spec.template;
-    expect(() => validateJob({ ...job, spec: { ...job.spec, template: { ...template, spec: { ...template.spec, restartPolicy: 'Sometimes' } } } })).toThrow(
-      /restartPolicy must be equal to one of the allowed values/,
+    expect(() => validateJob({ ...job, spec: { ...job.spec, completions: 'four' } })).toThrow(
+      /completions must be integer/,
     );
+    const template = job.spec.template;
+    expect(() =>
+      validateJob({
+        ...job,
+        spec: { ...job.spec, template: { ...template, spec: { ...template.spec, restartPolicy: 'Sometimes' } } },
+      }),
+    ).toThrow(/restartPolicy must be equal to one of the allowed values/);
     const { template: _template, ...withoutTemplate } = job.spec;
-    expect(() => validateJob({ ...job, spec: withoutTemplate })).toThrow(/data\/spec must have required property template/);
+    expect(() => validateJob({ ...job, spec: withoutTemplate })).toThrow(
+      /data\/spec must have required property template/,
+    );
   });
 
   it('the shard Job runs one indexed pod per shard, SHARDS = completions, shard k+1 from JOB_COMPLETION_INDEX k, with --resume', () => {
@@ -60,7 +72,9 @@ describe('examples/cluster/kubernetes-*.yaml', () => {
     const env = Object.fromEntries(container.env.map((variable) => [variable.name, variable.value]));
     expect(job.spec.completionMode).toBe('Indexed');
     expect(Number(env.SHARDS)).toBe(job.spec.completions);
-    expect(container.args.join(' ')).toMatch(/fairaudit run "\$CONFIG" --shard "\$\(\(JOB_COMPLETION_INDEX \+ 1\)\)\/\$SHARDS" .*--resume/);
+    expect(container.args.join(' ')).toMatch(
+      /fairaudit run "\$CONFIG" --shard "\$\(\(JOB_COMPLETION_INDEX \+ 1\)\)\/\$SHARDS" .*--resume/,
+    );
   });
 
   it('the merge Job uses the same image, shard count and results volume as the shard Job, and merges every shard folder', () => {
@@ -69,10 +83,13 @@ describe('examples/cluster/kubernetes-*.yaml', () => {
     const shardContainer = shards.spec.template.spec.containers[0];
     const mergeContainer = merge.spec.template.spec.containers[0];
     expect(mergeContainer.image).toBe(shardContainer.image);
-    const envOf = (container: typeof shardContainer) => Object.fromEntries(container.env.map((variable) => [variable.name, variable.value]));
+    const envOf = (container: typeof shardContainer) =>
+      Object.fromEntries(container.env.map((variable) => [variable.name, variable.value]));
     expect(envOf(mergeContainer).SHARDS).toBe(envOf(shardContainer).SHARDS);
     expect(merge.spec.template.spec.volumes).toEqual(shards.spec.template.spec.volumes);
     expect(mergeContainer.volumeMounts).toEqual(shardContainer.volumeMounts);
-    expect(mergeContainer.args.join(' ')).toMatch(/fairaudit merge results\/"\$EXPERIMENT"\/shard-\*-of-"\$SHARDS" --out results\/"\$EXPERIMENT"/);
+    expect(mergeContainer.args.join(' ')).toMatch(
+      /fairaudit merge results\/"\$EXPERIMENT"\/shard-\*-of-"\$SHARDS" --out results\/"\$EXPERIMENT"/,
+    );
   });
 });

@@ -39,7 +39,10 @@ describe('the shell scripts of examples/cluster, test/helpers and .ci', () => {
   });
 
   it('submit-slurm.sh CONFIG 0: exit 2 naming N', () => {
-    const run = spawnSync('bash', [join(clusterFolder, 'submit-slurm.sh'), 'configs/quickstart.yaml', '0'], { cwd: root, encoding: 'utf8' });
+    const run = spawnSync('bash', [join(clusterFolder, 'submit-slurm.sh'), 'configs/quickstart.yaml', '0'], {
+      cwd: root,
+      encoding: 'utf8',
+    });
     expect(run.status).toBe(2);
     expect(run.stderr).toMatch(/N must be a positive integer, found '0'/);
   });
@@ -62,7 +65,14 @@ describe('examples/cluster/local-shards.sh CONFIG N', () => {
     });
     expect(run.stderr).toBe('');
     expect(run.status).toBe(0);
-    const single = spawnCliSync(['run', 'configs/quickstart.yaml', ...small, '--out', join(folder, 'single'), '--quiet']);
+    const single = spawnCliSync([
+      'run',
+      'configs/quickstart.yaml',
+      ...small,
+      '--out',
+      join(folder, 'single'),
+      '--quiet',
+    ]);
     expect(single.code).toBe(0);
     const merged = readFileSync(join(folder, 'results', 'quickstart', 'results.arrow'));
     expect(merged.equals(readFileSync(join(folder, 'single', 'results.arrow')))).toBe(true);
@@ -71,10 +81,15 @@ describe('examples/cluster/local-shards.sh CONFIG N', () => {
   it('local-shards.sh with a shard that fails: exit 1 with that shard log, no merged results', () => {
     const folder = temporaryFolder('fairaudit-local-shards-');
     const config = join(folder, 'missing-pool.yaml');
-    const yaml = 'experiment: missing-pool\nkind: sequential-audit\nseed: 1\nreplicates: 2\nchunkSize: 1\nsettings:\n  pool: { file: no-such-pool.csv }\n';
+    const yaml =
+      'experiment: missing-pool\nkind: sequential-audit\nseed: 1\nreplicates: 2\nchunkSize: 1\nsettings:\n  pool: { file: no-such-pool.csv }\n';
     writeFileSync(config, yaml);
     const env = { ...process.env, RESULTS: join(folder, 'results'), LOGS: join(folder, 'logs') };
-    const run = spawnSync('bash', [join(clusterFolder, 'local-shards.sh'), config, '2'], { cwd: root, encoding: 'utf8', env });
+    const run = spawnSync('bash', [join(clusterFolder, 'local-shards.sh'), config, '2'], {
+      cwd: root,
+      encoding: 'utf8',
+      env,
+    });
     expect(run.status).toBe(1);
     expect(run.stderr).toMatch(/shard 1\/2 failed/);
     expect(run.stderr).toMatch(/no-such-pool\.csv: expected a readable pool file/);

@@ -47,14 +47,32 @@ if (!cluster.available) {
       const logs = join(folder, 'logs');
       const shardStates = states.filter((job) => job.jobId !== mergeJob);
       expect(shardStates).toHaveLength(4);
-      for (const job of states) expect({ job: job.jobId, state: job.state, exit: job.exitCode }).toEqual({ job: job.jobId, state: 'COMPLETED', exit: '0:0' });
+      for (const job of states)
+        expect({ job: job.jobId, state: job.state, exit: job.exitCode }).toEqual({
+          job: job.jobId,
+          state: 'COMPLETED',
+          exit: '0:0',
+        });
       for (let i = 1; i <= 4; i++) {
-        expect(readFileSync(join(logs, `fairaudit-shard-${arrayJob}_${i}.out`), 'utf8')).toMatch(new RegExp(`shard ${i}/4 done`));
+        expect(readFileSync(join(logs, `fairaudit-shard-${arrayJob}_${i}.out`), 'utf8')).toMatch(
+          new RegExp(`shard ${i}/4 done`),
+        );
         expect(existsSync(join(folder, 'results', 'quickstart', `shard-${i}-of-4`, 'results.arrow'))).toBe(true);
       }
-      expect(readFileSync(join(logs, `fairaudit-merge-${mergeJob}.out`), 'utf8')).toMatch(/merged 4 shards into .* \(240 replicates\)/);
+      expect(readFileSync(join(logs, `fairaudit-merge-${mergeJob}.out`), 'utf8')).toMatch(
+        /merged 4 shards into .* \(240 replicates\)/,
+      );
 
-      const local = spawnCliSync(['run', 'configs/quickstart.yaml', ...small, '--out', join(folder, 'local'), '--threads', '1', '--quiet']);
+      const local = spawnCliSync([
+        'run',
+        'configs/quickstart.yaml',
+        ...small,
+        '--out',
+        join(folder, 'local'),
+        '--threads',
+        '1',
+        '--quiet',
+      ]);
       expect(local.stderr).toBe('');
       expect(local.code).toBe(0);
       const merged = readFileSync(join(folder, 'results', 'quickstart', 'results.arrow'));

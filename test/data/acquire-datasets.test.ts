@@ -4,7 +4,14 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { acquireDatasets, acquisitionNotice, isOfflineRequested, OFFLINE_VARIABLE, probeNetwork, verifiedForm } from '../../src/data/acquire-datasets.js';
+import {
+  acquireDatasets,
+  acquisitionNotice,
+  isOfflineRequested,
+  OFFLINE_VARIABLE,
+  probeNetwork,
+  verifiedForm,
+} from '../../src/data/acquire-datasets.js';
 import { loadDataset } from '../../src/data/load-dataset.js';
 import { readManifest } from '../../src/data/manifest.js';
 import { InputError } from '../../src/util/errors.js';
@@ -23,7 +30,9 @@ beforeAll(async () => {
   // Local servers on 127.0.0.1 only: the tests never reach any other address.
   server = createServer((request, response) => {
     hits.push(`${request.method} ${request.url}`);
-    const body = ({ '/adult.data': fixture.data, '/adult.test': fixture.test, '/corrupt.test': corrupt } as Record<string, string>)[request.url ?? ''];
+    const body = (
+      { '/adult.data': fixture.data, '/adult.test': fixture.test, '/corrupt.test': corrupt } as Record<string, string>
+    )[request.url ?? ''];
     if (body === undefined) return void response.writeHead(404).end('not found');
     response.writeHead(200, { 'content-length': Buffer.byteLength(body) });
     response.end(request.method === 'HEAD' ? undefined : body);
@@ -57,14 +66,22 @@ describe('acquireDatasets(names, options) against local servers', () => {
     const where = space(base);
     hits.length = 0;
     const progress: string[] = [];
-    const result = await acquireDatasets(['adult'], { ...where, onProgress: (dataset, p) => progress.push(`${dataset}/${p.file}`) });
+    const result = await acquireDatasets(['adult'], {
+      ...where,
+      onProgress: (dataset, p) => progress.push(`${dataset}/${p.file}`),
+    });
     expect(result).toEqual({ present: [], fetched: ['adult'], unavailable: [], network: 'reachable' });
     expect(hits).toEqual(['HEAD /adult.data', 'GET /adult.data', 'GET /adult.test']);
     expect(progress).toContain('adult/adult.data');
     expect((await loadDataset('adult', where)).rows).toBeGreaterThan(0);
     // Present now: no probe, no download.
     hits.length = 0;
-    expect(await acquireDatasets(['adult'], where)).toEqual({ present: ['adult'], fetched: [], unavailable: [], network: 'skipped' });
+    expect(await acquireDatasets(['adult'], where)).toEqual({
+      present: ['adult'],
+      fetched: [],
+      unavailable: [],
+      network: 'skipped',
+    });
     expect(hits).toEqual([]);
   });
 
@@ -100,9 +117,17 @@ describe('acquireDatasets(names, options) against local servers', () => {
     // The probe's HEAD reaches the good server; the files come from the silent one.
     const root = mkdtempSync(join(tmpdir(), 'fairaudit-acquire-stall-'));
     const manifestDirectory = join(root, 'manifests');
-    writeAdultManifest(manifestDirectory, fixture, { data: [`${base}/adult.data`], test: [`${silentBase}/adult.test`] });
+    writeAdultManifest(manifestDirectory, fixture, {
+      data: [`${base}/adult.data`],
+      test: [`${silentBase}/adult.test`],
+    });
     const downloadsDirectory = join(root, 'downloads');
-    const result = await acquireDatasets(['adult'], { manifestDirectory, downloadsDirectory, dataDirectory: root, idleTimeoutMs: 300 });
+    const result = await acquireDatasets(['adult'], {
+      manifestDirectory,
+      downloadsDirectory,
+      dataDirectory: root,
+      idleTimeoutMs: 300,
+    });
     expect(result.fetched).toEqual([]);
     expect(result.unavailable[0].reason).toMatch(/could not download adult\.test/);
     expect(readdirSync(join(downloadsDirectory, 'adult'))).toEqual(['adult.data']); // no partial adult.test
@@ -122,7 +147,9 @@ describe('acquireDatasets(names, options) against local servers', () => {
     );
     expect(readdirSync(join(where.downloadsDirectory, 'adult'))).toEqual(['adult.data']); // no adult.test, no .part
     await expect(loadDataset('adult', where)).rejects.toThrow(InputError);
-    expect(acquisitionNotice(result)).toMatch(/^could not fetch adult \(could not download adult\.test .*\): outputs that need them use the calibrated default/);
+    expect(acquisitionNotice(result)).toMatch(
+      /^could not fetch adult \(could not download adult\.test .*\): outputs that need them use the calibrated default/,
+    );
   });
 
   it('throws InputError for an unknown dataset name', async () => {
@@ -156,4 +183,3 @@ describe('verifiedForm(forms), probeNetwork(url, timeoutMs), isOfflineRequested(
     expect(isOfflineRequested(undefined)).toBe(false);
   });
 });
-

@@ -26,7 +26,7 @@ const column = (table: Awaited<ReturnType<typeof loadDataset>>, name: string) =>
 };
 
 describe('loadDataset("acs-income") on generated files', () => {
-  it('loadDataset reads psam_p06.csv with folktables\' filter and label, unverified but saying so', async () => {
+  it("loadDataset reads psam_p06.csv with folktables' filter and label, unverified but saying so", async () => {
     const table = await loadDataset('acs-income', mirrorWith({ 'psam_p06.csv': fixture.personFile }));
     expect(table.form).toBe('pums-csv');
     expect(table.rows).toBe(fixture.keptRows);
@@ -55,10 +55,16 @@ describe('loadDataset("acs-income") on generated files', () => {
     const fromCsv = await loadDataset('acs-income', mirrorWith({ 'psam_p06.csv': fixture.personFile }));
     // generated files cannot match the manifest's checksums of the published copies
     const fromExport = await loadDataset('acs-income', {
-      ...mirrorWith({ 'acsincome_ca_features.csv': fixture.featuresFile, 'acsincome_ca_labels.csv': fixture.labelsFile }),
+      ...mirrorWith({
+        'acsincome_ca_features.csv': fixture.featuresFile,
+        'acsincome_ca_labels.csv': fixture.labelsFile,
+      }),
       verify: false,
     });
-    const fromNumpy = await loadDataset('acs-income', { ...mirrorWith({ 'ACSIncome_CA_2018.csv.gz': fixture.numpyGzip }), verify: false });
+    const fromNumpy = await loadDataset('acs-income', {
+      ...mirrorWith({ 'ACSIncome_CA_2018.csv.gz': fixture.numpyGzip }),
+      verify: false,
+    });
     expect(fromExport.form).toBe('folktables-export');
     expect(fromNumpy.form).toBe('folktables-numpy-gz');
     for (const table of [fromExport, fromNumpy]) {
@@ -68,18 +74,26 @@ describe('loadDataset("acs-income") on generated files', () => {
     }
   });
 
-  it('loadDataset rejects the published labels file\'s checksum on a generated one', async () => {
-    const files = mirrorWith({ 'acsincome_ca_features.csv': fixture.featuresFile, 'acsincome_ca_labels.csv': fixture.labelsFile });
+  it("loadDataset rejects the published labels file's checksum on a generated one", async () => {
+    const files = mirrorWith({
+      'acsincome_ca_features.csv': fixture.featuresFile,
+      'acsincome_ca_labels.csv': fixture.labelsFile,
+    });
     await expect(loadDataset('acs-income', files)).rejects.toThrow(/acsincome_ca_labels\.csv: expected 1093660 bytes/);
   });
 
   it('loadDataset with labels and group columns only (a partial mirror) says the features are missing and how to provide them', async () => {
-    const files = mirrorWith({ 'acsincome_ca_labels.csv': fixture.labelsFile, 'acsincome_ca_group_Sex.csv': 'SEX\n1\n' });
+    const files = mirrorWith({
+      'acsincome_ca_labels.csv': fixture.labelsFile,
+      'acsincome_ca_group_Sex.csv': 'SEX\n1\n',
+    });
     const error = await loadDataset('acs-income', files).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(InputError);
     const message = (error as Error).message;
     expect(message).toMatch(/dataset "acs-income" .* is incomplete/);
-    expect(message).toMatch(/folktables-export: .*missing acsincome_ca_features\.csv \(found .*acsincome_ca_labels\.csv\)/);
+    expect(message).toMatch(
+      /folktables-export: .*missing acsincome_ca_features\.csv \(found .*acsincome_ca_labels\.csv\)/,
+    );
     expect(message).toMatch(/psam_p06\.csv/);
     expect(message).toMatch(/fairaudit data fetch acs-income/);
     expect(message).toMatch(/--data-dir DIR or FAIRAUDIT_DATA_DIR=DIR/);
@@ -95,7 +109,9 @@ describe('loadDataset("acs-income") on generated files', () => {
 
   it('loadDataset names the zip and the member it lacks', async () => {
     const zip = zipArchive([{ name: 'psam_p07.csv', data: Buffer.from('x') }]);
-    await expect(loadDataset('acs-income', mirrorWith({ 'csv_pca.zip': zip }))).rejects.toThrow(/csv_pca\.zip: expected a member named psam_p06\.csv, found "psam_p07\.csv"/);
+    await expect(loadDataset('acs-income', mirrorWith({ 'csv_pca.zip': zip }))).rejects.toThrow(
+      /csv_pca\.zip: expected a member named psam_p06\.csv, found "psam_p07\.csv"/,
+    );
   });
 });
 
@@ -105,8 +121,8 @@ if (mirror === null) console.warn(reason);
 describe.skipIf(mirror === null)('loadDataset("acs-income") on the real (partial) mirror', () => {
   it('loadDataset("acs-income") on the mirror is a clear "incomplete" error, not a crash', async () => {
     const root = mkdtempSync(join(tmpdir(), 'fairaudit-acs-downloads-'));
-    await expect(loadDataset('acs-income', { dataDirectory: mirror as string, downloadsDirectory: root })).rejects.toThrow(
-      /incomplete[\s\S]*missing acsincome_ca_features\.csv/,
-    );
+    await expect(
+      loadDataset('acs-income', { dataDirectory: mirror as string, downloadsDirectory: root }),
+    ).rejects.toThrow(/incomplete[\s\S]*missing acsincome_ca_features\.csv/);
   });
 });

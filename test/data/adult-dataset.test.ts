@@ -18,7 +18,7 @@ describe.skipIf(mirror === null)('loadDataset("adult") on the real mirror', () =
     expect(table.columns).toHaveLength(14);
   });
 
-  it('prepareSplit(adult, paper-a) gives paper A\'s 3,362-row EO pool', async () => {
+  it("prepareSplit(adult, paper-a) gives paper A's 3,362-row EO pool", async () => {
     const table = await loadDataset('adult', { dataDirectory: mirror as string });
     const split = prepareSplit(table, { scheme: 'paper-a', seed: 2026 });
     expect(split.heldOut.rows).toBe(13567); // ceil(0.3 × 45,222)

@@ -5,16 +5,47 @@ import { describe, expect, it } from 'vitest';
 import { loadDataset } from '../../src/data/load-dataset.js';
 
 const NAMES = [
-  'ID', 'LIMIT_BAL', 'SEX', 'EDUCATION', 'MARRIAGE', 'AGE', 'PAY_0', 'PAY_2', 'PAY_3', 'PAY_4', 'PAY_5', 'PAY_6',
-  'BILL_AMT1', 'BILL_AMT2', 'BILL_AMT3', 'BILL_AMT4', 'BILL_AMT5', 'BILL_AMT6',
-  'PAY_AMT1', 'PAY_AMT2', 'PAY_AMT3', 'PAY_AMT4', 'PAY_AMT5', 'PAY_AMT6', 'default payment next month',
+  'ID',
+  'LIMIT_BAL',
+  'SEX',
+  'EDUCATION',
+  'MARRIAGE',
+  'AGE',
+  'PAY_0',
+  'PAY_2',
+  'PAY_3',
+  'PAY_4',
+  'PAY_5',
+  'PAY_6',
+  'BILL_AMT1',
+  'BILL_AMT2',
+  'BILL_AMT3',
+  'BILL_AMT4',
+  'BILL_AMT5',
+  'BILL_AMT6',
+  'PAY_AMT1',
+  'PAY_AMT2',
+  'PAY_AMT3',
+  'PAY_AMT4',
+  'PAY_AMT5',
+  'PAY_AMT6',
+  'default payment next month',
 ];
 const X_HEADER = ['', ...Array.from({ length: 23 }, (_, i) => `X${i + 1}`), 'Y'];
 
 /** Generated rows in the UCI sheet's layout: ID, X1..X23, Y. */
 function rows(count: number, label = (i: number) => String(i % 4 === 0 ? 1 : 0)): string[] {
   return Array.from({ length: count }, (_, i) =>
-    [String(i + 1), '20000', String(1 + (i % 2)), String(1 + (i % 4)), String(1 + (i % 3)), String(24 + i), ...Array(18).fill('0'), label(i)].join(','),
+    [
+      String(i + 1),
+      '20000',
+      String(1 + (i % 2)),
+      String(1 + (i % 4)),
+      String(1 + (i % 3)),
+      String(24 + i),
+      ...Array(18).fill('0'),
+      label(i),
+    ].join(','),
   );
 }
 
@@ -58,9 +89,9 @@ describe('loadDataset("ccd") on generated CSV exports', () => {
   });
 
   it('loadDataset rejects a file without the header rows', async () => {
-    await expect(loadDataset('ccd', mirror('default_of_credit_card_clients.single_header.csv', rows(3).join('\n')))).rejects.toThrow(
-      /expected a header row naming X1\.\.X23 and Y/,
-    );
+    await expect(
+      loadDataset('ccd', mirror('default_of_credit_card_clients.single_header.csv', rows(3).join('\n'))),
+    ).rejects.toThrow(/expected a header row naming X1\.\.X23 and Y/);
   });
 
   it('loadDataset with only the .xls says fairaudit cannot read it', async () => {

@@ -7,7 +7,6 @@ import { folderWithLinks, realDataMirror, sum } from './real-datasets.js';
 const { mirror, reason } = realDataMirror('ccd/default of credit card clients.csv');
 if (mirror === null) console.warn(reason);
 
-
 describe.skipIf(mirror === null)('loadDataset("ccd") on the real mirror', () => {
   it('loadDataset("ccd") reads the two-header export: 30,000 rows, 6,636 defaults', async () => {
     const table = await loadDataset('ccd', { dataDirectory: mirror as string });
@@ -31,7 +30,7 @@ describe.skipIf(mirror === null)('loadDataset("ccd") on the real mirror', () => 
     for (const k of [0, 4, 22]) expect(column(singleHeader, k)).toEqual(column(twoHeaders, k));
   });
 
-  it('prepareSplit(ccd, paper-b, protectedAttribute) gives Table 2\'s N, n and N_min per attribute', async () => {
+  it("prepareSplit(ccd, paper-b, protectedAttribute) gives Table 2's N, n and N_min per attribute", async () => {
     const table = await loadDataset('ccd', { dataDirectory: mirror as string });
     // Table 2 (paper B): N = 13,500, n = 6,750; N_min = 5,350 / 2,417 / 6,147 / 4,956 for
     // gender / education / marriage / age.

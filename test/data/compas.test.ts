@@ -7,7 +7,6 @@ import { folderWithLinks, realDataMirror, sum } from './real-datasets.js';
 const { mirror, reason } = realDataMirror('compas/compas-scores-two-years.csv');
 if (mirror === null) console.warn(reason);
 
-
 describe.skipIf(mirror === null)('loadDataset("compas") on the real mirror', () => {
   it('loadDataset("compas") applies ProPublica\'s filter to the raw 7,214 rows and keeps 6,172', async () => {
     const table = await loadDataset('compas', { dataDirectory: mirror as string });
@@ -19,22 +18,32 @@ describe.skipIf(mirror === null)('loadDataset("compas") on the real mirror', () 
     expect(sum(table.protectedAttributes[0].group)).toBe(1175);
     expect(sum(table.protectedAttributes[1].group)).toBe(2103);
     expect(table.columns.map((column) => column.name)).toEqual([
-      'decile_score', 'days_b_screening_arrest', 'priors_count', 'sex', 'score_text', 'age', 'race', 'c_charge_degree',
+      'decile_score',
+      'days_b_screening_arrest',
+      'priors_count',
+      'sex',
+      'score_text',
+      'age',
+      'race',
+      'c_charge_degree',
     ]);
   });
 
   it('loadDataset("compas") from the mlr3fairness copy gives the same rows as the raw file', async () => {
     const raw = await loadDataset('compas', { dataDirectory: mirror as string });
-    const folder = folderWithLinks([join(mirror as string, 'compas', 'compas-scores-two-years.mlr3fairness-processed.csv')]);
+    const folder = folderWithLinks([
+      join(mirror as string, 'compas', 'compas-scores-two-years.mlr3fairness-processed.csv'),
+    ]);
     const processed = await loadDataset('compas', { dataDirectory: folder, downloadsDirectory: folder });
     expect(processed.form).toBe('mlr3fairness-processed');
     expect(processed.rows).toBe(raw.rows);
     expect(Array.from(processed.label)).toEqual(Array.from(raw.label));
-    const decile = (table: typeof raw) => (table.columns[0].kind === 'numeric' ? Array.from(table.columns[0].values) : []);
+    const decile = (table: typeof raw) =>
+      table.columns[0].kind === 'numeric' ? Array.from(table.columns[0].values) : [];
     expect(decile(processed)).toEqual(decile(raw));
   });
 
-  it('prepareSplit(compas, paper-b, race) gives Table 2\'s N = 2,778, n = 1,389, N_min = 947 and drops race', async () => {
+  it("prepareSplit(compas, paper-b, race) gives Table 2's N = 2,778, n = 1,389, N_min = 947 and drops race", async () => {
     const table = await loadDataset('compas', { dataDirectory: mirror as string });
     const split = prepareSplit(table, { scheme: 'paper-b', seed: 7, protectedAttribute: 'race' });
     expect(split.heldOut.rows).toBe(2778);

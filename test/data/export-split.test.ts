@@ -33,7 +33,10 @@ describe('exportDatasetSplit(dataset, split, directory, options)', () => {
     const settings = { scheme: 'paper-a' as const, seed: 11, protectedAttribute: 'sex' };
     await exportDatasetSplit('adult', settings, out, options);
     const split = prepareSplit(await loadDataset('adult', options), settings);
-    for (const [name, part] of [['train', split.train], ['held-out', split.heldOut]] as const) {
+    for (const [name, part] of [
+      ['train', split.train],
+      ['held-out', split.heldOut],
+    ] as const) {
       const features = readNpyMatrix(join(out, `${name}-features.npy`));
       expect([features.rows, features.columns]).toEqual([part.rows, part.columns]);
       expect(Array.from(features.values)).toEqual(Array.from(part.features));
@@ -68,18 +71,31 @@ describe('exportDatasetSplit(dataset, split, directory, options)', () => {
     const audit = new Set(split.auditRows);
     lines.slice(1).forEach((line, r) => {
       const cells = line.split(',').map(Number);
-      expect(cells.slice(0, 4)).toEqual([split.heldOut.rowIndex[r], split.heldOut.group[r], split.heldOut.label[r], audit.has(r) ? 1 : 0]);
-      expect(cells.slice(4)).toEqual(Array.from(split.heldOut.features.subarray(r * split.heldOut.columns, (r + 1) * split.heldOut.columns)));
+      expect(cells.slice(0, 4)).toEqual([
+        split.heldOut.rowIndex[r],
+        split.heldOut.group[r],
+        split.heldOut.label[r],
+        audit.has(r) ? 1 : 0,
+      ]);
+      expect(cells.slice(4)).toEqual(
+        Array.from(split.heldOut.features.subarray(r * split.heldOut.columns, (r + 1) * split.heldOut.columns)),
+      );
     });
   });
 
   it('throws InputError naming --format for an unknown format', async () => {
     const { root, options } = adultMirror();
     await expect(
-      exportDatasetSplit('adult', { scheme: 'paper-a', seed: 1 }, join(root, 'x'), { ...options, format: 'parquet' as 'npy' }),
+      exportDatasetSplit('adult', { scheme: 'paper-a', seed: 1 }, join(root, 'x'), {
+        ...options,
+        format: 'parquet' as 'npy',
+      }),
     ).rejects.toThrow(InputError);
     await expect(
-      exportDatasetSplit('adult', { scheme: 'paper-a', seed: 1 }, join(root, 'x'), { ...options, format: 'parquet' as 'npy' }),
+      exportDatasetSplit('adult', { scheme: 'paper-a', seed: 1 }, join(root, 'x'), {
+        ...options,
+        format: 'parquet' as 'npy',
+      }),
     ).rejects.toThrow(/--format/);
   });
 });

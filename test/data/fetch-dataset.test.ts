@@ -55,7 +55,11 @@ describe('fetchDataset(name, options) against a local HTTP server', () => {
   it('fetchDataset("adult") downloads, verifies, reports progress, and loadDataset then reads data/downloads', async () => {
     const { manifests, downloads } = space({ data: [`${base}/adult.data`], test: [`${base}/adult.test`] });
     const progress: DownloadProgress[] = [];
-    const files = await fetchDataset('adult', { manifestDirectory: manifests, downloadsDirectory: downloads, onProgress: (p) => progress.push(p) });
+    const files = await fetchDataset('adult', {
+      manifestDirectory: manifests,
+      downloadsDirectory: downloads,
+      onProgress: (p) => progress.push(p),
+    });
     expect(files.map((file) => [file.name, file.action, file.check])).toEqual([
       ['adult.data', 'downloaded', 'verified'],
       ['adult.test', 'downloaded', 'verified'],
@@ -66,7 +70,11 @@ describe('fetchDataset(name, options) against a local HTTP server', () => {
     expect(dataProgress.at(-1)?.receivedBytes).toBe(Buffer.byteLength(fixture.data));
     expect(dataProgress.at(-1)?.totalBytes).toBe(Buffer.byteLength(fixture.data));
     const emptyMirror = mkdtempSync(join(tmpdir(), 'fairaudit-empty-'));
-    const table = await loadDataset('adult', { dataDirectory: emptyMirror, manifestDirectory: manifests, downloadsDirectory: downloads });
+    const table = await loadDataset('adult', {
+      dataDirectory: emptyMirror,
+      manifestDirectory: manifests,
+      downloadsDirectory: downloads,
+    });
     expect(table.rows).toBe(fixture.completeRows);
   });
 
@@ -80,14 +88,22 @@ describe('fetchDataset(name, options) against a local HTTP server', () => {
   });
 
   it('fetchDataset tries the next URL after a 404 or a checksum mismatch', async () => {
-    const { manifests, downloads } = space({ data: [`${base}/missing`, `${base}/corrupt.data`, `${base}/adult.data`], test: [`${base}/adult.test`] });
+    const { manifests, downloads } = space({
+      data: [`${base}/missing`, `${base}/corrupt.data`, `${base}/adult.data`],
+      test: [`${base}/adult.test`],
+    });
     const files = await fetchDataset('adult', { manifestDirectory: manifests, downloadsDirectory: downloads });
     expect(files[0].url).toBe(`${base}/adult.data`);
   });
 
   it('fetchDataset throws InputError naming each URL when a checksum never matches, and stores nothing', async () => {
-    const { manifests, downloads } = space({ data: [`${base}/corrupt.data`, `${base}/missing`], test: [`${base}/adult.test`] });
-    const error = await fetchDataset('adult', { manifestDirectory: manifests, downloadsDirectory: downloads }).catch((e: unknown) => e);
+    const { manifests, downloads } = space({
+      data: [`${base}/corrupt.data`, `${base}/missing`],
+      test: [`${base}/adult.test`],
+    });
+    const error = await fetchDataset('adult', { manifestDirectory: manifests, downloadsDirectory: downloads }).catch(
+      (e: unknown) => e,
+    );
     expect(error).toBeInstanceOf(InputError);
     const message = (error as Error).message;
     expect(message).toContain(`${base}/corrupt.data: expected sha256`);
@@ -108,8 +124,8 @@ describe('fetchDataset(name, options) against a local HTTP server', () => {
 
   it('fetchDataset reports an unreachable server as InputError', async () => {
     const { manifests, downloads } = space({ data: ['http://127.0.0.1:9/adult.data'], test: [`${base}/adult.test`] });
-    await expect(fetchDataset('adult', { manifestDirectory: manifests, downloadsDirectory: downloads })).rejects.toThrow(
-      /could not download adult\.data[\s\S]*127\.0\.0\.1:9/,
-    );
+    await expect(
+      fetchDataset('adult', { manifestDirectory: manifests, downloadsDirectory: downloads }),
+    ).rejects.toThrow(/could not download adult\.data[\s\S]*127\.0\.0\.1:9/);
   });
 });

@@ -37,7 +37,10 @@ describe('loadDataset("hateday") on embeddings that are not finite numbers', () 
   it('loadDataset still reads a side file of finite embeddings', async () => {
     const table = await loadDataset(
       'hateday',
-      mirrorWith({ 'hateday_v2_hf_final.parquet': fixture.parquetWithoutEmbedding, 'hateday_embeddings.npy': fixture.npy }),
+      mirrorWith({
+        'hateday_v2_hf_final.parquet': fixture.parquetWithoutEmbedding,
+        'hateday_embeddings.npy': fixture.npy,
+      }),
     );
     expect(table.rows).toBe(fixture.rows);
   });

@@ -23,7 +23,10 @@ const embeddingOf = (table: Awaited<ReturnType<typeof loadDataset>>, row: number
 
 describe('loadDataset("hateday") on a generated parquet', () => {
   it('loadDataset reads class_clean, lang_country_hateday and the embedding column', async () => {
-    const table = await loadDataset('hateday', mirrorWith({ 'hateday_v2_hf_final.parquet': fixture.parquetWithEmbedding }));
+    const table = await loadDataset(
+      'hateday',
+      mirrorWith({ 'hateday_v2_hf_final.parquet': fixture.parquetWithEmbedding }),
+    );
     expect(table.rows).toBe(fixture.rows);
     expect(sum(table.label)).toBe(fixture.positives);
     expect(table.protectedAttributes[0].name).toBe('language');
@@ -36,33 +39,50 @@ describe('loadDataset("hateday") on a generated parquet', () => {
   it('loadDataset takes the embeddings from hateday_embeddings.npy when the parquet has none', async () => {
     const table = await loadDataset(
       'hateday',
-      mirrorWith({ 'hateday_v2_hf_final.parquet': fixture.parquetWithoutEmbedding, 'hateday_embeddings.npy': fixture.npy }),
+      mirrorWith({
+        'hateday_v2_hf_final.parquet': fixture.parquetWithoutEmbedding,
+        'hateday_embeddings.npy': fixture.npy,
+      }),
     );
     expect(table.rows).toBe(fixture.rows);
     expect(embeddingOf(table, 119)).toEqual(Array.from(fixture.embedding.slice(119 * 512)));
   });
 
   it('loadDataset without embeddings names the two ways to supply them', async () => {
-    const error = await loadDataset('hateday', mirrorWith({ 'hateday_v2_hf_final.parquet': fixture.parquetWithoutEmbedding })).catch((e: unknown) => e);
+    const error = await loadDataset(
+      'hateday',
+      mirrorWith({ 'hateday_v2_hf_final.parquet': fixture.parquetWithoutEmbedding }),
+    ).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(InputError);
-    expect((error as Error).message).toMatch(/expected an embedding column \(embedding or embeddings\) or the side file hateday_embeddings\.npy/);
+    expect((error as Error).message).toMatch(
+      /expected an embedding column \(embedding or embeddings\) or the side file hateday_embeddings\.npy/,
+    );
   });
 
   it('loadDataset rejects a side file of the wrong shape and a truncated one', async () => {
     const narrow = npyBuffer(new Float32Array(fixture.rows * 4), fixture.rows, 4);
     await expect(
-      loadDataset('hateday', mirrorWith({ 'hateday_v2_hf_final.parquet': fixture.parquetWithoutEmbedding, 'hateday_embeddings.npy': narrow })),
+      loadDataset(
+        'hateday',
+        mirrorWith({
+          'hateday_v2_hf_final.parquet': fixture.parquetWithoutEmbedding,
+          'hateday_embeddings.npy': narrow,
+        }),
+      ),
     ).rejects.toThrow(/hateday_embeddings\.npy: expected shape \(120, 512\).*found "shape \(120, 4\)"/);
     const cut = fixture.npy.subarray(0, fixture.npy.length - 100);
     await expect(
-      loadDataset('hateday', mirrorWith({ 'hateday_v2_hf_final.parquet': fixture.parquetWithoutEmbedding, 'hateday_embeddings.npy': cut })),
+      loadDataset(
+        'hateday',
+        mirrorWith({ 'hateday_v2_hf_final.parquet': fixture.parquetWithoutEmbedding, 'hateday_embeddings.npy': cut }),
+      ),
     ).rejects.toThrow(/hateday_embeddings\.npy: expected 245760 bytes of data.*truncated/);
   });
 
   it('loadDataset rejects a file that is not parquet', async () => {
-    await expect(loadDataset('hateday', mirrorWith({ 'hateday_v2_hf_final.parquet': Buffer.from('text,class_clean\n') }))).rejects.toThrow(
-      /hateday_v2_hf_final\.parquet: expected a parquet file/,
-    );
+    await expect(
+      loadDataset('hateday', mirrorWith({ 'hateday_v2_hf_final.parquet': Buffer.from('text,class_clean\n') })),
+    ).rejects.toThrow(/hateday_v2_hf_final\.parquet: expected a parquet file/);
   });
 
   it('loadDataset when the gated file is absent says how to get it', async () => {
@@ -73,7 +93,10 @@ describe('loadDataset("hateday") on a generated parquet', () => {
   });
 
   it('prepareSplit(hateday, paper-b) stratifies the candidate set by language', async () => {
-    const table = await loadDataset('hateday', mirrorWith({ 'hateday_v2_hf_final.parquet': fixture.parquetWithEmbedding }));
+    const table = await loadDataset(
+      'hateday',
+      mirrorWith({ 'hateday_v2_hf_final.parquet': fixture.parquetWithEmbedding }),
+    );
     const split = prepareSplit(table, { scheme: 'paper-b', seed: 1 });
     expect(split.heldOut.rows).toBe(Math.ceil(0.45 * fixture.rows));
     expect(split.auditRows?.length).toBe(Math.ceil(split.heldOut.rows / 2));

@@ -30,7 +30,11 @@ function adultWorkspace(options: { flat?: boolean; data?: string; test?: string 
   writeFileSync(join(folder, 'adult.data'), data);
   writeFileSync(join(folder, 'adult.test'), test);
   writeAdultManifest(space.manifests, { data, test });
-  const options_ = { dataDirectory: space.mirror, downloadsDirectory: space.downloads, manifestDirectory: space.manifests };
+  const options_ = {
+    dataDirectory: space.mirror,
+    downloadsDirectory: space.downloads,
+    manifestDirectory: space.manifests,
+  };
   return { ...space, fixture, options: options_ };
 }
 
@@ -76,7 +80,10 @@ describe('loadDataset(name, options) on generated Adult files', () => {
     const saved = process.env.FAIRAUDIT_DATA_DIR;
     delete process.env.FAIRAUDIT_DATA_DIR;
     try {
-      const table = await loadDataset('adult', { downloadsDirectory: space.downloads, manifestDirectory: space.manifests });
+      const table = await loadDataset('adult', {
+        downloadsDirectory: space.downloads,
+        manifestDirectory: space.manifests,
+      });
       expect(table.rows).toBe(fixture.completeRows);
     } finally {
       if (saved !== undefined) process.env.FAIRAUDIT_DATA_DIR = saved;
@@ -85,8 +92,15 @@ describe('loadDataset(name, options) on generated Adult files', () => {
 
   it('loadDataset("adult") with no files says what is missing and the two ways to provide it', async () => {
     const space = workspace();
-    writeAdultManifest(space.manifests, adultFixture(5), { data: ['http://127.0.0.1:9/adult.data'], test: ['http://127.0.0.1:9/adult.test'] });
-    const error = await loadError('adult', { dataDirectory: space.mirror, downloadsDirectory: space.downloads, manifestDirectory: space.manifests });
+    writeAdultManifest(space.manifests, adultFixture(5), {
+      data: ['http://127.0.0.1:9/adult.data'],
+      test: ['http://127.0.0.1:9/adult.test'],
+    });
+    const error = await loadError('adult', {
+      dataDirectory: space.mirror,
+      downloadsDirectory: space.downloads,
+      manifestDirectory: space.manifests,
+    });
     expect(error.message).toMatch(/dataset "adult".*missing/);
     expect(error.message).toMatch(/adult\.data \+ adult\.test/);
     expect(error.message).toMatch(/fairaudit data fetch adult/);
@@ -98,7 +112,11 @@ describe('loadDataset(name, options) on generated Adult files', () => {
     const fixture = adultFixture(5);
     writeAdultManifest(space.manifests, fixture);
     writeFileSync(join(space.mirror, 'adult.data'), fixture.data);
-    const error = await loadError('adult', { dataDirectory: space.mirror, downloadsDirectory: space.downloads, manifestDirectory: space.manifests });
+    const error = await loadError('adult', {
+      dataDirectory: space.mirror,
+      downloadsDirectory: space.downloads,
+      manifestDirectory: space.manifests,
+    });
     expect(error.message).toMatch(/incomplete/);
     expect(error.message).toMatch(/missing adult\.test \(found .*adult\.data\)/);
   });
@@ -146,11 +164,15 @@ describe('loadDataset(name, options) on generated Adult files', () => {
   });
 
   it('loadDataset("nope") lists the datasets', async () => {
-    await expect(loadDataset('nope')).rejects.toThrow(/expected one of acs-income, adult, ccd, compas, hateday, found "nope"/);
+    await expect(loadDataset('nope')).rejects.toThrow(
+      /expected one of acs-income, adult, ccd, compas, hateday, found "nope"/,
+    );
   });
 
   it('loadDataset with a --data-dir that is not a folder says so', async () => {
-    await expect(loadDataset('adult', { dataDirectory: '/nonexistent/fairaudit' })).rejects.toThrow(/--data-dir \/nonexistent\/fairaudit: expected a folder/);
+    await expect(loadDataset('adult', { dataDirectory: '/nonexistent/fairaudit' })).rejects.toThrow(
+      /--data-dir \/nonexistent\/fairaudit: expected a folder/,
+    );
   });
 });
 
@@ -178,7 +200,13 @@ describe('prepareSplit(table, options) on generated Adult files', () => {
   it('prepareSplit(paper-b) draws a group-stratified candidate set and an audit set within it', async () => {
     const { options } = adultWorkspace();
     const table = await loadDataset('adult', options);
-    const split = prepareSplit(table, { scheme: 'paper-b', seed: 1, heldOutFraction: 0.5, auditFraction: 0.4, dropProtectedColumn: true });
+    const split = prepareSplit(table, {
+      scheme: 'paper-b',
+      seed: 1,
+      heldOutFraction: 0.5,
+      auditFraction: 0.4,
+      dropProtectedColumn: true,
+    });
     expect(split.heldOut.rows).toBe(Math.ceil(table.rows * 0.5));
     expect(split.auditRows?.length).toBe(Math.ceil(split.heldOut.rows * 0.4));
     const groupB = sum(table.protectedAttributes[0].group);
@@ -189,7 +217,11 @@ describe('prepareSplit(table, options) on generated Adult files', () => {
   it('prepareSplit rejects an unknown protected attribute and a fraction outside (0, 1)', async () => {
     const { options } = adultWorkspace();
     const table = await loadDataset('adult', options);
-    expect(() => prepareSplit(table, { scheme: 'paper-a', seed: 1, protectedAttribute: 'race' })).toThrow(/expected a protected attribute of adult: sex, found "race"/);
-    expect(() => prepareSplit(table, { scheme: 'paper-a', seed: 1, heldOutFraction: 1.5 })).toThrow(/heldOutFraction: expected a fraction in \(0, 1\)/);
+    expect(() => prepareSplit(table, { scheme: 'paper-a', seed: 1, protectedAttribute: 'race' })).toThrow(
+      /expected a protected attribute of adult: sex, found "race"/,
+    );
+    expect(() => prepareSplit(table, { scheme: 'paper-a', seed: 1, heldOutFraction: 1.5 })).toThrow(
+      /heldOutFraction: expected a fraction in \(0, 1\)/,
+    );
   });
 });

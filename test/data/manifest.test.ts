@@ -23,8 +23,21 @@ describe('readManifest(name)', () => {
 
   it('readManifest names the file and key of a malformed manifest', () => {
     const folder = mkdtempSync(join(tmpdir(), 'fairaudit-manifest-'));
-    writeFileSync(join(folder, 'bad.json'), JSON.stringify({ name: 'bad', title: 't', homepage: 'h', citation: 'c', license: 'l', folders: [], forms: [{ name: 'f', description: 'd', files: [{ name: 'x', size: 1, sha256: 'ABC', urls: [] }] }] }));
-    expect(() => readManifest('bad', folder)).toThrow(/bad\.json: forms\[0\]\.files\[0\]\.sha256: expected 64 lower-case hex digits or null, found "ABC"/);
+    writeFileSync(
+      join(folder, 'bad.json'),
+      JSON.stringify({
+        name: 'bad',
+        title: 't',
+        homepage: 'h',
+        citation: 'c',
+        license: 'l',
+        folders: [],
+        forms: [{ name: 'f', description: 'd', files: [{ name: 'x', size: 1, sha256: 'ABC', urls: [] }] }],
+      }),
+    );
+    expect(() => readManifest('bad', folder)).toThrow(
+      /bad\.json: forms\[0\]\.files\[0\]\.sha256: expected 64 lower-case hex digits or null, found "ABC"/,
+    );
     writeFileSync(join(folder, 'broken.json'), '{');
     expect(() => readManifest('broken', folder)).toThrow(/broken\.json: expected JSON/);
     expect(() => readManifest('absent', folder)).toThrow(/absent\.json: expected the manifest of dataset "absent"/);

@@ -15,7 +15,9 @@ function header(dict: string): string {
 describe('encodeNpy(values, shape)', () => {
   it("writes np.save's bytes for a float64 matrix", () => {
     const bytes = encodeNpy(Float64Array.from([1.5, -2, 0.25, 3, 1e-300, -0]), [3, 2]);
-    expect(Buffer.from(bytes).toString('latin1', 0, 128)).toBe(header("{'descr': '<f8', 'fortran_order': False, 'shape': (3, 2), }"));
+    expect(Buffer.from(bytes).toString('latin1', 0, 128)).toBe(
+      header("{'descr': '<f8', 'fortran_order': False, 'shape': (3, 2), }"),
+    );
     expect(Buffer.from(bytes).subarray(128).toString('hex')).toBe(
       '000000000000f83f00000000000000c0000000000000d03f000000000000084059f3f8c21f6ea5010000000000000080',
     );

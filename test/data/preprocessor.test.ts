@@ -3,7 +3,10 @@ import { categoricalColumn, numericColumn } from '../../src/data/dataset-table.j
 import { applyPreprocessor, fitPreprocessor } from '../../src/data/preprocessor.js';
 
 describe('fitPreprocessor(columns, trainingRows) and applyPreprocessor(...)', () => {
-  const columns = [numericColumn('age', [20, 30, 40, 1000]), categoricalColumn('colour', ['red', 'blue', 'red', 'green'])];
+  const columns = [
+    numericColumn('age', [20, 30, 40, 1000]),
+    categoricalColumn('colour', ['red', 'blue', 'red', 'green']),
+  ];
   const label = Uint8Array.from([0, 1, 0, 1]);
   const group = Uint8Array.from([1, 0, 0, 1]);
   const rowIndex = Int32Array.from([10, 11, 12, 13]);

@@ -9,7 +9,10 @@ import { basename, join } from 'node:path';
 export function realDataMirror(...relativePaths: string[]): { mirror: string | null; reason: string } {
   const mirror = process.env.FAIRAUDIT_DATA_DIR;
   if (mirror === undefined || mirror === '') {
-    return { mirror: null, reason: `FAIRAUDIT_DATA_DIR is unset: skipping the tests that read ${relativePaths.join(', ')}` };
+    return {
+      mirror: null,
+      reason: `FAIRAUDIT_DATA_DIR is unset: skipping the tests that read ${relativePaths.join(', ')}`,
+    };
   }
   for (const path of relativePaths) {
     if (!existsSync(join(mirror, path))) {

@@ -3,7 +3,7 @@ import { allocateByStratum, selectionSize, stratifiedSplit } from '../../src/dat
 import { createRandom } from '../../src/util/random.js';
 
 describe('selectionSize(rows, fraction)', () => {
-  it('selectionSize rounds up as scikit-learn\'s train_test_split does', () => {
+  it("selectionSize rounds up as scikit-learn's train_test_split does", () => {
     expect(selectionSize(6172, 0.45)).toBe(2778); // paper B Table 2, COMPAS N
     expect(selectionSize(30000, 0.45)).toBe(13500); // CCD N
     expect(selectionSize(81000, 0.45)).toBe(36450); // HateDay N
@@ -32,7 +32,7 @@ describe('allocateByStratum(sizes, total, random)', () => {
 describe('stratifiedSplit(random, rows, fraction, strata)', () => {
   const strata = Uint8Array.from({ length: 1000 }, (_, i) => (i % 10 < 3 ? 1 : 0)); // 300 ones
 
-  it('stratifiedSplit keeps each stratum\'s share in the selected part', () => {
+  it("stratifiedSplit keeps each stratum's share in the selected part", () => {
     const split = stratifiedSplit(createRandom('s'), 1000, 0.45, strata);
     expect(split.selected.length).toBe(450);
     expect(split.rest.length).toBe(550);

@@ -54,9 +54,12 @@ describe('generateSyntheticPool(spec)', () => {
   });
 
   it('throws InputError for a recipe that cannot be realised', () => {
-    expect(() => generateSyntheticPool({ ...spec, labelRate: [0.9, 0.4], truePositiveRate: [1, 0.6], decisionRate: [0.5, 0.3] }, 'recipe')).toThrow(
-      'recipe: decisionRate: expected a decision rate for group a that fits its label rate 0.9',
-    );
+    expect(() =>
+      generateSyntheticPool(
+        { ...spec, labelRate: [0.9, 0.4], truePositiveRate: [1, 0.6], decisionRate: [0.5, 0.3] },
+        'recipe',
+      ),
+    ).toThrow('recipe: decisionRate: expected a decision rate for group a that fits its label rate 0.9');
     expect(() => generateSyntheticPool({ ...spec, size: 2, groupShare: 0.1 }, 'recipe')).toThrow('recipe: groupShare');
   });
 });

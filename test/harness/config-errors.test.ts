@@ -107,16 +107,27 @@ const cases: Case[] = [
   {
     title: 'no pool at all',
     yaml: VALID.slice(0, VALID.indexOf('  pool:')),
-    says: ['settings.pool', 'expected a mapping with exactly one of file, synthetic', 'found nothing (the key is required)'],
+    says: [
+      'settings.pool',
+      'expected a mapping with exactly one of file, synthetic',
+      'found nothing (the key is required)',
+    ],
   },
   {
     title: 'a per-group rate list of the wrong length',
     yaml: VALID.replace('decisionRate: [0.4, 0.35]', 'decisionRate: [0.4]'),
-    says: ['config.yaml:14: settings.pool.synthetic.decisionRate', 'a list of 2 values', 'found a list of 1 values [0.4]'],
+    says: [
+      'config.yaml:14: settings.pool.synthetic.decisionRate',
+      'a list of 2 values',
+      'found a list of 1 values [0.4]',
+    ],
   },
   {
     title: 'a synthetic recipe that cannot be realised',
-    yaml: VALID.replace('decisionRate: [0.4, 0.35]', 'labelRate: [0.9, 0.9]\n      truePositiveRate: [1, 1]\n      decisionRate: [0.5, 0.5]'),
+    yaml: VALID.replace(
+      'decisionRate: [0.4, 0.35]',
+      'labelRate: [0.9, 0.9]\n      truePositiveRate: [1, 1]\n      decisionRate: [0.5, 0.5]',
+    ),
     says: ['settings.pool.synthetic.decisionRate', 'fits its label rate 0.9', 'found [0.5,0.5]'],
   },
   {
@@ -202,7 +213,12 @@ describe('fairaudit plan CONFIG with a malformed config', () => {
 describe('fairaudit run CONFIG with bad input writes nothing', () => {
   const bad: [string, string, string[], string][] = [
     ['a misspelt setting', VALID.replace('tolerance: 0.05', 'tolerence: 0.05'), [], 'did you mean "tolerance"?'],
-    ['a pool file that does not exist', VALID.replace('    synthetic:\n      size: 2000\n      decisionRate: [0.4, 0.35]\n', '    file: missing.arrow\n'), [], 'missing.arrow'],
+    [
+      'a pool file that does not exist',
+      VALID.replace('    synthetic:\n      size: 2000\n      decisionRate: [0.4, 0.35]\n', '    file: missing.arrow\n'),
+      [],
+      'missing.arrow',
+    ],
     ['--threads 0', VALID, ['--threads', '0'], '--threads: expected an integer from 1 to 1024, found 0'],
     ['--shard 5/4', VALID, ['--shard', '5/4'], '--shard: expected i/n with 1 ≤ i ≤ n'],
   ];

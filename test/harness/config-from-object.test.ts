@@ -25,13 +25,25 @@ describe('configFromObject(raw, file, overrides)', () => {
   });
 
   it('throws InputError naming the file and the key path (no line: the config was built in code)', () => {
-    const raw = { experiment: 'built', kind: 'sequential-audit', seed: 1, settings: { pool: { synthetic: { decisionRate: [0.4, 0.3] } }, minimumPerGroup: 0 } };
+    const raw = {
+      experiment: 'built',
+      kind: 'sequential-audit',
+      seed: 1,
+      settings: { pool: { synthetic: { decisionRate: [0.4, 0.3] } }, minimumPerGroup: 0 },
+    };
     expect(() => configFromObject(raw, 'built in a test', [])).toThrow(InputError);
-    expect(() => configFromObject(raw, 'built in a test', [])).toThrow(/^built in a test: settings\.minimumPerGroup: expected an integer ≥ 1, found 0$/);
+    expect(() => configFromObject(raw, 'built in a test', [])).toThrow(
+      /^built in a test: settings\.minimumPerGroup: expected an integer ≥ 1, found 0$/,
+    );
   });
 
   it('accepts minimumPerGroup, like every setting of the audit kernel', () => {
-    const raw = { experiment: 'built', kind: 'sequential-audit', seed: 1, settings: { pool: { synthetic: { decisionRate: [0.4, 0.3] } }, minimumPerGroup: 5 } };
+    const raw = {
+      experiment: 'built',
+      kind: 'sequential-audit',
+      seed: 1,
+      settings: { pool: { synthetic: { decisionRate: [0.4, 0.3] } }, minimumPerGroup: 5 },
+    };
     expect(configFromObject(raw, 'built in a test').cells[0].settings.minimumPerGroup).toBe(5);
   });
 });

@@ -21,7 +21,11 @@ function yamlFiles(folder: string): string[] {
  * path, so this test does not tie the harness to their modules' types).
  */
 const OTHER_CONFIG_FAMILIES = [
-  { folder: /^papers\/[^/]+\/configs\/models\//, module: join('src', 'models', 'training-config.ts'), loader: 'loadModelTrainingConfig' },
+  {
+    folder: /^papers\/[^/]+\/configs\/models\//,
+    module: join('src', 'models', 'training-config.ts'),
+    loader: 'loadModelTrainingConfig',
+  },
 ];
 
 const root = packageRoot();

@@ -8,6 +8,8 @@ describe('benchmarkRunnerDry(replicates)', () => {
     expect(figures).toMatchObject({ replicates: 1_008, cells: 12, chunks: 24 });
     expect(figures.resultsBytes).toBeGreaterThan(1_008 * 100);
     expect(figures.peakRssMB).toBeGreaterThan(0);
-    expect(figures.workload).toMatch(/^the quickstart grid \(12 cells, chunks of 50\) with 84 replicates per cell, no audits/);
+    expect(figures.workload).toMatch(
+      /^the quickstart grid \(12 cells, chunks of 50\) with 84 replicates per cell, no audits/,
+    );
   });
 });

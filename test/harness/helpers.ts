@@ -51,7 +51,12 @@ grid:
  * calls: the kind's prepare, runChunk, encodeChunkPayload), made in this thread so a
  * test can lay out checkpoints as a killed run leaves them.
  */
-export async function workerPayload(plan: Plan, kind: KindRunner, index: number, configFile = 'test.yaml'): Promise<Uint8Array> {
+export async function workerPayload(
+  plan: Plan,
+  kind: KindRunner,
+  index: number,
+  configFile = 'test.yaml',
+): Promise<Uint8Array> {
   const chunk = plan.chunkAt(index);
   const cell = plan.cellAt(chunk.cell);
   const context = await kind.prepare(cell.settings, { configFile, baseDirectory: tmpdir() });

@@ -31,11 +31,18 @@ describe('one writer per output folder (issue 13)', () => {
     const folder = temporaryFolder();
     const file = writeText(folder, 'long.yaml', LONG);
     const out = join(folder, 'shared');
-    const runs = await Promise.all([1, 2].map(() => spawnCli(['run', file, '--threads', '1', '--out', out, '--quiet']).done));
+    const runs = await Promise.all(
+      [1, 2].map(() => spawnCli(['run', file, '--threads', '1', '--out', out, '--quiet']).done),
+    );
     expect(runs.map((run) => run.code).sort()).toEqual([0, 2]);
     const loser = runs.find((run) => run.code === 2);
-    expect(loser?.stderr).toMatch(/^fairaudit: .*shared: expected an output folder no other run is using, found it locked by fairaudit run .*long\.yaml \(pid \d+ on .*, since .*, plan [0-9a-f]{12}\); wait for that run to finish, or use another --out\n$/);
-    const reference = await runExperiment(parseConfig(LONG, file), { threads: 2, outDirectory: join(folder, 'single') });
+    expect(loser?.stderr).toMatch(
+      /^fairaudit: .*shared: expected an output folder no other run is using, found it locked by fairaudit run .*long\.yaml \(pid \d+ on .*, since .*, plan [0-9a-f]{12}\); wait for that run to finish, or use another --out\n$/,
+    );
+    const reference = await runExperiment(parseConfig(LONG, file), {
+      threads: 2,
+      outDirectory: join(folder, 'single'),
+    });
     expect(bytesOf(join(out, 'results.arrow')).equals(bytesOf(reference.resultsFile))).toBe(true);
     expect(existsSync(join(out, '.fairaudit.lock'))).toBe(false);
   });
@@ -46,20 +53,28 @@ describe('one writer per output folder (issue 13)', () => {
     const other = writeText(folder, 'other.yaml', smallExperimentYaml('other', 5));
     const out = join(folder, 'shared');
     const first = spawnCli(['run', file, '--threads', '1', '--out', out, '--quiet']);
-    await waitFor(() => hasCheckpoints(out), 'the first run\'s checkpoints');
+    await waitFor(() => hasCheckpoints(out), "the first run's checkpoints");
     const second = await runCliInProcess(['run', other, '--out', out, '--quiet']);
     expect(second.code).toBe(2);
-    expect(second.stderr).toMatch(/expected an output folder no other run is using, found it locked by fairaudit run .*long\.yaml/);
+    expect(second.stderr).toMatch(
+      /expected an output folder no other run is using, found it locked by fairaudit run .*long\.yaml/,
+    );
     expect(hasCheckpoints(out)).toBe(true);
     expect((await first.done).code).toBe(0);
-    const reference = await runExperiment(parseConfig(LONG, file), { threads: 2, outDirectory: join(folder, 'single') });
+    const reference = await runExperiment(parseConfig(LONG, file), {
+      threads: 2,
+      outDirectory: join(folder, 'single'),
+    });
     expect(bytesOf(join(out, 'results.arrow')).equals(bytesOf(reference.resultsFile))).toBe(true);
   });
 
   it("another experiment's finished folder: exit 2 naming it, prior results untouched; --force replaces them", async () => {
     const folder = temporaryFolder();
     const out = join(folder, 'results');
-    await runExperiment(parseConfig(smallExperimentYaml('first', 3), join(folder, 'first.yaml')), { threads: 1, outDirectory: out });
+    await runExperiment(parseConfig(smallExperimentYaml('first', 3), join(folder, 'first.yaml')), {
+      threads: 1,
+      outDirectory: out,
+    });
     const before = folderSnapshot(out);
     const file = writeText(folder, 'second.yaml', smallExperimentYaml('second', 3));
     const refused = await runCliInProcess(['run', file, '--out', out]);
@@ -80,11 +95,21 @@ describe('one writer per output folder (issue 13)', () => {
     const { mkdirSync } = await import('node:fs');
     mkdirSync(out);
     // pid 2^22 + 1 is above Linux's pid_max (2^22), so no process has it.
-    const holder = { pid: 4194305, host: hostname(), processStart: 1, startedAt: '2026-12-01T00:00:00.000Z', fingerprint: 'a'.repeat(64), command: 'fairaudit run dead.yaml', token: 'dead' };
+    const holder = {
+      pid: 4194305,
+      host: hostname(),
+      processStart: 1,
+      startedAt: '2026-12-01T00:00:00.000Z',
+      fingerprint: 'a'.repeat(64),
+      command: 'fairaudit run dead.yaml',
+      token: 'dead',
+    };
     writeFileSync(join(out, '.fairaudit.lock'), JSON.stringify(holder));
     const result = await spawnCli(['run', file, '--out', out, '--quiet']).done;
     expect(result.code).toBe(0);
-    expect(result.stderr).toMatch(/^fairaudit: notice: took over the lock of .*out from fairaudit run dead\.yaml \(pid 4194305 on .*\), which is no longer running\n$/);
+    expect(result.stderr).toMatch(
+      /^fairaudit: notice: took over the lock of .*out from fairaudit run dead\.yaml \(pid 4194305 on .*\), which is no longer running\n$/,
+    );
     expect(existsSync(join(out, '.fairaudit.lock'))).toBe(false);
   });
 
@@ -94,7 +119,10 @@ describe('one writer per output folder (issue 13)', () => {
     const aFile = writeText(folder, 'a-file', 'prior bytes');
     const cases: [string, RegExp][] = [
       [aFile, /a-file: expected a place fairaudit can write, found a file where a folder should be \(ENOTDIR\)/],
-      [join(aFile, 'below'), /a-file\/below: expected a place fairaudit can write, found a file where a folder should be \(ENOTDIR\)/],
+      [
+        join(aFile, 'below'),
+        /a-file\/below: expected a place fairaudit can write, found a file where a folder should be \(ENOTDIR\)/,
+      ],
       ['/proc/self/fairaudit-out', /\/proc\/self\/fairaudit-out: expected a place fairaudit can write, found /],
       ['/sys/fairaudit-out', /\/sys\/fairaudit-out: expected a place fairaudit can write, found /],
     ];
@@ -110,12 +138,24 @@ describe('one writer per output folder (issue 13)', () => {
   it('bad input into an existing results folder leaves it as it was, and into a new folder leaves no folder', async () => {
     const folder = temporaryFolder();
     const out = join(folder, 'results');
-    await runExperiment(parseConfig(smallExperimentYaml('prior', 2), join(folder, 'prior.yaml')), { threads: 1, outDirectory: out });
+    await runExperiment(parseConfig(smallExperimentYaml('prior', 2), join(folder, 'prior.yaml')), {
+      threads: 1,
+      outDirectory: out,
+    });
     const before = folderSnapshot(out);
-    const bad = writeText(folder, 'bad.yaml', smallExperimentYaml('prior', 2).replace('size: 3000, decisionRate: [0.40, 0.39]', 'size: 3000, decisionRate: [0.40, 0.39], labelRate: [0.0, 0.0]'));
+    const bad = writeText(
+      folder,
+      'bad.yaml',
+      smallExperimentYaml('prior', 2).replace(
+        'size: 3000, decisionRate: [0.40, 0.39]',
+        'size: 3000, decisionRate: [0.40, 0.39], labelRate: [0.0, 0.0]',
+      ),
+    );
     const refused = await runCliInProcess(['run', bad, '--out', out]);
     expect(refused.code).toBe(2);
-    expect(refused.stderr).toMatch(/bad\.yaml: settings\.pool \(synthetic fair\): metric eo: expected rows with label = 1 of both groups/);
+    expect(refused.stderr).toMatch(
+      /bad\.yaml: settings\.pool \(synthetic fair\): metric eo: expected rows with label = 1 of both groups/,
+    );
     expect(folderSnapshot(out)).toEqual(before);
     const fresh = join(folder, 'new', 'deeper');
     expect((await runCliInProcess(['run', bad, '--out', fresh])).code).toBe(2);
@@ -128,25 +168,43 @@ describe('fairaudit report of a folder a run holds (issue 13)', () => {
     const folder = temporaryFolder();
     const file = writeText(folder, 'long.yaml', LONG);
     const out = join(folder, 'shared');
-    await runExperiment(parseConfig(LONG.replace('replicates: 1500', 'replicates: 10'), file), { threads: 1, outDirectory: out });
+    await runExperiment(parseConfig(LONG.replace('replicates: 1500', 'replicates: 10'), file), {
+      threads: 1,
+      outDirectory: out,
+    });
     const run = spawnCli(['run', file, '--threads', '1', '--out', out, '--quiet']);
     await waitFor(() => hasCheckpoints(out), "the run's checkpoints");
     const report = await runCliInProcess(['report', out, '--no-png']);
     expect(report.code).toBe(2);
-    expect(report.stderr).toMatch(/shared: expected an output folder no other run is using, found it locked by fairaudit run .*long\.yaml/);
+    expect(report.stderr).toMatch(
+      /shared: expected an output folder no other run is using, found it locked by fairaudit run .*long\.yaml/,
+    );
     expect((await run.done).code).toBe(0);
   });
 
   it('a stale lock on the folder: taken over with a notice on stderr, the report written, the lock gone', async () => {
     const folder = temporaryFolder();
     const out = join(folder, 'results');
-    await runExperiment(parseConfig(smallExperimentYaml('stale-report', 2), join(folder, 'small.yaml')), { threads: 1, outDirectory: out });
+    await runExperiment(parseConfig(smallExperimentYaml('stale-report', 2), join(folder, 'small.yaml')), {
+      threads: 1,
+      outDirectory: out,
+    });
     // pid 2^22 + 1 is above Linux's pid_max (2^22), so no process has it.
-    const holder = { pid: 4194305, host: hostname(), processStart: 1, startedAt: '2026-12-01T00:00:00.000Z', fingerprint: 'a'.repeat(64), command: 'fairaudit run dead.yaml', token: 'dead' };
+    const holder = {
+      pid: 4194305,
+      host: hostname(),
+      processStart: 1,
+      startedAt: '2026-12-01T00:00:00.000Z',
+      fingerprint: 'a'.repeat(64),
+      command: 'fairaudit run dead.yaml',
+      token: 'dead',
+    };
     writeFileSync(join(out, '.fairaudit.lock'), JSON.stringify(holder));
     const report = await runCliInProcess(['report', out, '--no-png']);
     expect(report.code).toBe(0);
-    expect(report.stderr).toMatch(/^fairaudit: notice: took over the lock of .*results from fairaudit run dead\.yaml \(pid 4194305 on .*\), which is no longer running\n$/);
+    expect(report.stderr).toMatch(
+      /^fairaudit: notice: took over the lock of .*results from fairaudit run dead\.yaml \(pid 4194305 on .*\), which is no longer running\n$/,
+    );
     expect(existsSync(join(out, 'report.html'))).toBe(true);
     expect(existsSync(join(out, '.fairaudit.lock'))).toBe(false);
   });
@@ -164,12 +222,18 @@ describe('a results folder the file system will not write (issue 13)', () => {
     const file = writeText(folder, 'small.yaml', smallExperimentYaml('frozen', 2));
     await runExperiment(parseConfig(smallExperimentYaml('frozen', 2), file), { threads: 1, outDirectory: out });
     const before = folderSnapshot(out);
-    if (!makeImmutable(out, true)) context.skip('chattr +i is not available here (it needs root and an ext4-like file system)');
+    if (!makeImmutable(out, true))
+      context.skip('chattr +i is not available here (it needs root and an ext4-like file system)');
     try {
-      for (const command of [['report', out, '--no-png'], ['run', file, '--out', out]]) {
+      for (const command of [
+        ['report', out, '--no-png'],
+        ['run', file, '--out', out],
+      ]) {
         const { code, stderr } = await runCliInProcess(command);
         expect({ command: command[0], code }).toEqual({ command: command[0], code: 2 });
-        expect(stderr).toBe(`fairaudit: ${out}: expected a place fairaudit can write, found no permission to write there (EPERM)\n`);
+        expect(stderr).toBe(
+          `fairaudit: ${out}: expected a place fairaudit can write, found no permission to write there (EPERM)\n`,
+        );
       }
     } finally {
       makeImmutable(out, false);

@@ -16,7 +16,10 @@ describe('encodeResultTable(columns, data, metadata)', () => {
       { decision: text, queries: numbers },
       metadata,
     );
-    const table = new Table({ decision: vectorFromArray(text, new Utf8()), queries: makeVector(Int32Array.from(numbers)) });
+    const table = new Table({
+      decision: vectorFromArray(text, new Utf8()),
+      queries: makeVector(Int32Array.from(numbers)),
+    });
     const reference = tableToIPC(new Table(new Schema(table.schema.fields, metadata), table.batches), 'file');
     expect(Buffer.from(ours).equals(Buffer.from(reference))).toBe(true);
     expect(decodeResultTable(ours, 'ours').data.decision).toEqual(text);

@@ -35,12 +35,22 @@ function chunkData(chunk: PlanChunk) {
   const arrays: Record<string, ColumnValue[]> = {};
   const blocks: Record<string, ColumnBlock> = {};
   for (const column of outcomeColumns) {
-    arrays[column.name] = Array.from({ length: chunk.count }, (_, i) => outcome(column.name, chunk.firstReplicate + i, chunk.cell));
+    arrays[column.name] = Array.from({ length: chunk.count }, (_, i) =>
+      outcome(column.name, chunk.firstReplicate + i, chunk.cell),
+    );
     const values = arrays[column.name];
     blocks[column.name] =
-      column.type === 'int32' ? Int32Array.from(values as number[]) : column.type === 'float64' ? Float64Array.from(values as number[]) : column.type === 'bool' ? Uint8Array.from(values, (v) => (v ? 1 : 0)) : (values as string[]);
+      column.type === 'int32'
+        ? Int32Array.from(values as number[])
+        : column.type === 'float64'
+          ? Float64Array.from(values as number[])
+          : column.type === 'bool'
+            ? Uint8Array.from(values, (v) => (v ? 1 : 0))
+            : (values as string[]);
   }
-  const seeds = Array.from({ length: chunk.count }, (_, i) => replicateSeed(plan.seed, plan.cellAt(chunk.cell).key, chunk.firstReplicate + i));
+  const seeds = Array.from({ length: chunk.count }, (_, i) =>
+    replicateSeed(plan.seed, plan.cellAt(chunk.cell).key, chunk.firstReplicate + i),
+  );
   return { arrays, blocks, seeds };
 }
 
@@ -59,7 +69,13 @@ describe('ResultsWriter(path, plan, kind, batchRows)', () => {
     const { path, summary } = write(65_536);
     const expected = encodeResultTable(
       resultColumns(plan, kind),
-      assembleResults(plan, { ...sequentialAuditRunner, outcomeColumns } as never, plan.chunks, (chunk) => chunkData(chunk).arrays, (chunk) => chunkData(chunk).seeds),
+      assembleResults(
+        plan,
+        { ...sequentialAuditRunner, outcomeColumns } as never,
+        plan.chunks,
+        (chunk) => chunkData(chunk).arrays,
+        (chunk) => chunkData(chunk).seeds,
+      ),
       resultMetadata(plan),
     );
     const bytes = readFileSync(path);
@@ -76,7 +92,8 @@ describe('ResultsWriter(path, plan, kind, batchRows)', () => {
     const cut = decodeResultTable(readFileSync(path), 'cut');
     expect(cut.columns).toEqual(whole.columns);
     expect(cut.metadata).toEqual(whole.metadata);
-    for (const column of whole.columns) expect(Object.is(cut.data[column.name][5], whole.data[column.name][5])).toBe(true);
+    for (const column of whole.columns)
+      expect(Object.is(cut.data[column.name][5], whole.data[column.name][5])).toBe(true);
     expect(cut.data).toEqual(whole.data);
   });
 });

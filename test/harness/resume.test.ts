@@ -110,10 +110,21 @@ async function killedRun(small: string) {
   checkpoints.start();
   for (let first = 0; first < 8; first += 2) {
     const pair = [first, first + 1];
-    checkpoints.save(await Promise.all(pair.map(async (index) => ({ chunk: plan.chunkAt(index), payload: await workerPayload(plan, sequentialAuditRunner as never, index) }))));
+    checkpoints.save(
+      await Promise.all(
+        pair.map(async (index) => ({
+          chunk: plan.chunkAt(index),
+          payload: await workerPayload(plan, sequentialAuditRunner as never, index),
+        })),
+      ),
+    );
   }
   /** Every file of the killed folder with its bytes, to check a refused resume changed nothing. */
-  const snapshot = () => readdirSync(checkpoints.folder).map((name) => [name, readFileSync(join(checkpoints.folder, name)).toString('base64')]);
+  const snapshot = () =>
+    readdirSync(checkpoints.folder).map((name) => [
+      name,
+      readFileSync(join(checkpoints.folder, name)).toString('base64'),
+    ]);
   return { file, out, plan, checkpoints, reference: reference.resultsFile, snapshot };
 }
 
@@ -145,13 +156,25 @@ describe('fairaudit run CONFIG --resume: checked checkpoints (issue 13)', () => 
 
   it('chunks computed under another seed: exit 2 naming them; --repair recomputes them and writes the bytes of an uninterrupted run', async () => {
     const { file, out, plan, checkpoints, reference, snapshot } = await killedRun(SMALL);
-    const otherPlan = buildPlan(parseConfig(SMALL.replace('seed: resume-test', 'seed: another'), file), sequentialAuditRunner as never);
+    const otherPlan = buildPlan(
+      parseConfig(SMALL.replace('seed: resume-test', 'seed: another'), file),
+      sequentialAuditRunner as never,
+    );
     // Another seed's chunks 8 and 9 in a file carrying this plan's fingerprint (and valid checksums).
-    checkpoints.save(await Promise.all([8, 9].map(async (index) => ({ chunk: plan.chunkAt(index), payload: await workerPayload(otherPlan, sequentialAuditRunner as never, index) }))));
+    checkpoints.save(
+      await Promise.all(
+        [8, 9].map(async (index) => ({
+          chunk: plan.chunkAt(index),
+          payload: await workerPayload(otherPlan, sequentialAuditRunner as never, index),
+        })),
+      ),
+    );
     const before = snapshot();
     const refused = await runCliInProcess(['run', file, '--out', out, '--resume', '--quiet']);
     expect(refused.code).toBe(2);
-    expect(refused.stderr).toMatch(/found 2 damaged or foreign: .*chunks-0000008\.bin: chunk 8: the seed "[0-9a-f]{32}" for replicate 20, not this plan.s \(another seed or config\); .*chunk 9: /);
+    expect(refused.stderr).toMatch(
+      /found 2 damaged or foreign: .*chunks-0000008\.bin: chunk 8: the seed "[0-9a-f]{32}" for replicate 20, not this plan.s \(another seed or config\); .*chunk 9: /,
+    );
     expect(snapshot()).toEqual(before);
     const repaired = await runCliInProcess(['run', file, '--out', out, '--resume', '--repair', '--quiet']);
     expect(repaired.code).toBe(0);
@@ -175,6 +198,9 @@ describe('fairaudit run CONFIG --resume: checked checkpoints (issue 13)', () => 
   it('--repair without --resume is exit 2', async () => {
     const { file, out } = await killedRun(SMALL);
     const result = await runCliInProcess(['run', file, '--out', out, '--repair']);
-    expect(result).toMatchObject({ code: 2, stderr: 'fairaudit: --repair: expected together with --resume (it repairs the checkpoints a resume finds)\n' });
+    expect(result).toMatchObject({
+      code: 2,
+      stderr: 'fairaudit: --repair: expected together with --resume (it repairs the checkpoints a resume finds)\n',
+    });
   });
 });

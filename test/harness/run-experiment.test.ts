@@ -16,7 +16,11 @@ describe('runExperiment(config, {threads})', () => {
     const folder = temporaryFolder();
     const config = parseConfig(smallExperimentYaml('threads'), join(folder, 'threads.yaml'));
     const progress: [number, number][] = [];
-    const one = await runExperiment(config, { threads: 1, outDirectory: join(folder, 'one'), onProgress: (done, total) => progress.push([done, total]) });
+    const one = await runExperiment(config, {
+      threads: 1,
+      outDirectory: join(folder, 'one'),
+      onProgress: (done, total) => progress.push([done, total]),
+    });
     // onProgress(done, total): from 0 to 120 replicates, one call per chunk of at most 7.
     expect(progress[0]).toEqual([0, 120]);
     expect(progress.at(-1)).toEqual([120, 120]);
@@ -30,8 +34,22 @@ describe('runExperiment(config, {threads})', () => {
     const table = decodeResultTable(bytesOf(one.resultsFile), one.resultsFile);
     expect(table.rows).toBe(4 * 30);
     expect(table.columns.map((c) => c.name)).toEqual([
-      'experiment', 'kind', 'cell', 'metric', 'pool', 'replicate', 'seed',
-      'decision', 'queries', 'statistic', 'oracle_gap', 'oracle_decision', 'fixed_decision', 'fixed_samples', 'pool_size', 'proxy_gap',
+      'experiment',
+      'kind',
+      'cell',
+      'metric',
+      'pool',
+      'replicate',
+      'seed',
+      'decision',
+      'queries',
+      'statistic',
+      'oracle_gap',
+      'oracle_decision',
+      'fixed_decision',
+      'fixed_samples',
+      'pool_size',
+      'proxy_gap',
     ]);
     // Cells in grid order (keys sorted: metric, then pool varying fastest), then replicate index.
     expect(table.data.cell[0]).toBe('{"metric":"sp","pool":"fair"}');
@@ -67,8 +85,14 @@ settings:
   budget: 800
   access: score
 `;
-    const a = await runExperiment(parseConfig(smallExperimentYaml('threads'), join(folder, 'a.yaml')), { threads: 1, outDirectory: join(folder, 'a') });
-    const b = await runExperiment(parseConfig(reordered, join(folder, 'b.yaml')), { threads: 1, outDirectory: join(folder, 'b') });
+    const a = await runExperiment(parseConfig(smallExperimentYaml('threads'), join(folder, 'a.yaml')), {
+      threads: 1,
+      outDirectory: join(folder, 'a'),
+    });
+    const b = await runExperiment(parseConfig(reordered, join(folder, 'b.yaml')), {
+      threads: 1,
+      outDirectory: join(folder, 'b'),
+    });
     expect(bytesOf(b.resultsFile).equals(bytesOf(a.resultsFile))).toBe(true);
   });
 });
@@ -79,18 +103,31 @@ describe('fairaudit run CONFIG --shard i/4, then fairaudit merge', () => {
     const file = writeText(folder, 'shards.yaml', smallExperimentYaml('shards'));
     const [whole, ...shards] = await Promise.all([
       spawnCli(['run', file, '--threads', '1', '--out', join(folder, 'whole'), '--quiet']).done,
-      ...[1, 2, 3, 4].map((i) => spawnCli(['run', file, '--threads', '1', '--shard', `${i}/4`, '--out', join(folder, `shard-${i}`), '--quiet']).done),
+      ...[1, 2, 3, 4].map(
+        (i) =>
+          spawnCli(['run', file, '--threads', '1', '--shard', `${i}/4`, '--out', join(folder, `shard-${i}`), '--quiet'])
+            .done,
+      ),
     ]);
     expect(whole.stderr).toBe('');
     expect(whole.code).toBe(0);
     for (const shard of shards) expect(shard.code).toBe(0);
     // Each shard holds only its share.
-    const sizes = [1, 2, 3, 4].map((i) => decodeResultTable(bytesOf(join(folder, `shard-${i}`, 'results.arrow')), 'shard').rows);
+    const sizes = [1, 2, 3, 4].map(
+      (i) => decodeResultTable(bytesOf(join(folder, `shard-${i}`, 'results.arrow')), 'shard').rows,
+    );
     expect(sizes.reduce((a, b) => a + b, 0)).toBe(120);
     expect(Math.max(...sizes)).toBeLessThan(120);
-    const merged = await spawnCli(['merge', ...[3, 1, 4, 2].map((i) => join(folder, `shard-${i}`)), '--out', join(folder, 'merged')]).done;
+    const merged = await spawnCli([
+      'merge',
+      ...[3, 1, 4, 2].map((i) => join(folder, `shard-${i}`)),
+      '--out',
+      join(folder, 'merged'),
+    ]).done;
     expect(merged.code).toBe(0);
-    expect(bytesOf(join(folder, 'merged', 'results.arrow')).equals(bytesOf(join(folder, 'whole', 'results.arrow')))).toBe(true);
+    expect(
+      bytesOf(join(folder, 'merged', 'results.arrow')).equals(bytesOf(join(folder, 'whole', 'results.arrow'))),
+    ).toBe(true);
     const record = JSON.parse(readFileSync(join(folder, 'merged', 'run.json'), 'utf8'));
     expect(record.provenance.mergedFrom).toHaveLength(4);
   });
@@ -98,14 +135,21 @@ describe('fairaudit run CONFIG --shard i/4, then fairaudit merge', () => {
   it('mergeShards refuses a missing shard, a doubled shard, and shards of another plan', async () => {
     const folder = temporaryFolder();
     const config = parseConfig(smallExperimentYaml('refuse', 8), join(folder, 'refuse.yaml'));
-    for (const i of [1, 2]) await runExperiment(config, { threads: 1, shard: { index: i, count: 2 }, outDirectory: join(folder, `s${i}`) });
+    for (const i of [1, 2])
+      await runExperiment(config, { threads: 1, shard: { index: i, count: 2 }, outDirectory: join(folder, `s${i}`) });
     const other = parseConfig(smallExperimentYaml('refuse', 9), join(folder, 'other.yaml'));
     await runExperiment(other, { threads: 1, shard: { index: 2, count: 2 }, outDirectory: join(folder, 'o2') });
     const out = join(folder, 'merged');
     await expect(mergeShards([join(folder, 's1')], out)).rejects.toThrow('found none for shard 2/2');
-    await expect(mergeShards([join(folder, 's1'), join(folder, 's1')], out)).rejects.toThrow('expected each shard once');
-    await expect(mergeShards([join(folder, 's1'), join(folder, 'o2')], out)).rejects.toThrow('expected a shard of the same plan');
-    await expect(mergeShards([join(folder, 'nothing-here')], out)).rejects.toThrow('nothing-here: expected a results folder written by "fairaudit run"');
+    await expect(mergeShards([join(folder, 's1'), join(folder, 's1')], out)).rejects.toThrow(
+      'expected each shard once',
+    );
+    await expect(mergeShards([join(folder, 's1'), join(folder, 'o2')], out)).rejects.toThrow(
+      'expected a shard of the same plan',
+    );
+    await expect(mergeShards([join(folder, 'nothing-here')], out)).rejects.toThrow(
+      'nothing-here: expected a results folder written by "fairaudit run"',
+    );
     expect(existsSync(out)).toBe(false);
     await mergeShards([join(folder, 's2'), join(folder, 's1')], out);
     expect(decodeResultTable(bytesOf(join(out, 'results.arrow')), 'merged').rows).toBe(4 * 8);
@@ -115,17 +159,28 @@ describe('fairaudit run CONFIG --shard i/4, then fairaudit merge', () => {
 describe('runExperiment(config) with a pool file', () => {
   it('reads a pool file relative to the config and gives the results of the same pool generated in place', async () => {
     const folder = temporaryFolder();
-    const recipe = { size: 3000, groupShare: 0.5, labelRate: [0.4, 0.4], decisionRate: [0.45, 0.3], logitScale: 2, seed: '9' };
+    const recipe = {
+      size: 3000,
+      groupShare: 0.5,
+      labelRate: [0.4, 0.4],
+      decisionRate: [0.45, 0.3],
+      logitScale: 2,
+      seed: '9',
+    };
     writePoolFile(join(folder, 'pool.arrow'), generateSyntheticPool(recipe));
-    const base = 'experiment: file-pool\nkind: sequential-audit\nseed: 3\nreplicates: 12\nsettings:\n  budget: 500\n  access: logit\n';
+    const base =
+      'experiment: file-pool\nkind: sequential-audit\nseed: 3\nreplicates: 12\nsettings:\n  budget: 500\n  access: logit\n';
     const fromFile = await runExperiment(parseConfig(`${base}  pool: { file: pool.arrow }\n`, join(folder, 'a.yaml')), {
       threads: 1,
       outDirectory: join(folder, 'a'),
     });
-    const generated = await runExperiment(parseConfig(`${base}  pool: { synthetic: ${JSON.stringify(recipe)} }\n`, join(folder, 'b.yaml')), {
-      threads: 1,
-      outDirectory: join(folder, 'b'),
-    });
+    const generated = await runExperiment(
+      parseConfig(`${base}  pool: { synthetic: ${JSON.stringify(recipe)} }\n`, join(folder, 'b.yaml')),
+      {
+        threads: 1,
+        outDirectory: join(folder, 'b'),
+      },
+    );
     const a = decodeResultTable(bytesOf(fromFile.resultsFile), 'a');
     const b = decodeResultTable(bytesOf(generated.resultsFile), 'b');
     expect(a.data.queries).toEqual(b.data.queries);
@@ -135,16 +190,33 @@ describe('runExperiment(config) with a pool file', () => {
 
   it('stops with InputError and writes nothing when the pool lacks the column the access regime needs', async () => {
     const folder = temporaryFolder();
-    const pool = generateSyntheticPool({ size: 500, groupShare: 0.5, labelRate: [0.4, 0.4], decisionRate: [0.45, 0.3], logitScale: 2, seed: '9' });
+    const pool = generateSyntheticPool({
+      size: 500,
+      groupShare: 0.5,
+      labelRate: [0.4, 0.4],
+      decisionRate: [0.45, 0.3],
+      logitScale: 2,
+      seed: '9',
+    });
     writePoolFile(join(folder, 'pool.arrow'), { ...pool, score: null, logit: null });
-    const config = parseConfig('experiment: no-score\nkind: sequential-audit\nseed: 3\nsettings:\n  access: score\n  pool: { file: pool.arrow }\n', join(folder, 'c.yaml'));
+    const config = parseConfig(
+      'experiment: no-score\nkind: sequential-audit\nseed: 3\nsettings:\n  access: score\n  pool: { file: pool.arrow }\n',
+      join(folder, 'c.yaml'),
+    );
     await expect(runExperiment(config, { threads: 1, outDirectory: join(folder, 'out') })).rejects.toThrow(/score/);
     expect(existsSync(join(folder, 'out'))).toBe(false);
   });
 
   it('writes nothing when one context of a grid is bad, even after chunks of a good one have finished (2 threads)', async () => {
     const folder = temporaryFolder();
-    const pool = generateSyntheticPool({ size: 500, groupShare: 0.5, labelRate: [0.4, 0.4], decisionRate: [0.45, 0.3], logitScale: 2, seed: '9' });
+    const pool = generateSyntheticPool({
+      size: 500,
+      groupShare: 0.5,
+      labelRate: [0.4, 0.4],
+      decisionRate: [0.45, 0.3],
+      logitScale: 2,
+      seed: '9',
+    });
     writePoolFile(join(folder, 'pool.arrow'), { ...pool, score: null, logit: null });
     // The good pool's 20 chunks of 2 replicates each are queued on both workers; the bad pool is checked by one of them.
     const config = parseConfig(
@@ -174,7 +246,9 @@ describe('runExperiment(config) of a grid above 10,000 cells (issue 13)', () => 
     const budgets = Array.from({ length: 5001 }, (_, i) => i + 100).join(', ');
     const yaml = `experiment: lazy\nkind: sequential-audit\nseed: 1\nreplicates: 1\nsettings:\n  pool: { synthetic: { size: 1000, decisionRate: [0.4, 0.35] } }\ngrid:\n  budget: [${budgets}]\n  alpha: [0.1, 0.5]\n  beta: [0.1, 0.6]\n`;
     const out = join(folder, 'out');
-    await expect(runExperiment(parseConfig(yaml, join(folder, 'lazy.yaml')), { threads: 1, outDirectory: out })).rejects.toThrow(/lazy\.yaml:\d+: grid\.beta\[1\]: expected /);
+    await expect(
+      runExperiment(parseConfig(yaml, join(folder, 'lazy.yaml')), { threads: 1, outDirectory: out }),
+    ).rejects.toThrow(/lazy\.yaml:\d+: grid\.beta\[1\]: expected /);
     expect(existsSync(out)).toBe(false);
   });
 });

@@ -19,7 +19,9 @@ describe('runCliInProcess(args)', () => {
 
 describe('spawnCliSync(args, {env, stdin}) and spawnCli(args)', () => {
   it('passes the extra environment variables to the child', () => {
-    const { code, stderr } = spawnCliSync(['data', 'info', 'adult'], { env: { FAIRAUDIT_DATA_DIR: '/nonexistent-fairaudit-mirror' } });
+    const { code, stderr } = spawnCliSync(['data', 'info', 'adult'], {
+      env: { FAIRAUDIT_DATA_DIR: '/nonexistent-fairaudit-mirror' },
+    });
     expect(code).toBe(2);
     expect(stderr).toMatch(/\/nonexistent-fairaudit-mirror/);
   });

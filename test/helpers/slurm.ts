@@ -61,7 +61,17 @@ export function jobStates(jobId: string, env: Record<string, string>): SlurmJobS
     });
 }
 
-const FINISHED = new Set(['COMPLETED', 'FAILED', 'CANCELLED', 'TIMEOUT', 'NODE_FAIL', 'OUT_OF_MEMORY', 'PREEMPTED', 'BOOT_FAIL', 'DEADLINE']);
+const FINISHED = new Set([
+  'COMPLETED',
+  'FAILED',
+  'CANCELLED',
+  'TIMEOUT',
+  'NODE_FAIL',
+  'OUT_OF_MEMORY',
+  'PREEMPTED',
+  'BOOT_FAIL',
+  'DEADLINE',
+]);
 
 /**
  * waitForJobs(jobIds, env, timeoutMs) polls `scontrol show job` every 250 ms until every
@@ -69,14 +79,20 @@ const FINISHED = new Set(['COMPLETED', 'FAILED', 'CANCELLED', 'TIMEOUT', 'NODE_F
  * it cancels the jobs (scancel) and throws with their states, so a stuck queue fails
  * the test in bounded time instead of hanging it.
  */
-export async function waitForJobs(jobIds: string[], env: Record<string, string>, timeoutMs: number): Promise<SlurmJobState[]> {
+export async function waitForJobs(
+  jobIds: string[],
+  env: Record<string, string>,
+  timeoutMs: number,
+): Promise<SlurmJobState[]> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const states = jobIds.flatMap((id) => jobStates(id, env));
     if (states.every((job) => FINISHED.has(job.state))) return states;
     if (Date.now() > deadline) {
       spawnSync('scancel', jobIds, { env: { ...process.env, ...env } });
-      throw new Error(`Slurm jobs ${jobIds.join(', ')} not finished after ${timeoutMs / 1000} s: ${JSON.stringify(states)}`);
+      throw new Error(
+        `Slurm jobs ${jobIds.join(', ')} not finished after ${timeoutMs / 1000} s: ${JSON.stringify(states)}`,
+      );
     }
     await new Promise((resolve) => setTimeout(resolve, 250));
   }

@@ -9,7 +9,8 @@ export interface Pool {
   readonly integer: boolean;
 }
 
-export const decisions = (size: number, ones: number) => Float64Array.from({ length: size }, (_, i) => (i < ones ? 1 : 0));
+export const decisions = (size: number, ones: number) =>
+  Float64Array.from({ length: size }, (_, i) => (i < ones ? 1 : 0));
 /** size scores spread evenly around `mean` (half-width `spread`), so their mean is `mean` up to rounding. */
 export const scores = (size: number, mean: number, spread: number) =>
   Float64Array.from({ length: size }, (_, i) => mean + spread * ((2 * i) / (size - 1) - 1));
@@ -54,4 +55,3 @@ export function runToVerdict(test: SequentialTest, pool: Pool, order: 'random' |
   }
   return CONTINUE;
 }
-

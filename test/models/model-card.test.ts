@@ -23,7 +23,13 @@ describe('poolFigures(pool)', () => {
     // Group a: decisions 1,0,0,1 on labels 1,1,0,0; group b: 1,1 on labels 1,0.
     const figures = poolFigures(pool([0, 0, 0, 0, 1, 1], [1, 1, 0, 0, 1, 0], [1, 0, 0, 1, 1, 1]));
     expect(figures.accuracy).toBeCloseTo(3 / 6, 12);
-    expect(figures.groups.a).toEqual({ rows: 4, positives: 2, positiveRate: 0.5, truePositiveRate: 0.5, accuracy: 0.5 });
+    expect(figures.groups.a).toEqual({
+      rows: 4,
+      positives: 2,
+      positiveRate: 0.5,
+      truePositiveRate: 0.5,
+      accuracy: 0.5,
+    });
     expect(figures.groups.b).toEqual({ rows: 2, positives: 1, positiveRate: 1, truePositiveRate: 1, accuracy: 0.5 });
     expect(figures.statisticalParityGap).toBe(0.5);
     expect(figures.equalOpportunityGap).toBe(0.5);
@@ -42,7 +48,10 @@ describe('poolFigures(pool)', () => {
 
 describe('poolFromLogits(data, logits, source)', () => {
   it('keeps huge logits finite in score, decides at score >= 0.5, and copies group, label and ids', () => {
-    const data = syntheticTabularData({ rows: 4, numericColumns: 1, categoricalLevels: [], groupEffect: 0 }, createRandom('p'));
+    const data = syntheticTabularData(
+      { rows: 4, numericColumns: 1, categoricalLevels: [], groupEffect: 0 },
+      createRandom('p'),
+    );
     const logits = Float64Array.from([1000, -1000, 0, -1e-3]);
     const scored = poolFromLogits(data, logits, 'model:test');
     expect(Array.from(scored.score!)).toEqual([1, 0, 0.5, 1 / (1 + Math.exp(1e-3))]);

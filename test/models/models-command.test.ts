@@ -42,29 +42,50 @@ describe('fairaudit models train CONFIG (spawned)', () => {
 
   const compas = realDataMirror('compas/compas-scores-two-years.csv');
   if (compas.mirror === null) console.warn(compas.reason);
-  it.skipIf(compas.mirror === null)('trains COMPAS Unstable-Base into the cache, then reads it back on the second call', () => {
-    const config = join(scratch, 'compas.yaml');
-    writeFileSync(config, 'dataset: compas\nsplit: {scheme: paper-b, seed: 1, protectedAttribute: race}\nmodels: [unstable-base]\n');
-    const cache = join(scratch, 'compas-cache');
-    const first = fairaudit({}, 'models', 'train', config, '--cache-dir', cache, '--json');
-    expect(first.code).toBe(0);
-    const [trained] = JSON.parse(first.stdout);
-    expect(trained.fromCache).toBe(false);
-    expect(trained.card.poolRows).toBe(2778);
-    expect(existsSync(join(trained.directory, 'audit-pool.arrow'))).toBe(true);
-    const second = fairaudit({}, 'models', 'train', config, '--cache-dir', cache, '--json');
-    const [cached] = JSON.parse(second.stdout);
-    expect(cached.fromCache).toBe(true);
-    expect(cached.card.accuracy).toBe(trained.card.accuracy);
-  });
+  it.skipIf(compas.mirror === null)(
+    'trains COMPAS Unstable-Base into the cache, then reads it back on the second call',
+    () => {
+      const config = join(scratch, 'compas.yaml');
+      writeFileSync(
+        config,
+        'dataset: compas\nsplit: {scheme: paper-b, seed: 1, protectedAttribute: race}\nmodels: [unstable-base]\n',
+      );
+      const cache = join(scratch, 'compas-cache');
+      const first = fairaudit({}, 'models', 'train', config, '--cache-dir', cache, '--json');
+      expect(first.code).toBe(0);
+      const [trained] = JSON.parse(first.stdout);
+      expect(trained.fromCache).toBe(false);
+      expect(trained.card.poolRows).toBe(2778);
+      expect(existsSync(join(trained.directory, 'audit-pool.arrow'))).toBe(true);
+      const second = fairaudit({}, 'models', 'train', config, '--cache-dir', cache, '--json');
+      const [cached] = JSON.parse(second.stdout);
+      expect(cached.fromCache).toBe(true);
+      expect(cached.card.accuracy).toBe(trained.card.accuracy);
+    },
+  );
 
   it.skipIf(compas.mirror === null)(
     'with --model-seeds 3 --split-seeds 2 trains 4 seed pairs (the base pair first) and prints each axis spread',
     () => {
       const config = join(scratch, 'compas-seeds.yaml');
-      writeFileSync(config, 'dataset: compas\nsplit: {scheme: paper-b, seed: 1, protectedAttribute: race}\nmodels: [unstable-base]\nseed: 5\n');
+      writeFileSync(
+        config,
+        'dataset: compas\nsplit: {scheme: paper-b, seed: 1, protectedAttribute: race}\nmodels: [unstable-base]\nseed: 5\n',
+      );
       const cache = join(scratch, 'compas-seeds-cache');
-      const run = fairaudit({}, 'models', 'train', config, '--cache-dir', cache, '--model-seeds', '3', '--split-seeds', '2', '--json');
+      const run = fairaudit(
+        {},
+        'models',
+        'train',
+        config,
+        '--cache-dir',
+        cache,
+        '--model-seeds',
+        '3',
+        '--split-seeds',
+        '2',
+        '--json',
+      );
       expect(run.code).toBe(0);
       const { pairs, variability } = JSON.parse(run.stdout);
       expect(pairs.map((pair: { splitSeed: string; modelSeed: string }) => [pair.splitSeed, pair.modelSeed])).toEqual([
@@ -80,7 +101,18 @@ describe('fairaudit models train CONFIG (spawned)', () => {
       const [model] = JSON.parse(single.stdout);
       expect(model.fromCache).toBe(true);
       expect(model.directory).toBe(pairs[0].models[0].directory);
-      const text = fairaudit({}, 'models', 'train', config, '--cache-dir', cache, '--model-seeds', '3', '--split-seeds', '2');
+      const text = fairaudit(
+        {},
+        'models',
+        'train',
+        config,
+        '--cache-dir',
+        cache,
+        '--model-seeds',
+        '3',
+        '--split-seeds',
+        '2',
+      );
       expect(text.stdout).toMatch(/unstable-base +over 3 model seeds: accuracy/);
       expect(text.stdout).toMatch(/4 models \(4 seed pairs\) ready/);
     },

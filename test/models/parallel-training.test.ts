@@ -28,10 +28,19 @@ describe('model training on worker threads', () => {
       auditRows: null,
     };
     const robust = paperAModelPreset('robust-base');
-    const quickRobust: ModelPreset = robust.type === 'mlp' ? { ...robust, spec: { ...robust.spec, mlp: { ...robust.spec.mlp, epochs: 2 } } } : robust;
+    const quickRobust: ModelPreset =
+      robust.type === 'mlp' ? { ...robust, spec: { ...robust.spec, mlp: { ...robust.spec.mlp, epochs: 2 } } } : robust;
     const presets = [quickRobust, paperAModelPreset('unstable-base'), paperAModelPreset('unstable-dp')];
-    const one = await trainModelsOnSplit({ split, fingerprint: 'one' }, presets, { seed: 3, threads: 1, cacheDirectory });
-    const two = await trainModelsOnSplit({ split, fingerprint: 'two' }, presets, { seed: 3, threads: 2, cacheDirectory });
+    const one = await trainModelsOnSplit({ split, fingerprint: 'one' }, presets, {
+      seed: 3,
+      threads: 1,
+      cacheDirectory,
+    });
+    const two = await trainModelsOnSplit({ split, fingerprint: 'two' }, presets, {
+      seed: 3,
+      threads: 2,
+      cacheDirectory,
+    });
     for (let k = 0; k < presets.length; k++) {
       expect(two[k].fromCache).toBe(false);
       expect(Array.from(two[k].pool.score!)).toEqual(Array.from(one[k].pool.score!));
@@ -53,7 +62,15 @@ describe('model training on worker threads', () => {
     };
     const data = { features, columns: 3 };
     const single = await randomSearch(data, label, all, settings, 'seed');
-    const pooled = await randomSearch(data, label, all, settings, 'seed', undefined, foldFitPool(data, label, settings.base, 'seed', 2));
+    const pooled = await randomSearch(
+      data,
+      label,
+      all,
+      settings,
+      'seed',
+      undefined,
+      foldFitPool(data, label, settings.base, 'seed', 2),
+    );
     expect(pooled.candidates).toEqual(single.candidates);
     expect(pooled.model.trees.length).toBe(single.model.trees.length);
   });

@@ -21,7 +21,8 @@ if (adult.mirror === null) console.warn(adult.reason);
 describe.skipIf(adult.mirror === null)('trainModels(adult, paper-a) on the real mirror', () => {
   it('Robust-Base after 3 epochs and Unstable-Base reach accuracy 0.83 with an SP gap above 0.05 (paper A Table 1: 0.17)', async () => {
     const robust = paperAModelPreset('robust-base');
-    const quickRobust: ModelPreset = robust.type === 'mlp' ? { ...robust, spec: { ...robust.spec, mlp: { ...robust.spec.mlp, epochs: 3 } } } : robust;
+    const quickRobust: ModelPreset =
+      robust.type === 'mlp' ? { ...robust, spec: { ...robust.spec, mlp: { ...robust.spec.mlp, epochs: 3 } } } : robust;
     const models = await trainModels(
       { dataset: 'adult', split: { scheme: 'paper-a', seed: 2026 }, dataDirectory: adult.mirror as string },
       [quickRobust, paperAModelPreset('unstable-base')],
@@ -40,7 +41,10 @@ describe.skipIf(adult.mirror === null)('trainModels(adult, paper-a) on the real 
 function quickBoostedTrees(): ModelPreset {
   const [preset] = PAPER_B_MODEL_PRESETS;
   if (preset.type !== 'boosted-trees') throw new Error('paper B preset is not boosted trees');
-  return { ...preset, spec: { ...preset.spec, draws: 3, folds: 3, space: { ...preset.spec.space, maxIterations: [10, 200] } } };
+  return {
+    ...preset,
+    spec: { ...preset.spec, draws: 3, folds: 3, space: { ...preset.spec.space, maxIterations: [10, 200] } },
+  };
 }
 
 const compas = realDataMirror('compas/compas-scores-two-years.csv');

@@ -16,7 +16,10 @@ describe('spreadOf(values)', () => {
 
 describe('seedVariability(grid, base)', () => {
   const model = (name: string, sp: number): TrainedModel =>
-    ({ name, card: { accuracy: 0.8, statisticalParityGap: sp, equalOpportunityGap: sp / 2 } as ModelCard }) as TrainedModel;
+    ({
+      name,
+      card: { accuracy: 0.8, statisticalParityGap: sp, equalOpportunityGap: sp / 2 } as ModelCard,
+    }) as TrainedModel;
   const base = { splitSeed: 's', modelSeed: 'm' };
   const grid = [
     { ...base, models: [model('a', 0.1)] },

@@ -15,16 +15,28 @@ afterAll(() => rmSync(cacheDirectory, { recursive: true, force: true }));
 const shape = { numericColumns: 4, categoricalLevels: [3, 5], groupEffect: 1 };
 const train = syntheticTabularData({ ...shape, rows: 1500 }, createRandom('train'));
 const heldOut = syntheticTabularData({ ...shape, rows: 600 }, createRandom('held-out'));
-const split = { dataset: 'synthetic', protectedAttribute: 'group', train, heldOut, auditRows: Int32Array.from([0, 5, 9]) };
+const split = {
+  dataset: 'synthetic',
+  protectedAttribute: 'group',
+  train,
+  heldOut,
+  auditRows: Int32Array.from([0, 5, 9]),
+};
 const robustBase = paperAModelPreset('robust-base');
 const quickRobustBase: ModelPreset =
-  robustBase.type === 'mlp' ? { ...robustBase, spec: { ...robustBase.spec, mlp: { ...robustBase.spec.mlp, epochs: 2 } } } : robustBase;
+  robustBase.type === 'mlp'
+    ? { ...robustBase, spec: { ...robustBase.spec, mlp: { ...robustBase.spec.mlp, epochs: 2 } } }
+    : robustBase;
 const unstableDp = paperAModelPreset('unstable-dp');
 
 describe('trainModelsOnSplit(prepared, presets, options)', () => {
   it('trains, writes pool.arrow, audit-pool.arrow and card.json, and reads them back from the cache the second time', async () => {
     const options = { seed: 7, threads: 1, cacheDirectory };
-    const first = await trainModelsOnSplit({ split, fingerprint: { synthetic: 1 } }, [quickRobustBase, unstableDp], options);
+    const first = await trainModelsOnSplit(
+      { split, fingerprint: { synthetic: 1 } },
+      [quickRobustBase, unstableDp],
+      options,
+    );
     expect(first.map((model) => [model.name, model.fromCache])).toEqual([
       ['robust-base', false],
       ['unstable-dp', false],
@@ -53,7 +65,11 @@ describe('trainModelsOnSplit(prepared, presets, options)', () => {
     }
     const weights = first[1].card.details?.mixtureWeights as number[];
     expect(weights.reduce((sum, w) => sum + w, 0)).toBeCloseTo(1, 12);
-    const second = await trainModelsOnSplit({ split, fingerprint: { synthetic: 1 } }, [unstableDp, quickRobustBase], options);
+    const second = await trainModelsOnSplit(
+      { split, fingerprint: { synthetic: 1 } },
+      [unstableDp, quickRobustBase],
+      options,
+    );
     expect(second.map((model) => [model.name, model.fromCache])).toEqual([
       ['unstable-dp', true],
       ['robust-base', true],
@@ -75,7 +91,13 @@ describe('trainModelsOnSplit(prepared, presets, options)', () => {
   });
 
   it('presetsOfConfig(config, catalogue, file) throws InputError naming the file and an unknown model', () => {
-    const config = { dataset: 'adult', split: { scheme: 'paper-a' as const, seed: '1' }, models: ['robust-base', 'random-forest'], seed: '1', threads: 1 };
+    const config = {
+      dataset: 'adult',
+      split: { scheme: 'paper-a' as const, seed: '1' },
+      models: ['robust-base', 'random-forest'],
+      seed: '1',
+      threads: 1,
+    };
     expect(() => presetsOfConfig(config, [robustBase, unstableDp], 'models.yaml')).toThrow(
       /models\.yaml: models\[1\]: expected one of robust-base, unstable-dp, found "random-forest"/,
     );

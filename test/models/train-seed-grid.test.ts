@@ -4,7 +4,13 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { paperAModelPreset } from '../../papers/paper-a/models.js';
 import { trainModels } from '../../src/models/train-models.js';
-import { seedAxes, seedAxisOf, seedSeries, trainFromConfigOverSeeds, trainModelsOverSeeds } from '../../src/models/train-seed-grid.js';
+import {
+  seedAxes,
+  seedAxisOf,
+  seedSeries,
+  trainFromConfigOverSeeds,
+  trainModelsOverSeeds,
+} from '../../src/models/train-seed-grid.js';
 import { InputError } from '../../src/util/errors.js';
 import { adultFixture, writeAdultManifest } from '../fixtures/adult-fixture.js';
 
@@ -38,7 +44,9 @@ describe('seedSeries(base, count) and seedAxes(base, counts)', () => {
       { splitSeed: 's/1', modelSeed: 'm' },
     ]);
     expect(pairs.map((pair) => seedAxisOf(base, pair))).toEqual(['base', 'model', 'model', 'split']);
-    expect(seedAxes({ splitSeed: 1, modelSeed: 2 }, { modelSeeds: 1, splitSeeds: 1 })).toEqual([{ splitSeed: '1', modelSeed: '2' }]);
+    expect(seedAxes({ splitSeed: 1, modelSeed: 2 }, { modelSeeds: 1, splitSeeds: 1 })).toEqual([
+      { splitSeed: '1', modelSeed: '2' },
+    ]);
     expect(() => seedAxes(base, { modelSeeds: 0, splitSeeds: 1 })).toThrow(InputError);
   });
 });
@@ -78,22 +86,31 @@ describe('trainModelsOverSeeds(request, presets, pairs, options)', () => {
 
   it('trains only the pairs a rerun adds (K = 2, then K = 3 reuses the first five entries)', async () => {
     const cacheDirectory = join(root, 'cache-b');
-    await trainModelsOverSeeds(request, [unstableBase], seedAxes({ splitSeed: 5, modelSeed: 'm' }, { modelSeeds: 2, splitSeeds: 2 }), {
-      threads: 1,
-      cacheDirectory,
-    });
-    const trained: string[] = [];
-    const grid = await trainModelsOverSeeds(request, [unstableBase], seedAxes({ splitSeed: 5, modelSeed: 'm' }, { modelSeeds: 3, splitSeeds: 3 }), {
-      threads: 1,
-      cacheDirectory,
-      onModelReady: (model) => {
-        if (!model.fromCache) trained.push(model.directory);
+    await trainModelsOverSeeds(
+      request,
+      [unstableBase],
+      seedAxes({ splitSeed: 5, modelSeed: 'm' }, { modelSeeds: 2, splitSeeds: 2 }),
+      {
+        threads: 1,
+        cacheDirectory,
       },
-    });
+    );
+    const trained: string[] = [];
+    const grid = await trainModelsOverSeeds(
+      request,
+      [unstableBase],
+      seedAxes({ splitSeed: 5, modelSeed: 'm' }, { modelSeeds: 3, splitSeeds: 3 }),
+      {
+        threads: 1,
+        cacheDirectory,
+        onModelReady: (model) => {
+          if (!model.fromCache) trained.push(model.directory);
+        },
+      },
+    );
     expect(grid.map((entry) => entry.models[0].fromCache)).toEqual([true, true, false, true, false]);
     expect(trained).toHaveLength(2);
   });
-
 });
 
 describe('trainFromConfigOverSeeds(config, catalogue, file, counts, options)', () => {
@@ -107,15 +124,30 @@ describe('trainFromConfigOverSeeds(config, catalogue, file, counts, options)', (
   const options = { ...location, cacheDirectory: join(root, 'cache-b') };
 
   it("lays the config's seeds out as the base pair of seedAxes and reads what trainModelsOverSeeds cached", async () => {
-    const grid = await trainFromConfigOverSeeds(config, [unstableBase, unstableDp], 'x.yaml', { modelSeeds: 3, splitSeeds: 3 }, options);
+    const grid = await trainFromConfigOverSeeds(
+      config,
+      [unstableBase, unstableDp],
+      'x.yaml',
+      { modelSeeds: 3, splitSeeds: 3 },
+      options,
+    );
     expect(grid.map((entry) => [entry.splitSeed, entry.modelSeed])).toEqual(
-      seedAxes({ splitSeed: 5, modelSeed: 'm' }, { modelSeeds: 3, splitSeeds: 3 }).map((pair) => [pair.splitSeed, pair.modelSeed]),
+      seedAxes({ splitSeed: 5, modelSeed: 'm' }, { modelSeeds: 3, splitSeeds: 3 }).map((pair) => [
+        pair.splitSeed,
+        pair.modelSeed,
+      ]),
     );
     expect(grid.every((entry) => entry.models.length === 1 && entry.models[0].fromCache)).toBe(true);
   });
 
   it('throws InputError naming the file and models[i] for an unknown model name', async () => {
-    const bad = trainFromConfigOverSeeds({ ...config, models: ['nope'] }, [unstableBase], 'x.yaml', { modelSeeds: 1, splitSeeds: 1 }, options);
+    const bad = trainFromConfigOverSeeds(
+      { ...config, models: ['nope'] },
+      [unstableBase],
+      'x.yaml',
+      { modelSeeds: 1, splitSeeds: 1 },
+      options,
+    );
     await expect(bad).rejects.toThrow(InputError);
     await expect(bad).rejects.toThrow(/x\.yaml: models\[0\]/);
   });

@@ -16,8 +16,14 @@ function configFile(text: string): string {
 
 describe('loadModelTrainingConfig(file)', () => {
   it('accepts every config in papers/*/configs/models/', () => {
-    const directories = ['paper-a', 'paper-b'].map((paper) => join(packageRoot(), 'papers', paper, 'configs', 'models'));
-    const files = directories.flatMap((directory) => readdirSync(directory).filter((name) => name.endsWith('.yaml')).map((name) => join(directory, name)));
+    const directories = ['paper-a', 'paper-b'].map((paper) =>
+      join(packageRoot(), 'papers', paper, 'configs', 'models'),
+    );
+    const files = directories.flatMap((directory) =>
+      readdirSync(directory)
+        .filter((name) => name.endsWith('.yaml'))
+        .map((name) => join(directory, name)),
+    );
     expect(files.length).toBeGreaterThanOrEqual(3);
     for (const file of files) {
       const config = loadModelTrainingConfig(file);
@@ -29,15 +35,25 @@ describe('loadModelTrainingConfig(file)', () => {
     const config = loadModelTrainingConfig(
       configFile('dataset: adult\nsplit: {scheme: paper-a, seed: 3}\nmodels: [robust-base]\n'),
     );
-    expect(config).toEqual({ dataset: 'adult', split: { scheme: 'paper-a', seed: '3' }, models: ['robust-base'], seed: '2026', threads: 2 });
+    expect(config).toEqual({
+      dataset: 'adult',
+      split: { scheme: 'paper-a', seed: '3' },
+      models: ['robust-base'],
+      seed: '2026',
+      threads: 2,
+    });
   });
 
   it('throws InputError naming the file, the key, what was expected and what was found', () => {
     // An unknown model name is caught where the presets are known (presetsOfConfig, test/models/train-models.test.ts).
     const noModel = configFile('dataset: adult\nsplit: {scheme: paper-a, seed: 3}\nmodels: []\n');
     expect(() => loadModelTrainingConfig(noModel)).toThrow(/config-.*\.yaml: models: expected .*found/);
-    const badFraction = configFile('dataset: adult\nsplit: {scheme: paper-a, seed: 3, heldOutFraction: 1.5}\nmodels: [robust-base]\n');
+    const badFraction = configFile(
+      'dataset: adult\nsplit: {scheme: paper-a, seed: 3, heldOutFraction: 1.5}\nmodels: [robust-base]\n',
+    );
     expect(() => loadModelTrainingConfig(badFraction)).toThrow(/split\.heldOutFraction: expected .*found 1\.5/);
-    expect(() => loadModelTrainingConfig(join(folder, 'absent.yaml'))).toThrow(/absent\.yaml: expected a readable YAML/);
+    expect(() => loadModelTrainingConfig(join(folder, 'absent.yaml'))).toThrow(
+      /absent\.yaml: expected a readable YAML/,
+    );
   });
 });

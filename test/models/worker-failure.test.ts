@@ -9,7 +9,11 @@ import { createRandom } from '../../src/util/random.js';
 
 describe('workerFailure(thrown) and errorFromWorker(failure, context)', () => {
   it('keeps an InputError an InputError across the thread boundary, with its message', () => {
-    const thrown = inputError({ where: 'exponentiatedGradient: differenceBound', expected: 'a number in (0, 1)', found: 2 });
+    const thrown = inputError({
+      where: 'exponentiatedGradient: differenceBound',
+      expected: 'a number in (0, 1)',
+      found: 2,
+    });
     const failure = structuredClone(workerFailure(thrown));
     const rebuilt = errorFromWorker(failure, 'training worker failed on x/y');
     expect(rebuilt).toBeInstanceOf(InputError);
@@ -31,13 +35,16 @@ describe('runTrainingJobs(jobs, 2) with a job that has bad settings', () => {
     const shape = { numericColumns: 2, categoricalLevels: [3], groupEffect: 1, rows: 60 };
     const data = syntheticTabularData(shape, createRandom('worker-failure'));
     const preset = paperAModelPreset('unstable-dp');
-    if (preset.type !== 'mlp' || preset.spec.reduction === null) throw new Error('unstable-dp is an MLP in the DP reduction');
+    if (preset.type !== 'mlp' || preset.spec.reduction === null)
+      throw new Error('unstable-dp is an MLP in the DP reduction');
     const spec = { ...preset.spec, reduction: { ...preset.spec.reduction, differenceBound: 2 } };
     const job: TrainingJob = { kind: 'mlp', spec, dataset: 'synthetic', train: data, heldOut: data, seed: 'bad' };
     const single = runTrainingJobs([job], 1);
     await expect(single).rejects.toBeInstanceOf(InputError);
     const parallel = runTrainingJobs([job, job], 2);
     await expect(parallel).rejects.toBeInstanceOf(InputError);
-    await expect(runTrainingJobs([job, job], 2)).rejects.toThrow(/differenceBound: expected a number in \(0, 1\), found 2/);
+    await expect(runTrainingJobs([job, job], 2)).rejects.toThrow(
+      /differenceBound: expected a number in \(0, 1\), found 2/,
+    );
   });
 });

@@ -11,7 +11,11 @@ const bytes = (count: number) => new Uint8Array(randomBytes(count));
 
 describe('publicSeeds(binding)', () => {
   test('gives two different 16-byte seeds that change with the provider share, the auditor nonce and the candidate digest', () => {
-    const binding: CommitmentBinding = { candidateDigest: bytes(32), auditorNonce: bytes(32), providerShare: bytes(32) };
+    const binding: CommitmentBinding = {
+      candidateDigest: bytes(32),
+      auditorNonce: bytes(32),
+      providerShare: bytes(32),
+    };
     const seeds = publicSeeds(binding);
     expect(seeds.matrix.length).toBe(16);
     expect(Buffer.from(seeds.matrix).equals(Buffer.from(seeds.challengeMatrix))).toBe(false);
@@ -24,7 +28,9 @@ describe('publicSeeds(binding)', () => {
   });
 
   test('refuses a binding whose parts are not 32 bytes (a caller bug)', () => {
-    expect(() => publicSeeds({ candidateDigest: bytes(31), auditorNonce: bytes(32), providerShare: bytes(32) })).toThrow(/32-byte/);
+    expect(() =>
+      publicSeeds({ candidateDigest: bytes(31), auditorNonce: bytes(32), providerShare: bytes(32) }),
+    ).toThrow(/32-byte/);
   });
 });
 
@@ -33,7 +39,11 @@ describe('PirServer.commit(binding) and PirClient.verifyCommitment(proof, bindin
   const groups = Uint8Array.from({ length: 3000 }, (_, i) => (i * 7) % 2);
   const entries = Uint8Array.from({ length: 3000 }, (_, i) => (i % 5 === 0 ? 1 : 0));
 
-  async function verify(madeFor: CommitmentBinding, checkedAs: CommitmentBinding, seedOf: CommitmentBinding = checkedAs) {
+  async function verify(
+    madeFor: CommitmentBinding,
+    checkedAs: CommitmentBinding,
+    seedOf: CommitmentBinding = checkedAs,
+  ) {
     const server = await PirServer.create(entries, parameters);
     const { hint, proof } = server.commit(madeFor);
     const client = await PirClient.create(parameters, publicSeeds(seedOf).matrix, hint);
@@ -41,13 +51,24 @@ describe('PirServer.commit(binding) and PirClient.verifyCommitment(proof, bindin
   }
 
   test('verifies under the binding it was made for', async () => {
-    const binding = { candidateDigest: candidateListDigest(null, groups), auditorNonce: bytes(32), providerShare: bytes(32) };
+    const binding = {
+      candidateDigest: candidateListDigest(null, groups),
+      auditorNonce: bytes(32),
+      providerShare: bytes(32),
+    };
     await expect(verify(binding, binding)).resolves.toBeUndefined();
   });
 
   test('fails for another nonce, another share or another candidate list, even when A is the one it was made with', async () => {
-    const binding = { candidateDigest: candidateListDigest(null, groups), auditorNonce: bytes(32), providerShare: bytes(32) };
-    const reordered = candidateListDigest(Int32Array.from({ length: 3000 }, (_, i) => 2999 - i), groups.slice().reverse());
+    const binding = {
+      candidateDigest: candidateListDigest(null, groups),
+      auditorNonce: bytes(32),
+      providerShare: bytes(32),
+    };
+    const reordered = candidateListDigest(
+      Int32Array.from({ length: 3000 }, (_, i) => 2999 - i),
+      groups.slice().reverse(),
+    );
     for (const other of [
       { ...binding, auditorNonce: bytes(32) },
       { ...binding, providerShare: bytes(32) },

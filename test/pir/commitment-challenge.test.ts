@@ -51,7 +51,9 @@ describe('tamperMatrix(matrix, parameters, mode, random)', () => {
 
   test('flip-label changes exactly one bit of one element', () => {
     const tampered = tamperMatrix(matrix, parameters, 'flip-label', createRandom('flip'));
-    const changed = Array.from(tampered).map((value, i) => value ^ matrix[i]).filter((x) => x !== 0);
+    const changed = Array.from(tampered)
+      .map((value, i) => value ^ matrix[i])
+      .filter((x) => x !== 0);
     expect(changed.length).toBe(1);
     expect(changed[0] & (changed[0] - 1)).toBe(0);
   });
@@ -64,7 +66,9 @@ describe('tamperMatrix(matrix, parameters, mode, random)', () => {
     );
     expect(changedRows.length).toBe(2);
     const [a, b] = changedRows;
-    expect(Array.from(tampered.subarray(a * columns, (a + 1) * columns))).toEqual(Array.from(matrix.subarray(b * columns, (b + 1) * columns)));
+    expect(Array.from(tampered.subarray(a * columns, (a + 1) * columns))).toEqual(
+      Array.from(matrix.subarray(b * columns, (b + 1) * columns)),
+    );
   });
 
   test('swap-rows swaps the one row that differs from the rest with another', () => {
@@ -82,7 +86,9 @@ describe('tamperMatrix(matrix, parameters, mode, random)', () => {
     // Before: a plain Error, so "pir serve --tamper swap-rows" on such a pool exited 1 as an internal error.
     const constant = new Uint8Array(parameters.rows * parameters.columns);
     expect(() => tamperMatrix(constant, parameters, 'swap-rows', createRandom('swap-none'))).toThrow(InputError);
-    expect(() => tamperMatrix(constant, parameters, 'swap-rows', createRandom('swap-none'))).toThrow(/--tamper swap-rows.*found "all \d+ rows equal"/);
+    expect(() => tamperMatrix(constant, parameters, 'swap-rows', createRandom('swap-none'))).toThrow(
+      /--tamper swap-rows.*found "all \d+ rows equal"/,
+    );
   });
 
   test('second-database differs from the committed table in most elements and leaves the input untouched', () => {

@@ -40,14 +40,23 @@ async function provide(labels: Uint8Array, groups: Uint8Array, cheat?: 'flip-lab
         server.seed,
       )
     : server;
-  const service = await startProviderService({ server, answerFrom, candidateDigest: candidateListDigest(null, groups), idleTimeoutMs: 20_000 });
+  const service = await startProviderService({
+    server,
+    answerFrom,
+    candidateDigest: candidateListDigest(null, groups),
+    idleTimeoutMs: 20_000,
+  });
   running.push(service);
   return service;
 }
 
 /** The auditor's connection: the same candidate list (row numbers, groups), a fresh nonce. */
 function connectTo(service: ProviderService, groups: Uint8Array, options: { secretChallenge?: boolean } = {}) {
-  return ProviderConnection.connect(service, { entryCount: groups.length, entryBits: 1, digest: candidateListDigest(null, groups) }, options);
+  return ProviderConnection.connect(
+    service,
+    { entryCount: groups.length, entryBits: 1, digest: candidateListDigest(null, groups) },
+    options,
+  );
 }
 
 const auditSettings = {
@@ -78,7 +87,9 @@ describe('runObliviousAudit(connection, options, random) over loopback HTTP', ()
         expect(result.decision).toBe(expected);
         if (testKind === 'fixed') expect(result.labelsUsed + result.canariesChecked).toBeGreaterThanOrEqual(1500);
         if (testKind === 'sequential') expect(result.labelsUsed).toBeLessThan(1500);
-        expect(result.bytesSent).toBe(result.pirQueries * connection.parameters.columns * 4 + 16 * Math.ceil(result.pirQueries / 50));
+        expect(result.bytesSent).toBe(
+          result.pirQueries * connection.parameters.columns * 4 + 16 * Math.ceil(result.pirQueries / 50),
+        );
       }
     }
   });
@@ -156,7 +167,9 @@ describe('runObliviousAudit(connection, options, random) over loopback HTTP', ()
         createRandom(`one-group-${testKind}`),
       );
       expect(result.decision).toBe('inconclusive');
-      expect(result.reason).toBe('no label of group b (group = 1) in S: the gap d_S is undefined, and no verdict is given without evidence');
+      expect(result.reason).toBe(
+        'no label of group b (group = 1) in S: the gap d_S is undefined, and no verdict is given without evidence',
+      );
       expect(result.labelsUsed).toBe(100);
     }
     // The respir simulation of the same design counts every such draw as a failure to pass.
@@ -186,14 +199,20 @@ describe('runObliviousAudit(connection, options, random) over loopback HTTP', ()
       createRandom('one-group-set'),
     );
     await expect(attempt).rejects.toThrow(InputError);
-    await expect(attempt).rejects.toThrow('candidate set: expected candidates of both groups (group = 0 and group = 1), found "no row of group b (group = 1) among 500 candidates"');
+    await expect(attempt).rejects.toThrow(
+      'candidate set: expected candidates of both groups (group = 0 and group = 1), found "no row of group b (group = 1) among 500 candidates"',
+    );
     expect(service.counters.queries).toBe(0);
   });
 
   test('the provider stops by itself after its idle timeout', async () => {
     const parameters = choosePirParameters({ entryCount: 100, entryBits: 1 });
     const server = await PirServer.create(new Array(100).fill(1), parameters);
-    const service = await startProviderService({ server, candidateDigest: candidateListDigest(null, new Uint8Array(100)), idleTimeoutMs: 200 });
+    const service = await startProviderService({
+      server,
+      candidateDigest: candidateListDigest(null, new Uint8Array(100)),
+      idleTimeoutMs: 200,
+    });
     const started = Date.now();
     await service.stopped;
     expect(Date.now() - started).toBeLessThan(5000);
@@ -201,7 +220,9 @@ describe('runObliviousAudit(connection, options, random) over loopback HTTP', ()
 
   test('ProviderConnection.connect refuses a provider that is not on 127.0.0.1', async () => {
     const candidates = { entryCount: 10, entryBits: 1, digest: new Uint8Array(32) };
-    await expect(ProviderConnection.connect({ url: 'http://example.org:80', token: '0'.repeat(64) }, candidates)).rejects.toThrow(/loopback only/);
+    await expect(
+      ProviderConnection.connect({ url: 'http://example.org:80', token: '0'.repeat(64) }, candidates),
+    ).rejects.toThrow(/loopback only/);
   });
 });
 

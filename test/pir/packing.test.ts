@@ -4,7 +4,12 @@ import { choosePirParameters, type PirParameters } from '../../src/pir/parameter
 import { InputError } from '../../src/util/errors.js';
 
 /** A hand-made shape: 4 rows × 16 columns, p = 2^8 (worked out by hand below). */
-function handShape(entryBits: number, entriesPerElement: number, elementsPerEntry: number, entryCount: number): PirParameters {
+function handShape(
+  entryBits: number,
+  entriesPerElement: number,
+  elementsPerEntry: number,
+  entryCount: number,
+): PirParameters {
   return {
     ...choosePirParameters({ entryCount: 1, entryBits: 1 }),
     entryCount,
@@ -64,14 +69,20 @@ describe('packDatabase(entries, parameters)', () => {
 
   test('throws InputError for an entry that does not fit and for a wrong entry count', () => {
     const parameters = choosePirParameters({ entryCount: 3, entryBits: 1 });
-    expect(() => packDatabase([0, 2, 1], parameters)).toThrow(/PIR database entry 1: expected an integer in \[0, 2\^1\), found 2/);
+    expect(() => packDatabase([0, 2, 1], parameters)).toThrow(
+      /PIR database entry 1: expected an integer in \[0, 2\^1\), found 2/,
+    );
     expect(() => packDatabase([0, 1], parameters)).toThrow(InputError);
   });
 });
 
 describe('entriesInColumn(column, parameters)', () => {
   test('counts the entries entryLocation puts in each column: full columns, the partial last one, none past it', () => {
-    for (const shape of [handShape(1, 8, 1, 40), handShape(12, 1, 2, 10), choosePirParameters({ entryCount: 13_500, entryBits: 1 })]) {
+    for (const shape of [
+      handShape(1, 8, 1, 40),
+      handShape(12, 1, 2, 10),
+      choosePirParameters({ entryCount: 13_500, entryBits: 1 }),
+    ]) {
       const counted = new Array(shape.columns).fill(0);
       for (let index = 0; index < shape.entryCount; index++) counted[entryLocation(index, shape).column]++;
       expect(counted.map((_, column) => entriesInColumn(column, shape))).toEqual(counted);

@@ -52,12 +52,32 @@ async function closedPort(): Promise<number> {
 
 describe('fairaudit bench pir', () => {
   test('--log-n 10,12 --json prints one object per size with the documented fields, all correct', async () => {
-    const { code, stdout: out } = await runCliInProcess(['bench', 'pir', '--log-n', '10,12', '--repetitions', '3', '--json']);
+    const { code, stdout: out } = await runCliInProcess([
+      'bench',
+      'pir',
+      '--log-n',
+      '10,12',
+      '--repetitions',
+      '3',
+      '--json',
+    ]);
     expect(code).toBe(0);
-    const rows = out.trim().split('\n').map((line) => JSON.parse(line));
+    const rows = out
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line));
     expect(rows.map((row) => row.logN)).toEqual([10, 12]);
     for (const row of rows) {
-      for (const field of ['hintMs', 'hintBytes', 'queryMs', 'answerMs', 'recoverMs', 'queryBytes', 'answerBytes', 'answerGBps']) {
+      for (const field of [
+        'hintMs',
+        'hintBytes',
+        'queryMs',
+        'answerMs',
+        'recoverMs',
+        'queryBytes',
+        'answerBytes',
+        'answerGBps',
+      ]) {
         expect(Number.isFinite(row[field])).toBe(true);
       }
       expect(row.correct).toBe(true);
@@ -68,7 +88,18 @@ describe('fairaudit bench pir', () => {
 
   test('--out writes paper B Table 1 (Arrow, CSV, Markdown) and its chart', async () => {
     const folder = mkdtempSync(join(tmpdir(), 'fairaudit-pir-table-'));
-    const { code } = await runCliInProcess(['bench', 'pir', '--log-n', '10', '--sizes', '2778', '--repetitions', '2', '--out', folder]);
+    const { code } = await runCliInProcess([
+      'bench',
+      'pir',
+      '--log-n',
+      '10',
+      '--sizes',
+      '2778',
+      '--repetitions',
+      '2',
+      '--out',
+      folder,
+    ]);
     expect(code).toBe(0);
     const markdown = readFileSync(join(folder, 'paper-b-table-1.md'), 'utf8');
     expect(markdown).toContain('2,778 (COMPAS)');
@@ -89,7 +120,17 @@ describe('fairaudit pir audit', () => {
     const provider = await startPoolProvider(readPoolFile(path), { idleTimeoutMs: 30_000 });
     providers.push(provider);
     const { code, stdout: out } = await runCliInProcess([
-      'pir', 'audit', '--provider-file', providerFileFor(provider.service), '--pool', path, '--sample-size', '800', '--canaries', '5', '--json',
+      'pir',
+      'audit',
+      '--provider-file',
+      providerFileFor(provider.service),
+      '--pool',
+      path,
+      '--sample-size',
+      '800',
+      '--canaries',
+      '5',
+      '--json',
     ]);
     expect(code).toBe(0);
     const report = JSON.parse(out);
@@ -114,7 +155,17 @@ describe('fairaudit pir audit', () => {
     const provider = await startPoolProvider(readPoolFile(path), { idleTimeoutMs: 30_000, tamper: 'second-database' });
     providers.push(provider);
     const { code, stdout: out } = await runCliInProcess([
-      'pir', 'audit', '--provider-file', providerFileFor(provider.service), '--pool', path, '--sample-size', '300', '--test', 'fixed', '--json',
+      'pir',
+      'audit',
+      '--provider-file',
+      providerFileFor(provider.service),
+      '--pool',
+      path,
+      '--sample-size',
+      '300',
+      '--test',
+      'fixed',
+      '--json',
     ]);
     expect(code).toBe(0);
     expect(JSON.parse(out).decision).toBe('provider-rejected');
@@ -125,8 +176,18 @@ describe('fairaudit pir audit', () => {
     const provider = await startPoolProvider(readPoolFile(path), { idleTimeoutMs: 30_000, tamper: 'flip-label' });
     providers.push(provider);
     const { code, stdout: out } = await runCliInProcess([
-      'pir', 'audit', '--provider-file', providerFileFor(provider.service), '--pool', path, '--sample-size', '300', '--test', 'fixed',
-      '--no-secret-challenge', '--json',
+      'pir',
+      'audit',
+      '--provider-file',
+      providerFileFor(provider.service),
+      '--pool',
+      path,
+      '--sample-size',
+      '300',
+      '--test',
+      'fixed',
+      '--no-secret-challenge',
+      '--json',
     ]);
     expect(code).toBe(0);
     const report = JSON.parse(out);
@@ -134,12 +195,24 @@ describe('fairaudit pir audit', () => {
     expect(report.results[0].decision).toBe('provider-rejected');
   });
 
-  test('pir serve --tamper replay: the second audit gets the first audit\'s transcript and rejects the provider offline', async () => {
+  test("pir serve --tamper replay: the second audit gets the first audit's transcript and rejects the provider offline", async () => {
     const path = writePool(3000, 0.3, 0.3);
     const provider = await startPoolProvider(readPoolFile(path), { idleTimeoutMs: 30_000, tamper: 'replay' });
     providers.push(provider);
     const audit = () =>
-      runCliInProcess(['pir', 'audit', '--provider-file', providerFileFor(provider.service), '--pool', path, '--sample-size', '300', '--test', 'fixed', '--json']);
+      runCliInProcess([
+        'pir',
+        'audit',
+        '--provider-file',
+        providerFileFor(provider.service),
+        '--pool',
+        path,
+        '--sample-size',
+        '300',
+        '--test',
+        'fixed',
+        '--json',
+      ]);
     const first = JSON.parse((await audit()).stdout);
     expect(first.results[0].decision).not.toBe('provider-rejected');
     const second = await audit();
@@ -161,7 +234,17 @@ describe('fairaudit pir audit', () => {
     };
     const provider = await startPoolProvider(reversed, { idleTimeoutMs: 30_000 });
     providers.push(provider);
-    const run = await runCliInProcess(['pir', 'audit', '--provider-file', providerFileFor(provider.service), '--pool', path, '--test', 'fixed', '--json']);
+    const run = await runCliInProcess([
+      'pir',
+      'audit',
+      '--provider-file',
+      providerFileFor(provider.service),
+      '--pool',
+      path,
+      '--test',
+      'fixed',
+      '--json',
+    ]);
     expect(run.code).toBe(0);
     expect(JSON.parse(run.stdout).decision).toBe('provider-rejected');
     expect(JSON.parse(run.stdout).reason).toMatch(/^candidate list: the provider commits to a list with digest/);
@@ -177,12 +260,21 @@ describe('fairaudit pir audit', () => {
     const noToken = await runCliInProcess(['pir', 'audit', '--provider', 'http://127.0.0.1:9', '--pool', path]);
     if (before !== undefined) process.env.FAIRAUDIT_PIR_TOKEN = before;
     expect(noToken.code).toBe(2);
-    expect(noToken.stderr).toContain('FAIRAUDIT_PIR_TOKEN: expected the provider\'s bearer token');
+    expect(noToken.stderr).toContain("FAIRAUDIT_PIR_TOKEN: expected the provider's bearer token");
     const provider = await startPoolProvider(readPoolFile(path), { idleTimeoutMs: 30_000 });
     providers.push(provider);
-    const wrong = await runCliInProcess(['pir', 'audit', '--provider-file', providerFileFor({ url: provider.service.url, token: 'c'.repeat(64) }), '--pool', path]);
+    const wrong = await runCliInProcess([
+      'pir',
+      'audit',
+      '--provider-file',
+      providerFileFor({ url: provider.service.url, token: 'c'.repeat(64) }),
+      '--pool',
+      path,
+    ]);
     expect(wrong.code).toBe(2);
-    expect(wrong.stderr).toMatch(/\/setup: expected the URL and bearer token that 'pir serve' wrote to its --url-file .*HTTP 401/);
+    expect(wrong.stderr).toMatch(
+      /\/setup: expected the URL and bearer token that 'pir serve' wrote to its --url-file .*HTTP 401/,
+    );
     expect(provider.service.counters.refused).toBe(1);
   });
 
@@ -194,7 +286,9 @@ describe('fairaudit pir audit', () => {
       runCliInProcess(['pir', 'audit', '--provider', `http://127.0.0.1:${port}`, '--pool', path]),
     );
     expect(code).toBe(2);
-    expect(err).toContain(`--provider: expected the URL of a running "fairaudit pir serve", found "http://127.0.0.1:${port} (ECONNREFUSED)"`);
+    expect(err).toContain(
+      `--provider: expected the URL of a running "fairaudit pir serve", found "http://127.0.0.1:${port} (ECONNREFUSED)"`,
+    );
   });
 
   test('bad --alpha, --beta or --sample-size exit 2 before contacting the provider', async () => {
@@ -204,7 +298,16 @@ describe('fairaudit pir audit', () => {
       ['--beta', '0', /--beta: expected a number in \(0, 1\), found 0/],
       ['--sample-size', '1.5', /--sample-size: expected an integer ≥ 2, found 1\.5/],
     ] as const) {
-      const { code, stderr: err } = await runCliInProcess(['pir', 'audit', '--provider', 'http://127.0.0.1:1', '--pool', path, flag, value]);
+      const { code, stderr: err } = await runCliInProcess([
+        'pir',
+        'audit',
+        '--provider',
+        'http://127.0.0.1:1',
+        '--pool',
+        path,
+        flag,
+        value,
+      ]);
       expect(code).toBe(2);
       expect(err).toMatch(expected);
     }
@@ -213,11 +316,23 @@ describe('fairaudit pir audit', () => {
   test('a pool of one group exits 2 naming the pool and the missing group, before contacting the provider (as audit does)', async () => {
     const folder = mkdtempSync(join(tmpdir(), 'fairaudit-pir-one-group-'));
     const path = join(folder, 'pool.csv');
-    writeFileSync(path, `group,label,decision\n${Array.from({ length: 50 }, (_, i) => `0,${i % 2},${i % 2}`).join('\n')}\n`);
+    writeFileSync(
+      path,
+      `group,label,decision\n${Array.from({ length: 50 }, (_, i) => `0,${i % 2},${i % 2}`).join('\n')}\n`,
+    );
     const port = await closedPort();
-    const { code, stderr: err } = await runCliInProcess(['pir', 'audit', '--provider', `http://127.0.0.1:${port}`, '--pool', path]);
+    const { code, stderr: err } = await runCliInProcess([
+      'pir',
+      'audit',
+      '--provider',
+      `http://127.0.0.1:${port}`,
+      '--pool',
+      path,
+    ]);
     expect(code).toBe(2);
-    expect(err).toContain(`${path}: column group: expected candidates of both groups (group = 0 and group = 1), found "no row of group b (group = 1) among 50 candidates"`);
+    expect(err).toContain(
+      `${path}: column group: expected candidates of both groups (group = 0 and group = 1), found "no row of group b (group = 1) among 50 candidates"`,
+    );
   });
 
   test('a provider URL off loopback exits 2', async () => {
@@ -236,9 +351,18 @@ describe('fairaudit pir serve --port PORT on a busy port (issue 13)', () => {
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     const { port } = server.address() as AddressInfo;
     try {
-      const { code, stderr } = await runCliInProcess(['pir', 'serve', '--pool', writePool(64, 0.5, 0.4), '--port', String(port)]);
+      const { code, stderr } = await runCliInProcess([
+        'pir',
+        'serve',
+        '--pool',
+        writePool(64, 0.5, 0.4),
+        '--port',
+        String(port),
+      ]);
       expect(code).toBe(2);
-      expect(stderr).toBe(`fairaudit: --port: expected a free TCP port on 127.0.0.1 (or 0: any free port), found "${port} (EADDRINUSE)"\n`);
+      expect(stderr).toBe(
+        `fairaudit: --port: expected a free TCP port on 127.0.0.1 (or 0: any free port), found "${port} (EADDRINUSE)"\n`,
+      );
     } finally {
       await new Promise((resolve) => server.close(resolve));
     }

@@ -46,7 +46,18 @@ describe('fairaudit pir serve | pir audit as two processes', () => {
     expect(written.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
     expect(written.token).toMatch(/^[0-9a-f]{64}$/);
     expect(statSync(urlFile).mode & 0o777).toBe(0o600);
-    const auditor = run(['pir', 'audit', '--provider-file', urlFile, '--pool', pool, '--sample-size', '600', '--json', '--shutdown']);
+    const auditor = run([
+      'pir',
+      'audit',
+      '--provider-file',
+      urlFile,
+      '--pool',
+      pool,
+      '--sample-size',
+      '600',
+      '--json',
+      '--shutdown',
+    ]);
     const audit = await auditor.done;
     expect(audit.code).toBe(0);
     const report = JSON.parse(audit.stdout);
@@ -63,7 +74,10 @@ describe('fairaudit pir serve: where the URL and token go', () => {
   function smallPool(): string {
     const folder = mkdtempSync(join(tmpdir(), 'fairaudit-pir-serve-'));
     const pool = join(folder, 'pool.csv');
-    writeFileSync(pool, `group,label,decision\n${Array.from({ length: 64 }, (_, i) => `${i % 2},${i % 3 === 0 ? 1 : 0},${i % 3 === 0 ? 1 : 0}`).join('\n')}\n`);
+    writeFileSync(
+      pool,
+      `group,label,decision\n${Array.from({ length: 64 }, (_, i) => `${i % 2},${i % 3 === 0 ? 1 : 0},${i % 3 === 0 ? 1 : 0}`).join('\n')}\n`,
+    );
     return pool;
   }
 
@@ -71,9 +85,20 @@ describe('fairaudit pir serve: where the URL and token go', () => {
     // A regular file where the folder should be: unwritable even for root (a read-only folder is not).
     const pool = smallPool();
     const started = Date.now();
-    const served = await run(['pir', 'serve', '--pool', pool, '--url-file', join(pool, 'provider.json'), '--idle-timeout', '600']).done;
+    const served = await run([
+      'pir',
+      'serve',
+      '--pool',
+      pool,
+      '--url-file',
+      join(pool, 'provider.json'),
+      '--idle-timeout',
+      '600',
+    ]).done;
     expect(served.code).toBe(2);
-    expect(served.stderr).toMatch(/--url-file: expected a file pir serve can write \(the URL and bearer token, mode 0600\), found ".*provider\.json \(.*(ENOTDIR|EEXIST)\)\)?"/);
+    expect(served.stderr).toMatch(
+      /--url-file: expected a file pir serve can write \(the URL and bearer token, mode 0600\), found ".*provider\.json \(.*(ENOTDIR|EEXIST)\)\)?"/,
+    );
     expect(Date.now() - started).toBeLessThan(60_000);
   });
 

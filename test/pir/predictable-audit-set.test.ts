@@ -43,9 +43,14 @@ function honestCandidates(): { groups: Uint8Array; decisions: Uint8Array } {
  */
 function cheatingTable(groups: Uint8Array, decisions: Uint8Array, seed: string, sampleSize: number) {
   const canaries = new Set(
-    shuffleInPlace(createRandom(seed), Array.from({ length: CANDIDATES }, (_, i) => i)).slice(0, CANARIES),
+    shuffleInPlace(
+      createRandom(seed),
+      Array.from({ length: CANDIDATES }, (_, i) => i),
+    ).slice(0, CANARIES),
   );
-  const predicted = drawAuditSet(groups, sampleSize, 'uniform', createRandom(`${seed}:fixed`)).filter((i) => !canaries.has(i));
+  const predicted = drawAuditSet(groups, sampleSize, 'uniform', createRandom(`${seed}:fixed`)).filter(
+    (i) => !canaries.has(i),
+  );
   const sizes: [number, number] = [0, 0];
   const positives: [number, number] = [0, 0];
   for (const i of predicted) {
@@ -123,8 +128,22 @@ describe('a provider that predicts S from the project code (issue 12, bar 1)', (
     providers.push(provider);
     return (sampleSize: number, extra: string[]) =>
       runCliInProcess([
-        'pir', 'audit', '--provider-file', providerFileFor(provider.service), '--pool', auditorPool, '--sample-size', String(sampleSize),
-        '--canaries', String(CANARIES), '--tolerance', String(TOLERANCE), '--test', 'fixed', '--json', ...extra,
+        'pir',
+        'audit',
+        '--provider-file',
+        providerFileFor(provider.service),
+        '--pool',
+        auditorPool,
+        '--sample-size',
+        String(sampleSize),
+        '--canaries',
+        String(CANARIES),
+        '--tolerance',
+        String(TOLERANCE),
+        '--test',
+        'fixed',
+        '--json',
+        ...extra,
       ]);
   }
 

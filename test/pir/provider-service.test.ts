@@ -23,7 +23,12 @@ const agreed = { entryCount: 2000, entryBits: 1, digest: candidateListDigest(nul
 
 async function provide(options: { replay?: boolean; candidateDigest?: Uint8Array } = {}): Promise<ProviderService> {
   const server = await PirServer.create(labels, choosePirParameters({ entryCount: 2000, entryBits: 1 }));
-  const service = await startProviderService({ server, candidateDigest: options.candidateDigest ?? agreed.digest, idleTimeoutMs: 30_000, replay: options.replay });
+  const service = await startProviderService({
+    server,
+    candidateDigest: options.candidateDigest ?? agreed.digest,
+    idleTimeoutMs: 30_000,
+    replay: options.replay,
+  });
   running.push(service);
   return service;
 }
@@ -70,7 +75,9 @@ describe('startProviderService(options): who may ask', () => {
     const authorization = `Bearer ${service.token}`;
     const rebound = await rawRequest(service.url, '/setup', { host: `evil.example:${port}`, authorization });
     expect(rebound.status).toBe(403);
-    expect(rebound.text).toBe(`Host header: expected 127.0.0.1:${port} or localhost:${port}, found "evil.example:${port}"`);
+    expect(rebound.text).toBe(
+      `Host header: expected 127.0.0.1:${port} or localhost:${port}, found "evil.example:${port}"`,
+    );
     expect((await rawRequest(service.url, '/setup', { host: `localhost:${port}`, authorization })).status).toBe(200);
   });
 
@@ -78,7 +85,13 @@ describe('startProviderService(options): who may ask', () => {
     const service = await provide();
     const port = new URL(service.url).port;
     const big = Buffer.alloc(1 << 20, 0x20);
-    const refused = await rawRequest(service.url, '/commit', { host: `127.0.0.1:${port}`, authorization: `Bearer ${service.token}`, 'content-length': String(big.length) }, 'POST', big);
+    const refused = await rawRequest(
+      service.url,
+      '/commit',
+      { host: `127.0.0.1:${port}`, authorization: `Bearer ${service.token}`, 'content-length': String(big.length) },
+      'POST',
+      big,
+    );
     expect(refused.status).toBe(400);
     expect(refused.text).toBe('PIR commit request: expected at most 4096 bytes, found "1048576 bytes"');
   });
@@ -111,7 +124,9 @@ describe('ProviderConnection.connect(endpoint, candidates): a binding, fresh com
     expect(first.client.secretChallenge).toBe(true);
     const replayed = ProviderConnection.connect(service, agreed);
     await expect(replayed).rejects.toThrow(PirVerificationError);
-    await expect(ProviderConnection.connect(service, agreed)).rejects.toThrow(/commitment: Z·A ≠ C·H .*made for another audit/);
+    await expect(ProviderConnection.connect(service, agreed)).rejects.toThrow(
+      /commitment: Z·A ≠ C·H .*made for another audit/,
+    );
     expect(service.counters.commitments).toBe(1);
   });
 

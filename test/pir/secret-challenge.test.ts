@@ -74,9 +74,9 @@ describe('PirClient.beginSecretChallenge / PirServer.answerChallenge / PirClient
     );
     const seed = new Uint8Array(randomBytes(16));
     const { encrypted, state } = client.beginSecretChallenge(seed);
-    expect(() => client.finishSecretChallenge(state, cheat.challengeHints(seed), cheat.answerChallenge(encrypted))).toThrow(
-      PirVerificationError,
-    );
+    expect(() =>
+      client.finishSecretChallenge(state, cheat.challengeHints(seed), cheat.answerChallenge(encrypted)),
+    ).toThrow(PirVerificationError);
   });
 
   test('the malleation v + 2^31·x with C_public·x ≡ 0 (mod 2) passes the public checks but not the secret C', async () => {

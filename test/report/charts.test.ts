@@ -14,21 +14,47 @@ function summary(settings: CellSummary['settings'], queries: number): CellSummar
     cell: JSON.stringify(settings),
     settings,
     replicates: 20,
-    values: { queries_mean: queries, queries_std: queries / 4, queries_mean_se: queries / 20, accuracy: 0.9, accuracy_se: 0.07, fixed_accuracy: 1, fixed_accuracy_se: 0, frequency_reject: 0.9, frequency_accept: 0, frequency_inconclusive: 0.1 },
+    values: {
+      queries_mean: queries,
+      queries_std: queries / 4,
+      queries_mean_se: queries / 20,
+      accuracy: 0.9,
+      accuracy_se: 0.07,
+      fixed_accuracy: 1,
+      fixed_accuracy_se: 0,
+      frequency_reject: 0.9,
+      frequency_accept: 0,
+      frequency_inconclusive: 0.1,
+    },
   };
 }
 
 const sweep = ['acs', 'adult'].flatMap((dataset) =>
-  [0.02, 0.05, 0.08].flatMap((tolerance) => ['decision', 'logit'].map((access) => summary({ dataset, tolerance, access }, 1000 * tolerance * (access === 'logit' ? 5 : 20)))),
+  [0.02, 0.05, 0.08].flatMap((tolerance) =>
+    ['decision', 'logit'].map((access) =>
+      summary({ dataset, tolerance, access }, 1000 * tolerance * (access === 'logit' ? 5 : 20)),
+    ),
+  ),
 );
 
 describe('chooseChartLayout(summaries, varyingSettings)', () => {
   it('puts datasets in panels, sweeps a numeric setting with ≥ 3 values along x, the rest in series', () => {
-    expect(chooseChartLayout(sweep, ['dataset', 'tolerance', 'access'])).toEqual({ panel: 'dataset', swept: 'tolerance', series: ['access'] });
+    expect(chooseChartLayout(sweep, ['dataset', 'tolerance', 'access'])).toEqual({
+      panel: 'dataset',
+      swept: 'tolerance',
+      series: ['access'],
+    });
   });
   it('uses access as the bar category when nothing is swept, and ignores settings that do not vary', () => {
-    const cells = [summary({ dataset: 'acs', access: 'decision', model: 'm' }, 1), summary({ dataset: 'acs', access: 'score', model: 'm' }, 2)];
-    expect(chooseChartLayout(cells, ['dataset', 'model', 'access'])).toEqual({ panel: undefined, category: 'access', series: [] });
+    const cells = [
+      summary({ dataset: 'acs', access: 'decision', model: 'm' }, 1),
+      summary({ dataset: 'acs', access: 'score', model: 'm' }, 2),
+    ];
+    expect(chooseChartLayout(cells, ['dataset', 'model', 'access'])).toEqual({
+      panel: undefined,
+      category: 'access',
+      series: [],
+    });
   });
 });
 
@@ -40,7 +66,13 @@ describe('renderChartSvg(spec)', () => {
         { category: 'logit', panel: 'ACS', value: 708, lower: 165, upper: 1251 },
         { category: 'decision', panel: 'Adult', value: 191, lower: 0, upper: 406 },
       ],
-      { title: 'Audit cost', categoryTitle: 'Access regime', valueTitle: 'Mean queries', panelTitle: 'Dataset', errorBars: true },
+      {
+        title: 'Audit cost',
+        categoryTitle: 'Access regime',
+        valueTitle: 'Mean queries',
+        panelTitle: 'Dataset',
+        errorBars: true,
+      },
     );
     const svg = await renderChartSvg(spec);
     expect(svg.startsWith('<svg')).toBe(true);
@@ -48,7 +80,9 @@ describe('renderChartSvg(spec)', () => {
     expect((svg.match(/mark-rule role-mark/g) ?? []).length).toBe(2); // the error-bar rule layer, once in each of the two panels (ACS, Adult)
   });
   it('throws when the spec does not compile', async () => {
-    await expect(renderChartSvg({ mark: 'bar', encoding: { x: { field: 'a', type: 'not-a-type' } }, data: { values: [] } })).rejects.toThrow();
+    await expect(
+      renderChartSvg({ mark: 'bar', encoding: { x: { field: 'a', type: 'not-a-type' } }, data: { values: [] } }),
+    ).rejects.toThrow();
   });
 });
 
@@ -77,10 +111,23 @@ describe('sequentialAuditCharts(summaries, varyingSettings, experiment)', () => 
 
 describe('lineChartSpec(data, { band: true })', () => {
   const data = ['Robust', 'Unstable'].flatMap((series, s) =>
-    [0.01, 0.05, 0.1].map((x) => ({ x, series, panel: 'SP', value: 100 * (s + 1) * x, lower: 90 * (s + 1) * x, upper: 110 * (s + 1) * x })),
+    [0.01, 0.05, 0.1].map((x) => ({
+      x,
+      series,
+      panel: 'SP',
+      value: 100 * (s + 1) * x,
+      lower: 90 * (s + 1) * x,
+      upper: 110 * (s + 1) * x,
+    })),
   );
   it('keeps the series legend beside the shaded band (one legend entry per series)', async () => {
-    const options = { title: 'Queries', xTitle: 'Tolerance', valueTitle: 'Queries', seriesTitle: 'Pool', panelTitle: 'Metric' };
+    const options = {
+      title: 'Queries',
+      xTitle: 'Tolerance',
+      valueTitle: 'Queries',
+      seriesTitle: 'Pool',
+      panelTitle: 'Metric',
+    };
     const plain = await renderChartSvg(lineChartSpec(data, options));
     const banded = await renderChartSvg(lineChartSpec(data, { ...options, band: true }));
     const legendEntries = (svg: string) => (svg.match(/role-legend-symbol/g) ?? []).length;

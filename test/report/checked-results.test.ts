@@ -17,7 +17,8 @@ async function finishedRun(name = 'checked') {
   const out = join(folder, 'results');
   await runExperiment(config, { threads: 1, outDirectory: out });
   const shards = [1, 2].map((index) => join(folder, `shard-${index}`));
-  for (const [i, shard] of shards.entries()) await runExperiment(config, { threads: 1, outDirectory: shard, shard: { index: i + 1, count: 2 } });
+  for (const [i, shard] of shards.entries())
+    await runExperiment(config, { threads: 1, outDirectory: shard, shard: { index: i + 1, count: 2 } });
   return { folder, out, shards };
 }
 
@@ -62,7 +63,11 @@ describe('merge, report and compare check what they read (issue 13)', () => {
     const bytes = readFileSync(path);
     bytes[bytes.length >> 1] ^= 0x01;
     writeFileSync(path, bytes);
-    await refusedEverywhere(run, run.out, /results\.arrow: expected the SHA-256 .*run\.json records \("[0-9a-f]{16}"…\), found [0-9a-f]{16}… \(changed or damaged after the run; run the experiment again\)\n$/);
+    await refusedEverywhere(
+      run,
+      run.out,
+      /results\.arrow: expected the SHA-256 .*run\.json records \("[0-9a-f]{16}"…\), found [0-9a-f]{16}… \(changed or damaged after the run; run the experiment again\)\n$/,
+    );
   });
 
   it('a decision outside its values ("maybe"), checksummed: exit 2 naming the row and column', async () => {
@@ -70,15 +75,23 @@ describe('merge, report and compare check what they read (issue 13)', () => {
     rewriteConsistently(run.out, (data) => {
       data.decision[5] = 'maybe';
     });
-    await refusedEverywhere(run, run.out, /results\.arrow: row 5, column decision: expected one of reject, accept, inconclusive, found "maybe"\n$/);
+    await refusedEverywhere(
+      run,
+      run.out,
+      /results\.arrow: row 5, column decision: expected one of reject, accept, inconclusive, found "maybe"\n$/,
+    );
   });
 
-  it('rows out of the plan\'s order, checksummed: exit 2 naming the row', async () => {
+  it("rows out of the plan's order, checksummed: exit 2 naming the row", async () => {
     const run = await finishedRun();
     rewriteConsistently(run.out, (data) => {
       for (const column of Object.values(data)) [column[0], column[4]] = [column[4], column[0]];
     });
-    await refusedEverywhere(run, run.out, /results\.arrow: row 0, column cell: expected "\{\\"metric\\":\\"sp\\",\\"pool\\":\\"fair\\"\}" \(the plan's order\), found "\{\\"metric\\":\\"sp\\",\\"pool\\":\\"unfair\\"\}"\n$/);
+    await refusedEverywhere(
+      run,
+      run.out,
+      /results\.arrow: row 0, column cell: expected "\{\\"metric\\":\\"sp\\",\\"pool\\":\\"fair\\"\}" \(the plan's order\), found "\{\\"metric\\":\\"sp\\",\\"pool\\":\\"unfair\\"\}"\n$/,
+    );
   });
 
   it('a run.json with the wrong row count: exit 2', async () => {
@@ -86,8 +99,19 @@ describe('merge, report and compare check what they read (issue 13)', () => {
     const file = join(run.out, 'run.json');
     const record = JSON.parse(readFileSync(file, 'utf8'));
     writeFileSync(file, JSON.stringify({ ...record, rows: record.rows + 1 }));
-    await refusedEverywhere(run, run.out, /run\.json: artifacts: expected results\.arrow's rows to be the run's 13, found 12\n$/);
-    writeFileSync(file, JSON.stringify({ ...record, rows: record.rows + 1, artifacts: [{ ...record.artifacts[0], rows: record.rows + 1 }] }));
+    await refusedEverywhere(
+      run,
+      run.out,
+      /run\.json: artifacts: expected results\.arrow's rows to be the run's 13, found 12\n$/,
+    );
+    writeFileSync(
+      file,
+      JSON.stringify({
+        ...record,
+        rows: record.rows + 1,
+        artifacts: [{ ...record.artifacts[0], rows: record.rows + 1 }],
+      }),
+    );
     await refusedEverywhere(run, run.out, /run\.json: rows: expected the 12 replicates of the plan, found 13\n$/);
   });
 
@@ -96,7 +120,11 @@ describe('merge, report and compare check what they read (issue 13)', () => {
     const file = join(run.out, 'run.json');
     const { artifacts: _artifacts, ...record } = JSON.parse(readFileSync(file, 'utf8'));
     writeFileSync(file, JSON.stringify({ ...record, format: 'fairaudit-run/1' }));
-    await refusedEverywhere(run, run.out, /run\.json: expected a run\.json that records the checksums of its results \(format fairaudit-run\/2\), found format fairaudit-run\/1, written before fairaudit checked its results; run the experiment again to trust these results\n$/);
+    await refusedEverywhere(
+      run,
+      run.out,
+      /run\.json: expected a run\.json that records the checksums of its results \(format fairaudit-run\/2\), found format fairaudit-run\/1, written before fairaudit checked its results; run the experiment again to trust these results\n$/,
+    );
   });
 
   it('merge of a damaged shard: exit 2, no merged folder', async () => {
@@ -117,6 +145,8 @@ describe('merge, report and compare check what they read (issue 13)', () => {
     writePaperLayoutManifest(run.out, { layout: 'paper-a', options: {} });
     const { code, stderr } = await runCliInProcess(['compare', run.out]);
     expect(code).toBe(2);
-    expect(stderr).toMatch(/report-layout\.json: expected results of an experiment of layout paper-a \(paper-a, .*\), found "results of experiment quick"\n$/);
+    expect(stderr).toMatch(
+      /report-layout\.json: expected results of an experiment of layout paper-a \(paper-a, .*\), found "results of experiment quick"\n$/,
+    );
   });
 });

@@ -7,7 +7,10 @@ import { fixtureRows, writeAuditResults } from './results-fixture.js';
 
 function publishedFolder(cells: unknown[]): string {
   const folder = mkdtempSync(join(tmpdir(), 'fairaudit-cli-published-'));
-  writeFileSync(join(folder, 'test.json'), JSON.stringify({ paper: 'T', experiment: 'fixture', replicates: 20, cells }));
+  writeFileSync(
+    join(folder, 'test.json'),
+    JSON.stringify({ paper: 'T', experiment: 'fixture', replicates: 20, cells }),
+  );
   return folder;
 }
 
@@ -28,7 +31,13 @@ describe('fairaudit report RESULTS_DIR', () => {
   it('report <fixture> exits 0 and writes report.html', async () => {
     const folder = join(mkdtempSync(join(tmpdir(), 'fairaudit-cli-')), 'fixture');
     writeAuditResults(folder, fixtureRows());
-    const { code, stdout } = await runCliInProcess(['report', folder, '--no-png', '--published', publishedFolder([{ ...queriesCell, value: 2349 }])]);
+    const { code, stdout } = await runCliInProcess([
+      'report',
+      folder,
+      '--no-png',
+      '--published',
+      publishedFolder([{ ...queriesCell, value: 2349 }]),
+    ]);
     expect(code).toBe(0);
     expect(existsSync(join(folder, 'report.html'))).toBe(true);
     expect(existsSync(join(folder, 'comparison.csv'))).toBe(true);
@@ -56,37 +65,69 @@ describe('fairaudit compare RESULTS_DIR', () => {
   it('compare exits 0 when every regression cell is within tolerance and prints one line per cell', async () => {
     const folder = join(mkdtempSync(join(tmpdir(), 'fairaudit-cli-')), 'fixture');
     writeAuditResults(folder, fixtureRows());
-    const { code, stdout: text } = await runCliInProcess(['compare', folder, '--published', publishedFolder([{ ...queriesCell, value: 2349 }])]);
+    const { code, stdout: text } = await runCliInProcess([
+      'compare',
+      folder,
+      '--published',
+      publishedFolder([{ ...queriesCell, value: 2349 }]),
+    ]);
     expect(code).toBe(0);
-    expect(text).toMatch(/acs-decision-queries\s+queries_mean\s+2349 ± 1345\s+2550\s+201\s+\S+\s+within \[regression\]/);
+    expect(text).toMatch(
+      /acs-decision-queries\s+queries_mean\s+2349 ± 1345\s+2550\s+201\s+\S+\s+within \[regression\]/,
+    );
     expect(text).toMatch(/1 within, 0 outside/);
   });
   it('compare exits 1 when a regression cell is out of tolerance', async () => {
     const folder = join(mkdtempSync(join(tmpdir(), 'fairaudit-cli-')), 'fixture');
     writeAuditResults(folder, fixtureRows());
-    const { code, stderr } = await runCliInProcess(['compare', folder, '--published', publishedFolder([{ ...queriesCell, value: 9000, std: 10 }])]);
+    const { code, stderr } = await runCliInProcess([
+      'compare',
+      folder,
+      '--published',
+      publishedFolder([{ ...queriesCell, value: 9000, std: 10 }]),
+    ]);
     expect(code).toBe(1);
     expect(stderr).toMatch(/regression cells out of tolerance or missing: acs-decision-queries/);
   });
   it('compare explains a missing regression cell and, with no cell compared, exits 2 (issue 13: never pass vacuously)', async () => {
     const folder = join(mkdtempSync(join(tmpdir(), 'fairaudit-cli-')), 'fixture');
     writeAuditResults(folder, fixtureRows());
-    const { code, stdout, stderr } = await runCliInProcess(['compare', folder, '--published', publishedFolder([{ ...queriesCell, value: 2349, where: { dataset: 'compas' } }])]);
+    const { code, stdout, stderr } = await runCliInProcess([
+      'compare',
+      folder,
+      '--published',
+      publishedFolder([{ ...queriesCell, value: 2349, where: { dataset: 'compas' } }]),
+    ]);
     expect(code).toBe(2);
     expect(stdout).toMatch(/acs-decision-queries: missing: 0 reproduced cells match \{"dataset":"compas"\}/);
-    expect(stderr).toMatch(/compare .*fixture: expected published cells of the experiment "fixture" that can be compared with its results, found "1 published cell\(s\), none comparable \(acs-decision-queries: missing\)"/);
+    expect(stderr).toMatch(
+      /compare .*fixture: expected published cells of the experiment "fixture" that can be compared with its results, found "1 published cell\(s\), none comparable \(acs-decision-queries: missing\)"/,
+    );
   });
   it('compare of an experiment no published cell names exits 2, not 0 (a results.arrow of another experiment in a paper folder passed a CI gate)', async () => {
     const folder = join(mkdtempSync(join(tmpdir(), 'fairaudit-cli-')), 'fixture');
     writeAuditResults(folder, fixtureRows(), { experiment: 'another-experiment' });
-    const { code, stderr } = await runCliInProcess(['compare', folder, '--published', publishedFolder([{ ...queriesCell, value: 2349 }])]);
+    const { code, stderr } = await runCliInProcess([
+      'compare',
+      folder,
+      '--published',
+      publishedFolder([{ ...queriesCell, value: 2349 }]),
+    ]);
     expect(code).toBe(2);
-    expect(stderr).toMatch(/expected published cells of the experiment "another-experiment" .*found "no published cell naming that experiment: nothing was compared"/);
+    expect(stderr).toMatch(
+      /expected published cells of the experiment "another-experiment" .*found "no published cell naming that experiment: nothing was compared"/,
+    );
   });
   it('compare --json prints the rows; a non-regression cell out of tolerance still exits 0', async () => {
     const folder = join(mkdtempSync(join(tmpdir(), 'fairaudit-cli-')), 'fixture');
     writeAuditResults(folder, fixtureRows());
-    const { code, stdout } = await runCliInProcess(['compare', folder, '--json', '--published', publishedFolder([{ ...queriesCell, value: 9000, regression: false }])]);
+    const { code, stdout } = await runCliInProcess([
+      'compare',
+      folder,
+      '--json',
+      '--published',
+      publishedFolder([{ ...queriesCell, value: 9000, regression: false }]),
+    ]);
     expect(code).toBe(0);
     const json = JSON.parse(stdout);
     expect(json.rows[0]).toMatchObject({ id: 'acs-decision-queries', status: 'outside', reproduced: 2550 });
@@ -118,7 +159,9 @@ describe('fairaudit report RESULTS_DIR where the report cannot be written (issue
     mkdirSync(join(folder, 'report.html'));
     const { code, stderr } = await runCliInProcess(['report', folder, '--no-png']);
     expect(code).toBe(2);
-    expect(stderr).toMatch(/report\.html: expected a place fairaudit can write, found a folder where a file should be \(EISDIR\)\n$/);
+    expect(stderr).toMatch(
+      /report\.html: expected a place fairaudit can write, found a folder where a file should be \(EISDIR\)\n$/,
+    );
     expect(readFileSync(join(folder, 'results.arrow')).equals(before)).toBe(true);
   });
 });

@@ -1,6 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import type { CellSummary } from '../../src/report/cell-results.js';
-import { comparePublished, comparisonTable, comparisonTolerance, regressionFailures } from '../../src/report/compare-published.js';
+import {
+  comparePublished,
+  comparisonTable,
+  comparisonTolerance,
+  regressionFailures,
+} from '../../src/report/compare-published.js';
 import { sequentialAuditReporter } from '../../src/kinds/sequential-audit/report.js';
 import { parsePublished, type PublishedCell } from '../../src/report/published.js';
 
@@ -15,13 +20,26 @@ const summaries: CellSummary[] = [
     cell: 'access=decision,dataset=acs',
     settings: { dataset: 'acs', access: 'decision', tolerance: 0.05 },
     replicates: 20,
-    values: { queries_mean: 2500, queries_mean_se: 300, frequency_reject: 0.5, decision_mode: 'Reject', oracle_gap: 0.09231, accuracy: 0.5 },
+    values: {
+      queries_mean: 2500,
+      queries_mean_se: 300,
+      frequency_reject: 0.5,
+      decision_mode: 'Reject',
+      oracle_gap: 0.09231,
+      accuracy: 0.5,
+    },
   },
   {
     cell: 'access=score,dataset=acs',
     settings: { dataset: 'acs', access: 'score', tolerance: 0.05 },
     replicates: 100,
-    values: { queries_mean: Number.NaN, frequency_reject: 0.5, decision_mode: 'accept', oracle_gap: 0.0923, accuracy: 0.5 },
+    values: {
+      queries_mean: Number.NaN,
+      frequency_reject: 0.5,
+      decision_mode: 'accept',
+      oracle_gap: 0.0923,
+      accuracy: 0.5,
+    },
   },
 ];
 
@@ -58,21 +76,76 @@ describe('comparisonTolerance(cell, reproduced, replicates, seReproduced, sigmas
 
 describe('comparePublished(cells, summaries, kind)', () => {
   const cells = publishedCells([
-    { ...base, id: 'queries', kind: 'mean', quantity: 'mean-queries', value: 2349, std: 1345, rounding: 0.5, where: { dataset: 'acs', access: 'decision' }, regression: true },
-    { ...base, id: 'far', kind: 'mean', statistic: 'queries_mean', value: 9000, std: 100, where: { dataset: 'acs', access: 'decision' }, regression: true },
-    { ...base, id: 'decision', kind: 'modal-decision', quantity: 'decision', value: 'reject', where: { dataset: 'acs', access: 'decision' } },
-    { ...base, id: 'gap', kind: 'analytic', quantity: 'oracle-gap', value: 0.0923, rounding: 5e-5, where: { dataset: 'acs', access: 'decision', tolerance: '0.05' } },
-    { ...base, id: 'freq', kind: 'frequency', quantity: 'reject-frequency', value: 1, rounding: 0.005, where: { dataset: 'acs', access: 'score' } },
+    {
+      ...base,
+      id: 'queries',
+      kind: 'mean',
+      quantity: 'mean-queries',
+      value: 2349,
+      std: 1345,
+      rounding: 0.5,
+      where: { dataset: 'acs', access: 'decision' },
+      regression: true,
+    },
+    {
+      ...base,
+      id: 'far',
+      kind: 'mean',
+      statistic: 'queries_mean',
+      value: 9000,
+      std: 100,
+      where: { dataset: 'acs', access: 'decision' },
+      regression: true,
+    },
+    {
+      ...base,
+      id: 'decision',
+      kind: 'modal-decision',
+      quantity: 'decision',
+      value: 'reject',
+      where: { dataset: 'acs', access: 'decision' },
+    },
+    {
+      ...base,
+      id: 'gap',
+      kind: 'analytic',
+      quantity: 'oracle-gap',
+      value: 0.0923,
+      rounding: 5e-5,
+      where: { dataset: 'acs', access: 'decision', tolerance: '0.05' },
+    },
+    {
+      ...base,
+      id: 'freq',
+      kind: 'frequency',
+      quantity: 'reject-frequency',
+      value: 1,
+      rounding: 0.005,
+      where: { dataset: 'acs', access: 'score' },
+    },
     { ...base, id: 'nan', kind: 'mean', quantity: 'mean-queries', value: 10, std: 1, where: { access: 'score' } },
     { ...base, id: 'several', kind: 'frequency', quantity: 'accuracy', value: 0.5, where: { dataset: 'acs' } },
     { ...base, id: 'nowhere', kind: 'frequency', quantity: 'accuracy', value: 0.5 },
-    { ...base, id: 'unknown', kind: 'frequency', quantity: 'mystery', value: 0.5, where: { dataset: 'acs' }, regression: true },
+    {
+      ...base,
+      id: 'unknown',
+      kind: 'frequency',
+      quantity: 'mystery',
+      value: 0.5,
+      where: { dataset: 'acs' },
+      regression: true,
+    },
   ]);
   const rows = comparePublished(cells, summaries, sequentialAuditReporter);
   const byId = Object.fromEntries(rows.map((row) => [row.id, row]));
 
   it('a mean within 3 combined standard errors is within; one far away is outside', () => {
-    expect(byId.queries).toMatchObject({ status: 'within', reproduced: 2500, difference: 151, statistic: 'queries_mean' });
+    expect(byId.queries).toMatchObject({
+      status: 'within',
+      reproduced: 2500,
+      difference: 151,
+      statistic: 'queries_mean',
+    });
     expect(byId.far.status).toBe('outside');
   });
   it('labels compare ignoring case; analytic cells compare up to rounding (setting "0.05" matches 0.05)', () => {

@@ -67,10 +67,17 @@ export async function openReport(htmlPath: string, screenshotPath: string): Prom
       return route.abort();
     });
     await page.goto(reportUrl, { waitUntil: 'load' });
-    const chartSvgCounts = await page.$$eval('figure.chart-figure', (figures) => figures.map((figure) => figure.querySelectorAll('.chart svg').length));
-    const markCount = await page.$$eval('figure.chart-figure .chart svg path, figure.chart-figure .chart svg rect, figure.chart-figure .chart svg line', (marks) => marks.length);
+    const chartSvgCounts = await page.$$eval('figure.chart-figure', (figures) =>
+      figures.map((figure) => figure.querySelectorAll('.chart svg').length),
+    );
+    const markCount = await page.$$eval(
+      'figure.chart-figure .chart svg path, figure.chart-figure .chart svg rect, figure.chart-figure .chart svg line',
+      (marks) => marks.length,
+    );
     const visibleTableIds = await page.$$eval('table[id]', (tables) =>
-      tables.filter((table) => table.getBoundingClientRect().width > 0 && table.getBoundingClientRect().height > 0).map((table) => table.id),
+      tables
+        .filter((table) => table.getBoundingClientRect().width > 0 && table.getBoundingClientRect().height > 0)
+        .map((table) => table.id),
     );
     const visibleChartIds = await page.$$eval('figure.chart-figure', (figures) =>
       figures
@@ -80,10 +87,21 @@ export async function openReport(htmlPath: string, screenshotPath: string): Prom
         })
         .map((figure) => figure.id),
     );
-    const notices = await page.$$eval('p.notice', (paragraphs) => paragraphs.map((paragraph) => paragraph.textContent ?? ''));
+    const notices = await page.$$eval('p.notice', (paragraphs) =>
+      paragraphs.map((paragraph) => paragraph.textContent ?? ''),
+    );
     mkdirSync(dirname(screenshotPath), { recursive: true });
     await page.screenshot({ path: screenshotPath, fullPage: true });
-    return { chartSvgCounts, markCount, consoleErrors, externalRequests, title: await page.title(), visibleTableIds, visibleChartIds, notices };
+    return {
+      chartSvgCounts,
+      markCount,
+      consoleErrors,
+      externalRequests,
+      title: await page.title(),
+      visibleTableIds,
+      visibleChartIds,
+      notices,
+    };
   } finally {
     await context.close();
     rmSync(profile, { recursive: true, force: true });

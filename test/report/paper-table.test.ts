@@ -3,8 +3,18 @@ import type { CellSummary } from '../../src/report/cell-results.js';
 import { layoutPaperTable, type PaperTableLayout, siblingCell } from '../../src/report/paper-table.js';
 
 const summaries: CellSummary[] = [
-  { cell: 'a', settings: { dataset: 'acs', metric: 'sp' }, replicates: 20, values: { accuracy: 0.75, fixed_accuracy: 1, queries_mean: 2349.4, queries_std: 1345.2 } },
-  { cell: 'b', settings: { dataset: 'acs', metric: 'eo' }, replicates: 20, values: { accuracy: 0.7, fixed_accuracy: 0.95, queries_mean: 2711, queries_std: 1123 } },
+  {
+    cell: 'a',
+    settings: { dataset: 'acs', metric: 'sp' },
+    replicates: 20,
+    values: { accuracy: 0.75, fixed_accuracy: 1, queries_mean: 2349.4, queries_std: 1345.2 },
+  },
+  {
+    cell: 'b',
+    settings: { dataset: 'acs', metric: 'eo' },
+    replicates: 20,
+    values: { accuracy: 0.7, fixed_accuracy: 0.95, queries_mean: 2711, queries_std: 1123 },
+  },
 ];
 
 const layout: PaperTableLayout = {
@@ -15,7 +25,12 @@ const layout: PaperTableLayout = {
     { name: 'dataset', label: 'Dataset', type: 'string' },
     { name: 'metric', label: 'Metric', type: 'string' },
     { name: 'accuracy', label: 'Accuracy', type: 'number', digits: 2, value: (cell) => cell.values.accuracy },
-    { name: 'samples', label: 'Samples', type: 'string', value: (cell) => `${Number(cell.values.queries_mean).toFixed(0)} ± ${Number(cell.values.queries_std).toFixed(0)}` },
+    {
+      name: 'samples',
+      label: 'Samples',
+      type: 'string',
+      value: (cell) => `${Number(cell.values.queries_mean).toFixed(0)} ± ${Number(cell.values.queries_std).toFixed(0)}`,
+    },
   ],
   rows: [
     { labels: { dataset: 'ACS', metric: 'SP' }, where: { dataset: 'acs', metric: 'sp' } },
@@ -34,7 +49,11 @@ describe('layoutPaperTable(layout, summaries)', () => {
   });
   it('keeps unmatched and ambiguous rows with empty values and a note', () => {
     const table = layoutPaperTable(layout, summaries);
-    expect(table.rows[2]).toMatchObject({ dataset: 'Adult', accuracy: null, note: 'no cell matches {"dataset":"adult","metric":"sp"}' });
+    expect(table.rows[2]).toMatchObject({
+      dataset: 'Adult',
+      accuracy: null,
+      note: 'no cell matches {"dataset":"adult","metric":"sp"}',
+    });
     expect(table.rows[3]).toMatchObject({ accuracy: null, note: '2 cells match {"dataset":"acs"}' });
   });
 });
@@ -48,7 +67,16 @@ describe('siblingCell(all, cell, keys, change) / a column reading another cell',
   it('layoutPaperTable passes every summary to a column, so the SP row can show the EO accuracy', () => {
     const eoAccuracy: PaperTableLayout = {
       ...layout,
-      columns: [...layout.columns, { name: 'eo_accuracy', label: 'EO accuracy', type: 'number', value: (cell, all) => siblingCell(all, cell, ['dataset', 'metric'], { metric: 'eo' })?.values.accuracy ?? null }],
+      columns: [
+        ...layout.columns,
+        {
+          name: 'eo_accuracy',
+          label: 'EO accuracy',
+          type: 'number',
+          value: (cell, all) =>
+            siblingCell(all, cell, ['dataset', 'metric'], { metric: 'eo' })?.values.accuracy ?? null,
+        },
+      ],
     };
     const table = layoutPaperTable(eoAccuracy, summaries);
     const sp = table.rows.find((row) => row.metric === 'SP');

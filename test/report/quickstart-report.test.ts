@@ -27,10 +27,34 @@ describe('quickstart end to end: run → report → compare → Chromium', () =>
 
     const published = mkdtempSync(join(tmpdir(), 'fairaudit-quickstart-published-'));
     const cells = designedGaps.flatMap(([pool, metric, gap, decision]) => [
-      { id: `quickstart/${pool}/${metric}/gap`, table: 'configs/quickstart.yaml', row: pool, column: `${metric} gap`, kind: 'analytic', statistic: 'oracle_gap', value: gap, rounding: 5e-5, where: { pool, metric, access: 'decision' }, regression: true },
-      { id: `quickstart/${pool}/${metric}/oracle`, table: 'configs/quickstart.yaml', row: pool, column: `${metric} oracle`, kind: 'label', statistic: 'oracle_decision', value: decision, where: { pool, metric, access: 'decision' }, regression: true },
+      {
+        id: `quickstart/${pool}/${metric}/gap`,
+        table: 'configs/quickstart.yaml',
+        row: pool,
+        column: `${metric} gap`,
+        kind: 'analytic',
+        statistic: 'oracle_gap',
+        value: gap,
+        rounding: 5e-5,
+        where: { pool, metric, access: 'decision' },
+        regression: true,
+      },
+      {
+        id: `quickstart/${pool}/${metric}/oracle`,
+        table: 'configs/quickstart.yaml',
+        row: pool,
+        column: `${metric} oracle`,
+        kind: 'label',
+        statistic: 'oracle_decision',
+        value: decision,
+        where: { pool, metric, access: 'decision' },
+        regression: true,
+      },
     ]);
-    writeFileSync(join(published, 'quickstart.json'), JSON.stringify({ paper: 'quickstart design', experiment: 'quickstart', cells }));
+    writeFileSync(
+      join(published, 'quickstart.json'),
+      JSON.stringify({ paper: 'quickstart design', experiment: 'quickstart', cells }),
+    );
 
     expect((await runCliInProcess(['report', out, '--published', published])).code).toBe(0);
     const summary = tableFromIPC(readFileSync(join(out, 'summary.arrow')));
@@ -39,13 +63,16 @@ describe('quickstart end to end: run → report → compare → Chromium', () =>
     expect((await runCliInProcess(['compare', out, '--published', published])).code).toBe(0);
   });
 
-  it.skipIf(chromiumMissing !== undefined)('report.html opens in Chromium with its charts (screenshot under results/)', async () => {
-    const screenshot = join(packageRoot(), 'results', 'report-screenshots', 'quickstart-report.png');
-    const seen = await openReport(join(out, 'report.html'), screenshot);
-    expect(seen.title).toBe('fairaudit report: quickstart');
-    expect(seen.chartSvgCounts).toEqual([1, 1, 1]);
-    expect(seen.consoleErrors).toEqual([]);
-    expect(seen.externalRequests).toEqual([]);
-    expect(statSync(screenshot).size).toBeGreaterThan(10_000);
-  });
+  it.skipIf(chromiumMissing !== undefined)(
+    'report.html opens in Chromium with its charts (screenshot under results/)',
+    async () => {
+      const screenshot = join(packageRoot(), 'results', 'report-screenshots', 'quickstart-report.png');
+      const seen = await openReport(join(out, 'report.html'), screenshot);
+      expect(seen.title).toBe('fairaudit report: quickstart');
+      expect(seen.chartSvgCounts).toEqual([1, 1, 1]);
+      expect(seen.consoleErrors).toEqual([]);
+      expect(seen.externalRequests).toEqual([]);
+      expect(statSync(screenshot).size).toBeGreaterThan(10_000);
+    },
+  );
 });

@@ -3,7 +3,12 @@ import { barChartSpec } from '../../src/report/charts/bar-chart.js';
 import { renderChartSvg } from '../../src/report/charts/render-chart.js';
 import { type ReportContent, reportHtml } from '../../src/report/report-html.js';
 
-const summary = { id: 'summary', title: 'Summary', columns: [{ name: 'cell', label: 'Cell', type: 'string' as const }], rows: [{ cell: 'a' }] };
+const summary = {
+  id: 'summary',
+  title: 'Summary',
+  columns: [{ name: 'cell', label: 'Cell', type: 'string' as const }],
+  rows: [{ cell: 'a' }],
+};
 
 function content(overrides: Partial<ReportContent>): ReportContent {
   return {
@@ -32,7 +37,11 @@ describe('reportHtml(content)', () => {
       { title: 'T', categoryTitle: 'c', valueTitle: 'v', panelTitle: 'p' },
     );
     const svg = await renderChartSvg(spec);
-    const chart = (id: string) => ({ chart: { id, title: id, spec }, svg, files: { spec: `${id}.vl.json`, svg: `${id}.svg`, png: null } });
+    const chart = (id: string) => ({
+      chart: { id, title: id, spec },
+      svg,
+      files: { spec: `${id}.vl.json`, svg: `${id}.svg`, png: null },
+    });
     const html = reportHtml(content({ charts: [chart('one'), chart('two')] }));
     const ids = [...html.matchAll(/\sid="([^"]+)"/g)].map((match) => match[1]);
     expect(ids.length).toBeGreaterThan(4);

@@ -13,7 +13,10 @@ describe.skipIf(chromiumMissing !== undefined)('report.html in headless Chromium
   it('writeReport(fixture) renders every chart as SVG with no console errors and no network, and saves a screenshot', async () => {
     const folder = join(mkdtempSync(join(tmpdir(), 'fairaudit-browser-')), 'fixture');
     writeAuditResults(folder, fixtureRows());
-    const output = await writeReport(folder, { publishedFolder: mkdtempSync(join(tmpdir(), 'fairaudit-no-published-')), png: false });
+    const output = await writeReport(folder, {
+      publishedFolder: mkdtempSync(join(tmpdir(), 'fairaudit-no-published-')),
+      png: false,
+    });
     const screenshot = join(packageRoot(), 'results', 'report-screenshots', 'fixture-report.png');
     const seen = await openReport(output.reportPath, screenshot);
     expect(seen.title).toBe('fairaudit report: fixture');

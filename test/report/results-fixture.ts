@@ -45,22 +45,64 @@ export function writeAuditResults(
     return index;
   });
   const columns: Record<string, Vector<Utf8> | Vector<Int32> | Vector<Float64>> = {
-    experiment: vectorFromArray(rows.map(() => experiment), new Utf8()),
-    kind: vectorFromArray(rows.map(() => options.kind ?? 'sequential-audit'), new Utf8()),
+    experiment: vectorFromArray(
+      rows.map(() => experiment),
+      new Utf8(),
+    ),
+    kind: vectorFromArray(
+      rows.map(() => options.kind ?? 'sequential-audit'),
+      new Utf8(),
+    ),
     cell: vectorFromArray(rows.map(cellOf), new Utf8()),
-    dataset: vectorFromArray(rows.map((row) => row.dataset), new Utf8()),
-    access: vectorFromArray(rows.map((row) => row.access), new Utf8()),
+    dataset: vectorFromArray(
+      rows.map((row) => row.dataset),
+      new Utf8(),
+    ),
+    access: vectorFromArray(
+      rows.map((row) => row.access),
+      new Utf8(),
+    ),
     replicate: vectorFromArray(replicates, new Int32()),
-    seed: vectorFromArray(rows.map((_, i) => `seed-${i}`), new Utf8()),
-    decision: vectorFromArray(rows.map((row) => row.decision), new Utf8()),
-    queries: vectorFromArray(rows.map((row) => row.queries), new Int32()),
-    statistic: vectorFromArray(rows.map((row) => row.statistic ?? 0), new Float64()),
-    oracle_gap: vectorFromArray(rows.map((row) => row.oracleGap), new Float64()),
-    oracle_decision: vectorFromArray(rows.map((row) => row.oracleDecision), new Utf8()),
-    fixed_decision: vectorFromArray(rows.map((row) => row.fixedDecision), new Utf8()),
-    fixed_samples: vectorFromArray(rows.map((row) => row.fixedSamples), new Int32()),
-    pool_size: vectorFromArray(rows.map((row) => row.poolSize ?? 5000), new Int32()),
-    proxy_gap: vectorFromArray(rows.map((row) => row.proxyGap ?? Number.NaN), new Float64()),
+    seed: vectorFromArray(
+      rows.map((_, i) => `seed-${i}`),
+      new Utf8(),
+    ),
+    decision: vectorFromArray(
+      rows.map((row) => row.decision),
+      new Utf8(),
+    ),
+    queries: vectorFromArray(
+      rows.map((row) => row.queries),
+      new Int32(),
+    ),
+    statistic: vectorFromArray(
+      rows.map((row) => row.statistic ?? 0),
+      new Float64(),
+    ),
+    oracle_gap: vectorFromArray(
+      rows.map((row) => row.oracleGap),
+      new Float64(),
+    ),
+    oracle_decision: vectorFromArray(
+      rows.map((row) => row.oracleDecision),
+      new Utf8(),
+    ),
+    fixed_decision: vectorFromArray(
+      rows.map((row) => row.fixedDecision),
+      new Utf8(),
+    ),
+    fixed_samples: vectorFromArray(
+      rows.map((row) => row.fixedSamples),
+      new Int32(),
+    ),
+    pool_size: vectorFromArray(
+      rows.map((row) => row.poolSize ?? 5000),
+      new Int32(),
+    ),
+    proxy_gap: vectorFromArray(
+      rows.map((row) => row.proxyGap ?? Number.NaN),
+      new Float64(),
+    ),
   };
   for (const name of options.dropColumns ?? []) delete columns[name];
   const kind = options.kind ?? 'sequential-audit';
@@ -75,16 +117,31 @@ export function writeAuditResults(
   if (options.runJson !== false) {
     const cells = [...replicateIndex.entries()].map(([key, count], index) => {
       const [access, dataset] = key.split(',').map((part) => part.split('=')[1]);
-      return { index, key, columns: { dataset, access }, settings: { dataset, access, audit: { tolerance: 0.05, budget: 4000 } }, replicates: count };
+      return {
+        index,
+        key,
+        columns: { dataset, access },
+        settings: { dataset, access, audit: { tolerance: 0.05, budget: 4000 } },
+        replicates: count,
+      };
     });
-    const typeOf = (vector: Vector) => ({ Utf8: 'utf8', Int32: 'int32', Float64: 'float64' })[String(vector.type)] as string;
+    const typeOf = (vector: Vector) =>
+      ({ Utf8: 'utf8', Int32: 'int32', Float64: 'float64' })[String(vector.type)] as string;
     writeFileSync(
       join(folder, 'run.json'),
       JSON.stringify({
         format: 'fairaudit-run/2',
         experiment,
         kind,
-        config: { file: 'fixture.yaml', description: null, seed: '7', replicates: 4, chunkSize: 100, settings: {}, grid: {} },
+        config: {
+          file: 'fixture.yaml',
+          description: null,
+          seed: '7',
+          replicates: 4,
+          chunkSize: 100,
+          settings: {},
+          grid: {},
+        },
         plan: {
           fingerprint: FIXTURE_FINGERPRINT,
           fingerprintFormat: 'fairaudit-plan/2',
@@ -103,8 +160,23 @@ export function writeAuditResults(
         shard: null,
         rows: rows.length,
         columns: Object.entries(columns).map(([name, vector]) => ({ name, type: typeOf(vector), description: name })),
-        artifacts: [{ file: 'results.arrow', sha256: createHash('sha256').update(bytes).digest('hex'), bytes: bytes.byteLength, rows: rows.length, batches: 1 }],
-        provenance: { fairauditVersion: '0.1.0', node: 'v20', gitCommit: 'abc123', masterSeed: 7, threads: 1, wallTimeSeconds: 1.5 },
+        artifacts: [
+          {
+            file: 'results.arrow',
+            sha256: createHash('sha256').update(bytes).digest('hex'),
+            bytes: bytes.byteLength,
+            rows: rows.length,
+            batches: 1,
+          },
+        ],
+        provenance: {
+          fairauditVersion: '0.1.0',
+          node: 'v20',
+          gitCommit: 'abc123',
+          masterSeed: 7,
+          threads: 1,
+          wallTimeSeconds: 1.5,
+        },
       }),
     );
   }
@@ -121,8 +193,16 @@ export function fixtureRows(): AuditRow[] {
     { dataset: 'adult', oracleGap: 0.1716, scale: 0.1 },
   ];
   const accesses = [
-    { access: 'decision', queries: [2000, 2400, 1800, 4000], decisions: ['reject', 'reject', 'reject', 'inconclusive'] as const },
-    { access: 'score', queries: [1500, 1900, 2100, 1700], decisions: ['reject', 'reject', 'reject', 'reject'] as const },
+    {
+      access: 'decision',
+      queries: [2000, 2400, 1800, 4000],
+      decisions: ['reject', 'reject', 'reject', 'inconclusive'] as const,
+    },
+    {
+      access: 'score',
+      queries: [1500, 1900, 2100, 1700],
+      decisions: ['reject', 'reject', 'reject', 'reject'] as const,
+    },
     { access: 'logit', queries: [600, 800, 700, 500], decisions: ['reject', 'reject', 'accept', 'reject'] as const },
   ];
   for (const { dataset, oracleGap, scale } of datasets) {

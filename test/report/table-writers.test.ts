@@ -43,7 +43,9 @@ describe('tableToArrow(table)', () => {
 
 describe('tableToCsv(table)', () => {
   it('quotes fields with commas and quotes, keeps full precision, writes NaN and empty for null', () => {
-    expect(tableToCsv(table)).toBe('name,value\nplain,1.23456\n"has, comma and ""quotes""",NaN\npipe | <b>,\n,1e+300\n');
+    expect(tableToCsv(table)).toBe(
+      'name,value\nplain,1.23456\n"has, comma and ""quotes""",NaN\npipe | <b>,\n,1e+300\n',
+    );
   });
 });
 

@@ -10,9 +10,19 @@ describe('writeReport(directory)', () => {
   it('writes summary tables, charts (spec, SVG, PNG) and a self-contained report.html', async () => {
     const folder = join(mkdtempSync(join(tmpdir(), 'fairaudit-report-')), 'fixture');
     writeAuditResults(folder, fixtureRows());
-    const output = await writeReport(folder, { publishedFolder: mkdtempSync(join(tmpdir(), 'fairaudit-no-published-')) });
+    const output = await writeReport(folder, {
+      publishedFolder: mkdtempSync(join(tmpdir(), 'fairaudit-no-published-')),
+    });
     expect(output.summaries).toHaveLength(6);
-    for (const name of ['summary.arrow', 'summary.csv', 'summary.md', 'report.html', 'charts/queries.svg', 'charts/queries.png', 'charts/queries.vl.json']) {
+    for (const name of [
+      'summary.arrow',
+      'summary.csv',
+      'summary.md',
+      'report.html',
+      'charts/queries.svg',
+      'charts/queries.png',
+      'charts/queries.vl.json',
+    ]) {
       expect(existsSync(join(folder, name)), name).toBe(true);
     }
     const summary = tableFromIPC(readFileSync(join(folder, 'summary.arrow')));

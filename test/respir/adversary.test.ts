@@ -25,7 +25,10 @@ function exhaustive(counts: GroupCounts, target: number, budget: number) {
     });
     const gap = Math.abs(positives[1] / counts.sizes[1] - positives[0] / counts.sizes[0]);
     if (gap <= target + 1e-12) fewest = Math.min(fewest, flips);
-    if (flips <= budget && (gap < lowestGap - 1e-12 || (Math.abs(gap - lowestGap) <= 1e-12 && flips < lowestGapFlips))) {
+    if (
+      flips <= budget &&
+      (gap < lowestGap - 1e-12 || (Math.abs(gap - lowestGap) <= 1e-12 && flips < lowestGapFlips))
+    ) {
       lowestGap = gap;
       lowestGapFlips = flips;
     }
@@ -38,7 +41,10 @@ describe('fewestFlipsToGap(counts, targetGap)', () => {
     const random = createRandom('adversary-exhaustive');
     for (let trial = 0; trial < 300; trial++) {
       const sizes: [number, number] = [1 + Math.floor(random() * 7), 1 + Math.floor(random() * 5)];
-      const positives: [number, number] = [Math.floor(random() * (sizes[0] + 1)), Math.floor(random() * (sizes[1] + 1))];
+      const positives: [number, number] = [
+        Math.floor(random() * (sizes[0] + 1)),
+        Math.floor(random() * (sizes[1] + 1)),
+      ];
       const counts = { sizes, positives };
       const target = [0, 0.05, 0.1, 0.2, 0.3][Math.floor(random() * 5)];
       const truth = exhaustive(counts, target, 0);
@@ -90,7 +96,10 @@ describe('bestManipulation(counts, maxFlips)', () => {
     const random = createRandom('adversary-budget');
     for (let trial = 0; trial < 200; trial++) {
       const sizes: [number, number] = [1 + Math.floor(random() * 6), 1 + Math.floor(random() * 5)];
-      const positives: [number, number] = [Math.floor(random() * (sizes[0] + 1)), Math.floor(random() * (sizes[1] + 1))];
+      const positives: [number, number] = [
+        Math.floor(random() * (sizes[0] + 1)),
+        Math.floor(random() * (sizes[1] + 1)),
+      ];
       const budget = Math.floor(random() * 5);
       const truth = exhaustive({ sizes, positives }, 0, budget);
       const result = bestManipulation({ sizes, positives }, budget);
@@ -108,7 +117,7 @@ describe('bestManipulation(counts, maxFlips)', () => {
 });
 
 describe('bestEffortManipulation(counts)', () => {
-  it('brings the gap within 1/(2·N_max) of zero with about ⌈|d|·N_min⌉ flips, the paper\'s best-effort count', () => {
+  it("brings the gap within 1/(2·N_max) of zero with about ⌈|d|·N_min⌉ flips, the paper's best-effort count", () => {
     // CCD-gender-sized C: N₀ = 8150, N₁ = 5350, d = 1500/5350 − 2050/8150 ≈ 0.0288
     const counts = { sizes: [8150, 5350] as const, positives: [2050, 1500] as const };
     const result = bestEffortManipulation(counts);
@@ -123,9 +132,14 @@ describe('bestEffortManipulation(counts)', () => {
     const random = createRandom('best-effort');
     for (let trial = 0; trial < 100; trial++) {
       const sizes: [number, number] = [1 + Math.floor(random() * 6), 1 + Math.floor(random() * 5)];
-      const positives: [number, number] = [Math.floor(random() * (sizes[0] + 1)), Math.floor(random() * (sizes[1] + 1))];
+      const positives: [number, number] = [
+        Math.floor(random() * (sizes[0] + 1)),
+        Math.floor(random() * (sizes[1] + 1)),
+      ];
       const truth = exhaustive({ sizes, positives }, 1 / (2 * Math.max(...sizes)), 0);
-      expect(bestEffortManipulation({ sizes, positives }).flips, JSON.stringify({ sizes, positives })).toBe(truth.fewest);
+      expect(bestEffortManipulation({ sizes, positives }).flips, JSON.stringify({ sizes, positives })).toBe(
+        truth.fewest,
+      );
     }
   });
 });

@@ -34,7 +34,11 @@ function strataOf(counts: number[]): AuditStrata {
 describe('hypergeometricProbability(logFactorials, N, K, n, x)', () => {
   it('equals C(K,x)C(N−K,n−x)/C(N,n) computed with BigInt', () => {
     const table = logFactorialTable(60);
-    for (const [population, successes, draws] of [[50, 20, 15], [60, 3, 40], [10, 10, 4]]) {
+    for (const [population, successes, draws] of [
+      [50, 20, 15],
+      [60, 3, 40],
+      [10, 10, 4],
+    ]) {
       for (let x = 0; x <= draws; x++) {
         expect(hypergeometricProbability(table, population, successes, draws, x)).toBeCloseTo(
           exactHypergeometric(population, successes, draws, x),

@@ -56,7 +56,11 @@ describe('respirFlipBound(gap, tolerance, failureProbability, auditMinoritySize,
     expect(result.targetGap).toBeCloseTo(0.4 - 0.2093329079402921, 14);
   });
   it('reports best effort ⌈|d|·N_min⌉ when ε < γ (paper B §5): CCD gender gives 150 = ⌈0.028·5350⌉', () => {
-    expect(respirFlipBound(0.028, 0.014, 0.2, 2675, 5350)).toMatchObject({ flips: 150, bestEffort: true, targetGap: 0 });
+    expect(respirFlipBound(0.028, 0.014, 0.2, 2675, 5350)).toMatchObject({
+      flips: 150,
+      bestEffort: true,
+      targetGap: 0,
+    });
   });
   it('asks for no flips when the gap already sits below ε − γ', () => {
     expect(respirFlipBound(0.1, 0.5, 0.05, 200, 1000).flips).toBe(0);

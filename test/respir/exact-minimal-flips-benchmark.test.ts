@@ -1,5 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { benchmarkExactMinimalFlips, type ExactMinimumWorkloadRow } from '../../src/respir/exact-minimal-flips-benchmark.js';
+import {
+  benchmarkExactMinimalFlips,
+  type ExactMinimumWorkloadRow,
+} from '../../src/respir/exact-minimal-flips-benchmark.js';
 import { exactManipulationCost } from '../../src/respir/exact-manipulation-cost.js';
 import { InputError } from '../../src/util/errors.js';
 
@@ -21,7 +24,7 @@ const rows: ExactMinimumWorkloadRow[] = [400, 800, 1200].map((size) => ({
 }));
 
 describe('benchmarkExactMinimalFlips(rows, options)', () => {
-  it('gives every row exactManipulationCost\'s minimum, in the rows\' order, on the calling thread and on 2 worker threads alike', async () => {
+  it("gives every row exactManipulationCost's minimum, in the rows' order, on the calling thread and on 2 worker threads alike", async () => {
     const expected = rows.map((row) => exactManipulationCost(row.setting).respir.flips);
     const one = await benchmarkExactMinimalFlips(rows);
     const two = await benchmarkExactMinimalFlips(rows, { threads: 2 });

@@ -40,7 +40,13 @@ function paritySetting(
   tolerance: number,
   passProbability: number,
 ): ExactMinimalFlipsSetting {
-  return { population: { groupSizes: sizes, eligibleSizes: sizes, eligiblePositives: positives }, auditSetSize, design, tolerance, passProbability };
+  return {
+    population: { groupSizes: sizes, eligibleSizes: sizes, eligiblePositives: positives },
+    auditSetSize,
+    design,
+    tolerance,
+    passProbability,
+  };
 }
 
 function randomSetting(random: Random, maxSize: number): ExactMinimalFlipsSetting {
@@ -93,7 +99,9 @@ describe('exactMinimalFlips(setting)', () => {
       expect(result.exact, label).toBe(true);
       expect(result.flips, label).toBe(best);
       const [u, v] = result.positives;
-      expect(Math.abs(u - setting.population.eligiblePositives[0]) + Math.abs(v - setting.population.eligiblePositives[1])).toBe(best);
+      expect(
+        Math.abs(u - setting.population.eligiblePositives[0]) + Math.abs(v - setting.population.eligiblePositives[1]),
+      ).toBe(best);
       expect(result.passProbability.lower).toBeGreaterThanOrEqual(setting.passProbability);
       if (best > 0) nonzero++;
     }
@@ -133,10 +141,15 @@ describe('exactMinimalFlips(setting)', () => {
 
   it('throws InputError naming the setting for an empty group, n > N and 1 − δ outside (0, 1)', () => {
     const base: ExactMinimalFlipsSetting = paritySetting([10, 10], [2, 8], 10, 'uniform', 0.1, 0.8);
-    expect(() => exactMinimalFlips({ ...base, population: { groupSizes: [10, 0], eligibleSizes: [10, 0], eligiblePositives: [2, 0] } })).toThrow(
-      /exactMinimalFlips: population: group 1 size: expected a positive integer, found 0/,
+    expect(() =>
+      exactMinimalFlips({
+        ...base,
+        population: { groupSizes: [10, 0], eligibleSizes: [10, 0], eligiblePositives: [2, 0] },
+      }),
+    ).toThrow(/exactMinimalFlips: population: group 1 size: expected a positive integer, found 0/);
+    expect(() => exactMinimalFlips({ ...base, auditSetSize: 21 })).toThrow(
+      /auditSetSize: expected an integer from 2 to the candidate set size 20/,
     );
-    expect(() => exactMinimalFlips({ ...base, auditSetSize: 21 })).toThrow(/auditSetSize: expected an integer from 2 to the candidate set size 20/);
     expect(() => exactMinimalFlips({ ...base, passProbability: 1 })).toThrow(InputError);
     expect(() => exactMinimalFlips({ ...base, tolerance: -0.1 })).toThrow(/tolerance: expected a finite tolerance ≥ 0/);
   });
@@ -167,7 +180,8 @@ function simulatedPassRate(
   const perGroup = groupAuditSizes(design, population.groupSizes, auditSetSize);
   let passes = 0;
   for (let d = 0; d < draws; d++) {
-    const drawn0 = perGroup === null ? hypergeometricKernel(random, logFactorials, size0 + size1, size0, auditSetSize) : perGroup[0];
+    const drawn0 =
+      perGroup === null ? hypergeometricKernel(random, logFactorials, size0 + size1, size0, auditSetSize) : perGroup[0];
     const drawn1 = auditSetSize - drawn0;
     const x0 = hypergeometricKernel(random, logFactorials, size0, positives[0], drawn0);
     const x1 = hypergeometricKernel(random, logFactorials, size1, positives[1], drawn1);
@@ -196,10 +210,23 @@ describe('exactMinimalFlips on paper B Table 2 sizes, against Monte Carlo pass r
   for (const row of rows) {
     it(`${row.name}: passes with probability ≥ 0.8 at the minimum and < 0.8 with the strongest manipulation one flip below`, () => {
       const majority = row.size - row.minority;
-      const positives: [number, number] = [Math.round((row.rate - row.gap) * majority), Math.round(row.rate * row.minority)];
-      const population: CandidatePopulation = { groupSizes: [majority, row.minority], eligibleSizes: [majority, row.minority], eligiblePositives: positives };
+      const positives: [number, number] = [
+        Math.round((row.rate - row.gap) * majority),
+        Math.round(row.rate * row.minority),
+      ];
+      const population: CandidatePopulation = {
+        groupSizes: [majority, row.minority],
+        eligibleSizes: [majority, row.minority],
+        eligiblePositives: positives,
+      };
       const tolerance = Math.abs(positives[1] / row.minority - positives[0] / majority) / 2;
-      const setting: ExactMinimalFlipsSetting = { population, auditSetSize: row.audit, design: 'uniform', tolerance, passProbability: 0.8 };
+      const setting: ExactMinimalFlipsSetting = {
+        population,
+        auditSetSize: row.audit,
+        design: 'uniform',
+        tolerance,
+        passProbability: 0.8,
+      };
       const result = exactMinimalFlips(setting);
       expect(result.exact).toBe(true);
       const flips = result.flips as number;
@@ -222,7 +249,15 @@ describe('exactMinimalFlips on paper B Table 2 sizes, against Monte Carlo pass r
       const random = createRandom(`exact-minimal-flips-monte-carlo-${row.name}`);
       const draws = 40_000;
       const atMinimum = simulatedPassRate(population, result.positives, row.audit, 'uniform', tolerance, draws, random);
-      const oneBelow = simulatedPassRate(population, [below.u, below.v], row.audit, 'uniform', tolerance, draws, random);
+      const oneBelow = simulatedPassRate(
+        population,
+        [below.u, below.v],
+        row.audit,
+        'uniform',
+        tolerance,
+        draws,
+        random,
+      );
       // 99.9% Wilson intervals (z = 3.29) of the simulated pass rates hold the exact values,
       // which straddle 1 − δ: simulation and exact calculation agree on the minimum.
       const [lowAt, highAt] = wilson(atMinimum, draws, 3.29);

@@ -61,7 +61,12 @@ function bruteForcePassProbability(
     });
     if (perGroup !== null && (drawn[0] !== perGroup[0] || drawn[1] !== perGroup[1])) continue;
     sets++;
-    if (metric[0] > 0 && metric[1] > 0 && !countGapExceedsTolerance(metric[0], positive[0], metric[1], positive[1], tolerance)) passes++;
+    if (
+      metric[0] > 0 &&
+      metric[1] > 0 &&
+      !countGapExceedsTolerance(metric[0], positive[0], metric[1], positive[1], tolerance)
+    )
+      passes++;
   }
   return passes / sets;
 }
@@ -83,7 +88,9 @@ describe('hypergeometricWindow(population, successes, draws, tailBound)', () => 
           const exact = hypergeometricProbability(logFactorials, population, successes, draws, window.first + i);
           kept += exact;
           // Normalised over the window: too large by a factor ≤ 1 + droppedMass (plus ln-factorial rounding ~1e-9).
-          expect(Math.abs(window.probabilities[i] - exact)).toBeLessThanOrEqual(exact * (window.droppedMass + 1e-8) + 1e-300);
+          expect(Math.abs(window.probabilities[i] - exact)).toBeLessThanOrEqual(
+            exact * (window.droppedMass + 1e-8) + 1e-300,
+          );
         }
         expect(1 - kept).toBeLessThanOrEqual(window.droppedMass + 1e-8);
         expect(window.droppedMass).toBeLessThanOrEqual(2 * tailBound);
@@ -121,7 +128,10 @@ describe('createPassProbabilityEvaluator(setting).outcomes(P0, P1)', () => {
         for (let v = 0; v <= eligible1; v++) {
           const expected = bruteForcePassProbability(population, [u, v], auditSetSize, design, tolerance);
           const got = evaluator.outcomes(u, v).pass;
-          expect(Math.abs(got.value - expected), `${JSON.stringify({ population, auditSetSize, design, tolerance, u, v })}`).toBeLessThan(1e-12);
+          expect(
+            Math.abs(got.value - expected),
+            `${JSON.stringify({ population, auditSetSize, design, tolerance, u, v })}`,
+          ).toBeLessThan(1e-12);
           expect(got.lower).toBeLessThanOrEqual(expected + 1e-15);
           expect(got.upper).toBeGreaterThanOrEqual(expected - 1e-15);
           checked++;
@@ -139,15 +149,33 @@ describe('createPassProbabilityEvaluator(setting).outcomes(P0, P1)', () => {
     //       - hypergeom(150, v, 200 - n0).cdf(-((D - x0*(200-n0)) // n0) - 1)) for x0 in range(n0 + 1))
     //       for n0 in range(50, 200) for D in [n0 * (200 - n0) // 20])  # n1 = 0 fails
     //   pi(80, 45) = 0.1855359987362447, pi(80, 30) = 0.6731698925139684.
-    const population: CandidatePopulation = { groupSizes: [400, 150], eligibleSizes: [400, 150], eligiblePositives: [80, 45] };
-    const evaluator = createPassProbabilityEvaluator({ population, auditSetSize: 200, design: 'uniform', tolerance: 0.05 });
+    const population: CandidatePopulation = {
+      groupSizes: [400, 150],
+      eligibleSizes: [400, 150],
+      eligiblePositives: [80, 45],
+    };
+    const evaluator = createPassProbabilityEvaluator({
+      population,
+      auditSetSize: 200,
+      design: 'uniform',
+      tolerance: 0.05,
+    });
     expect(evaluator.outcomes(80, 45).pass.value).toBeCloseTo(0.1855359987362447, 11);
     expect(evaluator.outcomes(80, 30).pass.value).toBeCloseTo(0.6731698925139684, 11);
   });
 
   it('has P(d_S ≤ ε) rising in P0 and falling in P1, P(d_S ≥ −ε) the reverse, and pass = both − P(both groups in S)', () => {
-    const population: CandidatePopulation = { groupSizes: [300, 120], eligibleSizes: [300, 120], eligiblePositives: [0, 0] };
-    const evaluator = createPassProbabilityEvaluator({ population, auditSetSize: 150, design: 'uniform', tolerance: 0.04 });
+    const population: CandidatePopulation = {
+      groupSizes: [300, 120],
+      eligibleSizes: [300, 120],
+      eligiblePositives: [0, 0],
+    };
+    const evaluator = createPassProbabilityEvaluator({
+      population,
+      auditSetSize: 150,
+      design: 'uniform',
+      tolerance: 0.04,
+    });
     const both = evaluator.outcomes(0, 0).pass.value;
     const random = createRandom('exact-pass-probability-monotone');
     for (let trial = 0; trial < 60; trial++) {
@@ -160,13 +188,25 @@ describe('createPassProbabilityEvaluator(setting).outcomes(P0, P1)', () => {
       expect(up.gapAtMostTolerance.value).toBeLessThanOrEqual(here.gapAtMostTolerance.value + 1e-12);
       expect(right.gapAtLeastMinusTolerance.value).toBeLessThanOrEqual(here.gapAtLeastMinusTolerance.value + 1e-12);
       expect(up.gapAtLeastMinusTolerance.value).toBeGreaterThanOrEqual(here.gapAtLeastMinusTolerance.value - 1e-12);
-      expect(here.pass.value).toBeCloseTo(here.gapAtMostTolerance.value + here.gapAtLeastMinusTolerance.value - both, 10);
+      expect(here.pass.value).toBeCloseTo(
+        here.gapAtMostTolerance.value + here.gapAtLeastMinusTolerance.value - both,
+        10,
+      );
     }
   });
 
   it('is symmetric under complementing every output (the audit sees |d_S|)', () => {
-    const population: CandidatePopulation = { groupSizes: [250, 90], eligibleSizes: [250, 90], eligiblePositives: [0, 0] };
-    const evaluator = createPassProbabilityEvaluator({ population, auditSetSize: 120, design: 'proportional', tolerance: 0.05 });
+    const population: CandidatePopulation = {
+      groupSizes: [250, 90],
+      eligibleSizes: [250, 90],
+      eligiblePositives: [0, 0],
+    };
+    const evaluator = createPassProbabilityEvaluator({
+      population,
+      auditSetSize: 120,
+      design: 'proportional',
+      tolerance: 0.05,
+    });
     for (const [u, v] of [
       [40, 30],
       [125, 40],

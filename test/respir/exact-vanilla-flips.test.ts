@@ -23,23 +23,33 @@ describe('exactVanillaFlips(auditCounts, tolerance)', () => {
     const random = createRandom('exact-vanilla-flips');
     for (let trial = 0; trial < 400; trial++) {
       const sizes: [number, number] = [1 + Math.floor(random() * 30), 1 + Math.floor(random() * 30)];
-      const positives: [number, number] = [Math.floor(random() * (sizes[0] + 1)), Math.floor(random() * (sizes[1] + 1))];
+      const positives: [number, number] = [
+        Math.floor(random() * (sizes[0] + 1)),
+        Math.floor(random() * (sizes[1] + 1)),
+      ];
       const tolerance = [0, 0.01, 0.05, 0.1, 0.3, 1 / 7][Math.floor(random() * 6)];
       const result = exactVanillaFlips({ sizes, positives }, tolerance);
-      expect(result === null ? null : result.flips, JSON.stringify({ sizes, positives, tolerance })).toBe(exhaustive(sizes, positives, tolerance));
+      expect(result === null ? null : result.flips, JSON.stringify({ sizes, positives, tolerance })).toBe(
+        exhaustive(sizes, positives, tolerance),
+      );
     }
   });
 
   it('equals Proposition 1 when the smaller group has enough outputs to flip and its step 1/n_min ≤ 2ε, and can exceed it otherwise', () => {
     // Proposition 1 (paper B Eq. 2): ⌈(|d_S| − ε)·n_min⌉. Balanced 400-row S, hiding 0.01: 2 flips (paper B §3.2).
-    expect(exactVanillaFlips({ sizes: [200, 200], positives: [80, 90] }, 0.04)?.flips).toBe(vanillaFlipBound(0.05, 0.04, 200));
+    expect(exactVanillaFlips({ sizes: [200, 200], positives: [80, 90] }, 0.04)?.flips).toBe(
+      vanillaFlipBound(0.05, 0.04, 200),
+    );
     expect(vanillaFlipBound(0.05, 0.04, 200)).toBe(2);
     const random = createRandom('exact-vanilla-flips-proposition-1');
     let equal = 0;
     let above = 0;
     for (let trial = 0; trial < 400; trial++) {
       const sizes: [number, number] = [20 + Math.floor(random() * 200), 5 + Math.floor(random() * 60)];
-      const positives: [number, number] = [Math.floor(random() * (sizes[0] + 1)), Math.floor(random() * (sizes[1] + 1))];
+      const positives: [number, number] = [
+        Math.floor(random() * (sizes[0] + 1)),
+        Math.floor(random() * (sizes[1] + 1)),
+      ];
       const tolerance = [0.02, 0.05, 0.1][Math.floor(random() * 3)];
       const gap = positives[1] / sizes[1] - positives[0] / sizes[0];
       const minority = sizes[1] <= sizes[0] ? 1 : 0;

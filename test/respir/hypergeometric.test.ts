@@ -38,7 +38,9 @@ describe('hypergeometricKernel(random, logFactorials, population, successes, dra
     for (let i = 0; i < 50; i++) {
       hypergeometricKernel(withForced, logFactorials, 200, 0, 20); // forced
       without(); // the same uniform, skipped
-      expect(hypergeometricKernel(withForced, logFactorials, 200, 60, 40)).toBe(hypergeometricKernel(without, logFactorials, 200, 60, 40));
+      expect(hypergeometricKernel(withForced, logFactorials, 200, 60, 40)).toBe(
+        hypergeometricKernel(without, logFactorials, 200, 60, 40),
+      );
     }
   });
 });

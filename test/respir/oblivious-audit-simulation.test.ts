@@ -29,7 +29,11 @@ function setupFor(
   plan: 'theorem-1' | 'theorem-4',
   metric: 'sp' | 'eo' = 'sp',
 ) {
-  const population = syntheticCandidatePopulation({ size: 2000, minorityShare: share, positiveRates: rates }, metric, 'test');
+  const population = syntheticCandidatePopulation(
+    { size: 2000, minorityShare: share, positiveRates: rates },
+    metric,
+    'test',
+  );
   const planned = planRespirManipulation(population, plan, tolerance, 0.95, 400, design);
   const setup: ObliviousAuditSetup = {
     population,
@@ -48,11 +52,41 @@ describe('passRate(prepareObliviousAudit(setup), draws, random)', () => {
   // The bound's condition: the adversary brought |d_C| to ε − γ ≥ 0 (Theorems 2 and 4);
   // the pass rate must then be at least 1 − δ = 0.95 (here it is essentially 1, since Hoeffding is loose).
   const cases = [
-    { share: 0.5, rates: [0.3, 0.7] as [number, number], tolerance: 0.25, design: 'balanced' as const, plan: 'theorem-1' as const },
-    { share: 0.5, rates: [0.3, 0.7] as [number, number], tolerance: 0.25, design: 'uniform' as const, plan: 'theorem-1' as const },
-    { share: 0.5, rates: [0.2, 0.6] as [number, number], tolerance: 0.22, design: 'uniform' as const, plan: 'theorem-4' as const },
-    { share: 0.3, rates: [0.25, 0.75] as [number, number], tolerance: 0.3, design: 'proportional' as const, plan: 'theorem-1' as const },
-    { share: 0.3, rates: [0.25, 0.75] as [number, number], tolerance: 0.26, design: 'proportional' as const, plan: 'theorem-4' as const },
+    {
+      share: 0.5,
+      rates: [0.3, 0.7] as [number, number],
+      tolerance: 0.25,
+      design: 'balanced' as const,
+      plan: 'theorem-1' as const,
+    },
+    {
+      share: 0.5,
+      rates: [0.3, 0.7] as [number, number],
+      tolerance: 0.25,
+      design: 'uniform' as const,
+      plan: 'theorem-1' as const,
+    },
+    {
+      share: 0.5,
+      rates: [0.2, 0.6] as [number, number],
+      tolerance: 0.22,
+      design: 'uniform' as const,
+      plan: 'theorem-4' as const,
+    },
+    {
+      share: 0.3,
+      rates: [0.25, 0.75] as [number, number],
+      tolerance: 0.3,
+      design: 'proportional' as const,
+      plan: 'theorem-1' as const,
+    },
+    {
+      share: 0.3,
+      rates: [0.25, 0.75] as [number, number],
+      tolerance: 0.26,
+      design: 'proportional' as const,
+      plan: 'theorem-4' as const,
+    },
   ];
   for (const c of cases) {
     it(`never falls below 1 − δ when the bound's condition holds (${c.plan}, ${c.design}, minority ${c.share}, ε = ${c.tolerance})`, () => {
@@ -71,7 +105,10 @@ describe('passRate(prepareObliviousAudit(setup), draws, random)', () => {
   });
   it('gives the same rate with the counts and the indices samplers (same law, different streams)', () => {
     const { setup } = setupFor(0.3, [0.25, 0.75], 0.3, 'uniform', 'theorem-1');
-    const fewer = { ...setup, manipulation: planRespirManipulation(setup.population, 120, 0.3, 0.95, 400, 'uniform').manipulation };
+    const fewer = {
+      ...setup,
+      manipulation: planRespirManipulation(setup.population, 120, 0.3, 0.95, 400, 'uniform').manipulation,
+    };
     const byCounts = passRate(prepareObliviousAudit(fewer), 6000, createRandom('a'));
     const byIndices = passRate(prepareObliviousAudit({ ...fewer, sampler: 'indices' }), 6000, createRandom('b'));
     expect(byCounts).toBeGreaterThan(0.05);
@@ -109,8 +146,12 @@ describe('drawObliviousAudit(simulation, random)', () => {
     const random = createRandom('vanilla');
     for (let i = 0; i < 500; i++) {
       const outcome = drawObliviousAudit(simulation, random);
-      expect(outcome.vanillaFlips).toBeGreaterThanOrEqual(vanillaFlipBound(outcome.trueGap, 0.05, outcome.auditMinority));
-      expect(outcome.vanillaFlips).toBeLessThanOrEqual(vanillaFlipBound(outcome.trueGap, 0.05, outcome.auditMinority) + 1);
+      expect(outcome.vanillaFlips).toBeGreaterThanOrEqual(
+        vanillaFlipBound(outcome.trueGap, 0.05, outcome.auditMinority),
+      );
+      expect(outcome.vanillaFlips).toBeLessThanOrEqual(
+        vanillaFlipBound(outcome.trueGap, 0.05, outcome.auditMinority) + 1,
+      );
     }
   });
   it('is reproducible: the same seed gives the same outcomes', () => {
@@ -146,25 +187,64 @@ describe('minimalPassingFlips(setup, passProbability, drawsPerStep, seed)', () =
     expect(result.passRate).toBeGreaterThanOrEqual(0.95);
     // the margin Theorem 1 spends (γ·N_min = 209 flips here) is mostly unneeded in practice
     expect(theorem1.flips - result.flips).toBeGreaterThan(hoeffdingMargin(0.05, 200) * 1000 * 0.3);
-    const evaluator = createPassProbabilityEvaluator({ population, auditSetSize: 400, design: 'balanced', tolerance: 0.25 });
+    const evaluator = createPassProbabilityEvaluator({
+      population,
+      auditSetSize: 400,
+      design: 'balanced',
+      tolerance: 0.25,
+    });
     const counts = eligibleCounts(population).positives;
     const oneFewer = strongestManipulation(evaluator, [counts[0], counts[1]], result.flips - 1);
-    const rateBelow = passRate(prepareObliviousAudit({ ...setup, manipulation: oneFewer }), 2000, createRandom('bisection'));
+    const rateBelow = passRate(
+      prepareObliviousAudit({ ...setup, manipulation: oneFewer }),
+      2000,
+      createRandom('bisection'),
+    );
     expect(rateBelow).toBeLessThan(0.95);
     expect(minimalPassingFlips(setup, 0.95, 2000, 'bisection')).toEqual(result);
   });
   it('reports −1 when no manipulation can pass often enough (a group too often absent from S)', () => {
     // One row of group 1 among 40 and n = 4: P(group 1 in S) = 0.1 < 0.95 whatever the outputs.
-    const population = syntheticCandidatePopulation({ size: 40, minorityShare: 0.025, positiveRates: [0, 1] }, 'sp', 'test');
-    const setup = { population, auditSetSize: 4, design: 'uniform' as const, sampler: 'counts' as const, tolerance: 0.1, canaries: 0, canaryEffectiveness: 0 };
+    const population = syntheticCandidatePopulation(
+      { size: 40, minorityShare: 0.025, positiveRates: [0, 1] },
+      'sp',
+      'test',
+    );
+    const setup = {
+      population,
+      auditSetSize: 4,
+      design: 'uniform' as const,
+      sampler: 'counts' as const,
+      tolerance: 0.1,
+      canaries: 0,
+      canaryEffectiveness: 0,
+    };
     expect(minimalPassingFlips(setup, 0.95, 500, 'unreachable').flips).toBe(-1);
   });
   it('agrees with exactMinimalFlips when ε is below the sampling noise and the strongest adversary thins out both groups', () => {
     // |C| = 400 (40% in group 1), |S| = 100, rates 0.3 and 0.4, ε = 0.02, 1 − δ = 0.9: balancing
     // the groups passes with about 0.3 only; the exact minimum lowers both groups' positives.
-    const population = syntheticCandidatePopulation({ size: 400, minorityShare: 0.4, positiveRates: [0.3, 0.4] }, 'sp', 'test');
-    const setup = { population, auditSetSize: 100, design: 'uniform' as const, sampler: 'counts' as const, tolerance: 0.02, canaries: 0, canaryEffectiveness: 0 };
-    const exact = exactMinimalFlips({ population, auditSetSize: 100, design: 'uniform', tolerance: 0.02, passProbability: 0.9 });
+    const population = syntheticCandidatePopulation(
+      { size: 400, minorityShare: 0.4, positiveRates: [0.3, 0.4] },
+      'sp',
+      'test',
+    );
+    const setup = {
+      population,
+      auditSetSize: 100,
+      design: 'uniform' as const,
+      sampler: 'counts' as const,
+      tolerance: 0.02,
+      canaries: 0,
+      canaryEffectiveness: 0,
+    };
+    const exact = exactMinimalFlips({
+      population,
+      auditSetSize: 100,
+      design: 'uniform',
+      tolerance: 0.02,
+      passProbability: 0.9,
+    });
     expect(exact.exact).toBe(true);
     expect(exact.changes[0]).toBeLessThan(0);
     expect(exact.changes[1]).toBeLessThan(0);

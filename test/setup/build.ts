@@ -11,7 +11,13 @@ import { packageRoot } from '../../src/util/paths.js';
 const SOURCES = ['src', 'papers', 'scripts', 'tsconfig.json', 'tsconfig.build.json', 'package.json'];
 
 /** Compiled files every build writes (tsc rewrites each output): the oldest must be newer than every source. */
-const OUTPUTS = ['dist/src/cli/main.js', 'dist/src/harness/worker.js', 'dist/src/models/training-worker.js', 'dist/src/index.js', 'dist/src/pir/wasm/kernels.wasm'];
+const OUTPUTS = [
+  'dist/src/cli/main.js',
+  'dist/src/harness/worker.js',
+  'dist/src/models/training-worker.js',
+  'dist/src/index.js',
+  'dist/src/pir/wasm/kernels.wasm',
+];
 
 /** The newest modification time of a file, or of the compiled sources (.ts, .mjs) under a folder. */
 function newestModification(path: string): number {

@@ -10,7 +10,10 @@ function faceValue(s1: number, f1: number, s2: number, f2: number, tolerance: nu
 function faceMaximum(s1: number, f1: number, s2: number, f2: number, tolerance: number): number {
   const width = 1 - tolerance;
   const slope = (x: number) =>
-    (s1 > 0 ? s1 / x : 0) - (f1 > 0 ? f1 / (1 - x) : 0) + (s2 > 0 ? s2 / (x + tolerance) : 0) - (f2 > 0 ? f2 / (width - x) : 0);
+    (s1 > 0 ? s1 / x : 0) -
+    (f1 > 0 ? f1 / (1 - x) : 0) +
+    (s2 > 0 ? s2 / (x + tolerance) : 0) -
+    (f2 > 0 ? f2 / (width - x) : 0);
   let low = 0;
   let high = width;
   for (let i = 0; i < 400; i++) {

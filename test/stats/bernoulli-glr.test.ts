@@ -121,11 +121,20 @@ describe('bernoulliGlr(counts, tolerance)', () => {
   it('handles all-zero, all-one and single-observation counts without NaN', () => {
     // All zero: the best compliant... violating point puts theta = tolerance on the smaller group:
     // sup = min(nA, nB) log(1 - tolerance), so the statistic is 10 log 0.9 for (10, 0, 12, 0).
-    expect(bernoulliGlr({ countA: 10, positivesA: 0, countB: 12, positivesB: 0 }, 0.1)).toBeCloseTo(10 * Math.log(0.9), 14);
-    expect(bernoulliGlr({ countA: 10, positivesA: 10, countB: 12, positivesB: 12 }, 0.1)).toBeCloseTo(10 * Math.log(0.9), 14);
+    expect(bernoulliGlr({ countA: 10, positivesA: 0, countB: 12, positivesB: 0 }, 0.1)).toBeCloseTo(
+      10 * Math.log(0.9),
+      14,
+    );
+    expect(bernoulliGlr({ countA: 10, positivesA: 10, countB: 12, positivesB: 12 }, 0.1)).toBeCloseTo(
+      10 * Math.log(0.9),
+      14,
+    );
     // One observation each, opposite outcomes, tolerance t: sup over Theta_0 is at
     // theta_a = (1 + t)/2, theta_b = (1 - t)/2: statistic = -2 log((1 + t)/2).
-    expect(bernoulliGlr({ countA: 1, positivesA: 1, countB: 1, positivesB: 0 }, 0.3)).toBeCloseTo(-2 * Math.log(0.65), 14);
+    expect(bernoulliGlr({ countA: 1, positivesA: 1, countB: 1, positivesB: 0 }, 0.3)).toBeCloseTo(
+      -2 * Math.log(0.65),
+      14,
+    );
     expect(bernoulliGlr({ countA: 1, positivesA: 0, countB: 1, positivesB: 0 }, 0.3)).toBeCloseTo(Math.log(0.7), 14);
     // Gap 1 with tolerance near 1: the face is almost the corner, statistic small and positive.
     const corner = bernoulliGlr({ countA: 5, positivesA: 0, countB: 5, positivesB: 5 }, 1 - 1e-12);

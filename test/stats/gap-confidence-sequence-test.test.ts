@@ -20,8 +20,12 @@ describe('GapConfidenceSequenceTest(countA, countB, tolerance, alpha, beta, inte
         if (verdict === REJECT) rejects++;
         if (verdict === ACCEPT) accepts++;
       }
-      expect(clopperPearsonLower(rejects, replicates, 0.999), `${pool.name}: rejects ${rejects}`).toBeLessThanOrEqual(alpha);
-      expect(clopperPearsonLower(accepts, replicates, 0.999), `${pool.name}: accepts ${accepts}`).toBeLessThanOrEqual(beta);
+      expect(clopperPearsonLower(rejects, replicates, 0.999), `${pool.name}: rejects ${rejects}`).toBeLessThanOrEqual(
+        alpha,
+      );
+      expect(clopperPearsonLower(accepts, replicates, 0.999), `${pool.name}: accepts ${accepts}`).toBeLessThanOrEqual(
+        beta,
+      );
     }
   });
 

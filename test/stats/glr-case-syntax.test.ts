@@ -16,7 +16,14 @@ describe('evaluateGlrCase(family, fields, where) on numeric strings', () => {
     ['n_a', '0x10'],
     ['s_b', '0b1'],
   ])('evaluateGlrCase("bernoulli") rejects %s = %j naming the field', (field, text) => {
-    const fields: Record<string, unknown> = { n_a: '16', s_a: '4', n_b: '16', s_b: '12', tolerance: '0.05', [field]: text };
+    const fields: Record<string, unknown> = {
+      n_a: '16',
+      s_a: '4',
+      n_b: '16',
+      s_b: '12',
+      tolerance: '0.05',
+      [field]: text,
+    };
     expect(() => evaluateGlrCase('bernoulli', fields, where)).toThrow(InputError);
     expect(() => evaluateGlrCase('bernoulli', fields, where)).toThrow(new RegExp(`field "${field}"`));
   });

@@ -13,6 +13,8 @@ describe('measureTestThroughput(test, updates, runs, random, clocks)', () => {
     expect(first.wallUpdatesPerSecond).toBe(8000);
     const again = measureTestThroughput('betting', 8000, 3, createRandom('bench'), clocks);
     expect(again.checksum).toBe(first.checksum);
-    expect(measureTestThroughput('confidence-sequence', 4000, 1, createRandom('bench'), clocks).test).toBe('confidence-sequence');
+    expect(measureTestThroughput('confidence-sequence', 4000, 1, createRandom('bench'), clocks).test).toBe(
+      'confidence-sequence',
+    );
   });
 });

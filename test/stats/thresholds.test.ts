@@ -23,7 +23,9 @@ describe('sequentialThresholds(alpha, beta)', () => {
 describe('checkThresholds(thresholds, where)', () => {
   it('accepts upper > 0 > lower and throws InputError naming the setting otherwise', () => {
     expect(() => checkThresholds({ upper: 4.9, lower: -2.4 })).not.toThrow();
-    expect(() => checkThresholds({ upper: -1, lower: 2 }, 'thresholds')).toThrow(/thresholds: expected upper greater than lower, found \{"upper":-1,"lower":2\}/);
+    expect(() => checkThresholds({ upper: -1, lower: 2 }, 'thresholds')).toThrow(
+      /thresholds: expected upper greater than lower, found \{"upper":-1,"lower":2\}/,
+    );
     expect(() => checkThresholds({ upper: 2, lower: 2 })).toThrow(InputError);
     expect(() => checkThresholds({ upper: 2, lower: 0.5 }, '--lower')).toThrow(/--lower: lower: expected a number < 0/);
     expect(() => checkThresholds({ upper: Number.NaN, lower: -1 })).toThrow(/upper: expected a finite number/);
@@ -33,7 +35,11 @@ describe('checkThresholds(thresholds, where)', () => {
 describe('thresholdsProblem(thresholds)', () => {
   it('is undefined for finite upper > 0 > lower and names the key otherwise', () => {
     expect(thresholdsProblem({ upper: 4.9, lower: -2.4 })).toBeUndefined();
-    expect(thresholdsProblem({ upper: 1, lower: 2 })).toEqual({ key: '', expected: 'upper greater than lower', found: { upper: 1, lower: 2 } });
+    expect(thresholdsProblem({ upper: 1, lower: 2 })).toEqual({
+      key: '',
+      expected: 'upper greater than lower',
+      found: { upper: 1, lower: 2 },
+    });
     expect(thresholdsProblem({ upper: -1, lower: -2 })?.key).toBe('upper');
     expect(thresholdsProblem({ upper: 2, lower: 0 })?.key).toBe('lower');
     expect(thresholdsProblem({ upper: Number.POSITIVE_INFINITY, lower: -1 })?.expected).toBe('a finite number');

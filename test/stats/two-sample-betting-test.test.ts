@@ -5,8 +5,22 @@ import { type BettingUnits, TwoSampleBettingTest } from '../../src/stats/two-sam
 import { createRandom } from '../../src/util/random.js';
 import { boundaryPools, decisions, type Pool, runToVerdict } from '../helpers/two-group-pools.js';
 
-function bettingTest(pool: Pool, units: BettingUnits, tolerance: number, alpha: number, beta: number): TwoSampleBettingTest {
-  return new TwoSampleBettingTest({ countA: pool.a.length, countB: pool.b.length, tolerance, alpha, beta, units, integerValues: pool.integer });
+function bettingTest(
+  pool: Pool,
+  units: BettingUnits,
+  tolerance: number,
+  alpha: number,
+  beta: number,
+): TwoSampleBettingTest {
+  return new TwoSampleBettingTest({
+    countA: pool.a.length,
+    countB: pool.b.length,
+    tolerance,
+    alpha,
+    beta,
+    units,
+    integerValues: pool.integer,
+  });
 }
 
 describe('TwoSampleBettingTest(settings)', () => {
@@ -26,8 +40,14 @@ describe('TwoSampleBettingTest(settings)', () => {
           if (verdict === ACCEPT) accepts++;
         }
         // Consistent with the bounds: the one-sided 99.9% Clopper-Pearson lower bounds do not exceed them.
-        expect(clopperPearsonLower(rejects, replicates, 0.999), `${pool.name}, ${order}: rejects ${rejects}`).toBeLessThanOrEqual(alpha);
-        expect(clopperPearsonLower(accepts, replicates, 0.999), `${pool.name}, ${order}: accepts ${accepts}`).toBeLessThanOrEqual(beta);
+        expect(
+          clopperPearsonLower(rejects, replicates, 0.999),
+          `${pool.name}, ${order}: rejects ${rejects}`,
+        ).toBeLessThanOrEqual(alpha);
+        expect(
+          clopperPearsonLower(accepts, replicates, 0.999),
+          `${pool.name}, ${order}: accepts ${accepts}`,
+        ).toBeLessThanOrEqual(beta);
       }
     }
   });
@@ -53,7 +73,15 @@ describe('TwoSampleBettingTest(settings)', () => {
       [8, CONTINUE],
       [9, REJECT],
     ] as const) {
-      const test = new TwoSampleBettingTest({ countA: 20, countB: 20, tolerance: 0.05, alpha: 1e-9, beta: 1e-9, units: 'alternating', integerValues: true });
+      const test = new TwoSampleBettingTest({
+        countA: 20,
+        countB: 20,
+        tolerance: 0.05,
+        alpha: 1e-9,
+        beta: 1e-9,
+        units: 'alternating',
+        integerValues: true,
+      });
       const a = decisions(20, 7);
       const b = decisions(20, positivesB);
       for (let i = 0; i < 20; i++) {
@@ -65,7 +93,15 @@ describe('TwoSampleBettingTest(settings)', () => {
   });
 
   it('logEvidence is 0 before the first betting unit and the first unit carries no bet', () => {
-    const test = new TwoSampleBettingTest({ countA: 50, countB: 50, tolerance: 0.1, alpha: 0.05, beta: 0.2, units: 'alternating', integerValues: true });
+    const test = new TwoSampleBettingTest({
+      countA: 50,
+      countB: 50,
+      tolerance: 0.1,
+      alpha: 0.05,
+      beta: 0.2,
+      units: 'alternating',
+      integerValues: true,
+    });
     test.add(0, 1);
     expect(Array.from(test.logEvidence)).toEqual([0, 0, 0, 0]);
     test.add(1, 0);
@@ -74,7 +110,15 @@ describe('TwoSampleBettingTest(settings)', () => {
   });
 
   it('proportional units follow the pool composition: with 300 and 200 rows a unit holds 1 or 2 draws of a and one of b', () => {
-    const test = new TwoSampleBettingTest({ countA: 300, countB: 200, tolerance: 0.1, alpha: 0.05, beta: 0.2, units: 'proportional', integerValues: true });
+    const test = new TwoSampleBettingTest({
+      countA: 300,
+      countB: 200,
+      tolerance: 0.1,
+      alpha: 0.05,
+      beta: 0.2,
+      units: 'proportional',
+      integerValues: true,
+    });
     // Unit k needs ceil(1.5 k) draws of a and k of b: 2 and 1, then 3 and 2, then 5 and 3.
     test.add(0, 1);
     test.add(1, 1);

@@ -6,7 +6,8 @@ import { createRandom, type Random, shuffleInPlace } from '../../src/util/random
 /** Populations of several shapes: decisions at rates near 0, 1/2, near 1, small pools, and scores. */
 function populations(): Array<{ name: string; values: Float64Array }> {
   const decisions = (size: number, ones: number) => Float64Array.from({ length: size }, (_, i) => (i < ones ? 1 : 0));
-  const scores = (size: number, f: (u: number) => number) => Float64Array.from({ length: size }, (_, i) => f((i + 0.5) / size));
+  const scores = (size: number, f: (u: number) => number) =>
+    Float64Array.from({ length: size }, (_, i) => f((i + 0.5) / size));
   return [
     { name: 'decisions, rate 0.02 of 1000', values: decisions(1000, 20) },
     { name: 'decisions, rate 0.5 of 1000', values: decisions(1000, 500) },
@@ -15,7 +16,10 @@ function populations(): Array<{ name: string; values: Float64Array }> {
     { name: 'decisions, 1 of 2', values: decisions(2, 1) },
     { name: 'scores, uniform on [0, 1], 400', values: scores(400, (u) => u) },
     { name: 'scores, piled near 0, 400', values: scores(400, (u) => u ** 6) },
-    { name: 'scores, two humps near 0.05 and 0.95, 400', values: scores(400, (u) => (u < 0.7 ? 0.05 + 0.03 * u : 0.95 - 0.03 * u)) },
+    {
+      name: 'scores, two humps near 0.05 and 0.95, 400',
+      values: scores(400, (u) => (u < 0.7 ? 0.05 + 0.03 * u : 0.95 - 0.03 * u)),
+    },
   ];
 }
 

@@ -40,7 +40,8 @@ describe('ArrowFileWriter(path, columns, metadata)', () => {
     const folder = temporaryFolder('fairaudit-arrow-writer-');
     const path = join(folder, 'results.arrow');
     const writer = new ArrowFileWriter(path, columns, metadata);
-    for (let first = 0; first < 3500; first += 1000) writer.writeBatch(rowsOf(first, Math.min(1000, 3500 - first)), Math.min(1000, 3500 - first));
+    for (let first = 0; first < 3500; first += 1000)
+      writer.writeBatch(rowsOf(first, Math.min(1000, 3500 - first)), Math.min(1000, 3500 - first));
     const summary = writer.close();
     const bytes = readFileSync(path);
     expect(summary).toEqual({ path, rows: 3500, batches: 4, bytes: bytes.length, sha256: sha256Hex(bytes) });
@@ -67,7 +68,10 @@ describe('ArrowFileWriter(path, columns, metadata)', () => {
     writer.writeBatch(rowsOf(700, 300), 300);
     writer.close();
     const table = tableFromIPC(readFileSync(path));
-    const rebuilt = new Table(table.schema, table.batches.map((batch) => new RecordBatch(table.schema, batch.data)));
+    const rebuilt = new Table(
+      table.schema,
+      table.batches.map((batch) => new RecordBatch(table.schema, batch.data)),
+    );
     expect(Buffer.from(tableToIPC(rebuilt, 'file')).equals(readFileSync(path))).toBe(true);
   });
 

@@ -11,13 +11,25 @@ describe('parseCsvText(text, options)', () => {
   });
 
   it('parseCsvText(text) reads LF, CRLF and CR line ends and a last line without a line end', () => {
-    expect(fields('a,b\n1,2\n')).toEqual([['a', 'b'], ['1', '2']]);
-    expect(fields('a,b\r\n1,2')).toEqual([['a', 'b'], ['1', '2']]);
-    expect(fields('a,b\r1,2\r')).toEqual([['a', 'b'], ['1', '2']]);
+    expect(fields('a,b\n1,2\n')).toEqual([
+      ['a', 'b'],
+      ['1', '2'],
+    ]);
+    expect(fields('a,b\r\n1,2')).toEqual([
+      ['a', 'b'],
+      ['1', '2'],
+    ]);
+    expect(fields('a,b\r1,2\r')).toEqual([
+      ['a', 'b'],
+      ['1', '2'],
+    ]);
   });
 
   it('parseCsvText(text) drops a UTF-8 byte-order mark and skips blank lines', () => {
-    expect(fields('\uFEFF,X1,Y\r\n\r\n1,2,3\r\n')).toEqual([['', 'X1', 'Y'], ['1', '2', '3']]);
+    expect(fields('\uFEFF,X1,Y\r\n\r\n1,2,3\r\n')).toEqual([
+      ['', 'X1', 'Y'],
+      ['1', '2', '3'],
+    ]);
   });
 
   it('parseCsvText(text) keeps separators, line breaks and doubled quotes inside quoted fields', () => {
@@ -33,7 +45,9 @@ describe('parseCsvText(text, options)', () => {
   });
 
   it('parseCsvText(text, {trimFields}) trims Adult\'s ", " separators', () => {
-    expect(fields('39, State-gov, 77516, <=50K\n\n', { trimFields: true })).toEqual([['39', 'State-gov', '77516', '<=50K']]);
+    expect(fields('39, State-gov, 77516, <=50K\n\n', { trimFields: true })).toEqual([
+      ['39', 'State-gov', '77516', '<=50K'],
+    ]);
   });
 
   it('parseCsvText(text) numbers records by the line they start on', () => {

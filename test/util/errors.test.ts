@@ -1,5 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { describeFound, InputError, inputError, MAX_MESSAGE_CHARACTERS, MAX_QUOTED_CHARACTERS, shortenText } from '../../src/util/errors.js';
+import {
+  describeFound,
+  InputError,
+  inputError,
+  MAX_MESSAGE_CHARACTERS,
+  MAX_QUOTED_CHARACTERS,
+  shortenText,
+} from '../../src/util/errors.js';
 
 describe('describeFound(value)', () => {
   it('quotes a short string whole, as JSON', () => {
@@ -54,7 +61,11 @@ describe('new InputError(message)', () => {
   });
 
   it('inputError({where, expected, found}) with a 4 MB found value gives a message under 400 characters', () => {
-    const error = inputError({ where: 'row.csv: row 1 (line 2), column "decision"', expected: '0 or 1', found: '2'.repeat(4_000_000) });
+    const error = inputError({
+      where: 'row.csv: row 1 (line 2), column "decision"',
+      expected: '0 or 1',
+      found: '2'.repeat(4_000_000),
+    });
     expect(error.message.length).toBeLessThan(400);
     expect(error.exitCode).toBe(2);
   });

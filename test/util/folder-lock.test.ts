@@ -25,7 +25,14 @@ describe('acquireFolderLock(folder, fingerprint, command, processes)', () => {
     const folder = join(temporaryFolder('fairaudit-lock-'), 'out', 'deeper');
     const lock = acquireFolderLock(folder, FINGERPRINT, 'fairaudit run x.yaml', processes(100, { 100: 5000 }));
     const written = JSON.parse(readFileSync(join(folder, LOCK_FILE_NAME), 'utf8'));
-    expect(written).toMatchObject({ pid: 100, host: 'node-1', processStart: 5000, startedAt: '2026-12-01T10:00:00.000Z', fingerprint: FINGERPRINT, command: 'fairaudit run x.yaml' });
+    expect(written).toMatchObject({
+      pid: 100,
+      host: 'node-1',
+      processStart: 5000,
+      startedAt: '2026-12-01T10:00:00.000Z',
+      fingerprint: FINGERPRINT,
+      command: 'fairaudit run x.yaml',
+    });
     expect(written.token).toMatch(/^[0-9a-f]{24}$/);
     expect(lock.notice).toBeUndefined();
     expect(readdirSync(folder)).toEqual([LOCK_FILE_NAME]);
@@ -52,7 +59,12 @@ describe('acquireFolderLock(folder, fingerprint, command, processes)', () => {
   it('takes over a stale lock (its pid dead on this host) and returns a notice naming the old holder', () => {
     const folder = temporaryFolder('fairaudit-lock-');
     acquireFolderLock(folder, FINGERPRINT, 'fairaudit run a.yaml', processes(100, { 100: 5000 }));
-    const second = acquireFolderLock(folder, FINGERPRINT, 'fairaudit run a.yaml --resume', processes(200, { 200: 6000 }));
+    const second = acquireFolderLock(
+      folder,
+      FINGERPRINT,
+      'fairaudit run a.yaml --resume',
+      processes(200, { 200: 6000 }),
+    );
     expect(second.notice).toBe(
       `took over the lock of ${folder} from fairaudit run a.yaml (pid 100 on node-1, since 2026-12-01T10:00:00.000Z, plan aaaaaaaaaaaa), which is no longer running`,
     );
@@ -64,14 +76,21 @@ describe('acquireFolderLock(folder, fingerprint, command, processes)', () => {
   it('takes over a lock whose pid now belongs to a process that started later (a reused pid)', () => {
     const folder = temporaryFolder('fairaudit-lock-');
     acquireFolderLock(folder, FINGERPRINT, 'fairaudit run a.yaml', processes(100, { 100: 5000 }));
-    const second = acquireFolderLock(folder, FINGERPRINT, 'fairaudit run a.yaml', processes(200, { 100: 9999, 200: 6000 }));
+    const second = acquireFolderLock(
+      folder,
+      FINGERPRINT,
+      'fairaudit run a.yaml',
+      processes(200, { 100: 9999, 200: 6000 }),
+    );
     expect(second.notice).toMatch(/took over the lock .* from fairaudit run a\.yaml \(pid 100 on node-1/);
   });
 
   it('never takes over a lock of another host, and says which file to delete if that run is dead', () => {
     const folder = temporaryFolder('fairaudit-lock-');
     acquireFolderLock(folder, FINGERPRINT, 'fairaudit run a.yaml', processes(100, {}, 'node-2'));
-    expect(() => acquireFolderLock(folder, FINGERPRINT, 'fairaudit run a.yaml', processes(200, { 200: 1 }, 'node-1'))).toThrow(
+    expect(() =>
+      acquireFolderLock(folder, FINGERPRINT, 'fairaudit run a.yaml', processes(200, { 200: 1 }, 'node-1')),
+    ).toThrow(
       `locked by fairaudit run a.yaml (pid 100 on node-2, since 2026-12-01T10:00:00.000Z, plan aaaaaaaaaaaa); wait for that run to finish, or use another --out (if that run is dead, delete ${join(folder, LOCK_FILE_NAME)})`,
     );
   });
@@ -90,7 +109,9 @@ describe('acquireFolderLock(folder, fingerprint, command, processes)', () => {
     const folder = temporaryFolder('fairaudit-lock-');
     writeFileSync(join(folder, LOCK_FILE_NAME), 'garbage');
     expect(() => acquireFolderLock(folder, FINGERPRINT, 'x', processes(1, { 1: 1 }))).toThrow(
-      new InputError(`${join(folder, LOCK_FILE_NAME)}: expected a fairaudit lock file, found other content (if no run is using the folder, delete the file and run again)`),
+      new InputError(
+        `${join(folder, LOCK_FILE_NAME)}: expected a fairaudit lock file, found other content (if no run is using the folder, delete the file and run again)`,
+      ),
     );
     expect(readFileSync(join(folder, LOCK_FILE_NAME), 'utf8')).toBe('garbage');
   });
@@ -100,14 +121,23 @@ describe('acquireFolderLock(folder, fingerprint, command, processes)', () => {
     expect(() => acquireFolderLock('', FINGERPRINT, 'x')).toThrow(/expected a folder path, found ""/);
     const file = join(base, 'a-file');
     writeFileSync(file, 'x');
-    expect(() => acquireFolderLock(file, FINGERPRINT, 'x')).toThrow(new InputError(`${file}: expected a place fairaudit can write, found a file where a folder should be (ENOTDIR)`));
-    expect(() => acquireFolderLock(join(file, 'below'), FINGERPRINT, 'x')).toThrow(/a file where a folder should be \(ENOTDIR\)/);
-    expect(() => acquireFolderLock(join(base, 'n'.repeat(300)), FINGERPRINT, 'x')).toThrow(/a name too long for the file system \(ENAMETOOLONG\)/);
+    expect(() => acquireFolderLock(file, FINGERPRINT, 'x')).toThrow(
+      new InputError(`${file}: expected a place fairaudit can write, found a file where a folder should be (ENOTDIR)`),
+    );
+    expect(() => acquireFolderLock(join(file, 'below'), FINGERPRINT, 'x')).toThrow(
+      /a file where a folder should be \(ENOTDIR\)/,
+    );
+    expect(() => acquireFolderLock(join(base, 'n'.repeat(300)), FINGERPRINT, 'x')).toThrow(
+      /a name too long for the file system \(ENAMETOOLONG\)/,
+    );
     expect(() => acquireFolderLock('/proc/self', FINGERPRINT, 'x')).toThrow(InputError);
-    expect(() => acquireFolderLock('/proc/self/fairaudit-out', FINGERPRINT, 'x')).toThrow(/a path that cannot be created \(ENOENT\)/);
+    expect(() => acquireFolderLock('/proc/self/fairaudit-out', FINGERPRINT, 'x')).toThrow(
+      /a path that cannot be created \(ENOENT\)/,
+    );
     const readOnly = join(base, 'read-only');
     mkdirSync(readOnly, { mode: 0o555 });
-    if (process.getuid?.() !== 0) expect(() => acquireFolderLock(join(readOnly, 'out'), FINGERPRINT, 'x')).toThrow(/no permission to write there/);
+    if (process.getuid?.() !== 0)
+      expect(() => acquireFolderLock(join(readOnly, 'out'), FINGERPRINT, 'x')).toThrow(/no permission to write there/);
   });
 
   it('thisProcess describes this process: alive, with a start time on Linux', () => {
@@ -140,7 +170,9 @@ function outputOf(child: ReturnType<typeof holder>) {
     stdout += chunk;
     if (stdout.includes('\n')) reported();
   });
-  const done = new Promise<{ code: number | null; stdout: string }>((resolve) => child.on('close', (code) => resolve({ code, stdout })));
+  const done = new Promise<{ code: number | null; stdout: string }>((resolve) =>
+    child.on('close', (code) => resolve({ code, stdout })),
+  );
   return { firstLine, done };
 }
 
@@ -175,7 +207,19 @@ describe('acquireFolderLock across processes', () => {
     child.kill('SIGKILL');
     await output.done;
     expect(JSON.parse(readFileSync(join(folder, LOCK_FILE_NAME), 'utf8')).pid).toBe(child.pid);
-    const next = spawnSync(process.execPath, ['--input-type=module', '-e', `import { acquireFolderLock } from ${JSON.stringify(lockModule)}; const l = acquireFolderLock(${JSON.stringify(folder)}, 'f'.repeat(64), 'next'); console.log(l.notice); l.release();`], { encoding: 'utf8' });
-    expect(next.stdout).toMatch(new RegExp(`took over the lock of .* from child ${child.pid} \\(pid ${child.pid} on .*which is no longer running`));
+    const next = spawnSync(
+      process.execPath,
+      [
+        '--input-type=module',
+        '-e',
+        `import { acquireFolderLock } from ${JSON.stringify(lockModule)}; const l = acquireFolderLock(${JSON.stringify(folder)}, 'f'.repeat(64), 'next'); console.log(l.notice); l.release();`,
+      ],
+      { encoding: 'utf8' },
+    );
+    expect(next.stdout).toMatch(
+      new RegExp(
+        `took over the lock of .* from child ${child.pid} \\(pid ${child.pid} on .*which is no longer running`,
+      ),
+    );
   });
 });

@@ -17,19 +17,29 @@ describe('makeFolder(path)', () => {
   it('refuses a file in the way with InputError naming the path asked for', () => {
     const base = temporaryFolder('fairaudit-make-folder-');
     writeFileSync(join(base, 'file'), 'x');
-    expect(() => makeFolder(join(base, 'file'))).toThrow(new InputError(`${join(base, 'file')}: expected a place fairaudit can write, found a file where a folder should be (ENOTDIR)`));
-    expect(() => makeFolder(join(base, 'file', 'below'))).toThrow(/file\/below: expected a place fairaudit can write, found a file where a folder should be \(ENOTDIR\)/);
+    expect(() => makeFolder(join(base, 'file'))).toThrow(
+      new InputError(
+        `${join(base, 'file')}: expected a place fairaudit can write, found a file where a folder should be (ENOTDIR)`,
+      ),
+    );
+    expect(() => makeFolder(join(base, 'file', 'below'))).toThrow(
+      /file\/below: expected a place fairaudit can write, found a file where a folder should be \(ENOTDIR\)/,
+    );
   });
 
   it('returns at once under /proc, where Node 20 recursive mkdir loops forever (run --out /proc/self/x hung)', () => {
     const started = performance.now();
-    expect(() => makeFolder('/proc/self/fairaudit/out')).toThrow(/^\/proc\/self\/fairaudit\/out: expected a place fairaudit can write, found a path that cannot be created \(ENOENT\)$/);
+    expect(() => makeFolder('/proc/self/fairaudit/out')).toThrow(
+      /^\/proc\/self\/fairaudit\/out: expected a place fairaudit can write, found a path that cannot be created \(ENOENT\)$/,
+    );
     expect(performance.now() - started).toBeLessThan(1000);
     expect(existsSync('/proc/self/fairaudit')).toBe(false);
   });
 
   it('refuses a name too long for the file system', () => {
     const base = temporaryFolder('fairaudit-make-folder-');
-    expect(() => makeFolder(join(base, 'n'.repeat(300)))).toThrow(/found a name too long for the file system \(ENAMETOOLONG\)/);
+    expect(() => makeFolder(join(base, 'n'.repeat(300)))).toThrow(
+      /found a name too long for the file system \(ENAMETOOLONG\)/,
+    );
   });
 });

@@ -6,13 +6,19 @@ import { MAX_YAML_ALIASES, parseJsonUntrusted, yamlDocumentToData } from '../../
 /** The billion-laughs document: nine levels of nine aliases each, 9^9 strings once expanded. */
 function billionLaughs(): string {
   let text = 'a0: &a0 [lol, lol, lol, lol, lol, lol, lol, lol, lol]\n';
-  for (let level = 1; level <= 9; level++) text += `a${level}: &a${level} [${Array(9).fill(`*a${level - 1}`).join(', ')}]\n`;
+  for (let level = 1; level <= 9; level++)
+    text += `a${level}: &a${level} [${Array(9)
+      .fill(`*a${level - 1}`)
+      .join(', ')}]\n`;
   return text;
 }
 
 describe('parseJsonUntrusted(text, where, expected)', () => {
   it('parses JSON into data without prototypes', () => {
-    const value = parseJsonUntrusted('{"size": 5000, "labelRate": [0.4, 0.5]}', '--synthetic') as Record<string, unknown>;
+    const value = parseJsonUntrusted('{"size": 5000, "labelRate": [0.4, 0.5]}', '--synthetic') as Record<
+      string,
+      unknown
+    >;
     expect(Object.getPrototypeOf(value)).toBeNull();
     expect(JSON.stringify(value)).toBe('{"size":5000,"labelRate":[0.4,0.5]}');
   });
@@ -32,14 +38,19 @@ describe('parseJsonUntrusted(text, where, expected)', () => {
       }
     })();
     expect(error).toBeInstanceOf(InputError);
-    expect(error?.message).toMatch(/^cases\.jsonl: line 3: expected a JSON object, found "\{\\"a\\": 1{190,}…" \(100006 characters\) \(/);
+    expect(error?.message).toMatch(
+      /^cases\.jsonl: line 3: expected a JSON object, found "\{\\"a\\": 1{190,}…" \(100006 characters\) \(/,
+    );
     expect(error?.message.length).toBeLessThan(400);
   });
 });
 
 describe('yamlDocumentToData(document, where)', () => {
   it('expands a few aliases (a pool recipe reused with an anchor)', () => {
-    const data = yamlDocumentToData(parseDocument('base: &pool {size: 100}\ngrid: {pool: [*pool, *pool]}\n'), 'x.yaml') as {
+    const data = yamlDocumentToData(
+      parseDocument('base: &pool {size: 100}\ngrid: {pool: [*pool, *pool]}\n'),
+      'x.yaml',
+    ) as {
       grid: { pool: { size: number }[] };
     };
     expect(data.grid.pool.map((pool) => pool.size)).toEqual([100, 100]);
@@ -55,9 +66,11 @@ describe('yamlDocumentToData(document, where)', () => {
   });
 
   it('refuses __proto__ and constructor keys in YAML, naming the key path', () => {
-    expect(() => yamlDocumentToData(parseDocument('settings:\n  __proto__:\n    outDirectory: /tmp/x\n'), 'x.yaml')).toThrow(
-      /^x\.yaml: settings\.__proto__: expected a setting key, found the reserved key "__proto__"/,
+    expect(() =>
+      yamlDocumentToData(parseDocument('settings:\n  __proto__:\n    outDirectory: /tmp/x\n'), 'x.yaml'),
+    ).toThrow(/^x\.yaml: settings\.__proto__: expected a setting key, found the reserved key "__proto__"/);
+    expect(() => yamlDocumentToData(parseDocument('grid:\n  constructor: [1]\n'), 'x.yaml')).toThrow(
+      /^x\.yaml: grid\.constructor: /,
     );
-    expect(() => yamlDocumentToData(parseDocument('grid:\n  constructor: [1]\n'), 'x.yaml')).toThrow(/^x\.yaml: grid\.constructor: /);
   });
 });

@@ -1,6 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { InputError } from '../../src/util/errors.js';
-import { assertKeyPathSafe, assertPrototypeSafe, MAX_NESTING, withoutPrototypes } from '../../src/util/prototype-safe.js';
+import {
+  assertKeyPathSafe,
+  assertPrototypeSafe,
+  MAX_NESTING,
+  withoutPrototypes,
+} from '../../src/util/prototype-safe.js';
 
 describe('assertKeyPathSafe(path, where)', () => {
   it('accepts setting paths and refuses __proto__, constructor and prototype at any position, naming the key path', () => {
@@ -10,7 +15,9 @@ describe('assertKeyPathSafe(path, where)', () => {
         '--set __proto__.outDirectory=DIR: __proto__: expected a setting key, found the reserved key "__proto__" (__proto__, constructor and prototype are refused)',
       ),
     );
-    expect(() => assertKeyPathSafe(['settings', 'pool', 'constructor', 'prototype'], 'where')).toThrow(/where: settings\.pool\.constructor: expected a setting key, found the reserved key "constructor"/);
+    expect(() => assertKeyPathSafe(['settings', 'pool', 'constructor', 'prototype'], 'where')).toThrow(
+      /where: settings\.pool\.constructor: expected a setting key, found the reserved key "constructor"/,
+    );
     expect(() => assertKeyPathSafe(['grid', 'prototype'], 'w')).toThrow(/w: grid\.prototype: .*"prototype"/);
   });
 });
@@ -19,7 +26,9 @@ describe('assertPrototypeSafe(value, where)', () => {
   it('accepts plain data, and refuses a reserved key at any depth (as JSON.parse makes it: an own property) naming its path', () => {
     expect(() => assertPrototypeSafe({ a: [1, { b: 'c' }], d: null }, 'x.json')).not.toThrow();
     const parsed = JSON.parse('{"settings": {"pools": [{"name": "a"}, {"__proto__": {"polluted": true}}]}}');
-    expect(() => assertPrototypeSafe(parsed, 'x.json')).toThrow(/^x\.json: settings\.pools\[1\]\.__proto__: expected a setting key, found the reserved key "__proto__"/);
+    expect(() => assertPrototypeSafe(parsed, 'x.json')).toThrow(
+      /^x\.json: settings\.pools\[1\]\.__proto__: expected a setting key, found the reserved key "__proto__"/,
+    );
     expect(({} as Record<string, unknown>).polluted).toBeUndefined();
     expect(() => assertPrototypeSafe({ constructor: { prototype: 1 } }, 'y')).toThrow(/^y: constructor: /);
   });
@@ -27,7 +36,9 @@ describe('assertPrototypeSafe(value, where)', () => {
   it(`refuses nesting deeper than MAX_NESTING (${MAX_NESTING}) with InputError instead of overflowing the stack`, () => {
     let deep: unknown = 1;
     for (let i = 0; i < 100_000; i++) deep = [deep];
-    expect(() => assertPrototypeSafe(deep, 'deep.json')).toThrow(new RegExp(`^deep\\.json: (\\[0\\]){${MAX_NESTING}}: expected data nested at most ${MAX_NESTING} deep`));
+    expect(() => assertPrototypeSafe(deep, 'deep.json')).toThrow(
+      new RegExp(`^deep\\.json: (\\[0\\]){${MAX_NESTING}}: expected data nested at most ${MAX_NESTING} deep`),
+    );
     let ok: unknown = 1;
     for (let i = 0; i < MAX_NESTING; i++) ok = [ok];
     expect(() => assertPrototypeSafe(ok, 'ok.json')).not.toThrow();

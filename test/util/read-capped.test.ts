@@ -31,8 +31,12 @@ describe('readFileCapped(path, maxBytes, what)', () => {
   });
 
   it('refuses a missing file and a folder with InputError naming them', () => {
-    expect(() => readFileCapped(join(folder, 'missing'), 10, 'a pool file')).toThrow(/missing: expected a pool file, found ENOENT/);
+    expect(() => readFileCapped(join(folder, 'missing'), 10, 'a pool file')).toThrow(
+      /missing: expected a pool file, found ENOENT/,
+    );
     mkdirSync(join(folder, 'sub'));
-    expect(() => readFileCapped(join(folder, 'sub'), 10, 'a pool file')).toThrow(/sub: expected a pool file, found a folder/);
+    expect(() => readFileCapped(join(folder, 'sub'), 10, 'a pool file')).toThrow(
+      /sub: expected a pool file, found a folder/,
+    );
   });
 });

@@ -16,7 +16,9 @@ describe('Registry(what)', () => {
   it('register(entry) refuses a name already registered instead of replacing it', () => {
     const registry = new Registry<{ name: string }>('paper layout');
     registry.register({ name: 'paper-a' });
-    expect(() => registry.register({ name: 'paper-a' })).toThrow(/register paper layout: "paper-a" is already registered/);
+    expect(() => registry.register({ name: 'paper-a' })).toThrow(
+      /register paper layout: "paper-a" is already registered/,
+    );
     expect(() => registry.register({ name: '' })).toThrow(/non-empty name/);
   });
   it('get(name, where) throws InputError naming where and the registered names', () => {

@@ -39,8 +39,12 @@ describe('sha256OfFileSync(path) and sha256OfFile(path)', () => {
 
   it('throw InputError naming a missing file or a folder', async () => {
     const missing = join(folder, 'missing.bin');
-    expect(() => sha256OfFileSync(missing)).toThrow(new InputError(`${missing}: expected a readable file to checksum, found ENOENT`));
-    await expect(sha256OfFile(missing)).rejects.toThrow(/missing\.bin: expected a readable file to checksum, found ENOENT/);
+    expect(() => sha256OfFileSync(missing)).toThrow(
+      new InputError(`${missing}: expected a readable file to checksum, found ENOENT`),
+    );
+    await expect(sha256OfFile(missing)).rejects.toThrow(
+      /missing\.bin: expected a readable file to checksum, found ENOENT/,
+    );
     const sub = join(folder, 'sub');
     mkdirSync(sub);
     expect(() => sha256OfFileSync(sub)).toThrow(/sub: expected a readable file to checksum, found EISDIR/);

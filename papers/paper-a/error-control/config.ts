@@ -1,4 +1,9 @@
-import { configFromObject, type ExperimentConfig, type Override, readConfigObject } from '../../../src/harness/config.js';
+import {
+  configFromObject,
+  type ExperimentConfig,
+  type Override,
+  readConfigObject,
+} from '../../../src/harness/config.js';
 import type { SourcedPool } from '../pool-sources.js';
 import { declaredLogitBounds, ERROR_CONTROL_GAPS, ERROR_CONTROL_TESTS, REPRODUCTION_CALIBRATION } from './settings.js';
 
@@ -25,7 +30,11 @@ export interface StudyPool {
  * ERROR_CONTROL_REPLICATES replicates; then the user's --set overrides. Throws InputError
  * for bad overrides.
  */
-export function errorControlConfig(pools: readonly StudyPool[], paperAConfig: string, overrides: readonly Override[]): ExperimentConfig {
+export function errorControlConfig(
+  pools: readonly StudyPool[],
+  paperAConfig: string,
+  overrides: readonly Override[],
+): ExperimentConfig {
   const paperA = readConfigObject(paperAConfig);
   const settings = (paperA.settings ?? {}) as Record<string, unknown>;
   const logitBounds = declaredLogitBounds(

@@ -13,11 +13,20 @@ export interface ErrorControlLayoutOptions {
 }
 
 function parseOptions(options: Record<string, unknown>, where: string): ErrorControlLayoutOptions {
-  if (!Array.isArray(options.pools)) throw inputError({ where: `${where}: options.pools`, expected: 'a list of pools (name, label, data)', found: options.pools });
+  if (!Array.isArray(options.pools))
+    throw inputError({
+      where: `${where}: options.pools`,
+      expected: 'a list of pools (name, label, data)',
+      found: options.pools,
+    });
   const pools = options.pools.map((entry, index) => {
     const pool = entry as Record<string, unknown>;
     if (typeof pool?.name !== 'string' || typeof pool.label !== 'string' || typeof pool.data !== 'string') {
-      throw inputError({ where: `${where}: options.pools[${index}]`, expected: 'strings name, label and data', found: entry });
+      throw inputError({
+        where: `${where}: options.pools[${index}]`,
+        expected: 'strings name, label and data',
+        found: entry,
+      });
     }
     return { name: pool.name, label: pool.label, data: pool.data };
   });
@@ -25,7 +34,15 @@ function parseOptions(options: Record<string, unknown>, where: string): ErrorCon
 }
 
 /** One bar chart of a column of the table: pools on x, tests side by side, a panel per metric and access regime. */
-function tableChart(table: SummaryTable, column: string, errorColumn: string | null, id: string, title: string, valueTitle: string, caption: string): ChartSpec {
+function tableChart(
+  table: SummaryTable,
+  column: string,
+  errorColumn: string | null,
+  id: string,
+  title: string,
+  valueTitle: string,
+  caption: string,
+): ChartSpec {
   const data: BarDatum[] = [];
   for (const row of table.rows) {
     const value = row[column];
@@ -39,7 +56,15 @@ function tableChart(table: SummaryTable, column: string, errorColumn: string | n
       ...(Number.isFinite(error) ? { lower: Math.max(0, value - error), upper: value + error } : {}),
     });
   }
-  const spec = barChartSpec(data, { title, categoryTitle: 'Pool', valueTitle, seriesTitle: 'Test', panelTitle: 'Metric · access', errorBars: errorColumn !== null, independentPanels: true });
+  const spec = barChartSpec(data, {
+    title,
+    categoryTitle: 'Pool',
+    valueTitle,
+    seriesTitle: 'Test',
+    panelTitle: 'Metric · access',
+    errorBars: errorColumn !== null,
+    independentPanels: true,
+  });
   // Six panels (SP and EO x three access regimes): wrap them in rows of three.
   const facet = spec.facet as { column: Record<string, unknown> } | undefined;
   if (facet !== undefined) Object.assign(spec, { facet: facet.column, columns: 3 });
@@ -70,7 +95,7 @@ export const errorControlLayout: PaperLayout = {
           'worst-false-violation',
           'Worst false-violation rate over compliant gaps',
           'P(reject) at the worst compliant gap',
-          'Largest P(reject) over gaps 0, half the tolerance and the tolerance (and the pool\'s own gap when compliant); error bars ±1 Monte Carlo standard error. The new tests keep it below α = 0.05.',
+          "Largest P(reject) over gaps 0, half the tolerance and the tolerance (and the pool's own gap when compliant); error bars ±1 Monte Carlo standard error. The new tests keep it below α = 0.05.",
         ),
         tableChart(
           table,
@@ -79,7 +104,7 @@ export const errorControlLayout: PaperLayout = {
           'false-compliance-at-tolerance',
           'False-compliance rate at the tolerance',
           'P(accept) at |gap| = tolerance',
-          'P(accept) with the gap moved to the tolerance, on the side of the pool\'s own gap; error bars ±1 Monte Carlo standard error. The new tests keep it below β = 0.2.',
+          "P(accept) with the gap moved to the tolerance, on the side of the pool's own gap; error bars ±1 Monte Carlo standard error. The new tests keep it below β = 0.2.",
         ),
         tableChart(
           table,

@@ -41,21 +41,40 @@ const NOTICE =
  * Adult pools when the data allows (trained, or read from the model cache), each with
  * its file under <out>/pools/ and its label.
  */
-async function studyPools(out: string, options: ErrorControlOptions): Promise<{ pools: StudyPool[]; labels: StudyPoolLabel[]; realAdult: string | null }> {
+async function studyPools(
+  out: string,
+  options: ErrorControlOptions,
+): Promise<{ pools: StudyPool[]; labels: StudyPoolLabel[]; realAdult: string | null }> {
   const sourced: Array<{ name: string; label: string; data: string; entry: SourcedPool }> = [];
   for (const dataset of PAPER_A_DATASETS) {
-    for (const entry of calibratedPools(dataset, 'The error-control study audits paper A\'s compositions.')) {
-      sourced.push({ name: entry.pool.name, label: `${entry.pool.datasetLabel} ${entry.pool.modelLabel}`, data: "calibrated synthetic (paper A's composition)", entry });
+    for (const entry of calibratedPools(dataset, "The error-control study audits paper A's compositions.")) {
+      sourced.push({
+        name: entry.pool.name,
+        label: `${entry.pool.datasetLabel} ${entry.pool.modelLabel}`,
+        data: "calibrated synthetic (paper A's composition)",
+        entry,
+      });
     }
   }
   let realAdult: string | null = 'not asked for (--calibrated)';
   if (!options.calibrated) {
-    const provider = options.trainedPools ?? trainedPools({ dataDirectory: options.dataDirectory, refresh: options.refreshModels, onStage: (stage) => options.onProgress?.(stage) });
+    const provider =
+      options.trainedPools ??
+      trainedPools({
+        dataDirectory: options.dataDirectory,
+        refresh: options.refreshModels,
+        onStage: (stage) => options.onProgress?.(stage),
+      });
     const adult = await provider('adult');
     if (adult.available) {
       realAdult = null;
       for (const entry of adult.pools) {
-        sourced.push({ name: `${entry.pool.name}-real`, label: `${entry.pool.datasetLabel} ${entry.pool.modelLabel} (real)`, data: `real data (trained model${entry.cached ? ', cached' : ''})`, entry });
+        sourced.push({
+          name: `${entry.pool.name}-real`,
+          label: `${entry.pool.datasetLabel} ${entry.pool.modelLabel} (real)`,
+          data: `real data (trained model${entry.cached ? ', cached' : ''})`,
+          entry,
+        });
       }
     } else {
       realAdult = adult.reason.split('\n')[0];
@@ -121,7 +140,7 @@ function readme(result: ErrorControlReproduction): string {
     result.realAdult === null ? '' : `Real Adult pools not included: ${result.realAdult}`,
     '',
     `- \`${ERROR_CONTROL_EXPERIMENT}\`: ${result.cells} cells, ${result.rows} replicate audits in ${result.auditSeconds.toFixed(2)} s on ${result.threads} thread(s) (calibrations included); report: \`${result.reportPath}\``,
-    '- The table per pool, metric, access regime and test: `tables/error-control.{arrow,csv,md}`; charts under `charts/`; every cell\'s operating point: `summary.*`.',
+    "- The table per pool, metric, access regime and test: `tables/error-control.{arrow,csv,md}`; charts under `charts/`; every cell's operating point: `summary.*`.",
     '- Full precision: `fairaudit reproduce error-control --set replicates=2000 --set calibration.paths=4000 --set calibration.baseRates=null` (docs/error-control.md).',
     '',
     `Total time ${result.totalSeconds.toFixed(1)} s.`,

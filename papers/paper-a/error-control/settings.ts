@@ -35,7 +35,10 @@ export const ERROR_CONTROL_GAPS: readonly (number | null)[] = [null, 0, 0.5, 1];
  * metric's own mean-logit gap plus the tolerance: shiftToProxyGap moves group b only).
  * One range for every pool, so one grid serves them all. O(pool rows).
  */
-export function declaredLogitBounds(pools: readonly AuditPool[], logitTolerance: number): { lower: number; upper: number } {
+export function declaredLogitBounds(
+  pools: readonly AuditPool[],
+  logitTolerance: number,
+): { lower: number; upper: number } {
   let largest = 0;
   for (const pool of pools) {
     const logit = pool.logit;

@@ -15,24 +15,87 @@ const columns: SummaryColumn[] = [
   { name: 'metric', label: 'Metric', type: 'string' },
   { name: 'access', label: 'Access', type: 'string' },
   { name: 'test', label: 'Test', type: 'string' },
-  { name: 'controls', label: 'Controls', type: 'string', description: 'what the test guarantees: α and β for calibrated-glr (Monte Carlo, for these group sizes) and betting (any stopping time); nothing for paper A\'s Wald thresholds' },
-  { name: 'tolerance', label: 'Tolerance', type: 'number', digits: 3, description: 'the tolerance the test tests its gap against: δ (decisions), scoreTolerance or logitTolerance' },
-  { name: 'worst_false_violation', label: 'Worst false violation', type: 'number', digits: 3, description: 'largest P(reject) over the compliant gaps (0, half the tolerance, the tolerance, and the pool\'s own gap when compliant)' },
-  { name: 'worst_false_violation_se', label: '± SE', type: 'number', digits: 3, description: 'its binomial Monte Carlo standard error' },
+  {
+    name: 'controls',
+    label: 'Controls',
+    type: 'string',
+    description:
+      "what the test guarantees: α and β for calibrated-glr (Monte Carlo, for these group sizes) and betting (any stopping time); nothing for paper A's Wald thresholds",
+  },
+  {
+    name: 'tolerance',
+    label: 'Tolerance',
+    type: 'number',
+    digits: 3,
+    description: 'the tolerance the test tests its gap against: δ (decisions), scoreTolerance or logitTolerance',
+  },
+  {
+    name: 'worst_false_violation',
+    label: 'Worst false violation',
+    type: 'number',
+    digits: 3,
+    description:
+      "largest P(reject) over the compliant gaps (0, half the tolerance, the tolerance, and the pool's own gap when compliant)",
+  },
+  {
+    name: 'worst_false_violation_se',
+    label: '± SE',
+    type: 'number',
+    digits: 3,
+    description: 'its binomial Monte Carlo standard error',
+  },
   { name: 'worst_at_gap', label: 'at gap', type: 'number', digits: 4, description: 'the true gap where it is largest' },
-  { name: 'false_compliance_at_tolerance', label: 'False compliance at δ', type: 'number', digits: 3, description: 'P(accept) with |gap| moved to the tolerance (the boundary, where both error bounds apply; the nearest gap by counts at or beyond it); blank should the moved pool be compliant' },
-  { name: 'false_compliance_at_tolerance_se', label: '± SE', type: 'number', digits: 3, description: 'its binomial Monte Carlo standard error' },
-  { name: 'own_gap', label: "Pool's gap", type: 'number', digits: 4, description: "the pool's own gap (Table 1's for calibrated pools; the trained model's for real Adult pools; the proxy gap for score and logit access)" },
+  {
+    name: 'false_compliance_at_tolerance',
+    label: 'False compliance at δ',
+    type: 'number',
+    digits: 3,
+    description:
+      'P(accept) with |gap| moved to the tolerance (the boundary, where both error bounds apply; the nearest gap by counts at or beyond it); blank should the moved pool be compliant',
+  },
+  {
+    name: 'false_compliance_at_tolerance_se',
+    label: '± SE',
+    type: 'number',
+    digits: 3,
+    description: 'its binomial Monte Carlo standard error',
+  },
+  {
+    name: 'own_gap',
+    label: "Pool's gap",
+    type: 'number',
+    digits: 4,
+    description:
+      "the pool's own gap (Table 1's for calibrated pools; the trained model's for real Adult pools; the proxy gap for score and logit access)",
+  },
   { name: 'own_truth', label: 'Truth', type: 'string', description: 'compliant or violating at its own gap' },
-  { name: 'false_compliance_at_own_gap', label: "False compliance at pool's gap", type: 'number', digits: 3, description: 'P(accept) at the pool\'s own gap when it violates the tolerance (empty when it is compliant: its rejections count in the worst false violation)' },
-  { name: 'reject_at_own_gap', label: "P(reject) at pool's gap", type: 'number', digits: 3, description: "P(reject) at the pool's own gap (the power when it violates)" },
+  {
+    name: 'false_compliance_at_own_gap',
+    label: "False compliance at pool's gap",
+    type: 'number',
+    digits: 3,
+    description:
+      "P(accept) at the pool's own gap when it violates the tolerance (empty when it is compliant: its rejections count in the worst false violation)",
+  },
+  {
+    name: 'reject_at_own_gap',
+    label: "P(reject) at pool's gap",
+    type: 'number',
+    digits: 3,
+    description: "P(reject) at the pool's own gap (the power when it violates)",
+  },
   { name: 'inconclusive_at_own_gap', label: "P(inconclusive) at pool's gap", type: 'number', digits: 3 },
   { name: 'queries_at_own_gap', label: "Mean queries at pool's gap", type: 'number', digits: 0 },
   { name: 'queries_at_zero', label: 'Mean queries at gap 0', type: 'number', digits: 0 },
 ];
 
 function toleranceOf(settings: Record<string, SettingValue>): number {
-  const value = settings.access === 'score' ? settings.scoreTolerance : settings.access === 'logit' ? settings.logitTolerance : settings.tolerance;
+  const value =
+    settings.access === 'score'
+      ? settings.scoreTolerance
+      : settings.access === 'logit'
+        ? settings.logitTolerance
+        : settings.tolerance;
   return typeof value === 'number' ? value : Number.NaN;
 }
 
@@ -68,7 +131,8 @@ export function errorControlTable(summaries: readonly CellSummary[], pools: read
           if (cells === undefined) continue;
           const compliant = cells.filter((cell) => cell.values.truth !== 'violating');
           let worst: CellSummary | undefined;
-          for (const cell of compliant) if (worst === undefined || number(cell.values.p_reject) > number(worst.values.p_reject)) worst = cell;
+          for (const cell of compliant)
+            if (worst === undefined || number(cell.values.p_reject) > number(worst.values.p_reject)) worst = cell;
           // The move to δ rounds outward (redecideToGap), so the pool is violating or on the
           // boundary; should it still be compliant, accepting it would be right: no cell.
           const atTolerance = cells.find((cell) => gapOf(cell) === 1);
@@ -82,7 +146,10 @@ export function errorControlTable(summaries: readonly CellSummary[], pools: read
             metric: metric.toUpperCase(),
             access,
             test,
-            controls: test === 'wald-glr' ? 'none (operational thresholds)' : `P(reject) ≤ ${cells[0].settings.alpha}, P(accept) ≤ ${cells[0].settings.beta}`,
+            controls:
+              test === 'wald-glr'
+                ? 'none (operational thresholds)'
+                : `P(reject) ≤ ${cells[0].settings.alpha}, P(accept) ≤ ${cells[0].settings.beta}`,
             tolerance: toleranceOf(cells[0].settings),
             worst_false_violation: worst === undefined ? null : number(worst.values.p_reject),
             worst_false_violation_se: worst === undefined ? null : number(worst.values.p_reject_se),
@@ -104,7 +171,8 @@ export function errorControlTable(summaries: readonly CellSummary[], pools: read
   const replicates = Math.max(0, ...summaries.map((cell) => cell.replicates));
   return {
     id: 'error-control',
-    title: 'Error control: false violations, false compliance and queries of paper A\'s GLR, the calibrated GLR and the betting test',
+    title:
+      "Error control: false violations, false compliance and queries of paper A's GLR, the calibrated GLR and the betting test",
     caption:
       `Beyond paper A (issue 11). Each pool is moved to gap 0, half the tolerance and the tolerance on the side of its own gap (re-deciding rows of group b for decisions, moving group b's scores or logits for the proxies), and audited at its own gap; ${replicates} replicates per point (Monte Carlo standard errors beside the rates). ` +
       "Paper A's test has no error guarantee; the calibrated GLR's thresholds are calibrated for each setting (the reproduction's cheap calibration: conservative), the betting test is anytime-valid (with logits on a declared range of the pools' logits). docs/error-control.md explains what each controls.",

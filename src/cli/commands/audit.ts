@@ -1,5 +1,10 @@
 import type { Argv, CommandModule } from 'yargs';
-import { type AuditPoolSettings, type AuditPoolSummary, auditPool, calibrateForAuditPool } from '../../audit/audit-pool.js';
+import {
+  type AuditPoolSettings,
+  type AuditPoolSummary,
+  auditPool,
+  calibrateForAuditPool,
+} from '../../audit/audit-pool.js';
 import {
   type AuditFlags,
   addAuditOptions,
@@ -69,16 +74,30 @@ function summaryText(poolName: string, summary: AuditPoolSummary): string {
 /** `fairaudit audit --pool FILE ...`: sequential audits of one pool, with the oracle and fixed-sample decisions. */
 export const auditCommand: CommandModule<object, AuditArguments> = {
   command: 'audit',
-  describe: 'Run a sequential fairness audit (paper A\'s GLR by default; --test for the calibrated GLR or the betting test) on a pool file or a generated pool',
+  describe:
+    "Run a sequential fairness audit (paper A's GLR by default; --test for the calibrated GLR or the betting test) on a pool file or a generated pool",
   builder: (yargs: Argv) =>
     addTestOptions(addAuditOptions(yargs, ['random', 'balanced', 'given']))
-      .option('early', { type: 'number', default: 10, describe: 'With --replicates: also count the decisions taken within this many queries' })
-      .option('seed', { type: 'string', describe: 'Seed of the random query order (replicate r uses deriveSeed(seed, r))' })
+      .option('early', {
+        type: 'number',
+        default: 10,
+        describe: 'With --replicates: also count the decisions taken within this many queries',
+      })
+      .option('seed', {
+        type: 'string',
+        describe: 'Seed of the random query order (replicate r uses deriveSeed(seed, r))',
+      })
       .option('replicates', { type: 'number', default: 1, describe: 'Run R seeded audits and print their summary' })
       .option('json', { type: 'boolean', default: false, describe: 'Print JSON' })
       .example('$0 audit --pool pool.arrow --metric sp --access decision --tolerance 0.05 --seed 1', '')
-      .example('$0 audit --pool pool.csv --metric eo --access score --score-tolerance 0.03 --seed 1 --replicates 20 --json', '')
-      .example('$0 audit --pool pool.csv --test betting --order balanced --seed 1 --replicates 200', '') as unknown as Argv<AuditArguments>,
+      .example(
+        '$0 audit --pool pool.csv --metric eo --access score --score-tolerance 0.03 --seed 1 --replicates 20 --json',
+        '',
+      )
+      .example(
+        '$0 audit --pool pool.csv --test betting --order balanced --seed 1 --replicates 200',
+        '',
+      ) as unknown as Argv<AuditArguments>,
   // Stages: flags → settings, pool, calibration (ahead, on threads, when thresholds are calibrated), audit (auditPool validates the settings once), print.
   handler: async (argv) => {
     checkThreadsFlag(argv.threads);
@@ -86,14 +105,23 @@ export const auditCommand: CommandModule<object, AuditArguments> = {
     const pool = poolOfFlags(argv);
     const name = (key: string) => flagOf[key] ?? key;
     const progress = stagedProgress('calibrate', argv.json, 'chunks');
-    const calibrated = await calibrateForAuditPool(pool, settings, name, {}, {
-      ...(argv.threads === undefined ? {} : { threads: argv.threads }),
-      onProgress: progress.update,
-    });
+    const calibrated = await calibrateForAuditPool(
+      pool,
+      settings,
+      name,
+      {},
+      {
+        ...(argv.threads === undefined ? {} : { threads: argv.threads }),
+        onProgress: progress.update,
+      },
+    );
     progress.finish();
     const audited = auditPool(pool, settings, name);
     // Computed just now (ahead, on threads), not found in the cache.
-    const summary = calibrated !== null && !calibrated.cached && audited.calibration ? { ...audited, calibration: { ...audited.calibration, cached: false } } : audited;
+    const summary =
+      calibrated !== null && !calibrated.cached && audited.calibration
+        ? { ...audited, calibration: { ...audited.calibration, cached: false } }
+        : audited;
     const poolDescription = argv.pool ?? { synthetic: parseJsonUntrusted(argv.synthetic as string, '--synthetic') };
     if (argv.json) process.stdout.write(`${JSON.stringify({ ...summary, pool: poolDescription })}\n`);
     else process.stdout.write(summaryText(argv.pool ?? 'synthetic', summary));

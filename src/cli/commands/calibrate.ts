@@ -7,7 +7,14 @@ import { countPool } from '../../audit/count-pool.js';
 import type { AuditPool } from '../../audit/pool.js';
 import { writeFileAtomic } from '../../util/atomic-write.js';
 import { inputError } from '../../util/errors.js';
-import { type AuditFlags, addAuditOptions, auditSettingsOfFlags, checkThreadsFlag, flagOf, poolOfFlags } from '../audit-options.js';
+import {
+  type AuditFlags,
+  addAuditOptions,
+  auditSettingsOfFlags,
+  checkThreadsFlag,
+  flagOf,
+  poolOfFlags,
+} from '../audit-options.js';
 import { stagedProgress } from '../progress.js';
 
 interface CalibrateArguments extends AuditFlags {
@@ -22,9 +29,16 @@ interface CalibrateArguments extends AuditFlags {
 function groupsPool(text: string): AuditPool {
   const parts = text.split(',').map((part) => Number(part.trim()));
   if (parts.length !== 2 || !parts.every((part) => Number.isSafeInteger(part) && part >= 1)) {
-    throw inputError({ where: '--groups', expected: 'two group sizes A,B (integers >= 1: rows of group a and of group b)', found: text });
+    throw inputError({
+      where: '--groups',
+      expected: 'two group sizes A,B (integers >= 1: rows of group a and of group b)',
+      found: text,
+    });
   }
-  return countPool({ countA: parts[0], positivesA: 0, countB: parts[1], positivesB: 0 }, `--groups ${parts[0]},${parts[1]}`);
+  return countPool(
+    { countA: parts[0], positivesA: 0, countB: parts[1], positivesB: 0 },
+    `--groups ${parts[0]},${parts[1]}`,
+  );
 }
 
 function rate(point: PricePoint['inconclusive']): string {
@@ -46,8 +60,14 @@ function calibrationText(record: CalibrationRecord, file: string, cached: boolea
     `  ${record.options.paths} simulated audits per pool over ${record.pools} pools; certified on fresh simulations in round ${record.certificationRounds} ` +
       `(Clopper-Pearson bounds at ${record.options.confidence} simultaneous confidence):`,
   ];
-  if (record.worstReject) lines.push(`    worst P(reject) ${record.worstReject.rate.toFixed(4)} (bound ${record.worstReject.upperBound.toFixed(4)} <= alpha) at ${record.worstReject.cell}`);
-  if (record.worstAccept) lines.push(`    worst P(accept) ${record.worstAccept.rate.toFixed(4)} (bound ${record.worstAccept.upperBound.toFixed(4)} <= beta) at ${record.worstAccept.cell}`);
+  if (record.worstReject)
+    lines.push(
+      `    worst P(reject) ${record.worstReject.rate.toFixed(4)} (bound ${record.worstReject.upperBound.toFixed(4)} <= alpha) at ${record.worstReject.cell}`,
+    );
+  if (record.worstAccept)
+    lines.push(
+      `    worst P(accept) ${record.worstAccept.rate.toFixed(4)} (bound ${record.worstAccept.upperBound.toFixed(4)} <= beta) at ${record.worstAccept.cell}`,
+    );
   lines.push('  the price (fresh audits at the calibrated thresholds):');
   for (const point of record.price) {
     lines.push(
@@ -55,7 +75,9 @@ function calibrationText(record: CalibrationRecord, file: string, cached: boolea
         `mean queries ${point.meanQueries.toFixed(1)} (${point.pool})`,
     );
   }
-  lines.push(`  ${cached ? 'from the cache' : `computed in ${seconds.toFixed(1)} s, saved`}: ${file} (fingerprint ${record.fingerprint.slice(0, 16)}…)`);
+  lines.push(
+    `  ${cached ? 'from the cache' : `computed in ${seconds.toFixed(1)} s, saved`}: ${file} (fingerprint ${record.fingerprint.slice(0, 16)}…)`,
+  );
   return `${lines.join('\n')}\n`;
 }
 
@@ -67,16 +89,29 @@ function calibrationText(record: CalibrationRecord, file: string, cached: boolea
  */
 export const calibrateCommand: CommandModule<object, CalibrateArguments> = {
   command: 'calibrate',
-  describe: 'Calibrate the GLR thresholds of an audit setting by Monte Carlo (sup P(reject) <= alpha on compliant pools, sup P(accept) <= beta on violating ones)',
+  describe:
+    'Calibrate the GLR thresholds of an audit setting by Monte Carlo (sup P(reject) <= alpha on compliant pools, sup P(accept) <= beta on violating ones)',
   builder: (yargs: Argv) =>
     addAuditOptions(yargs, ['random', 'balanced'])
-      .option('groups', { type: 'string', describe: 'Instead of --pool / --synthetic, decision access only: the group sizes A,B' })
-      .option('cache-dir', { type: 'string', describe: 'The calibration cache (default FAIRAUDIT_CALIBRATION_CACHE, else data/cache/calibrations/)' })
+      .option('groups', {
+        type: 'string',
+        describe: 'Instead of --pool / --synthetic, decision access only: the group sizes A,B',
+      })
+      .option('cache-dir', {
+        type: 'string',
+        describe: 'The calibration cache (default FAIRAUDIT_CALIBRATION_CACHE, else data/cache/calibrations/)',
+      })
       .option('out', { type: 'string', describe: 'Also write the calibration (JSON) to this file' })
       .option('json', { type: 'boolean', default: false, describe: 'Print the calibration as JSON' })
       .option('quiet', { type: 'boolean', default: false, describe: 'No progress bar' })
-      .example('$0 calibrate --groups 9158,4409 --access decision --threads 2', 'Adult SP, decision access, paper A settings')
-      .example('$0 calibrate --pool pool.arrow --metric eo --access score --calibration-paths 1000', '') as unknown as Argv<CalibrateArguments>,
+      .example(
+        '$0 calibrate --groups 9158,4409 --access decision --threads 2',
+        'Adult SP, decision access, paper A settings',
+      )
+      .example(
+        '$0 calibrate --pool pool.arrow --metric eo --access score --calibration-paths 1000',
+        '',
+      ) as unknown as Argv<CalibrateArguments>,
   // Stages: flags → settings and pool, calibration (cache or worker threads), print and save.
   handler: async (argv) => {
     checkThreadsFlag(argv.threads);
@@ -84,22 +119,41 @@ export const calibrateCommand: CommandModule<object, CalibrateArguments> = {
     let flags: AuditFlags = argv;
     if (argv.groups !== undefined) {
       if (argv.pool !== undefined || argv.synthetic !== undefined) {
-        throw inputError({ where: '--groups', expected: 'no --pool or --synthetic with it', found: argv.pool ?? argv.synthetic });
+        throw inputError({
+          where: '--groups',
+          expected: 'no --pool or --synthetic with it',
+          found: argv.pool ?? argv.synthetic,
+        });
       }
-      if (argv.access !== 'decision') throw inputError({ where: '--groups', expected: 'decision access (score and logit access calibrate on the pool itself)', found: argv.access });
+      if (argv.access !== 'decision')
+        throw inputError({
+          where: '--groups',
+          expected: 'decision access (score and logit access calibrate on the pool itself)',
+          found: argv.access,
+        });
       pool = groupsPool(argv.groups);
       flags = { ...argv, synthetic: '{}' };
     } else {
       pool = poolOfFlags(argv);
     }
-    const settings = { ...auditSettingsOfFlags(flags), test: 'calibrated-glr' as const, thresholds: 'calibrated' as const };
+    const settings = {
+      ...auditSettingsOfFlags(flags),
+      test: 'calibrated-glr' as const,
+      thresholds: 'calibrated' as const,
+    };
     const cacheDirectory = resolve(argv['cache-dir'] ?? calibrationCacheDirectory());
     const started = performance.now();
     const progress = stagedProgress('calibrate', argv.quiet, 'chunks');
-    const found = await calibrateForAuditPool(pool, settings, (key) => flagOf[key] ?? key, { cacheDirectory, where: '--alpha / --beta' }, {
-      ...(argv.threads === undefined ? {} : { threads: argv.threads }),
-      onProgress: progress.update,
-    });
+    const found = await calibrateForAuditPool(
+      pool,
+      settings,
+      (key) => flagOf[key] ?? key,
+      { cacheDirectory, where: '--alpha / --beta' },
+      {
+        ...(argv.threads === undefined ? {} : { threads: argv.threads }),
+        onProgress: progress.update,
+      },
+    );
     progress.finish();
     const seconds = (performance.now() - started) / 1000;
     const { record, cached } = found!;

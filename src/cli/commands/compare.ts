@@ -29,7 +29,11 @@ function printRows(rows: ComparisonRow[]): void {
   ]);
   const header = ['cell', 'statistic', 'published', 'reproduced', 'difference', 'tolerance', 'status'];
   const widths = header.map((title, i) => Math.max(title.length, ...lines.map((line) => line[i].length)));
-  const format = (line: string[]) => line.map((text, i) => text.padEnd(widths[i])).join('  ').trimEnd();
+  const format = (line: string[]) =>
+    line
+      .map((text, i) => text.padEnd(widths[i]))
+      .join('  ')
+      .trimEnd();
   console.log(format(header));
   for (const line of lines) console.log(format(line));
   const unexplained = rows.filter((row) => row.status === 'missing' || row.status === 'unmapped');
@@ -46,30 +50,70 @@ export const compareCommand: CommandModule<object, CompareArguments> = {
   describe: 'Compare a results folder with the published numbers (exit 1 when a regression cell is out of tolerance)',
   builder: (yargs: Argv) =>
     yargs
-      .positional('results', { type: 'string', demandOption: true, describe: 'results/<experiment> folder written by "fairaudit run"' })
-      .option('published', { type: 'string', describe: 'folder of published-number JSON files, or one file (default: papers/<paper>/published.json of every registered paper)' })
-      .option('sigmas', { type: 'number', default: 3, describe: 'Monte Carlo standard errors allowed for mean and frequency cells' })
-      .option('json', { type: 'boolean', default: false, describe: 'print the comparison rows as JSON' }) as unknown as Argv<CompareArguments>,
+      .positional('results', {
+        type: 'string',
+        demandOption: true,
+        describe: 'results/<experiment> folder written by "fairaudit run"',
+      })
+      .option('published', {
+        type: 'string',
+        describe:
+          'folder of published-number JSON files, or one file (default: papers/<paper>/published.json of every registered paper)',
+      })
+      .option('sigmas', {
+        type: 'number',
+        default: 3,
+        describe: 'Monte Carlo standard errors allowed for mean and frequency cells',
+      })
+      .option('json', {
+        type: 'boolean',
+        default: false,
+        describe: 'print the comparison rows as JSON',
+      }) as unknown as Argv<CompareArguments>,
   handler: async (args) => {
     if (!(args.sigmas > 0)) throw inputError({ where: '--sigmas', expected: 'a positive number', found: args.sigmas });
     const folder = paperFolder(args.results);
-    const run: { results: { experiment: string }; comparison: ComparisonRow[]; unassignedPublishedCells: number; paper: PaperLayoutParts | null } =
+    const run: {
+      results: { experiment: string };
+      comparison: ComparisonRow[];
+      unassignedPublishedCells: number;
+      paper: PaperLayoutParts | null;
+    } =
       folder === null
         ? await summariseRun(args.results, { publishedFolder: args.published, sigmas: args.sigmas })
         : (() => {
             // A paper-level reproduction folder (results/paper-b): its recorded cells against the published ones.
             const compared = folder.layout.compare(args.results, folder.options);
-            return { results: { experiment: compared.experiment }, comparison: compared.comparison, unassignedPublishedCells: 0, paper: { notices: compared.notices, tables: [] } };
+            return {
+              results: { experiment: compared.experiment },
+              comparison: compared.comparison,
+              unassignedPublishedCells: 0,
+              paper: { notices: compared.notices, tables: [] },
+            };
           })();
     const failures = regressionFailures(run.comparison);
     if (args.json) {
       const reasons = run.paper?.reasons ?? {};
-      const rows = run.comparison.map((row) => (reasons[row.id] === undefined ? row : { ...row, reason: reasons[row.id] }));
-      console.log(JSON.stringify({ experiment: run.results.experiment, notices: run.paper?.notices ?? [], rows, regressionFailures: failures.map((row) => row.id) }, null, 2));
+      const rows = run.comparison.map((row) =>
+        reasons[row.id] === undefined ? row : { ...row, reason: reasons[row.id] },
+      );
+      console.log(
+        JSON.stringify(
+          {
+            experiment: run.results.experiment,
+            notices: run.paper?.notices ?? [],
+            rows,
+            regressionFailures: failures.map((row) => row.id),
+          },
+          null,
+          2,
+        ),
+      );
     } else if (run.comparison.length === 0) {
       for (const notice of run.paper?.notices ?? []) console.log(`note: ${notice}`);
       console.log(`compare: no published cells name the experiment "${run.results.experiment}"; nothing to compare.`);
-      if (run.unassignedPublishedCells > 0) console.log(`  (${run.unassignedPublishedCells} published cells name no experiment; see docs/report.md)`);
+      if (run.unassignedPublishedCells > 0)
+        console.log(`  (${run.unassignedPublishedCells} published cells name no experiment; see docs/report.md)`);
     } else {
       for (const notice of run.paper?.notices ?? []) console.log(`note: ${notice}`);
       printRows(run.comparison);
@@ -99,7 +143,9 @@ export const compareCommand: CommandModule<object, CompareArguments> = {
       });
     }
     if (failures.length > 0) {
-      process.stderr.write(`fairaudit compare: regression cells out of tolerance or missing: ${failures.map((row) => row.id).join(', ')}\n`);
+      process.stderr.write(
+        `fairaudit compare: regression cells out of tolerance or missing: ${failures.map((row) => row.id).join(', ')}\n`,
+      );
       process.exitCode = 1;
     }
   },

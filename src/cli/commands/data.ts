@@ -50,9 +50,7 @@ const listCommand: CommandModule<object, LocationArguments> = {
   command: 'list',
   describe: 'Which datasets are available, in which form, and where',
   builder: (yargs: Argv) =>
-    yargs
-      .option('data-dir', dataDirectoryOption)
-      .option('json', jsonOption) as unknown as Argv<LocationArguments>,
+    yargs.option('data-dir', dataDirectoryOption).option('json', jsonOption) as unknown as Argv<LocationArguments>,
   handler: (args) => {
     const entries = datasetAvailability({ dataDirectory: args['data-dir'] });
     if (args.json) {
@@ -113,7 +111,9 @@ const infoCommand: CommandModule<object, InfoArguments> = {
       `columns: ${summary.columns.map((column) => (column.levels === null ? column.name : `${column.name} [${column.levels} levels]`)).join(', ')}`,
     );
     for (const file of summary.files) {
-      out.push(`file ${file.path} (${file.size} bytes, sha256 ${file.check === 'verified' ? 'verified' : `not verified${file.sha256 ? `: ${file.sha256}` : ''}`})`);
+      out.push(
+        `file ${file.path} (${file.size} bytes, sha256 ${file.check === 'verified' ? 'verified' : `not verified${file.sha256 ? `: ${file.sha256}` : ''}`})`,
+      );
     }
     process.stdout.write(`${out.join('\n')}\n`);
   },
@@ -126,7 +126,11 @@ const fetchCommand: CommandModule<object, FetchArguments> = {
     yargs
       .positional('name', datasetNameArgument())
       .option('form', { type: 'string', describe: 'which form of the dataset to download (see data/NAME.json)' })
-      .option('force', { type: 'boolean', default: false, describe: 'download again even when a verified copy is there' })
+      .option('force', {
+        type: 'boolean',
+        default: false,
+        describe: 'download again even when a verified copy is there',
+      })
       .option('quiet', quietOption) as unknown as Argv<FetchArguments>,
   handler: async (args) => {
     let bar: ProgressBar | null = null;
@@ -138,14 +142,18 @@ const fetchCommand: CommandModule<object, FetchArguments> = {
         if (progress.file !== current) {
           bar?.finish();
           current = progress.file;
-          bar = progress.totalBytes === null ? null : new ProgressBar(progress.file, progress.totalBytes, args.quiet, 'bytes');
+          bar =
+            progress.totalBytes === null
+              ? null
+              : new ProgressBar(progress.file, progress.totalBytes, args.quiet, 'bytes');
         }
         bar?.update(progress.receivedBytes);
       },
     });
     (bar as ProgressBar | null)?.finish();
     for (const file of files) {
-      const check = file.check === 'verified' ? 'sha256 verified' : `sha256 NOT verified (no checksum known): ${file.sha256}`;
+      const check =
+        file.check === 'verified' ? 'sha256 verified' : `sha256 NOT verified (no checksum known): ${file.sha256}`;
       process.stdout.write(`${file.action}: ${file.path} (${file.size} bytes, ${check})\n`);
     }
   },
@@ -153,18 +161,40 @@ const fetchCommand: CommandModule<object, FetchArguments> = {
 
 const exportCommand: CommandModule<object, ExportArguments> = {
   command: 'export <name>',
-  describe: 'Write a split exactly as the models see it (encoded train and held-out parts) to a folder, for other toolkits',
+  describe:
+    'Write a split exactly as the models see it (encoded train and held-out parts) to a folder, for other toolkits',
   builder: (yargs: Argv) =>
     yargs
       .positional('name', datasetNameArgument())
-      .option('scheme', { type: 'string', choices: ['paper-a', 'paper-b'] as const, demandOption: true, describe: 'paper A (70/30 by label) or paper B (candidate and audit set)' })
-      .option('seed', { type: 'string', demandOption: true, describe: "the split's seed (papers/<paper>/configs/models/*.yaml: split.seed; paper A's reproduction: paper-a-2026)" })
-      .option('protected-attribute', { type: 'string', describe: "the protected attribute (default: the dataset's first)" })
+      .option('scheme', {
+        type: 'string',
+        choices: ['paper-a', 'paper-b'] as const,
+        demandOption: true,
+        describe: 'paper A (70/30 by label) or paper B (candidate and audit set)',
+      })
+      .option('seed', {
+        type: 'string',
+        demandOption: true,
+        describe:
+          "the split's seed (papers/<paper>/configs/models/*.yaml: split.seed; paper A's reproduction: paper-a-2026)",
+      })
+      .option('protected-attribute', {
+        type: 'string',
+        describe: "the protected attribute (default: the dataset's first)",
+      })
       .option('out', { type: 'string', demandOption: true, describe: 'the folder to write' })
-      .option('format', { type: 'string', choices: SPLIT_EXPORT_FORMATS, default: 'npy' as const, describe: 'NumPy .npy files or CSV' })
+      .option('format', {
+        type: 'string',
+        choices: SPLIT_EXPORT_FORMATS,
+        default: 'npy' as const,
+        describe: 'NumPy .npy files or CSV',
+      })
       .option('data-dir', dataDirectoryOption)
       .option('json', jsonOption)
-      .example('$0 data export adult --scheme paper-a --seed 2026 --protected-attribute sex --out /tmp/adult-split', '') as unknown as Argv<ExportArguments>,
+      .example(
+        '$0 data export adult --scheme paper-a --seed 2026 --protected-attribute sex --out /tmp/adult-split',
+        '',
+      ) as unknown as Argv<ExportArguments>,
   handler: async (args) => {
     const files = await exportDatasetSplit(
       args.name,
@@ -181,9 +211,8 @@ const exportCommand: CommandModule<object, ExportArguments> = {
 };
 
 /** `fairaudit data <list|info|fetch|export>`: the datasets and where they come from. */
-export const dataCommand = commandGroup('data', 'Datasets: list what is available, show one, fetch one, export a split', [
-  listCommand,
-  infoCommand,
-  fetchCommand,
-  exportCommand,
-]);
+export const dataCommand = commandGroup(
+  'data',
+  'Datasets: list what is available, show one, fetch one, export a split',
+  [listCommand, infoCommand, fetchCommand, exportCommand],
+);

@@ -28,9 +28,18 @@ const bernoulliCommand: CommandModule<object, BernoulliArguments> = {
       .option('n-b', { type: 'string', demandOption: true, describe: 'Observations of group b' })
       .option('s-b', { type: 'string', demandOption: true, describe: 'Positives of group b' })
       .option('tolerance', { type: 'string', demandOption: true, describe: 'delta in (0, 1)' })
-      .example('$0 glr bernoulli --n-a 120 --s-a 30 --n-b 130 --s-b 52 --tolerance 0.05', '') as unknown as Argv<BernoulliArguments>,
+      .example(
+        '$0 glr bernoulli --n-a 120 --s-a 30 --n-b 130 --s-b 52 --tolerance 0.05',
+        '',
+      ) as unknown as Argv<BernoulliArguments>,
   handler: (argv) => {
-    const fields = { n_a: argv['n-a'], s_a: argv['s-a'], n_b: argv['n-b'], s_b: argv['s-b'], tolerance: argv.tolerance };
+    const fields = {
+      n_a: argv['n-a'],
+      s_a: argv['s-a'],
+      n_b: argv['n-b'],
+      s_b: argv['s-b'],
+      tolerance: argv.tolerance,
+    };
     const glr = evaluateGlrCase('bernoulli', fields, flagName);
     process.stdout.write(`${JSON.stringify({ glr: jsonNumber(glr) })}\n`);
   },
@@ -57,7 +66,11 @@ const gaussianCommand: CommandModule<object, GaussianArguments> = {
       .option('n-b', { type: 'string', demandOption: true, describe: 'Observations of group b' })
       .option('sum-b', { type: 'string', demandOption: true, describe: 'Sum of group b' })
       .option('sumsq-b', { type: 'string', demandOption: true, describe: 'Sum of squares of group b' })
-      .option('tolerance', { type: 'string', demandOption: true, describe: 'tau > 0' }) as unknown as Argv<GaussianArguments>,
+      .option('tolerance', {
+        type: 'string',
+        demandOption: true,
+        describe: 'tau > 0',
+      }) as unknown as Argv<GaussianArguments>,
   handler: (argv) => {
     const fields = {
       n_a: argv['n-a'],
@@ -94,7 +107,11 @@ export const glrCommand: CommandModule<object, GlrArguments> = {
       .example('$0 glr --input cases.jsonl', '') as unknown as Argv<GlrArguments>,
   handler: (argv) => {
     if (argv.input === undefined) {
-      throw inputError({ where: 'glr', expected: 'a family (bernoulli, gaussian) or --input FILE.jsonl', found: 'neither' });
+      throw inputError({
+        where: 'glr',
+        expected: 'a family (bernoulli, gaussian) or --input FILE.jsonl',
+        found: 'neither',
+      });
     }
     const text = readFileCapped(argv.input, MAX_JSON_FILE_BYTES, 'a readable JSONL file').toString('utf8');
     const lines = text.split(/\r?\n/);

@@ -19,4 +19,19 @@ import { runCommand } from './run.js';
  * one yargs CommandModule; add it here.
  */
 // biome-ignore lint/suspicious/noExplicitAny: command modules differ in their argument types
-export const commands: CommandModule<any, any>[] = [glrCommand, auditCommand, calibrateCommand, planCommand, runCommand, mergeCommand, respirCommand, reportCommand, compareCommand, reproduceCommand, dataCommand, pirCommand, modelsCommand, benchCommand];
+export const commands: CommandModule<any, any>[] = [
+  glrCommand,
+  auditCommand,
+  calibrateCommand,
+  planCommand,
+  runCommand,
+  mergeCommand,
+  respirCommand,
+  reportCommand,
+  compareCommand,
+  reproduceCommand,
+  dataCommand,
+  pirCommand,
+  modelsCommand,
+  benchCommand,
+];

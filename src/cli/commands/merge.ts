@@ -15,15 +15,30 @@ export const mergeCommand: CommandModule<object, MergeArguments> = {
   builder: (yargs: Argv) =>
     yargs
       .positional('folders', { type: 'string', array: true, demandOption: true, describe: 'The shard output folders' })
-      .option('out', { type: 'string', demandOption: true, describe: 'Folder for the merged results.arrow and run.json' })
-      .option('force', { type: 'boolean', default: false, describe: "Write into a folder that holds another experiment's results, replacing them" })
-      .option('quiet', { type: 'boolean', default: false, describe: 'Print nothing' }) as unknown as Argv<MergeArguments>,
+      .option('out', {
+        type: 'string',
+        demandOption: true,
+        describe: 'Folder for the merged results.arrow and run.json',
+      })
+      .option('force', {
+        type: 'boolean',
+        default: false,
+        describe: "Write into a folder that holds another experiment's results, replacing them",
+      })
+      .option('quiet', {
+        type: 'boolean',
+        default: false,
+        describe: 'Print nothing',
+      }) as unknown as Argv<MergeArguments>,
   handler: async (args) => {
     const summary = await mergeShards(args.folders, args.out, {
       force: args.force,
       command: `fairaudit merge --out ${args.out}`,
       onNotice: (notice) => process.stderr.write(`fairaudit: notice: ${notice}\n`),
     });
-    if (!args.quiet) process.stdout.write(`merged ${summary.shards} shards into ${summary.resultsFile} (${summary.rows} replicates)\n`);
+    if (!args.quiet)
+      process.stdout.write(
+        `merged ${summary.shards} shards into ${summary.resultsFile} (${summary.rows} replicates)\n`,
+      );
   },
 };

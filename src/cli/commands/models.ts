@@ -60,7 +60,10 @@ const trainCommand: CommandModule<object, TrainArguments> = {
   describe: 'Train the models a YAML config names (or read them from the cache) and write audit pools and model cards',
   builder: (yargs: Argv) =>
     yargs
-      .positional('config', { type: 'string', describe: 'a model-training YAML config (see papers/<paper>/configs/models/)' })
+      .positional('config', {
+        type: 'string',
+        describe: 'a model-training YAML config (see papers/<paper>/configs/models/)',
+      })
       .option('data-dir', dataDirectoryOption)
       .option('cache-dir', { type: 'string', describe: 'where trained models are cached (default data/cache/models/)' })
       .option('threads', { type: 'number', describe: "worker threads (overrides the config's threads)" })
@@ -77,7 +80,10 @@ const trainCommand: CommandModule<object, TrainArguments> = {
         describe: 'also train on K - 1 more splits (split.seed/1 ...) with the config model seed; print the spread',
       })
       .option('quiet', quietOption)
-      .example('$0 models train papers/paper-a/configs/models/adult.yaml --model-seeds 10', '') as unknown as Argv<TrainArguments>,
+      .example(
+        '$0 models train papers/paper-a/configs/models/adult.yaml --model-seeds 10',
+        '',
+      ) as unknown as Argv<TrainArguments>,
   handler: async (args) => {
     if (args.threads !== undefined) checkIntegerFlag('--threads', args.threads, 1, 1024);
     checkIntegerFlag('--model-seeds', args['model-seeds'], 1, 1000);
@@ -87,7 +93,12 @@ const trainCommand: CommandModule<object, TrainArguments> = {
     if (args['model-seeds'] > 1 || args['split-seeds'] > 1) {
       const counts = { modelSeeds: args['model-seeds'], splitSeeds: args['split-seeds'] };
       const pairCount = counts.modelSeeds + counts.splitSeeds - 1;
-      const bar = new ProgressBar(`models ${config.dataset}`, pairCount * config.models.length, args.quiet || args.json, 'models');
+      const bar = new ProgressBar(
+        `models ${config.dataset}`,
+        pairCount * config.models.length,
+        args.quiet || args.json,
+        'models',
+      );
       let done = 0;
       const grid = await trainFromConfigOverSeeds(config, modelPresets, args.config, counts, {
         dataDirectory: args['data-dir'],
@@ -102,7 +113,11 @@ const trainCommand: CommandModule<object, TrainArguments> = {
         const cards = grid.map((entry) => ({
           splitSeed: entry.splitSeed,
           modelSeed: entry.modelSeed,
-          models: entry.models.map((model) => ({ directory: model.directory, fromCache: model.fromCache, card: model.card })),
+          models: entry.models.map((model) => ({
+            directory: model.directory,
+            fromCache: model.fromCache,
+            card: model.card,
+          })),
         }));
         process.stdout.write(`${JSON.stringify({ pairs: cards, variability }, null, 2)}\n`);
         return;
@@ -116,7 +131,9 @@ const trainCommand: CommandModule<object, TrainArguments> = {
         process.stdout.write(describeSpreads(item.model, 'split seeds', item.splitSeeds));
       }
       const count = grid.length * config.models.length;
-      process.stdout.write(`${count} models (${grid.length} seed pairs) ready in ${((Date.now() - started) / 1000).toFixed(1)} s\n`);
+      process.stdout.write(
+        `${count} models (${grid.length} seed pairs) ready in ${((Date.now() - started) / 1000).toFixed(1)} s\n`,
+      );
       return;
     }
     const bar = new ProgressBar(`models ${config.dataset}`, config.models.length, args.quiet || args.json, 'models');
@@ -130,7 +147,11 @@ const trainCommand: CommandModule<object, TrainArguments> = {
     });
     bar.finish();
     if (args.json) {
-      const cards = models.map((model) => ({ directory: model.directory, fromCache: model.fromCache, card: model.card }));
+      const cards = models.map((model) => ({
+        directory: model.directory,
+        fromCache: model.fromCache,
+        card: model.card,
+      }));
       process.stdout.write(`${JSON.stringify(cards, null, 2)}\n`);
       return;
     }

@@ -46,24 +46,42 @@ interface AuditArguments {
 
 const serveCommand: CommandModule<object, ServeArguments> = {
   command: 'serve',
-  describe: "Provider: label the candidate set (the pool's decision column), commit, and serve PIR answers on 127.0.0.1",
+  describe:
+    "Provider: label the candidate set (the pool's decision column), commit, and serve PIR answers on 127.0.0.1",
   builder: (yargs: Argv) =>
     yargs
-      .option('pool', { type: 'string', demandOption: true, describe: 'pool file (Arrow or CSV): the candidate set and the model decisions' })
+      .option('pool', {
+        type: 'string',
+        demandOption: true,
+        describe: 'pool file (Arrow or CSV): the candidate set and the model decisions',
+      })
       .option('port', { type: 'number', default: 0, describe: 'TCP port on 127.0.0.1 (0: any free port)' })
-      .option('idle-timeout', { type: 'number', default: 600, describe: 'stop after this many seconds without a request' })
+      .option('idle-timeout', {
+        type: 'number',
+        default: 600,
+        describe: 'stop after this many seconds without a request',
+      })
       .option('max-batch', { type: 'number', default: 256, describe: 'largest batch of queries per request' })
       .option('tamper', {
         type: 'string',
         choices: [...TAMPER_MODES],
-        describe: "cheat (demonstration): answer from a tampered table, or replay the first audit's commitment to every later one",
+        describe:
+          "cheat (demonstration): answer from a tampered table, or replay the first audit's commitment to every later one",
       })
       .option('url-file', {
         type: 'string',
-        describe: 'write the service URL and its bearer token to this file (JSON, mode 0600) once listening: pir audit --provider-file FILE reads it',
+        describe:
+          'write the service URL and its bearer token to this file (JSON, mode 0600) once listening: pir audit --provider-file FILE reads it',
       })
-      .option('print-token', { type: 'boolean', default: false, describe: 'also print the bearer token on stdout (it is never printed otherwise)' })
-      .example('$0 pir serve --pool pool.arrow --url-file provider.json', 'serve until 10 minutes without a request') as Argv<ServeArguments>,
+      .option('print-token', {
+        type: 'boolean',
+        default: false,
+        describe: 'also print the bearer token on stdout (it is never printed otherwise)',
+      })
+      .example(
+        '$0 pir serve --pool pool.arrow --url-file provider.json',
+        'serve until 10 minutes without a request',
+      ) as Argv<ServeArguments>,
   handler: async (argv) => {
     checkIntegerFlag('--port', argv.port, 0, 65535);
     checkIntegerFlag('--max-batch', argv['max-batch'], 1, 4096);
@@ -77,7 +95,11 @@ const serveCommand: CommandModule<object, ServeArguments> = {
     }).catch((error: NodeJS.ErrnoException) => {
       // A busy or forbidden port is the user's to change, not an internal error.
       if (error?.code === 'EADDRINUSE' || error?.code === 'EACCES') {
-        throw inputError({ where: '--port', expected: 'a free TCP port on 127.0.0.1 (or 0: any free port)', found: `${argv.port} (${error.code})` });
+        throw inputError({
+          where: '--port',
+          expected: 'a free TCP port on 127.0.0.1 (or 0: any free port)',
+          found: `${argv.port} (${error.code})`,
+        });
       }
       throw error;
     });
@@ -133,7 +155,8 @@ async function refuseWithoutToken(service: ProviderService): Promise<never> {
   await service.close();
   throw inputError({
     where: '--url-file',
-    expected: 'a file for the URL and bearer token (or --print-token): without the token no auditor can use the service',
+    expected:
+      'a file for the URL and bearer token (or --print-token): without the token no auditor can use the service',
     found: 'neither --url-file nor --print-token',
   });
 }
@@ -167,7 +190,8 @@ function providerEndpoint(argv: AuditArguments): ProviderEndpoint {
   if (token === undefined || !/^[0-9a-f]{64}$/.test(token)) {
     throw inputError({
       where: TOKEN_VARIABLE,
-      expected: "the provider's bearer token (64 hex digits, as pir serve --url-file writes it) when --provider URL is given",
+      expected:
+        "the provider's bearer token (64 hex digits, as pir serve --url-file writes it) when --provider URL is given",
       found: token === undefined ? 'nothing' : `${token.length} characters`,
     });
   }
@@ -176,43 +200,58 @@ function providerEndpoint(argv: AuditArguments): ProviderEndpoint {
 
 const auditCommand: CommandModule<object, AuditArguments> = {
   command: 'audit',
-  describe: 'Auditor: draw S ⊂ C, plant canaries, retrieve labels through verified PIR, run the fixed and sequential audits',
+  describe:
+    'Auditor: draw S ⊂ C, plant canaries, retrieve labels through verified PIR, run the fixed and sequential audits',
   builder: (yargs: Argv) =>
     yargs
       .option('provider-file', {
         type: 'string',
         describe: 'the file pir serve --url-file wrote: the provider URL (http://127.0.0.1:PORT) and its bearer token',
       })
-      .option('provider', { type: 'string', describe: `the provider URL, http://127.0.0.1:PORT, with the token in ${TOKEN_VARIABLE}` })
+      .option('provider', {
+        type: 'string',
+        describe: `the provider URL, http://127.0.0.1:PORT, with the token in ${TOKEN_VARIABLE}`,
+      })
       .option('pool', {
         type: 'string',
         demandOption: true,
-        describe: "the candidate set: its group column (and, for the canaries only, the decisions the auditor knows)",
+        describe: 'the candidate set: its group column (and, for the canaries only, the decisions the auditor knows)',
       })
       .option('sample-size', { type: 'number', default: 1000, describe: 'n = |S| (canaries excluded)' })
       .option('design', {
         choices: AUDIT_DESIGNS,
         default: 'uniform' as AuditDesign,
-        describe: 'how S is drawn from C: uniform, or stratified by group with proportional or balanced allocation (as in respir configs)',
+        describe:
+          'how S is drawn from C: uniform, or stratified by group with proportional or balanced allocation (as in respir configs)',
       })
       .option('sampling', { type: 'string', hidden: true, describe: 'Removed: --design' })
       .option('canaries', { type: 'number', default: 10, describe: 'k, candidates with known labels planted in S' })
       .option('batch-size', { type: 'number', default: 64, describe: 'PIR queries per request' })
-      .option('tolerance', { type: 'number', default: 0.05, describe: 'ε (δ of paper A): the tolerance on the demographic-parity gap of S' })
+      .option('tolerance', {
+        type: 'number',
+        default: 0.05,
+        describe: 'ε (δ of paper A): the tolerance on the demographic-parity gap of S',
+      })
       .option('alpha', { type: 'number', default: 0.05 })
       .option('beta', { type: 'number', default: 0.2 })
       .option('test', { type: 'string', choices: ['fixed', 'sequential', 'both'], default: 'both' })
       .option('seed', {
         type: 'string',
-        describe: 'replay the draw of S and of the canaries from this seed (tests and demonstrations only: the provider can then predict S); default: node:crypto',
+        describe:
+          'replay the draw of S and of the canaries from this seed (tests and demonstrations only: the provider can then predict S); default: node:crypto',
       })
       .option('secret-challenge', {
         type: 'boolean',
         default: true,
-        describe: "VeriSimplePIR's secret-challenge preprocessing (--no-secret-challenge: Figure 3's public checks only)",
+        describe:
+          "VeriSimplePIR's secret-challenge preprocessing (--no-secret-challenge: Figure 3's public checks only)",
       })
       .option('json', { type: 'boolean', default: false, describe: 'print the results as one JSON object' })
-      .option('shutdown', { type: 'boolean', default: false, describe: 'stop the provider afterwards' }) as Argv<AuditArguments>,
+      .option('shutdown', {
+        type: 'boolean',
+        default: false,
+        describe: 'stop the provider afterwards',
+      }) as Argv<AuditArguments>,
   handler: async (argv) => {
     checkIntegerFlag('--canaries', argv.canaries, 0, 10_000);
     checkIntegerFlag('--batch-size', argv['batch-size'], 1, 4096);
@@ -220,7 +259,11 @@ const auditCommand: CommandModule<object, AuditArguments> = {
     checkProbabilityFlag('--tolerance', argv.tolerance);
     checkErrorLevelFlags(argv.alpha, argv.beta);
     if (argv.sampling !== undefined) {
-      throw inputError({ where: '--sampling', expected: '--design uniform, proportional or balanced (the flag was renamed; stratified is now proportional)', found: argv.sampling });
+      throw inputError({
+        where: '--sampling',
+        expected: '--design uniform, proportional or balanced (the flag was renamed; stratified is now proportional)',
+        found: argv.sampling,
+      });
     }
     const pool = readPoolFile(argv.pool);
     checkBothGroups(pool.group, `${pool.source}: column group`);
@@ -237,19 +280,29 @@ const auditCommand: CommandModule<object, AuditArguments> = {
       if (!(error instanceof PirVerificationError)) throw error;
       if (argv.shutdown) await ProviderConnection.requestShutdown(endpoint);
       if (argv.json) {
-        process.stdout.write(`${JSON.stringify({ provider: endpoint.url, decision: 'provider-rejected', reason: error.message })}\n`);
+        process.stdout.write(
+          `${JSON.stringify({ provider: endpoint.url, decision: 'provider-rejected', reason: error.message })}\n`,
+        );
       } else {
-        process.stdout.write(`provider ${endpoint.url}: provider-rejected during the offline phase (${error.message})\n`);
+        process.stdout.write(
+          `provider ${endpoint.url}: provider-rejected during the offline phase (${error.message})\n`,
+        );
       }
       return;
     }
     const seed = argv.seed;
     if (seed !== undefined) {
-      process.stderr.write(`warning: --seed ${JSON.stringify(seed)} makes S and the canaries predictable to anyone who knows the seed; a real audit leaves --seed out\n`);
+      process.stderr.write(
+        `warning: --seed ${JSON.stringify(seed)} makes S and the canaries predictable to anyone who knows the seed; a real audit leaves --seed out\n`,
+      );
     }
-    const drawRandom = (stream: string): Random => (seed === undefined ? createCryptoRandom() : createRandom(`${seed}${stream}`));
+    const drawRandom = (stream: string): Random =>
+      seed === undefined ? createCryptoRandom() : createRandom(`${seed}${stream}`);
     const random = drawRandom('');
-    const candidates = shuffleInPlace(random, Array.from({ length: pool.size }, (_, i) => i));
+    const candidates = shuffleInPlace(
+      random,
+      Array.from({ length: pool.size }, (_, i) => i),
+    );
     const canaries = candidates.slice(0, argv.canaries).map((index) => ({ index, label: pool.decision[index] }));
     const tests: ObliviousTest[] = argv.test === 'both' ? ['fixed', 'sequential'] : [argv.test as ObliviousTest];
     const results = [];
@@ -286,7 +339,11 @@ const auditCommand: CommandModule<object, AuditArguments> = {
           rows: parameters.rows,
           columns: parameters.columns,
           secretChallenge: connection.client.secretChallenge,
-          binding: { candidateDigest: hex(binding.candidateDigest), auditorNonce: hex(binding.auditorNonce), providerShare: hex(binding.providerShare) },
+          binding: {
+            candidateDigest: hex(binding.candidateDigest),
+            auditorNonce: hex(binding.auditorNonce),
+            providerShare: hex(binding.providerShare),
+          },
           labelsRevealed,
           labelsRevealedByHint,
           offlineBytesReceived: traffic.offlineBytesReceived,

@@ -90,7 +90,11 @@ export const planCommand: CommandModule<object, PlanArguments> = {
     const header = ['cell', ...columns, 'replicates'];
     const rows = Array.from({ length: listed }, (_, index) => {
       const cell = plan.cellAt(index);
-      return [String(index + 1), ...columns.map((column) => String(cell.columns[column])), String(cellShardRows(plan, index, shard))];
+      return [
+        String(index + 1),
+        ...columns.map((column) => String(cell.columns[column])),
+        String(cellShardRows(plan, index, shard)),
+      ];
     });
     lines.push('', ...textTable(header, rows));
     if (listed < plan.cellCount) lines.push(`… and ${plan.cellCount - listed} more cells`);

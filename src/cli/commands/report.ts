@@ -22,10 +22,26 @@ export const reportCommand: CommandModule<object, ReportArguments> = {
   describe: 'Summarise a results folder: tables (Arrow, CSV, Markdown), charts (Vega-Lite, SVG, PNG) and report.html',
   builder: (yargs: Argv) =>
     yargs
-      .positional('results', { type: 'string', demandOption: true, describe: 'results/<experiment> folder written by "fairaudit run"' })
-      .option('published', { type: 'string', describe: 'folder of published-number JSON files, or one file (default: papers/<paper>/published.json of every registered paper)' })
-      .option('sigmas', { type: 'number', default: 3, describe: 'Monte Carlo standard errors allowed when comparing with published cells' })
-      .option('png', { type: 'boolean', default: true, describe: 'also rasterise each chart to PNG (--no-png to skip)' }) as unknown as Argv<ReportArguments>,
+      .positional('results', {
+        type: 'string',
+        demandOption: true,
+        describe: 'results/<experiment> folder written by "fairaudit run"',
+      })
+      .option('published', {
+        type: 'string',
+        describe:
+          'folder of published-number JSON files, or one file (default: papers/<paper>/published.json of every registered paper)',
+      })
+      .option('sigmas', {
+        type: 'number',
+        default: 3,
+        describe: 'Monte Carlo standard errors allowed when comparing with published cells',
+      })
+      .option('png', {
+        type: 'boolean',
+        default: true,
+        describe: 'also rasterise each chart to PNG (--no-png to skip)',
+      }) as unknown as Argv<ReportArguments>,
   handler: async (args) => {
     if (!(args.sigmas > 0)) throw inputError({ where: '--sigmas', expected: 'a positive number', found: args.sigmas });
     const folder = paperFolder(args.results);
@@ -33,8 +49,13 @@ export const reportCommand: CommandModule<object, ReportArguments> = {
       // A paper-level reproduction folder (results/paper-b): rebuilt from report-layout.json.
       const output = await folder.layout.write(args.results, folder.options, { png: args.png });
       const within = output.comparison.filter((row) => row.status === 'within').length;
-      console.log(`report: ${output.experiment} (paper-level folder), ${output.files.filter((file) => file.endsWith('.svg')).length} charts, ${output.files.length} files`);
-      if (output.comparison.length > 0) console.log(`  published cells: ${within}/${output.comparison.length} within tolerance (details: fairaudit compare)`);
+      console.log(
+        `report: ${output.experiment} (paper-level folder), ${output.files.filter((file) => file.endsWith('.svg')).length} charts, ${output.files.length} files`,
+      );
+      if (output.comparison.length > 0)
+        console.log(
+          `  published cells: ${within}/${output.comparison.length} within tolerance (details: fairaudit compare)`,
+        );
       console.log(`  ${shown(output.reportPath)}`);
       return;
     }
@@ -46,9 +67,14 @@ export const reportCommand: CommandModule<object, ReportArguments> = {
     });
     const within = output.comparison.filter((row) => row.status === 'within').length;
     const charts = output.files.filter((file) => file.endsWith('.svg')).length;
-    console.log(`report: ${output.results.experiment} (${output.kind.name}), ${output.summaries.length} cells, ${output.results.rowCount} replicate rows`);
+    console.log(
+      `report: ${output.results.experiment} (${output.kind.name}), ${output.summaries.length} cells, ${output.results.rowCount} replicate rows`,
+    );
     console.log(`  ${charts} charts, ${output.files.length} files under ${shown(output.results.directory)}`);
-    if (output.comparison.length > 0) console.log(`  published cells: ${within}/${output.comparison.length} within tolerance (details: fairaudit compare)`);
+    if (output.comparison.length > 0)
+      console.log(
+        `  published cells: ${within}/${output.comparison.length} within tolerance (details: fairaudit compare)`,
+      );
     console.log(`  ${shown(output.reportPath)}`);
   },
 };

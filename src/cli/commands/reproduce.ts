@@ -41,34 +41,74 @@ function seedCounts(args: ReproduceArguments): { modelSeeds: number; splitSeeds:
  */
 export const reproduceCommand: CommandModule<object, ReproduceArguments> = {
   command: 'reproduce <name>',
-  describe: "Reproduce a paper's tables and figures (paper-a, ..., or all) with the comparison to the published numbers",
+  describe:
+    "Reproduce a paper's tables and figures (paper-a, ..., or all) with the comparison to the published numbers",
   builder: (yargs: Argv) =>
     yargs
-      .positional('name', { type: 'string', demandOption: true, describe: `What to reproduce: ${[...reproductionNames(), 'all'].join(', ')}` })
-      .option('out', { type: 'string', describe: 'Output folder (default results/<name>; with "all", a folder per reproduction under it)' })
-      .option('set', { type: 'string', array: true, nargs: 1, describe: 'Override a setting of every config, e.g. --set replicates=1000 (repeatable)' })
+      .positional('name', {
+        type: 'string',
+        demandOption: true,
+        describe: `What to reproduce: ${[...reproductionNames(), 'all'].join(', ')}`,
+      })
+      .option('out', {
+        type: 'string',
+        describe: 'Output folder (default results/<name>; with "all", a folder per reproduction under it)',
+      })
+      .option('set', {
+        type: 'string',
+        array: true,
+        nargs: 1,
+        describe: 'Override a setting of every config, e.g. --set replicates=1000 (repeatable)',
+      })
       .option('threads', { type: 'number', describe: 'Worker threads (default: one per core)' })
-      .option('calibrated', { type: 'boolean', default: false, describe: 'Use the embedded calibrated synthetic data even when datasets are available' })
+      .option('calibrated', {
+        type: 'boolean',
+        default: false,
+        describe: 'Use the embedded calibrated synthetic data even when datasets are available',
+      })
       .option('offline', {
         type: 'boolean',
         default: false,
-        describe: 'Never download a missing dataset (also FAIRAUDIT_OFFLINE=1); by default a missing one is fetched when the network answers',
+        describe:
+          'Never download a missing dataset (also FAIRAUDIT_OFFLINE=1); by default a missing one is fetched when the network answers',
       })
-      .option('data-dir', { type: 'string', describe: 'A local dataset mirror (default: FAIRAUDIT_DATA_DIR, then data/downloads/)' })
-      .option('retrain', { type: 'boolean', default: false, describe: 'Retrain the models even when the model cache has them' })
-      .option('png', { type: 'boolean', default: true, describe: 'Write PNGs beside the SVG charts (--no-png to skip)' })
+      .option('data-dir', {
+        type: 'string',
+        describe: 'A local dataset mirror (default: FAIRAUDIT_DATA_DIR, then data/downloads/)',
+      })
+      .option('retrain', {
+        type: 'boolean',
+        default: false,
+        describe: 'Retrain the models even when the model cache has them',
+      })
+      .option('png', {
+        type: 'boolean',
+        default: true,
+        describe: 'Write PNGs beside the SVG charts (--no-png to skip)',
+      })
       .option('model-seeds', {
         type: 'number',
         default: 1,
-        describe: 'Training variability: retrain every model under K model seeds (and, unless --split-seeds says otherwise, K split seeds) and judge each trained cell against its seeds',
+        describe:
+          'Training variability: retrain every model under K model seeds (and, unless --split-seeds says otherwise, K split seeds) and judge each trained cell against its seeds',
       })
-      .option('split-seeds', { type: 'number', describe: 'How many split seeds (default: --model-seeds; 1 varies the model seed only)' })
+      .option('split-seeds', {
+        type: 'number',
+        describe: 'How many split seeds (default: --model-seeds; 1 varies the model seed only)',
+      })
       .option('quiet', { type: 'boolean', default: false, describe: 'No progress and no summary' })
-      .example('$0 reproduce paper-a --model-seeds 5', 'Adult models under 5 model seeds and 5 split seeds (9 seed pairs)') as unknown as Argv<ReproduceArguments>,
+      .example(
+        '$0 reproduce paper-a --model-seeds 5',
+        'Adult models under 5 model seeds and 5 split seeds (9 seed pairs)',
+      ) as unknown as Argv<ReproduceArguments>,
   handler: async (args) => {
     const names = reproductionNames();
     if (args.name !== 'all' && !names.includes(args.name)) {
-      throw inputError({ where: 'reproduce NAME', expected: `one of ${[...names, 'all'].join(', ')}`, found: args.name });
+      throw inputError({
+        where: 'reproduce NAME',
+        expected: `one of ${[...names, 'all'].join(', ')}`,
+        found: args.name,
+      });
     }
     if (args.threads !== undefined && !(Number.isInteger(args.threads) && args.threads >= 1 && args.threads <= 1024)) {
       throw inputError({ where: '--threads', expected: 'an integer from 1 to 1024', found: args.threads });
@@ -78,13 +118,19 @@ export const reproduceCommand: CommandModule<object, ReproduceArguments> = {
     const chosen = reproductions.filter((reproduction) => args.name === 'all' || reproduction.name === args.name);
     const datasets = [...new Set(chosen.flatMap((reproduction) => reproduction.datasets ?? []))];
     if (!args.calibrated && datasets.length > 0) {
-      await acquireForReproduction(datasets, { offline: args.offline, quiet: args.quiet, ...(args.dataDir === undefined ? {} : { dataDirectory: args.dataDir }) });
+      await acquireForReproduction(datasets, {
+        offline: args.offline,
+        quiet: args.quiet,
+        ...(args.dataDir === undefined ? {} : { dataDirectory: args.dataDir }),
+      });
     }
     for (const reproduction of chosen) {
       let bar: ProgressBar | undefined;
       let barStage = '';
       const result = await reproduction.run({
-        ...(args.out === undefined ? {} : { outDirectory: args.name === 'all' ? `${args.out}/${reproduction.name}` : args.out }),
+        ...(args.out === undefined
+          ? {}
+          : { outDirectory: args.name === 'all' ? `${args.out}/${reproduction.name}` : args.out }),
         overrides,
         ...(args.threads === undefined ? {} : { threads: args.threads }),
         calibrated: args.calibrated,

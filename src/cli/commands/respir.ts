@@ -45,10 +45,16 @@ const flagNames: SettingNames = {
 };
 
 function parseCanaries(text: string): number[] {
-  const parts = String(text).split(',').map((part) => part.trim());
+  const parts = String(text)
+    .split(',')
+    .map((part) => part.trim());
   const counts = parts.map(Number);
   if (parts.some((part) => part === '') || counts.some((count) => !Number.isInteger(count) || count < 0)) {
-    throw inputError({ where: '--canaries', expected: 'comma-separated non-negative integers such as 5,10,20,50', found: text });
+    throw inputError({
+      where: '--canaries',
+      expected: 'comma-separated non-negative integers such as 5,10,20,50',
+      found: text,
+    });
   }
   return counts;
 }
@@ -64,7 +70,12 @@ function resolveTolerance(args: BoundsArguments): number {
     });
   }
   if (hasTolerance) return args.tolerance as number;
-  const fraction = checkNumberFlag('--hide-fraction', args['hide-fraction'] as number, { low: 0, high: 1 }, 'a fraction of the gap to hide');
+  const fraction = checkNumberFlag(
+    '--hide-fraction',
+    args['hide-fraction'] as number,
+    { low: 0, high: 1 },
+    'a fraction of the gap to hide',
+  );
   return (1 - fraction) * Math.abs(args.gap);
 }
 
@@ -89,17 +100,27 @@ const boundsCommand: CommandModule<object, BoundsArguments> = {
       })
       .option('tolerance', { type: 'number', describe: 'ε, the audit tolerance' })
       .option('hide-fraction', { type: 'number', describe: 'share f of the gap to hide: ε = (1 − f)·|gap|' })
-      .option('pass-probability', { type: 'number', demandOption: true, describe: '1 − δ, respir pass probability (≥ 0.5: δ ≤ ½)' })
-      .option('canary-effectiveness', { type: 'number', default: 0.8, describe: 'q, chance a canary is indistinguishable' })
+      .option('pass-probability', {
+        type: 'number',
+        demandOption: true,
+        describe: '1 − δ, respir pass probability (≥ 0.5: δ ≤ ½)',
+      })
+      .option('canary-effectiveness', {
+        type: 'number',
+        default: 0.8,
+        describe: 'q, chance a canary is indistinguishable',
+      })
       .option('canaries', { type: 'string', default: '5,10,20,50', describe: 'canary counts k, comma-separated' })
       .option('exact', {
         type: 'boolean',
         default: true,
-        describe: 'also compute the exact minimal flips (strongest adversary, exact hypergeometric pass probability); --no-exact skips it',
+        describe:
+          'also compute the exact minimal flips (strongest adversary, exact hypergeometric pass probability); --no-exact skips it',
       })
       .option('minority-rate', {
         type: 'number',
-        describe: "the smaller group's decision-1 rate in C for the exact minimum (the larger group's is this − gap; default ½ + gap/2)",
+        describe:
+          "the smaller group's decision-1 rate in C for the exact minimum (the larger group's is this − gap; default ½ + gap/2)",
       })
       .option('design', {
         choices: AUDIT_DESIGNS,
@@ -111,8 +132,16 @@ const boundsCommand: CommandModule<object, BoundsArguments> = {
         default: 4000,
         describe: 'pass-probability evaluations before the exact search reports a bracket',
       })
-      .option('json', { type: 'boolean', default: false, describe: 'print {"vanilla": ..., "respir": ..., "exactMinimum": ...} as JSON' })
-      .option('details', { type: 'boolean', default: false, describe: 'with --json, add γ, the target gap and Theorem 4' })
+      .option('json', {
+        type: 'boolean',
+        default: false,
+        describe: 'print {"vanilla": ..., "respir": ..., "exactMinimum": ...} as JSON',
+      })
+      .option('details', {
+        type: 'boolean',
+        default: false,
+        describe: 'with --json, add γ, the target gap and Theorem 4',
+      })
       .example(
         '$0 respir bounds --candidates 13500 --audit 6750 --candidates-min 5350 --audit-min 2675 --gap 0.028 --hide-fraction 0.5 --pass-probability 0.8 --minority-rate 0.137',
         'paper B Table 3, CCD gender',
@@ -140,7 +169,11 @@ const boundsCommand: CommandModule<object, BoundsArguments> = {
       );
     }
     if (args.json) {
-      const shape = { vanilla: result.vanilla, respir: result.respir, ...(exact === null ? {} : { exactMinimum: exactMinimumJson(exact) }) };
+      const shape = {
+        vanilla: result.vanilla,
+        respir: result.respir,
+        ...(exact === null ? {} : { exactMinimum: exactMinimumJson(exact) }),
+      };
       const output = args.details ? { ...shape, details: result.details } : shape;
       process.stdout.write(`${JSON.stringify(output, null, 2)}\n`);
       return;
@@ -148,7 +181,11 @@ const boundsCommand: CommandModule<object, BoundsArguments> = {
     const ks = Object.keys(result.vanilla.detection);
     const header = ['audit', 'flips', ...ks.map((k) => `P(detect) k=${k}`)];
     const rows = [
-      ['vanilla (Prop. 1, lower bound)', String(result.vanilla.flips), ...ks.map((k) => formatProbability(result.vanilla.detection[k]))],
+      [
+        'vanilla (Prop. 1, lower bound)',
+        String(result.vanilla.flips),
+        ...ks.map((k) => formatProbability(result.vanilla.detection[k])),
+      ],
       [
         `respir (Thm. 1, sufficient)${result.respir.bestEffort ? ' best effort' : ''}`,
         String(result.respir.flips),
@@ -162,8 +199,16 @@ const boundsCommand: CommandModule<object, BoundsArguments> = {
     ];
     if (exact !== null) {
       rows.push(
-        ['vanilla exact minimum', exact.vanilla.flips === null ? 'none' : String(exact.vanilla.flips), ...ks.map((k) => formatProbability(exact.vanilla.detection[k]))],
-        [`respir exact minimum (${exact.assumptions.design} S)`, exactFlipsText(exact), ...ks.map((k) => formatProbability(exact.respir.detection[k]))],
+        [
+          'vanilla exact minimum',
+          exact.vanilla.flips === null ? 'none' : String(exact.vanilla.flips),
+          ...ks.map((k) => formatProbability(exact.vanilla.detection[k])),
+        ],
+        [
+          `respir exact minimum (${exact.assumptions.design} S)`,
+          exactFlipsText(exact),
+          ...ks.map((k) => formatProbability(exact.respir.detection[k])),
+        ],
       );
     }
     const lines = textTable(header, rows);
@@ -188,8 +233,10 @@ function exactSummary(exact: ExactManipulationCost, passProbability: number): st
   const a = exact.assumptions;
   const r = exact.respir;
   const rates = `rates ${a.minorityRate.toFixed(4)} (smaller group) and ${a.majorityRate.toFixed(4)} (larger): positives [${a.candidatePositives[1]}, ${a.candidatePositives[0]}], gap ${a.candidateGap.toFixed(6)}`;
-  if (!r.reachable) return `Exact minimum (${rates}): no manipulation passes with probability ${passProbability} (a group is too often absent from S).`;
-  if (r.withinTolerance) return `Exact minimum (${rates}): |d_C| ≤ ε, nothing to hide: 0 flips (honest pass probability ${r.honestPassProbability.value.toFixed(4)}).`;
+  if (!r.reachable)
+    return `Exact minimum (${rates}): no manipulation passes with probability ${passProbability} (a group is too often absent from S).`;
+  if (r.withinTolerance)
+    return `Exact minimum (${rates}): |d_C| ≤ ε, nothing to hide: 0 flips (honest pass probability ${r.honestPassProbability.value.toFixed(4)}).`;
   const changes = `${r.changes[1] >= 0 ? '+' : ''}${r.changes[1]} in the smaller group, ${r.changes[0] >= 0 ? '+' : ''}${r.changes[0]} in the larger`;
   const what = r.exact ? `${r.flips} flips` : `between ${r.lowerBound} and ${r.upperBound} flips (search budget spent)`;
   return `Exact minimum (${rates}): ${what} (${changes}) pass with probability ${r.passProbability.value.toFixed(4)} ≥ ${passProbability}; ${r.evaluations} evaluations.`;
@@ -226,13 +273,22 @@ interface Table3Arguments {
 
 const table3Command: CommandModule<object, Table3Arguments> = {
   command: 'table3',
-  describe: "Paper B Table 3 computed analytically from the published Table 2 (no data needed)",
+  describe: 'Paper B Table 3 computed analytically from the published Table 2 (no data needed)',
   builder: (yargs: Argv) =>
-    yargs.option('json', { type: 'boolean', default: false, describe: 'print the rows as JSON' }) as unknown as Argv<Table3Arguments>,
+    yargs.option('json', {
+      type: 'boolean',
+      default: false,
+      describe: 'print the rows as JSON',
+    }) as unknown as Argv<Table3Arguments>,
   handler: (args) => {
     const started = process.hrtime.bigint();
     const rows = table3Rows(publishedTable2(), paperBTable3Options);
-    const table = table3SummaryTable(rows, paperBTable3Options, 'paper-b-table-3', 'Table 3 (analytic, from the published Table 2)');
+    const table = table3SummaryTable(
+      rows,
+      paperBTable3Options,
+      'paper-b-table-3',
+      'Table 3 (analytic, from the published Table 2)',
+    );
     const milliseconds = Number(process.hrtime.bigint() - started) / 1e6;
     if (args.json) {
       process.stdout.write(`${JSON.stringify(table.rows, null, 2)}\n`);
@@ -264,20 +320,33 @@ export const benchRespirCommand: CommandModule<object, BenchRespirArguments> = {
   builder: (yargs: Argv) =>
     yargs
       .option('draws', { type: 'number', default: 100_000, describe: 'audit-set draws (replicates)' })
-      .option('threads', { type: 'number', default: 2, describe: 'worker threads (the harness run, and the exact minimum rows)' })
+      .option('threads', {
+        type: 'number',
+        default: 2,
+        describe: 'worker threads (the harness run, and the exact minimum rows)',
+      })
       .option('exact', {
         type: 'boolean',
         default: true,
-        describe: "also time the exact minimal flips of paper B's seven Table 2 rows (bar: < 10 s); --no-exact skips it",
+        describe:
+          "also time the exact minimal flips of paper B's seven Table 2 rows (bar: < 10 s); --no-exact skips it",
       })
-      .option('json', { type: 'boolean', default: false, describe: 'print the figures as JSON' }) as unknown as Argv<BenchRespirArguments>,
+      .option('json', {
+        type: 'boolean',
+        default: false,
+        describe: 'print the figures as JSON',
+      }) as unknown as Argv<BenchRespirArguments>,
   handler: async (args) => {
     checkIntegerFlag('--draws', args.draws, 100);
     checkIntegerFlag('--threads', args.threads, 1);
     const figures = await benchmarkRespir(args.draws, args.threads);
-    const exact = args.exact ? await benchmarkExactMinimalFlips(paperBExactWorkload(publishedTable2()), { threads: args.threads }) : null;
+    const exact = args.exact
+      ? await benchmarkExactMinimalFlips(paperBExactWorkload(publishedTable2()), { threads: args.threads })
+      : null;
     if (args.json) {
-      process.stdout.write(`${JSON.stringify({ respir: figures, ...(exact === null ? {} : { exactMinimum: exact }) }, null, 2)}\n`);
+      process.stdout.write(
+        `${JSON.stringify({ respir: figures, ...(exact === null ? {} : { exactMinimum: exact }) }, null, 2)}\n`,
+      );
       return;
     }
     const h = figures.harness;
@@ -292,7 +361,10 @@ export const benchRespirCommand: CommandModule<object, BenchRespirArguments> = {
           ? []
           : [
               `exact minimal flips, paper B's 7 Table 2 rows (ε = |d|/2, 1 − δ = 0.8, uniform S) on ${exact.threads} thread${exact.threads === 1 ? '' : 's'}: ${exact.seconds.toFixed(2)} s (${exact.cpuSeconds.toFixed(2)} CPU s; bar: < 10 s): ${exact.rows
-                .map((row) => `${row.label} ${row.exact ? row.flips : `${row.lowerBound}..${row.upperBound}`} (${row.seconds.toFixed(2)} s)`)
+                .map(
+                  (row) =>
+                    `${row.label} ${row.exact ? row.flips : `${row.lowerBound}..${row.upperBound}`} (${row.seconds.toFixed(2)} s)`,
+                )
                 .join(', ')}`,
             ]),
         'Wall-clock figures on a shared machine are provisional.',

@@ -26,17 +26,36 @@ export const runCommand: CommandModule<object, RunArguments> = {
       .positional('config', { type: 'string', demandOption: true, describe: 'The experiment YAML file' })
       .option('threads', { type: 'number', describe: 'Worker threads (default: one per core)' })
       .option('out', { type: 'string', describe: 'Output folder (default results/<experiment>, or .../shard-i-of-n)' })
-      .option('shard', { type: 'string', describe: 'Run only shard i of n (e.g. 2/4); merge the shards with "fairaudit merge"' })
-      .option('resume', { type: 'boolean', default: false, describe: 'Continue an interrupted run from its checkpoints (each chunk verified: checksum, plan, seeds)' })
-      .option('repair', { type: 'boolean', default: false, describe: 'With --resume: recompute the chunks found damaged or foreign instead of stopping' })
-      .option('force', { type: 'boolean', default: false, describe: "Write into a folder that holds another experiment's results, replacing them" })
+      .option('shard', {
+        type: 'string',
+        describe: 'Run only shard i of n (e.g. 2/4); merge the shards with "fairaudit merge"',
+      })
+      .option('resume', {
+        type: 'boolean',
+        default: false,
+        describe: 'Continue an interrupted run from its checkpoints (each chunk verified: checksum, plan, seeds)',
+      })
+      .option('repair', {
+        type: 'boolean',
+        default: false,
+        describe: 'With --resume: recompute the chunks found damaged or foreign instead of stopping',
+      })
+      .option('force', {
+        type: 'boolean',
+        default: false,
+        describe: "Write into a folder that holds another experiment's results, replacing them",
+      })
       .option('set', {
         type: 'string',
         array: true,
         nargs: 1,
         describe: 'Override a setting: --set budget=2000, --set grid.tolerance=[0.02,0.05] (repeatable)',
       })
-      .option('quiet', { type: 'boolean', default: false, describe: 'No progress bar and no summary' }) as unknown as Argv<RunArguments>,
+      .option('quiet', {
+        type: 'boolean',
+        default: false,
+        describe: 'No progress bar and no summary',
+      }) as unknown as Argv<RunArguments>,
   handler: async (args) => {
     if (args.threads !== undefined && !(Number.isInteger(args.threads) && args.threads >= 1 && args.threads <= 1024)) {
       throw inputError({ where: '--threads', expected: 'an integer from 1 to 1024', found: args.threads });

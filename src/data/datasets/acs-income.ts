@@ -52,7 +52,12 @@ class AcsTableBuilder {
       label: Uint8Array.from(this.labels),
       labelMeaning: 'PINCP > 50000 (total person income above $50,000)',
       protectedAttributes: [
-        { name: 'sex', groupB: 'SEX = 2, female', sourceColumn: 'SEX', group: Uint8Array.from(this.values[SEX_COLUMN], (v) => (v === 2 ? 1 : 0)) },
+        {
+          name: 'sex',
+          groupB: 'SEX = 2, female',
+          sourceColumn: 'SEX',
+          group: Uint8Array.from(this.values[SEX_COLUMN], (v) => (v === 2 ? 1 : 0)),
+        },
       ],
       rowIndex: Int32Array.from(this.rowIndex),
     };
@@ -67,7 +72,8 @@ function headerPositions(header: readonly string[], required: readonly string[],
     if (!positions.has(trimmed)) positions.set(trimmed, column);
   });
   const missing = required.filter((name) => !positions.has(name));
-  if (missing.length > 0) throw inputError({ where, expected: `columns ${required.join(', ')}`, found: `no ${missing.join(', ')}` });
+  if (missing.length > 0)
+    throw inputError({ where, expected: `columns ${required.join(', ')}`, found: `no ${missing.join(', ')}` });
   return positions;
 }
 
@@ -98,7 +104,8 @@ async function readPums(stream: Readable, file: string): Promise<DatasetContents
         const found = positions;
         return needed.map((name) => found.get(name) as number); // only these of the ~290 columns
       }
-      if (fields.length !== width) throw inputError({ where, expected: `${width} fields as in the header`, found: `${fields.length} fields` });
+      if (fields.length !== width)
+        throw inputError({ where, expected: `${width} fields as in the header`, found: `${fields.length} fields` });
       const index = rawRow++;
       const at = positions;
       const value = (name: string) => pumsValue(fields[at.get(name) as number], `${where}, column ${name}`);
@@ -115,7 +122,8 @@ async function readPums(stream: Readable, file: string): Promise<DatasetContents
     },
     { file },
   );
-  if (positions === null) throw inputError({ where: file, expected: 'a header row and data rows', found: 'an empty file' });
+  if (positions === null)
+    throw inputError({ where: file, expected: 'a header row and data rows', found: 'an empty file' });
   return builder.build();
 }
 
@@ -131,7 +139,8 @@ function parseLabel(text: string, where: string): number {
 async function readRecords(stream: Readable, file: string): Promise<CsvRecord[]> {
   const records: CsvRecord[] = [];
   await readCsvStream(stream, (record) => records.push(record), { file });
-  if (records.length === 0) throw inputError({ where: file, expected: 'a header row and data rows', found: 'an empty file' });
+  if (records.length === 0)
+    throw inputError({ where: file, expected: 'a header row and data rows', found: 'an empty file' });
   return records;
 }
 
@@ -148,11 +157,19 @@ function readExport(
   labelColumns: readonly string[],
 ): DatasetContents {
   const builder = new AcsTableBuilder();
-  const positions = headerPositions(featureRecords[0].fields, FEATURES.map(([name]) => name), `${featureFile}: line 1 (header)`);
+  const positions = headerPositions(
+    featureRecords[0].fields,
+    FEATURES.map(([name]) => name),
+    `${featureFile}: line 1 (header)`,
+  );
   const labelHeader = labelRecords[0].fields.map((name) => name.trim());
   const labelColumn = labelHeader.findIndex((name) => labelColumns.includes(name));
   if (labelColumn < 0) {
-    throw inputError({ where: `${labelFile}: line 1 (header)`, expected: `a label column ${labelColumns.join(' or ')}`, found: labelHeader.join(',') });
+    throw inputError({
+      where: `${labelFile}: line 1 (header)`,
+      expected: `a label column ${labelColumns.join(' or ')}`,
+      found: labelHeader.join(','),
+    });
   }
   if (labelRecords.length !== featureRecords.length) {
     throw inputError({
@@ -165,10 +182,16 @@ function readExport(
   for (let r = 1; r < featureRecords.length; r++) {
     const { fields, line } = featureRecords[r];
     const where = `${featureFile}: line ${line}`;
-    if (fields.length !== width) throw inputError({ where, expected: `${width} fields as in the header`, found: `${fields.length} fields` });
-    const features = FEATURES.map(([name]) => parseNumberField(fields[positions.get(name) as number], `${where}, column ${name}`));
+    if (fields.length !== width)
+      throw inputError({ where, expected: `${width} fields as in the header`, found: `${fields.length} fields` });
+    const features = FEATURES.map(([name]) =>
+      parseNumberField(fields[positions.get(name) as number], `${where}, column ${name}`),
+    );
     const labelRecord = labelRecords[r];
-    const label = parseLabel(labelRecord.fields[labelColumn] ?? '', `${labelFile}: line ${labelRecord.line}, column ${labelHeader[labelColumn]}`);
+    const label = parseLabel(
+      labelRecord.fields[labelColumn] ?? '',
+      `${labelFile}: line ${labelRecord.line}, column ${labelHeader[labelColumn]}`,
+    );
     builder.add(features, label, r - 1);
   }
   return builder.build();

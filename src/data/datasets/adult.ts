@@ -56,7 +56,11 @@ async function readAdult(located: LocatedForm, options: ReadOptions): Promise<Da
         if (fields.length === 1 && fields[0].startsWith('|')) return; // adult.test's "|1x3 Cross validator"
         const where = `${path}: line ${line}`;
         if (fields.length !== FIELD_COUNT) {
-          throw inputError({ where, expected: `${FIELD_COUNT} comma-separated fields`, found: `${fields.length} fields` });
+          throw inputError({
+            where,
+            expected: `${FIELD_COUNT} comma-separated fields`,
+            found: `${fields.length} fields`,
+          });
         }
         const index = rawRow++;
         if (dropMissing && fields.includes('?')) return;

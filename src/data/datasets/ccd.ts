@@ -70,23 +70,43 @@ async function readCcd(located: LocatedForm): Promise<DatasetContents> {
     });
     const label = trimmed[position[FEATURES.length] as number];
     if (label !== '0' && label !== '1') {
-      throw inputError({ where: `${where}, column Y`, expected: '0 or 1', found: fields[position[FEATURES.length] as number] });
+      throw inputError({
+        where: `${where}, column Y`,
+        expected: '0 or 1',
+        found: fields[position[FEATURES.length] as number],
+      });
     }
     labels.push(label === '1' ? 1 : 0);
     rowIndex.push(rowIndex.length);
   });
   if (inHeader) throw inputError({ where: path, expected: 'header rows and then data rows', found: 'no data rows' });
   const columns = FEATURES.map(([, longName], k) => numericColumn(longName, values[k]));
-  const indicator = (k: number, test: (value: number) => boolean) => Uint8Array.from(values[k], (value) => (test(value) ? 1 : 0));
+  const indicator = (k: number, test: (value: number) => boolean) =>
+    Uint8Array.from(values[k], (value) => (test(value) ? 1 : 0));
   return {
     rows: labels.length,
     columns,
     label: Uint8Array.from(labels),
     labelMeaning: 'default payment next month = 1',
     protectedAttributes: [
-      { name: 'gender', groupB: 'SEX (X2) = 2, female', sourceColumn: 'SEX', group: indicator(1, (value) => value === 2) },
-      { name: 'education', groupB: 'EDUCATION (X3) ≤ 2', sourceColumn: 'EDUCATION', group: indicator(2, (value) => value <= 2) },
-      { name: 'marriage', groupB: 'MARRIAGE (X4) ≠ 1', sourceColumn: 'MARRIAGE', group: indicator(3, (value) => value !== 1) },
+      {
+        name: 'gender',
+        groupB: 'SEX (X2) = 2, female',
+        sourceColumn: 'SEX',
+        group: indicator(1, (value) => value === 2),
+      },
+      {
+        name: 'education',
+        groupB: 'EDUCATION (X3) ≤ 2',
+        sourceColumn: 'EDUCATION',
+        group: indicator(2, (value) => value <= 2),
+      },
+      {
+        name: 'marriage',
+        groupB: 'MARRIAGE (X4) ≠ 1',
+        sourceColumn: 'MARRIAGE',
+        group: indicator(3, (value) => value !== 1),
+      },
       { name: 'age', groupB: 'AGE (X5) > 30', sourceColumn: 'AGE', group: indicator(4, (value) => value > 30) },
     ],
     rowIndex: Int32Array.from(rowIndex),

@@ -48,12 +48,20 @@ async function readCompas(located: LocatedForm): Promise<DatasetContents> {
       });
       const missing = REQUIRED.filter((name) => !position.has(name));
       if (missing.length > 0) {
-        throw inputError({ where: `${where} (header of ${fileName})`, expected: `columns ${REQUIRED.join(', ')}`, found: `no ${missing.join(', ')}` });
+        throw inputError({
+          where: `${where} (header of ${fileName})`,
+          expected: `columns ${REQUIRED.join(', ')}`,
+          found: `no ${missing.join(', ')}`,
+        });
       }
       return;
     }
     if (fields.length !== header.length) {
-      throw inputError({ where, expected: `${header.length} fields as in the header`, found: `${fields.length} fields` });
+      throw inputError({
+        where,
+        expected: `${header.length} fields as in the header`,
+        found: `${fields.length} fields`,
+      });
     }
     const index = rawRow++;
     const field = (name: string) => fields[position.get(name) as number];
@@ -74,7 +82,8 @@ async function readCompas(located: LocatedForm): Promise<DatasetContents> {
     labels.push(label === '1' ? 1 : 0);
     rowIndex.push(index);
   });
-  if (header === null) throw inputError({ where: path, expected: 'a header row and data rows', found: 'an empty file' });
+  if (header === null)
+    throw inputError({ where: path, expected: 'a header row and data rows', found: 'an empty file' });
   const columns: RawColumn[] = FEATURES.map(([name, kind], column) =>
     kind === 'numeric' ? numericColumn(name, numbers[column]) : categoricalColumn(name, strings[column]),
   );
@@ -86,8 +95,18 @@ async function readCompas(located: LocatedForm): Promise<DatasetContents> {
     label: Uint8Array.from(labels),
     labelMeaning: 'two_year_recid = 1 (reoffended within two years)',
     protectedAttributes: [
-      { name: 'gender', groupB: 'sex ≠ Male', sourceColumn: 'sex', group: Uint8Array.from(sex, (value) => (value !== 'Male' ? 1 : 0)) },
-      { name: 'race', groupB: 'race = Caucasian', sourceColumn: 'race', group: Uint8Array.from(race, (value) => (value === 'Caucasian' ? 1 : 0)) },
+      {
+        name: 'gender',
+        groupB: 'sex ≠ Male',
+        sourceColumn: 'sex',
+        group: Uint8Array.from(sex, (value) => (value !== 'Male' ? 1 : 0)),
+      },
+      {
+        name: 'race',
+        groupB: 'race = Caucasian',
+        sourceColumn: 'race',
+        group: Uint8Array.from(race, (value) => (value === 'Caucasian' ? 1 : 0)),
+      },
     ],
     rowIndex: Int32Array.from(rowIndex),
   };

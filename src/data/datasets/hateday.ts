@@ -26,7 +26,11 @@ function toNumber(value: unknown): number {
  */
 function finiteEmbeddingValue(value: number, found: unknown, where: string, dimension: number): number {
   if (!Number.isFinite(value)) {
-    throw inputError({ where: `${where}, dimension ${dimension + 1}`, expected: 'a finite number', found: String(found) });
+    throw inputError({
+      where: `${where}, dimension ${dimension + 1}`,
+      expected: 'a finite number',
+      found: String(found),
+    });
   }
   return value;
 }
@@ -54,7 +58,11 @@ async function readHateday(located: LocatedForm): Promise<DatasetContents> {
   }
   const missing = ['class_clean', 'lang_country_hateday'].filter((name) => !names.includes(name));
   if (missing.length > 0) {
-    throw inputError({ where: path, expected: 'columns class_clean and lang_country_hateday', found: `columns ${names.join(', ')}` });
+    throw inputError({
+      where: path,
+      expected: 'columns class_clean and lang_country_hateday',
+      found: `columns ${names.join(', ')}`,
+    });
   }
   const embeddingColumn = EMBEDDING_COLUMNS.find((name) => names.includes(name));
   const sidePath = located.paths.get(SIDE_FILE);
@@ -74,17 +82,27 @@ async function readHateday(located: LocatedForm): Promise<DatasetContents> {
   records.forEach((record, i) => {
     const where = `${path}: row ${i + 1}`;
     const kind = toNumber(record.class_clean);
-    if (kind !== 0 && kind !== 1 && kind !== 2) throw inputError({ where: `${where}, column class_clean`, expected: '0, 1 or 2', found: String(record.class_clean) });
+    if (kind !== 0 && kind !== 1 && kind !== 2)
+      throw inputError({
+        where: `${where}, column class_clean`,
+        expected: '0, 1 or 2',
+        found: String(record.class_clean),
+      });
     label[i] = kind === 0 ? 0 : 1;
     const country = record.lang_country_hateday;
-    if (typeof country !== 'string') throw inputError({ where: `${where}, column lang_country_hateday`, expected: 'a string', found: country });
+    if (typeof country !== 'string')
+      throw inputError({ where: `${where}, column lang_country_hateday`, expected: 'a string', found: country });
     const isReference = country.trim().toUpperCase() === REFERENCE_COUNTRY;
     group[i] = isReference ? 0 : 1;
     if (isReference) referenceRows++;
   });
   if (rows > 0 && referenceRows === 0) {
     const seen = [...new Set(records.slice(0, 1000).map((record) => String(record.lang_country_hateday)))].slice(0, 10);
-    throw inputError({ where: `${path}: column lang_country_hateday`, expected: `some rows equal to "${REFERENCE_COUNTRY}"`, found: seen.join(', ') });
+    throw inputError({
+      where: `${path}: column lang_country_hateday`,
+      expected: `some rows equal to "${REFERENCE_COUNTRY}"`,
+      found: seen.join(', '),
+    });
   }
 
   const embedding = Array.from({ length: EMBEDDING_DIMENSION }, () => new Float64Array(rows));
@@ -92,14 +110,27 @@ async function readHateday(located: LocatedForm): Promise<DatasetContents> {
     records.forEach((record, i) => {
       const vector = record[embeddingColumn];
       if (!Array.isArray(vector) && !ArrayBuffer.isView(vector)) {
-        throw inputError({ where: `${path}: row ${i + 1}, column ${embeddingColumn}`, expected: `a list of ${EMBEDDING_DIMENSION} numbers`, found: vector });
+        throw inputError({
+          where: `${path}: row ${i + 1}, column ${embeddingColumn}`,
+          expected: `a list of ${EMBEDDING_DIMENSION} numbers`,
+          found: vector,
+        });
       }
       const values = vector as ArrayLike<unknown>;
       if (values.length !== EMBEDDING_DIMENSION) {
-        throw inputError({ where: `${path}: row ${i + 1}, column ${embeddingColumn}`, expected: `${EMBEDDING_DIMENSION} numbers`, found: `${values.length} numbers` });
+        throw inputError({
+          where: `${path}: row ${i + 1}, column ${embeddingColumn}`,
+          expected: `${EMBEDDING_DIMENSION} numbers`,
+          found: `${values.length} numbers`,
+        });
       }
       for (let k = 0; k < EMBEDDING_DIMENSION; k++) {
-        embedding[k][i] = finiteEmbeddingValue(toNumber(values[k]), values[k], `${path}: row ${i + 1}, column ${embeddingColumn}`, k);
+        embedding[k][i] = finiteEmbeddingValue(
+          toNumber(values[k]),
+          values[k],
+          `${path}: row ${i + 1}, column ${embeddingColumn}`,
+          k,
+        );
       }
     });
   } else {
@@ -124,7 +155,14 @@ async function readHateday(located: LocatedForm): Promise<DatasetContents> {
     columns: embedding.map((values, k) => numericColumn(`embedding_${k}`, values)),
     label,
     labelMeaning: 'class_clean ≠ 0 (offensive or hateful)',
-    protectedAttributes: [{ name: 'language', groupB: `lang_country_hateday ≠ ${REFERENCE_COUNTRY}`, sourceColumn: 'lang_country_hateday', group }],
+    protectedAttributes: [
+      {
+        name: 'language',
+        groupB: `lang_country_hateday ≠ ${REFERENCE_COUNTRY}`,
+        sourceColumn: 'lang_country_hateday',
+        group,
+      },
+    ],
     rowIndex: Int32Array.from({ length: rows }, (_, i) => i),
   };
 }
@@ -132,7 +170,8 @@ async function readHateday(located: LocatedForm): Promise<DatasetContents> {
 /** HateDay with sentence embeddings: paper B's text dataset (gated; bring your own copy). */
 export const hatedayDataset: DatasetDefinition = {
   name: 'hateday',
-  summary: 'HateDay tweets as 512-d embeddings (gated; bring your own copy): class_clean ≠ 0, protected language; paper B',
+  summary:
+    'HateDay tweets as 512-d embeddings (gated; bring your own copy): class_clean ≠ 0, protected language; paper B',
   dropsProtectedColumn: true,
   read: readHateday,
 };

@@ -24,18 +24,32 @@ function number(value: unknown): number {
  * standard error bands and dashed lines at ±the tolerance, and the expected sample size
  * (mean queries ±1 standard error) over the true gap. O(cells).
  */
-export function operatingCharacteristicCharts(summaries: CellSummary[], varyingSettings: string[], experiment: string): ChartSpec[] {
+export function operatingCharacteristicCharts(
+  summaries: CellSummary[],
+  varyingSettings: string[],
+  experiment: string,
+): ChartSpec[] {
   if (summaries.length === 0) return [];
-  const seriesKeys = varyingSettings.filter((key) => key !== 'gap' && new Set(summaries.map((s) => String(s.settings[key]))).size > 1);
+  const seriesKeys = varyingSettings.filter(
+    (key) => key !== 'gap' && new Set(summaries.map((s) => String(s.settings[key]))).size > 1,
+  );
   const seriesOf = (summary: CellSummary): string | undefined => {
-    const parts = seriesKeys.map((key) => (seriesKeys.length === 1 ? String(summary.settings[key]) : `${key}=${String(summary.settings[key])}`));
+    const parts = seriesKeys.map((key) =>
+      seriesKeys.length === 1 ? String(summary.settings[key]) : `${key}=${String(summary.settings[key])}`,
+    );
     if (!seriesKeys.includes('test')) parts.unshift(String(summary.values.test_name));
     return parts.join(', ');
   };
   const tolerances = [...new Set(summaries.map(toleranceOf).filter(Number.isFinite))];
   const xRules = tolerances.length === 1 ? [-tolerances[0], tolerances[0]] : [];
-  const toleranceText = tolerances.length === 1 ? `dashed lines at ±${tolerances[0]} (the tolerance)` : 'the tolerance differs between series';
-  const seriesTitle = seriesKeys.length === 0 ? 'Test' : ['test', ...seriesKeys.filter((key) => key !== 'test')].map(settingTitle).join(', ');
+  const toleranceText =
+    tolerances.length === 1
+      ? `dashed lines at ±${tolerances[0]} (the tolerance)`
+      : 'the tolerance differs between series';
+  const seriesTitle =
+    seriesKeys.length === 0
+      ? 'Test'
+      : ['test', ...seriesKeys.filter((key) => key !== 'test')].map(settingTitle).join(', ');
   const point = (summary: CellSummary, column: string, seColumn: string, panel?: string): LineDatum => {
     const value = number(summary.values[column]);
     const se = number(summary.values[seColumn]);
@@ -54,8 +68,19 @@ export function operatingCharacteristicCharts(summaries: CellSummary[], varyingS
       title: 'Operating characteristic',
       caption: `P(reject), P(accept) and P(inconclusive) over the true gap (up to ${n} replicates per point); bands are ±1 binomial Monte Carlo standard error; ${toleranceText}. Inside the lines a reject is a false violation, outside an accept is a false compliance.`,
       spec: lineChartSpec(
-        summaries.flatMap((summary) => decisions.map((decision) => point(summary, `p_${decision}`, `p_${decision}_se`, `P(${decision})`))),
-        { title: 'Operating characteristic', subtitle: experiment, xTitle: 'True gap (b − a)', valueTitle: 'Probability', seriesTitle, band: true, valueDomain: [0, 1], xRules },
+        summaries.flatMap((summary) =>
+          decisions.map((decision) => point(summary, `p_${decision}`, `p_${decision}_se`, `P(${decision})`)),
+        ),
+        {
+          title: 'Operating characteristic',
+          subtitle: experiment,
+          xTitle: 'True gap (b − a)',
+          valueTitle: 'Probability',
+          seriesTitle,
+          band: true,
+          valueDomain: [0, 1],
+          xRules,
+        },
       ),
     },
     {
@@ -64,7 +89,15 @@ export function operatingCharacteristicCharts(summaries: CellSummary[], varyingS
       caption: `Mean queries to termination over the true gap; bands are ±1 Monte Carlo standard error (sample sd/√n, up to ${n} replicates); ${toleranceText}.`,
       spec: lineChartSpec(
         summaries.map((summary) => point(summary, 'queries_mean', 'queries_mean_se')),
-        { title: 'Expected sample size', subtitle: experiment, xTitle: 'True gap (b − a)', valueTitle: 'Mean queries', seriesTitle, band: true, xRules },
+        {
+          title: 'Expected sample size',
+          subtitle: experiment,
+          xTitle: 'True gap (b − a)',
+          valueTitle: 'Mean queries',
+          seriesTitle,
+          band: true,
+          xRules,
+        },
       ),
     },
   ];

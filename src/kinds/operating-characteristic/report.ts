@@ -7,19 +7,77 @@ import { operatingCharacteristicCharts } from './charts.js';
 const decisions = ['reject', 'accept', 'inconclusive'] as const;
 
 const columns: SummaryColumn[] = [
-  { name: 'test_name', label: 'Test', type: 'string', description: 'the sequential test of the cell (the test setting, or the GLR its thresholds name)' },
-  { name: 'true_gap', label: 'True gap', type: 'number', digits: 4, description: "the moved pool's signed gap of what the test tests (constant within a cell)" },
-  { name: 'truth', label: 'Truth', type: 'string', description: 'compliant, violating or boundary (|true gap| against the tolerance of the test)' },
+  {
+    name: 'test_name',
+    label: 'Test',
+    type: 'string',
+    description: 'the sequential test of the cell (the test setting, or the GLR its thresholds name)',
+  },
+  {
+    name: 'true_gap',
+    label: 'True gap',
+    type: 'number',
+    digits: 4,
+    description: "the moved pool's signed gap of what the test tests (constant within a cell)",
+  },
+  {
+    name: 'truth',
+    label: 'Truth',
+    type: 'string',
+    description: 'compliant, violating or boundary (|true gap| against the tolerance of the test)',
+  },
   ...decisions.flatMap((decision): SummaryColumn[] => [
-    { name: `p_${decision}`, label: `P(${decision})`, type: 'number', digits: 4, description: `fraction of replicates that ended ${decision}` },
-    { name: `p_${decision}_se`, label: `SE P(${decision})`, type: 'number', digits: 4, description: 'binomial Monte Carlo standard error √(p(1−p)/n)' },
+    {
+      name: `p_${decision}`,
+      label: `P(${decision})`,
+      type: 'number',
+      digits: 4,
+      description: `fraction of replicates that ended ${decision}`,
+    },
+    {
+      name: `p_${decision}_se`,
+      label: `SE P(${decision})`,
+      type: 'number',
+      digits: 4,
+      description: 'binomial Monte Carlo standard error √(p(1−p)/n)',
+    },
   ]),
-  { name: 'false_violation', label: 'False violation', type: 'number', digits: 4, description: 'P(reject) on a compliant or boundary pool (NaN on a violating one)' },
-  { name: 'false_compliance', label: 'False compliance', type: 'number', digits: 4, description: 'P(accept) on a violating or boundary pool (NaN on a compliant one)' },
-  { name: 'queries_mean', label: 'Mean queries', type: 'number', digits: 1, description: 'mean queries to termination (or pool/budget exhaustion)' },
-  { name: 'queries_mean_se', label: 'SE mean queries', type: 'number', digits: 1, description: 'Monte Carlo standard error of the mean, sample sd/√n' },
+  {
+    name: 'false_violation',
+    label: 'False violation',
+    type: 'number',
+    digits: 4,
+    description: 'P(reject) on a compliant or boundary pool (NaN on a violating one)',
+  },
+  {
+    name: 'false_compliance',
+    label: 'False compliance',
+    type: 'number',
+    digits: 4,
+    description: 'P(accept) on a violating or boundary pool (NaN on a compliant one)',
+  },
+  {
+    name: 'queries_mean',
+    label: 'Mean queries',
+    type: 'number',
+    digits: 1,
+    description: 'mean queries to termination (or pool/budget exhaustion)',
+  },
+  {
+    name: 'queries_mean_se',
+    label: 'SE mean queries',
+    type: 'number',
+    digits: 1,
+    description: 'Monte Carlo standard error of the mean, sample sd/√n',
+  },
   ...(['p10', 'p25', 'p50', 'p75', 'p90'] as const).map(
-    (q): SummaryColumn => ({ name: `queries_${q}`, label: `Queries ${q}`, type: 'number', digits: 0, description: `${q.slice(1)}% quantile of the queries (linear interpolation)` }),
+    (q): SummaryColumn => ({
+      name: `queries_${q}`,
+      label: `Queries ${q}`,
+      type: 'number',
+      digits: 0,
+      description: `${q.slice(1)}% quantile of the queries (linear interpolation)`,
+    }),
   ),
 ];
 
@@ -69,9 +127,11 @@ export function summarizeOperatingCharacteristicCell(cell: CellResults): Record<
 /** The report kind of operating characteristics (outcome columns: docs/error-control.md). */
 export const operatingCharacteristicReporter: KindReporter = {
   name: 'operating-characteristic',
-  description: 'Operating characteristics of a sequential test: P(reject), P(accept), P(inconclusive) and the queries over true gaps, with Monte Carlo errors.',
+  description:
+    'Operating characteristics of a sequential test: P(reject), P(accept), P(inconclusive) and the queries over true gaps, with Monte Carlo errors.',
   outcomeColumns: ['decision', 'queries', 'true_gap', 'truth'],
   summaryColumns: columns,
   summarizeCell: summarizeOperatingCharacteristicCell,
-  charts: (summaries: CellSummary[], varyingSettings: string[], experiment: string) => operatingCharacteristicCharts(summaries, varyingSettings, experiment),
+  charts: (summaries: CellSummary[], varyingSettings: string[], experiment: string) =>
+    operatingCharacteristicCharts(summaries, varyingSettings, experiment),
 };

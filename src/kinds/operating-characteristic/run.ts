@@ -40,7 +40,11 @@ export const operatingCharacteristicSettings = schema.object(
           "How the gap is moved (src/audit/move-gap.ts): re-decide (default for decision access) flips the decisions of rows of group b, keeping group sizes, labels and group a; shift (default for score and logit access) adds one constant to group b's scores or logits, keeping their spread and every decision. Where every score is exactly 0 or 1 and equal to its decision (a hard classifier), score access re-decides by default, in units of the score tolerance: such scores cannot be shifted.",
       }),
     ),
-    moveSeed: schema.seed({ default: 'move', description: 'Seed of the rows re-decided (one moved pool per pool, metric and gap, shared by the access regimes and tests).' }),
+    moveSeed: schema.seed({
+      default: 'move',
+      description:
+        'Seed of the rows re-decided (one moved pool per pool, metric and gap, shared by the access regimes and tests).',
+    }),
   },
   {
     description: 'Settings of an operating-characteristic cell.',
@@ -51,7 +55,11 @@ export const operatingCharacteristicSettings = schema.object(
         return { key: 'gap', expected: 'a signed gap in (-1, 1) (gapUnit absolute)', found: value.gap };
       }
       if (value.move === 'shift' && value.access === 'decision') {
-        return { key: 'move', expected: 're-decide with decision access (shift moves scores or logits)', found: value.move };
+        return {
+          key: 'move',
+          expected: 're-decide with decision access (shift moves scores or logits)',
+          found: value.move,
+        };
       }
       return undefined;
     },
@@ -66,16 +74,26 @@ const outcomeColumns: readonly OutcomeColumn[] = [
   {
     name: 'true_gap',
     type: 'float64',
-    description: "The moved pool's signed gap of what the test tests (hard decisions for decision access, mean scores or logits for score and logit access).",
+    description:
+      "The moved pool's signed gap of what the test tests (hard decisions for decision access, mean scores or logits for score and logit access).",
   },
   {
     name: 'truth',
     type: 'utf8',
-    description: 'compliant when |true_gap| < the tolerance of the test, violating when >, boundary when equal (exactly, on counts, for decisions).',
+    description:
+      'compliant when |true_gap| < the tolerance of the test, violating when >, boundary when equal (exactly, on counts, for decisions).',
   },
   { name: 'decision_gap', type: 'float64', description: "The moved pool's signed hard-decision gap." },
-  { name: 'proxy_gap', type: 'float64', description: "The moved pool's signed score or logit mean gap (NaN for decision access)." },
-  { name: 'changed_rows', type: 'int32', description: 'Rows whose decision (re-decide) or value (shift) the move changed.' },
+  {
+    name: 'proxy_gap',
+    type: 'float64',
+    description: "The moved pool's signed score or logit mean gap (NaN for decision access).",
+  },
+  {
+    name: 'changed_rows',
+    type: 'int32',
+    description: 'Rows whose decision (re-decide) or value (shift) the move changed.',
+  },
 ];
 
 /** A cell's context: the moved pool prepared, the test (null: paper A's own loop), the pool's truth. */
@@ -94,10 +112,16 @@ export interface OperatingCharacteristicContext {
  * gap x the tolerance of the gap the move changes (δ for re-decide, the proxy tolerance
  * for shift) on the side of the pool's own gap (+ when it is 0).
  */
-function targetGap(settings: OperatingCharacteristicSettings, unmoved: PreparedAudit, move: Move, tolerance: number): number {
+function targetGap(
+  settings: OperatingCharacteristicSettings,
+  unmoved: PreparedAudit,
+  move: Move,
+  tolerance: number,
+): number {
   const gap = settings.gap as number;
   if (settings.gapUnit === 'absolute') return gap;
-  const own = move === 're-decide' ? unmoved.oracleSignedGap : unmoved.totalB / unmoved.countB - unmoved.totalA / unmoved.countA;
+  const own =
+    move === 're-decide' ? unmoved.oracleSignedGap : unmoved.totalB / unmoved.countB - unmoved.totalA / unmoved.countA;
   return (own < 0 ? -1 : 1) * gap * tolerance;
 }
 
@@ -124,14 +148,35 @@ function scoresAreDecisions(pool: AuditPool): boolean {
 const movedPools = new Map<string, MovedPool>();
 
 /** The pool moved to `target` (re-decided rows seeded by the pool, metric and target), made once per thread. */
-function movedPool(settings: OperatingCharacteristicSettings, pool: AuditPool, move: Move, target: number, tolerance: number, baseDirectory: string): MovedPool {
+function movedPool(
+  settings: OperatingCharacteristicSettings,
+  pool: AuditPool,
+  move: Move,
+  target: number,
+  tolerance: number,
+  baseDirectory: string,
+): MovedPool {
   // A target at or beyond the tolerance stays violating and one inside stays compliant, whatever whole rows allow.
   const rounding = Math.abs(target) >= tolerance ? 'outward' : 'inward';
-  const key = canonicalJson({ pool: settings.pool, baseDirectory, metric: settings.metric, move, target, rounding, column: move === 'shift' ? settings.access : null, seed: settings.moveSeed });
+  const key = canonicalJson({
+    pool: settings.pool,
+    baseDirectory,
+    metric: settings.metric,
+    move,
+    target,
+    rounding,
+    column: move === 'shift' ? settings.access : null,
+    seed: settings.moveSeed,
+  });
   let moved = movedPools.get(key);
   if (moved === undefined) {
-    const random = createRandom(deriveSeed(settings.moveSeed, 'move', canonicalJson(settings.pool), settings.metric, target));
-    moved = move === 're-decide' ? redecideToGap(pool, settings.metric, target, random, 1, rounding) : shiftToProxyGap(pool, settings.metric, settings.access as 'score' | 'logit', target);
+    const random = createRandom(
+      deriveSeed(settings.moveSeed, 'move', canonicalJson(settings.pool), settings.metric, target),
+    );
+    moved =
+      move === 're-decide'
+        ? redecideToGap(pool, settings.metric, target, random, 1, rounding)
+        : shiftToProxyGap(pool, settings.metric, settings.access as 'score' | 'logit', target);
     movedPools.set(key, moved);
   }
   return moved;
@@ -149,13 +194,17 @@ function floatingSide(difference: number, tolerance: number): number {
  * and for logits in floating point, where a gap within 1e-9 of the tolerance (relative) is
  * the boundary: a shift reaches its target to 1e-13, not to the last bit.
  */
-function truthOf(prepared: PreparedAudit, trueGap: number, tolerance: number, onCounts: boolean): OperatingCharacteristicContext['truth'] {
-  const sign =
-    onCounts
-      ? trueGap >= 0
-        ? compareCountDifference(prepared.countA, prepared.totalA, prepared.countB, prepared.totalB, tolerance)
-        : compareCountDifference(prepared.countB, prepared.totalB, prepared.countA, prepared.totalA, tolerance)
-      : floatingSide(Math.abs(trueGap) - tolerance, tolerance);
+function truthOf(
+  prepared: PreparedAudit,
+  trueGap: number,
+  tolerance: number,
+  onCounts: boolean,
+): OperatingCharacteristicContext['truth'] {
+  const sign = onCounts
+    ? trueGap >= 0
+      ? compareCountDifference(prepared.countA, prepared.totalA, prepared.countB, prepared.totalB, tolerance)
+      : compareCountDifference(prepared.countB, prepared.totalB, prepared.countA, prepared.totalA, tolerance)
+    : floatingSide(Math.abs(trueGap) - tolerance, tolerance);
   return sign < 0 ? 'compliant' : sign > 0 ? 'violating' : 'boundary';
 }
 
@@ -168,10 +217,14 @@ function truthOf(prepared: PreparedAudit, trueGap: number, tolerance: number, on
  * are those of the unmoved pool's setting: calibrated once, in the cache, before any
  * worker starts (beforeRun).
  */
-export const operatingCharacteristicRunner: KindRunner<OperatingCharacteristicSettings, OperatingCharacteristicContext> = {
+export const operatingCharacteristicRunner: KindRunner<
+  OperatingCharacteristicSettings,
+  OperatingCharacteristicContext
+> = {
   name: 'operating-characteristic',
   module: import.meta.url,
-  description: 'Operating characteristics of a sequential test: decisions and queries on a pool moved to a grid of true gaps.',
+  description:
+    'Operating characteristics of a sequential test: decisions and queries on a pool moved to a grid of true gaps.',
   settings: operatingCharacteristicSettings,
   outcomeColumns,
   recordedSettings: ['test', 'thresholds', 'order'],
@@ -189,18 +242,41 @@ export const operatingCharacteristicRunner: KindRunner<OperatingCharacteristicSe
       const move: Move = settings.move ?? (settings.access === 'decision' || hardScores ? 're-decide' : 'shift');
       // A shift moves the gap the test tests (its tolerance); re-deciding moves the hard-decision
       // gap (δ), but where it was chosen because the scores are the decisions, that gap is the score gap.
-      const moveTolerance = move === 'shift' || (hardScores && settings.move === undefined) ? tolerance : settings.tolerance;
-      moved = movedPool(settings, pool, move, targetGap(settings, unmoved, move, moveTolerance), moveTolerance, origin.baseDirectory);
+      const moveTolerance =
+        move === 'shift' || (hardScores && settings.move === undefined) ? tolerance : settings.tolerance;
+      moved = movedPool(
+        settings,
+        pool,
+        move,
+        targetGap(settings, unmoved, move, moveTolerance),
+        moveTolerance,
+        origin.baseDirectory,
+      );
     }
     const prepared = prepareAudit(moved.pool, settings.metric, settings.access);
     const decisionGap = prepared.oracleSignedGap;
-    const proxyGap = prepared.family === 'gaussian' ? prepared.totalB / prepared.countB - prepared.totalA / prepared.countA : Number.NaN;
+    const proxyGap =
+      prepared.family === 'gaussian'
+        ? prepared.totalB / prepared.countB - prepared.totalA / prepared.countA
+        : Number.NaN;
     const trueGap = settings.access === 'decision' ? decisionGap : proxyGap;
-    return { prepared, auditTest, trueGap, truth: truthOf(prepared, trueGap, tolerance, onCounts), decisionGap, proxyGap, changedRows: moved.changedRows };
+    return {
+      prepared,
+      auditTest,
+      trueGap,
+      truth: truthOf(prepared, trueGap, tolerance, onCounts),
+      decisionGap,
+      proxyGap,
+      changedRows: moved.changedRows,
+    };
   },
   beforeRun: (cells, origin, options) =>
     prepareAuditCalibrations(
-      cells.map((settings) => ({ settings, pool: () => loadPoolSource(settings.pool, settings.access, origin), where: `${origin.configFile}: settings.thresholds` })),
+      cells.map((settings) => ({
+        settings,
+        pool: () => loadPoolSource(settings.pool, settings.access, origin),
+        where: `${origin.configFile}: settings.thresholds`,
+      })),
       options,
     ),
   runReplicate(context, settings, random: Random) {

@@ -20,7 +20,10 @@ export interface RespirBenchmark {
 
 /** The CCD-gender-sized cell the bar speaks of: N = 13,500, N_min = 5,350 (39.6%), n = 6,750. */
 const workloadSettings = {
-  candidates: { name: 'ccd-gender-sized', synthetic: { size: 13_500, minorityShare: 0.396, positiveRates: [0.2, 0.228] } },
+  candidates: {
+    name: 'ccd-gender-sized',
+    synthetic: { size: 13_500, minorityShare: 0.396, positiveRates: [0.2, 0.228] },
+  },
   auditSetSize: 6750,
   hideFraction: 0.5,
   passProbability: 0.8,
@@ -32,11 +35,17 @@ const workloadSettings = {
 function timeKernel(sampler: AuditSampler, draws: number) {
   const spec = workloadSettings.candidates.synthetic;
   const population = syntheticCandidatePopulation(
-    { size: spec.size, minorityShare: spec.minorityShare, positiveRates: [spec.positiveRates[0], spec.positiveRates[1]] },
+    {
+      size: spec.size,
+      minorityShare: spec.minorityShare,
+      positiveRates: [spec.positiveRates[0], spec.positiveRates[1]],
+    },
     'sp',
     'bench',
   );
-  const gap = population.eligiblePositives[1] / population.eligibleSizes[1] - population.eligiblePositives[0] / population.eligibleSizes[0];
+  const gap =
+    population.eligiblePositives[1] / population.eligibleSizes[1] -
+    population.eligiblePositives[0] / population.eligibleSizes[0];
   const tolerance = gap / 2;
   const planned = planRespirManipulation(population, 'theorem-1', tolerance, 0.8, 6750, 'uniform');
   const simulation = prepareObliviousAudit({
@@ -66,7 +75,14 @@ export async function benchmarkRespir(draws = 100_000, threads = 2): Promise<Res
   const folder = mkdtempSync(join(tmpdir(), 'fairaudit-bench-respir-'));
   try {
     const config = configFromObject(
-      { experiment: 'bench-respir', kind: 'respir', seed: 1, replicates: draws, chunkSize: 5000, settings: workloadSettings },
+      {
+        experiment: 'bench-respir',
+        kind: 'respir',
+        seed: 1,
+        replicates: draws,
+        chunkSize: 5000,
+        settings: workloadSettings,
+      },
       'bench-respir',
     );
     const started = process.hrtime.bigint();
@@ -77,7 +93,10 @@ export async function benchmarkRespir(draws = 100_000, threads = 2): Promise<Res
     return {
       workload: `${draws} respir replicates (one audit-set draw S ⊂ C each, with 5 canaries and the vanilla adversary on the same S): N = 13,500, N_min = 5,346, n = 6,750, ε = |d_C|/2, 1 − δ = 0.8`,
       harness: { draws, threads, seconds, cpuSeconds: (cpu.user + cpu.system) / 1e6, drawsPerSecond: draws / seconds },
-      kernel: { counts: timeKernel('counts', Math.min(draws, 100_000)), indices: timeKernel('indices', Math.min(draws, 5_000)) },
+      kernel: {
+        counts: timeKernel('counts', Math.min(draws, 100_000)),
+        indices: timeKernel('indices', Math.min(draws, 5_000)),
+      },
     };
   } finally {
     rmSync(folder, { recursive: true, force: true });

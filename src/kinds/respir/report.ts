@@ -41,7 +41,14 @@ function barWithError(category: string, series: string, value: number, standardE
   return { category, series, value, lower: value - 2 * standardError, upper: value + 2 * standardError };
 }
 
-const factNames = ['candidate_gap', 'tolerance', 'proposition1_flips', 'theorem1_flips', 'theorem1_best_effort', 'theorem4_flips'];
+const factNames = [
+  'candidate_gap',
+  'tolerance',
+  'proposition1_flips',
+  'theorem1_flips',
+  'theorem1_best_effort',
+  'theorem4_flips',
+];
 
 const facts = (first: (name: string) => number): Record<string, SummaryValue> => ({
   candidate_gap: first('candidate_gap'),
@@ -60,7 +67,15 @@ const facts = (first: (name: string) => number): Record<string, SummaryValue> =>
  */
 export function respirAccumulator(): CellAccumulator {
   let replicates = 0;
-  const first = firstValues(['pass_target', 'flips', 'best_effort', 'manipulated_gap', 'eq3_respir', 'eq3_vanilla', ...factNames]);
+  const first = firstValues([
+    'pass_target',
+    'flips',
+    'best_effort',
+    'manipulated_gap',
+    'eq3_respir',
+    'eq3_vanilla',
+    ...factNames,
+  ]);
   const passed = shareOfOnes();
   const detected = shareOfOnes();
   const vanillaDetected = shareOfOnes();
@@ -144,19 +159,41 @@ export function respirMinimalFlipsAccumulator(): CellAccumulator {
 const factColumns = [
   { name: 'candidate_gap', label: 'd_C,true', type: 'number' as const, digits: 4 },
   { name: 'tolerance', label: 'ε', type: 'number' as const, digits: 4 },
-  { name: 'proposition1_flips', label: 'Prop. 1 flips', type: 'number' as const, description: 'Proposition 1 at the expected n_min.' },
-  { name: 'theorem1_flips', label: 'Thm. 1 flips (sufficient)', type: 'number' as const, description: 'Theorem 1 at the expected n_min: flips that suffice, not the fewest needed.' },
+  {
+    name: 'proposition1_flips',
+    label: 'Prop. 1 flips',
+    type: 'number' as const,
+    description: 'Proposition 1 at the expected n_min.',
+  },
+  {
+    name: 'theorem1_flips',
+    label: 'Thm. 1 flips (sufficient)',
+    type: 'number' as const,
+    description: 'Theorem 1 at the expected n_min: flips that suffice, not the fewest needed.',
+  },
   { name: 'theorem1_best_effort', label: 'Thm. 1 best effort', type: 'string' as const },
-  { name: 'theorem4_flips', label: 'Thm. 4 flips (sufficient)', type: 'number' as const, description: 'Theorem 4 at the expected group counts: flips that suffice.' },
+  {
+    name: 'theorem4_flips',
+    label: 'Thm. 4 flips (sufficient)',
+    type: 'number' as const,
+    description: 'Theorem 4 at the expected group counts: flips that suffice.',
+  },
 ];
 
 /** How the reporter summarises the `respir` kind: pass and detection rates beside the bounds. */
 export const respirReporter: KindReporter = {
   name: 'respir',
-  description: 'respir vs vanilla audits under output flipping: simulated pass rate and canary detection beside paper B\'s bounds.',
+  description:
+    "respir vs vanilla audits under output flipping: simulated pass rate and canary detection beside paper B's bounds.",
   outcomeColumns: ['passed', 'detected', 'vanilla_flips', 'vanilla_detected', 'flips', 'theorem1_flips', 'eq3_respir'],
   summaryColumns: [
-    { name: 'pass_rate', label: 'Pass rate', type: 'number', digits: 4, description: 'Share of audit sets passing after the respir manipulation.' },
+    {
+      name: 'pass_rate',
+      label: 'Pass rate',
+      type: 'number',
+      digits: 4,
+      description: 'Share of audit sets passing after the respir manipulation.',
+    },
     { name: 'pass_rate_se', label: 'SE pass rate', type: 'number', digits: 4 },
     { name: 'pass_target', label: '1 − δ', type: 'number', digits: 2 },
     { name: 'flips', label: 'respir flips', type: 'number', description: "The provider's flips on C." },
@@ -196,14 +233,30 @@ export const respirReporter: KindReporter = {
       {
         id: `${experiment}-pass-rate`,
         title: 'Pass rate after the respir manipulation vs the 1 − δ guarantee',
-        caption: 'Bars: share of simulated audit sets with |d_S| ≤ ε (±2 SE); beside it the guarantee 1 − δ of Theorems 2 and 4.',
-        spec: barChartSpec(pass, { title: 'Pass rate', categoryTitle: 'Cell', valueTitle: 'Pass probability', seriesTitle: '', errorBars: true, valueDomain: [0, 1] }),
+        caption:
+          'Bars: share of simulated audit sets with |d_S| ≤ ε (±2 SE); beside it the guarantee 1 − δ of Theorems 2 and 4.',
+        spec: barChartSpec(pass, {
+          title: 'Pass rate',
+          categoryTitle: 'Cell',
+          valueTitle: 'Pass probability',
+          seriesTitle: '',
+          errorBars: true,
+          valueDomain: [0, 1],
+        }),
       },
       {
         id: `${experiment}-detection`,
         title: 'Canary detection: simulation vs Eq. 3',
-        caption: 'Simulated detection frequency (±2 SE) of the respir and vanilla manipulations beside Eq. 3 over N and over n.',
-        spec: barChartSpec(detection, { title: 'Detection', categoryTitle: 'Cell', valueTitle: 'P(manipulation detected)', seriesTitle: '', errorBars: true, valueDomain: [0, 1] }),
+        caption:
+          'Simulated detection frequency (±2 SE) of the respir and vanilla manipulations beside Eq. 3 over N and over n.',
+        spec: barChartSpec(detection, {
+          title: 'Detection',
+          categoryTitle: 'Cell',
+          valueTitle: 'P(manipulation detected)',
+          seriesTitle: '',
+          errorBars: true,
+          valueDomain: [0, 1],
+        }),
       },
     ];
   },
@@ -214,19 +267,38 @@ export const respirMinimalFlipsReporter: KindReporter = {
   name: 'respir-minimal-flips',
   description:
     'Empirical fewest flips on C passing a respir audit with probability 1 − δ, beside the exact minimum (strongest adversary) and the sufficient counts of Theorems 1 and 4.',
-  outcomeColumns: ['minimal_flips', 'minimal_flips_pass_rate', 'exact_minimal_flips', 'exact_minimal_flips_certified', 'theorem1_flips', 'theorem4_flips'],
+  outcomeColumns: [
+    'minimal_flips',
+    'minimal_flips_pass_rate',
+    'exact_minimal_flips',
+    'exact_minimal_flips_certified',
+    'theorem1_flips',
+    'theorem4_flips',
+  ],
   summaryColumns: [
     { name: 'minimal_flips_mean', label: 'Empirical minimal flips', type: 'number', digits: 1 },
     {
       name: 'exact_minimal_flips',
       label: 'Exact minimum',
       type: 'number',
-      description: 'exactMinimalFlips: the fewest flips passing with probability ≥ 1 − δ against the strongest adversary (−1: unreachable).',
+      description:
+        'exactMinimalFlips: the fewest flips passing with probability ≥ 1 − δ against the strongest adversary (−1: unreachable).',
     },
-    { name: 'exact_certified', label: 'Certified', type: 'string', description: 'yes: the certified minimum; no: the upper end of a certified bracket.' },
+    {
+      name: 'exact_certified',
+      label: 'Certified',
+      type: 'string',
+      description: 'yes: the certified minimum; no: the upper end of a certified bracket.',
+    },
     { name: 'minimal_flips_mean_se', label: 'SE', type: 'number', digits: 2 },
     { name: 'minimal_flips_std', label: 'Std', type: 'number', digits: 2 },
-    { name: 'unreachable_share', label: 'Unreachable', type: 'number', digits: 3, description: 'Share of replicates where no flip count passes with 1 − δ.' },
+    {
+      name: 'unreachable_share',
+      label: 'Unreachable',
+      type: 'number',
+      digits: 3,
+      description: 'Share of replicates where no flip count passes with 1 − δ.',
+    },
     { name: 'pass_rate_mean', label: 'Pass rate at minimum', type: 'number', digits: 4 },
     { name: 'pass_target', label: '1 − δ', type: 'number', digits: 2 },
     ...factColumns,
@@ -238,7 +310,9 @@ export const respirMinimalFlipsReporter: KindReporter = {
     for (const summary of summaries) {
       const category = cellLabel(summary, varying);
       const v = summary.values;
-      data.push(barWithError(category, 'simulated minimum', Number(v.minimal_flips_mean), Number(v.minimal_flips_mean_se)));
+      data.push(
+        barWithError(category, 'simulated minimum', Number(v.minimal_flips_mean), Number(v.minimal_flips_mean_se)),
+      );
       data.push({ category, series: 'exact minimum', value: Number(v.exact_minimal_flips) });
       data.push({ category, series: 'Theorem 4', value: Number(v.theorem4_flips) });
       data.push({ category, series: 'Theorem 1', value: Number(v.theorem1_flips) });
@@ -250,7 +324,13 @@ export const respirMinimalFlipsReporter: KindReporter = {
         title: 'Flip cost: simulated and exact minimum vs the bounds',
         caption:
           'Fewest flips on C passing the respir audit with probability 1 − δ, estimated by bisection (mean ± 2 SE over replicates) and computed exactly against the strongest adversary, beside the sufficient counts of Theorems 1 and 4 and the vanilla Proposition 1.',
-        spec: barChartSpec(data, { title: 'Flips', categoryTitle: 'Cell', valueTitle: 'Output flips', seriesTitle: '', errorBars: true }),
+        spec: barChartSpec(data, {
+          title: 'Flips',
+          categoryTitle: 'Cell',
+          valueTitle: 'Output flips',
+          seriesTitle: '',
+          errorBars: true,
+        }),
       },
     ];
   },

@@ -13,7 +13,12 @@ import {
   type ObliviousAuditSimulation,
   prepareObliviousAudit,
 } from '../../respir/oblivious-audit-simulation.js';
-import { expectedAuditEligible, type ManipulationPlan, planRespirManipulation, type PlannedManipulation } from '../../respir/respir-manipulation-plan.js';
+import {
+  expectedAuditEligible,
+  type ManipulationPlan,
+  planRespirManipulation,
+  type PlannedManipulation,
+} from '../../respir/respir-manipulation-plan.js';
 import { respirFlipBound } from '../../respir/respir-flip-bound.js';
 import {
   loadCandidatePopulation,
@@ -94,14 +99,27 @@ function unmanipulatedAudit(
 
 const factColumns: readonly OutcomeColumn[] = [
   { name: 'candidate_gap', type: 'float64', description: "d_C,true: the gap of C's metric rows before manipulation." },
-  { name: 'tolerance', type: 'float64', description: 'ε, the audit tolerance (given, or (1 − hideFraction)·|d_C,true|).' },
+  {
+    name: 'tolerance',
+    type: 'float64',
+    description: 'ε, the audit tolerance (given, or (1 − hideFraction)·|d_C,true|).',
+  },
   { name: 'audit_set_size', type: 'int32', description: 'n = |S|.' },
-  { name: 'candidate_minority', type: 'int32', description: "N_min (N⁺_min for eo): the smaller group's metric rows in C." },
-  { name: 'proposition1_flips', type: 'int32', description: 'Proposition 1 (vanilla) with the expected n_min: flips on S that suffice to pass.' },
+  {
+    name: 'candidate_minority',
+    type: 'int32',
+    description: "N_min (N⁺_min for eo): the smaller group's metric rows in C.",
+  },
+  {
+    name: 'proposition1_flips',
+    type: 'int32',
+    description: 'Proposition 1 (vanilla) with the expected n_min: flips on S that suffice to pass.',
+  },
   {
     name: 'theorem1_flips',
     type: 'int32',
-    description: 'Theorem 1 (respir) with the expected n_min: flips on C that suffice to pass with probability ≥ 1 − δ (a sufficient condition, not the fewest a provider needs); best effort when ε < γ.',
+    description:
+      'Theorem 1 (respir) with the expected n_min: flips on C that suffice to pass with probability ≥ 1 − δ (a sufficient condition, not the fewest a provider needs); best effort when ε < γ.',
   },
   { name: 'theorem1_best_effort', type: 'int32', description: '1 when Theorem 1 is best effort (ε − γ < 0).' },
   {
@@ -136,16 +154,32 @@ export interface RespirContext {
 
 const drawColumns: readonly OutcomeColumn[] = [
   { name: 'passed', type: 'int32', description: '1 when |d_S| ≤ ε after the respir manipulation.' },
-  { name: 'audit_gap', type: 'float64', description: 'd_S after the respir manipulation (NaN when a group is absent from S).' },
+  {
+    name: 'audit_gap',
+    type: 'float64',
+    description: 'd_S after the respir manipulation (NaN when a group is absent from S).',
+  },
   { name: 'true_audit_gap', type: 'float64', description: 'd_S before any manipulation.' },
-  { name: 'audit_minority', type: 'int32', description: "n_min (n⁺_min for eo): the smaller group's metric rows in S." },
+  {
+    name: 'audit_minority',
+    type: 'int32',
+    description: "n_min (n⁺_min for eo): the smaller group's metric rows in S.",
+  },
   { name: 'flipped_in_audit', type: 'int32', description: 'Rows of S whose output the respir provider flipped.' },
   { name: 'detected', type: 'int32', description: '1 when a canary caught the respir manipulation.' },
-  { name: 'vanilla_flips', type: 'int32', description: 'Fewest flips on S passing the vanilla audit (−1 when none does).' },
+  {
+    name: 'vanilla_flips',
+    type: 'int32',
+    description: 'Fewest flips on S passing the vanilla audit (−1 when none does).',
+  },
   { name: 'vanilla_detected', type: 'int32', description: '1 when a canary caught the vanilla manipulation.' },
   { name: 'flips', type: 'int32', description: "The respir provider's flips on C." },
   { name: 'manipulated_gap', type: 'float64', description: 'd_C after the respir manipulation.' },
-  { name: 'best_effort', type: 'int32', description: "1 when the manipulation could not reach its target gap (the provider's best effort)." },
+  {
+    name: 'best_effort',
+    type: 'int32',
+    description: "1 when the manipulation could not reach its target gap (the provider's best effort).",
+  },
   { name: 'pass_target', type: 'float64', description: '1 − δ.' },
   { name: 'eq3_respir', type: 'float64', description: 'Eq. 3 with the respir flips over N.' },
   { name: 'eq3_vanilla', type: 'float64', description: 'Eq. 3 with the Proposition 1 flips over n.' },
@@ -169,7 +203,14 @@ export const respirRunner: KindRunner<RespirSettings, RespirContext> = {
   async prepare(settings, origin) {
     const facts = cellFacts(settings, origin);
     const plan: ManipulationPlan = settings.manipulation === 'flips' ? settings.flips : settings.manipulation;
-    const planned = planRespirManipulation(facts.population, plan, facts.tolerance, settings.passProbability, facts.auditSetSize, settings.design);
+    const planned = planRespirManipulation(
+      facts.population,
+      plan,
+      facts.tolerance,
+      settings.passProbability,
+      facts.auditSetSize,
+      settings.design,
+    );
     const simulation = prepareObliviousAudit({
       ...unmanipulatedAudit(facts, settings, settings.canaries, settings.canaryEffectiveness),
       manipulation: planned.manipulation,
@@ -181,8 +222,18 @@ export const respirRunner: KindRunner<RespirSettings, RespirContext> = {
       manipulated_gap: planned.manipulation.gap,
       best_effort: planned.bestEffort ? 1 : 0,
       pass_target: settings.passProbability,
-      eq3_respir: detectionProbability(planned.manipulation.flips, total, settings.canaryEffectiveness, settings.canaries),
-      eq3_vanilla: detectionProbability(facts.proposition1Flips, facts.auditSetSize, settings.canaryEffectiveness, settings.canaries),
+      eq3_respir: detectionProbability(
+        planned.manipulation.flips,
+        total,
+        settings.canaryEffectiveness,
+        settings.canaries,
+      ),
+      eq3_vanilla: detectionProbability(
+        facts.proposition1Flips,
+        facts.auditSetSize,
+        settings.canaryEffectiveness,
+        settings.canaries,
+      ),
     };
     return { facts, planned, simulation, constants };
   },
@@ -226,7 +277,11 @@ export const respirMinimalFlipsSettingsSchema = schema.object(
 export type RespirMinimalFlipsSettings = Infer<typeof respirMinimalFlipsSettingsSchema>;
 
 const minimalColumns: readonly OutcomeColumn[] = [
-  { name: 'minimal_flips', type: 'int32', description: 'Fewest flips on C whose estimated pass rate reaches 1 − δ (−1: unreachable).' },
+  {
+    name: 'minimal_flips',
+    type: 'int32',
+    description: 'Fewest flips on C whose estimated pass rate reaches 1 − δ (−1: unreachable).',
+  },
   { name: 'minimal_flips_pass_rate', type: 'float64', description: 'Estimated pass rate at minimal_flips.' },
   {
     name: 'maximum_useful_flips',
@@ -238,9 +293,14 @@ const minimalColumns: readonly OutcomeColumn[] = [
     name: 'exact_minimal_flips',
     type: 'int32',
     description:
-      "The exact fewest flips on C passing with probability ≥ 1 − δ against the strongest adversary (exactMinimalFlips: hypergeometric law of S, either group, either direction); the certified upper end when the search budget ran out (exact_minimal_flips_certified 0); 0 when |d_C| ≤ ε; −1 when unreachable. The same for every replicate of a cell.",
+      'The exact fewest flips on C passing with probability ≥ 1 − δ against the strongest adversary (exactMinimalFlips: hypergeometric law of S, either group, either direction); the certified upper end when the search budget ran out (exact_minimal_flips_certified 0); 0 when |d_C| ≤ ε; −1 when unreachable. The same for every replicate of a cell.',
   },
-  { name: 'exact_minimal_flips_certified', type: 'int32', description: '1 when exact_minimal_flips is the certified minimum, 0 when it is the upper end of a certified bracket.' },
+  {
+    name: 'exact_minimal_flips_certified',
+    type: 'int32',
+    description:
+      '1 when exact_minimal_flips is the certified minimum, 0 when it is the upper end of a certified bracket.',
+  },
   { name: 'bisection_steps', type: 'int32', description: 'Flip counts tried.' },
   { name: 'pass_target', type: 'float64', description: '1 − δ.' },
 ];
@@ -260,7 +320,8 @@ interface MinimalFlipsCell extends RespirCellFacts {
 export const respirMinimalFlipsRunner: KindRunner<RespirMinimalFlipsSettings, MinimalFlipsCell> = {
   name: 'respir-minimal-flips',
   module: import.meta.url,
-  description: 'Empirical fewest flips passing a respir audit with probability 1 − δ, beside Theorems 1 and 4 (paper B).',
+  description:
+    'Empirical fewest flips passing a respir audit with probability 1 − δ, beside Theorems 1 and 4 (paper B).',
   settings: respirMinimalFlipsSettingsSchema,
   outcomeColumns: [...minimalColumns, ...factColumns],
   contextKey: (settings) => canonicalJson(settings),
@@ -278,7 +339,12 @@ export const respirMinimalFlipsRunner: KindRunner<RespirMinimalFlipsSettings, Mi
   runReplicate(facts, settings, random: Random) {
     const seed = String(Math.floor(random() * 2 ** 52));
     // No canaries: the bisection asks only whether the manipulated audit passes.
-    const result = minimalPassingFlips(unmanipulatedAudit(facts, settings, 0, 0), settings.passProbability, settings.drawsPerStep, seed);
+    const result = minimalPassingFlips(
+      unmanipulatedAudit(facts, settings, 0, 0),
+      settings.passProbability,
+      settings.drawsPerStep,
+      seed,
+    );
     return {
       minimal_flips: result.flips,
       minimal_flips_pass_rate: result.passRate,

@@ -4,7 +4,11 @@ import { readPoolFile } from '../../audit/pool-io.js';
 import type { SettingsOrigin } from '../../harness/kind-runner.js';
 import { inputError } from '../../util/errors.js';
 import { type Infer, schema } from '../../util/schema.js';
-import { type CandidatePopulation, candidatePopulationFromColumns, syntheticCandidatePopulation } from '../../respir/candidate-population.js';
+import {
+  type CandidatePopulation,
+  candidatePopulationFromColumns,
+  syntheticCandidatePopulation,
+} from '../../respir/candidate-population.js';
 
 const rate = (description: string) => schema.number({ minimum: 0, maximum: 1, description });
 
@@ -15,11 +19,15 @@ const candidatesSchema = schema.object(
       schema.string({
         pattern: /^[A-Za-z0-9][A-Za-z0-9._-]*$/,
         patternText: 'letters, digits, ".", "_" and "-"',
-        description: 'A short name for the candidate set, its label in results (the `candidates` column when the grid varies it).',
+        description:
+          'A short name for the candidate set, its label in results (the `candidates` column when the grid varies it).',
       }),
     ),
     file: schema.optional(
-      schema.string({ description: "An Arrow IPC or CSV pool file used whole as C; a relative path is resolved against the config file's folder." }),
+      schema.string({
+        description:
+          "An Arrow IPC or CSV pool file used whole as C; a relative path is resolved against the config file's folder.",
+      }),
     ),
     synthetic: schema.optional(
       schema.object(
@@ -35,7 +43,8 @@ const candidatesSchema = schema.object(
           positiveRates: schema.array(rate('a rate'), {
             minItems: 2,
             maxItems: 2,
-            description: 'Decision-1 rate in group 0 and group 1 (true-positive rates for metric eo); their difference is d_C,true.',
+            description:
+              'Decision-1 rate in group 0 and group 1 (true-positive rates for metric eo); their difference is d_C,true.',
           }),
           labelShare: schema.number({
             minimum: 0,
@@ -70,21 +79,28 @@ export const respirSettingsProperties = {
   ),
   design: schema.enumOf(AUDIT_DESIGNS, {
     default: 'uniform',
-    description: 'How S is drawn from C: uniform (paper B §4.1), or stratified by group (§6.2): proportional or balanced.',
+    description:
+      'How S is drawn from C: uniform (paper B §4.1), or stratified by group (§6.2): proportional or balanced.',
   }),
   sampler: schema.enumOf(['counts', 'indices'], {
     default: 'counts',
-    description: "counts: multivariate hypergeometric stratum counts (fast); indices: partial Fisher-Yates over C's rows (reference).",
+    description:
+      "counts: multivariate hypergeometric stratum counts (fast); indices: partial Fisher-Yates over C's rows (reference).",
   }),
   tolerance: schema.optional(
     schema.number({
       minimum: 0,
       maximum: 1,
-      description: "ε: the tolerance on the audit set's gap, |d_S| ≤ ε passes (the δ of paper A). Give this or hideFraction.",
+      description:
+        "ε: the tolerance on the audit set's gap, |d_S| ≤ ε passes (the δ of paper A). Give this or hideFraction.",
     }),
   ),
   hideFraction: schema.optional(
-    schema.number({ minimum: 0, maximum: 1, description: 'Share f of the true gap to hide: ε = (1 − f)·|d_C,true| (paper B §5: 0.5).' }),
+    schema.number({
+      minimum: 0,
+      maximum: 1,
+      description: 'Share f of the true gap to hide: ε = (1 − f)·|d_C,true| (paper B §5: 0.5).',
+    }),
   ),
   passProbability: schema.number({
     minimum: 0.5,
@@ -106,14 +122,26 @@ export const respirSettingsProperties = {
 /** The cross-key rule of both kinds: exactly one of each pair, and n ≤ N where N is known. */
 export function respirSettingsProblem(value: Record<string, unknown>) {
   if ((value.auditSetSize === undefined) === (value.auditFraction === undefined)) {
-    return { key: 'auditSetSize', expected: 'exactly one of auditSetSize or auditFraction', found: value.auditSetSize === undefined ? 'neither' : 'both' };
+    return {
+      key: 'auditSetSize',
+      expected: 'exactly one of auditSetSize or auditFraction',
+      found: value.auditSetSize === undefined ? 'neither' : 'both',
+    };
   }
   if ((value.tolerance === undefined) === (value.hideFraction === undefined)) {
-    return { key: 'tolerance', expected: 'exactly one of tolerance or hideFraction', found: value.tolerance === undefined ? 'neither' : 'both' };
+    return {
+      key: 'tolerance',
+      expected: 'exactly one of tolerance or hideFraction',
+      found: value.tolerance === undefined ? 'neither' : 'both',
+    };
   }
   const synthetic = (value.candidates as { synthetic?: { size: number } } | undefined)?.synthetic;
   if (synthetic && typeof value.auditSetSize === 'number' && value.auditSetSize > synthetic.size) {
-    return { key: 'auditSetSize', expected: `at most the candidate set size ${synthetic.size}`, found: value.auditSetSize };
+    return {
+      key: 'auditSetSize',
+      expected: `at most the candidate set size ${synthetic.size}`,
+      found: value.auditSetSize,
+    };
   }
   return undefined;
 }
@@ -128,7 +156,10 @@ export const respirSettingsSchema = schema.object(
     }),
     flips: schema.integer({ minimum: 0, default: 0, description: 'The flip budget for manipulation: flips.' }),
   },
-  { description: 'Settings of a respir cell (paper B): one replicate is one audit-set draw.', check: respirSettingsProblem },
+  {
+    description: 'Settings of a respir cell (paper B): one replicate is one audit-set draw.',
+    check: respirSettingsProblem,
+  },
 );
 
 export type RespirSettings = Infer<typeof respirSettingsSchema>;
@@ -145,7 +176,12 @@ export function loadCandidatePopulation(settings: RespirCommonSettings, origin: 
   if (settings.candidates.synthetic) {
     const spec = settings.candidates.synthetic;
     return syntheticCandidatePopulation(
-      { size: spec.size, minorityShare: spec.minorityShare, positiveRates: [spec.positiveRates[0], spec.positiveRates[1]], labelShare: spec.labelShare },
+      {
+        size: spec.size,
+        minorityShare: spec.minorityShare,
+        positiveRates: [spec.positiveRates[0], spec.positiveRates[1]],
+        labelShare: spec.labelShare,
+      },
       settings.metric,
       `${where}.synthetic`,
     );
@@ -160,10 +196,19 @@ export function loadCandidatePopulation(settings: RespirCommonSettings, origin: 
  * resolvedAuditSetSize(settings, population, where) is n from auditSetSize or
  * round(auditFraction·N), at least 2. Throws InputError when n exceeds N.
  */
-export function resolvedAuditSetSize(settings: RespirCommonSettings, population: CandidatePopulation, where: string): number {
+export function resolvedAuditSetSize(
+  settings: RespirCommonSettings,
+  population: CandidatePopulation,
+  where: string,
+): number {
   const total = population.groupSizes[0] + population.groupSizes[1];
   const size = Math.max(2, settings.auditSetSize ?? Math.round((settings.auditFraction as number) * total));
-  if (size > total) throw inputError({ where: `${where}: settings.auditSetSize`, expected: `at most the candidate set size ${total}`, found: size });
+  if (size > total)
+    throw inputError({
+      where: `${where}: settings.auditSetSize`,
+      expected: `at most the candidate set size ${total}`,
+      found: size,
+    });
   return size;
 }
 

@@ -51,7 +51,11 @@ function number(value: unknown): number {
  * lines over a swept setting with ±1 SE bands; accuracy of the sequential test and
  * the fixed-sample baseline; decision frequencies stacked per cell. O(cells).
  */
-export function sequentialAuditCharts(summaries: CellSummary[], varyingSettings: string[], experiment: string): ChartSpec[] {
+export function sequentialAuditCharts(
+  summaries: CellSummary[],
+  varyingSettings: string[],
+  experiment: string,
+): ChartSpec[] {
   if (summaries.length === 0) return [];
   const layout = chooseChartLayout(summaries, varyingSettings);
   const panelOf = (summary: CellSummary) => (layout.panel ? String(summary.settings[layout.panel]) : undefined);
@@ -78,31 +82,38 @@ export function sequentialAuditCharts(summaries: CellSummary[], varyingSettings:
       id: 'queries-over-' + swept,
       title: `Mean queries over ${xTitle}`,
       caption: `Mean queries to termination per cell over ${xTitle}; shaded bands are ±1 Monte Carlo standard error (std/√n, up to ${n} replicates).`,
-      spec: lineChartSpec(summaries.map((summary) => line('queries_mean', 'queries_mean_se', summary)), {
-        title: `Audit cost over ${xTitle}`,
-        subtitle: experiment,
-        xTitle,
-        valueTitle: 'Mean queries to termination',
-        seriesTitle,
-        panelTitle,
-        band: true,
-        independentPanels: true,
-      }),
+      spec: lineChartSpec(
+        summaries.map((summary) => line('queries_mean', 'queries_mean_se', summary)),
+        {
+          title: `Audit cost over ${xTitle}`,
+          subtitle: experiment,
+          xTitle,
+          valueTitle: 'Mean queries to termination',
+          seriesTitle,
+          panelTitle,
+          band: true,
+          independentPanels: true,
+        },
+      ),
     });
     charts.push({
       id: 'accuracy-over-' + swept,
       title: `Accuracy over ${xTitle}`,
-      caption: 'Share of replicates whose decision equals the oracle decision (inconclusive counts as wrong); bands are ±1 binomial standard error.',
-      spec: lineChartSpec(summaries.map((summary) => line('accuracy', 'accuracy_se', summary)), {
-        title: `Sequential audit accuracy over ${xTitle}`,
-        subtitle: experiment,
-        xTitle,
-        valueTitle: 'Accuracy vs oracle',
-        seriesTitle,
-        panelTitle,
-        band: true,
-        valueDomain: [0, 1],
-      }),
+      caption:
+        'Share of replicates whose decision equals the oracle decision (inconclusive counts as wrong); bands are ±1 binomial standard error.',
+      spec: lineChartSpec(
+        summaries.map((summary) => line('accuracy', 'accuracy_se', summary)),
+        {
+          title: `Sequential audit accuracy over ${xTitle}`,
+          subtitle: experiment,
+          xTitle,
+          valueTitle: 'Accuracy vs oracle',
+          seriesTitle,
+          panelTitle,
+          band: true,
+          valueDomain: [0, 1],
+        },
+      ),
     });
   } else {
     const category = layout.category;
@@ -124,13 +135,23 @@ export function sequentialAuditCharts(summaries: CellSummary[], varyingSettings:
             ...(Number.isFinite(std) ? { lower: Math.max(0, mean - std), upper: mean + std } : {}),
           };
         }),
-        { title: 'Audit cost by ' + categoryTitle.toLowerCase(), subtitle: experiment, categoryTitle, valueTitle: 'Mean queries (±1 std)', seriesTitle, panelTitle, errorBars: true, independentPanels: true },
+        {
+          title: 'Audit cost by ' + categoryTitle.toLowerCase(),
+          subtitle: experiment,
+          categoryTitle,
+          valueTitle: 'Mean queries (±1 std)',
+          seriesTitle,
+          panelTitle,
+          errorBars: true,
+          independentPanels: true,
+        },
       ),
     });
     charts.push({
       id: 'accuracy',
       title: 'Accuracy: sequential vs fixed-sample',
-      caption: 'Share of replicates whose decision equals the oracle decision (inconclusive counts as wrong) for the sequential test and the fixed-sample baseline; error bars: ±1 binomial standard error.',
+      caption:
+        'Share of replicates whose decision equals the oracle decision (inconclusive counts as wrong) for the sequential test and the fixed-sample baseline; error bars: ±1 binomial standard error.',
       spec: barChartSpec(
         summaries.flatMap((summary): BarDatum[] =>
           (['sequential', 'fixed'] as const).map((method) => {
@@ -146,13 +167,25 @@ export function sequentialAuditCharts(summaries: CellSummary[], varyingSettings:
             };
           }),
         ),
-        { title: 'Accuracy against the oracle decision', subtitle: experiment, categoryTitle, valueTitle: 'Accuracy', seriesTitle: layout.series.length > 0 ? `${seriesTitle} · method` : 'Method', panelTitle, errorBars: true, valueDomain: [0, 1] },
+        {
+          title: 'Accuracy against the oracle decision',
+          subtitle: experiment,
+          categoryTitle,
+          valueTitle: 'Accuracy',
+          seriesTitle: layout.series.length > 0 ? `${seriesTitle} · method` : 'Method',
+          panelTitle,
+          errorBars: true,
+          valueDomain: [0, 1],
+        },
       ),
     });
   }
   if (summaries.length <= 48) {
-    const labelKeys = [layout.swept, layout.category, ...layout.series].filter((key): key is string => key !== undefined);
-    const label = (summary: CellSummary) => labelKeys.map((key) => String(summary.settings[key])).join(' / ') || summary.cell;
+    const labelKeys = [layout.swept, layout.category, ...layout.series].filter(
+      (key): key is string => key !== undefined,
+    );
+    const label = (summary: CellSummary) =>
+      labelKeys.map((key) => String(summary.settings[key])).join(' / ') || summary.cell;
     charts.push({
       id: 'decisions',
       title: 'Decision frequencies',

@@ -7,24 +7,118 @@ import type { SummaryColumn, SummaryValue } from '../../report/summary-table.js'
 const decisions = ['reject', 'accept', 'inconclusive'] as const;
 
 const columns: SummaryColumn[] = [
-  { name: 'oracle_gap', label: 'Oracle gap', type: 'number', digits: 4, description: 'hard-decision gap of the metric pool (mean over replicates; constant within a cell)' },
-  { name: 'oracle_decision', label: 'Oracle', type: 'string', description: 'reject when the oracle gap exceeds the tolerance, else accept (most frequent over replicates)' },
-  { name: 'decision_mode', label: 'Decision', type: 'string', description: 'most frequent sequential decision (ties: reject, accept, inconclusive order)' },
+  {
+    name: 'oracle_gap',
+    label: 'Oracle gap',
+    type: 'number',
+    digits: 4,
+    description: 'hard-decision gap of the metric pool (mean over replicates; constant within a cell)',
+  },
+  {
+    name: 'oracle_decision',
+    label: 'Oracle',
+    type: 'string',
+    description: 'reject when the oracle gap exceeds the tolerance, else accept (most frequent over replicates)',
+  },
+  {
+    name: 'decision_mode',
+    label: 'Decision',
+    type: 'string',
+    description: 'most frequent sequential decision (ties: reject, accept, inconclusive order)',
+  },
   ...decisions.flatMap((decision): SummaryColumn[] => [
-    { name: `frequency_${decision}`, label: `Freq. ${decision}`, type: 'number', digits: 2, description: `fraction of replicates that ended ${decision}` },
-    { name: `frequency_${decision}_se`, label: `SE freq. ${decision}`, type: 'number', digits: 3, description: 'binomial Monte Carlo standard error √(p(1−p)/n)' },
+    {
+      name: `frequency_${decision}`,
+      label: `Freq. ${decision}`,
+      type: 'number',
+      digits: 2,
+      description: `fraction of replicates that ended ${decision}`,
+    },
+    {
+      name: `frequency_${decision}_se`,
+      label: `SE freq. ${decision}`,
+      type: 'number',
+      digits: 3,
+      description: 'binomial Monte Carlo standard error √(p(1−p)/n)',
+    },
   ]),
-  { name: 'queries_mean', label: 'Mean queries', type: 'number', digits: 1, description: 'mean queries to termination (or pool/budget exhaustion)' },
-  { name: 'queries_std', label: 'Std queries', type: 'number', digits: 1, description: 'sample standard deviation of queries (n − 1)' },
-  { name: 'queries_mean_se', label: 'SE mean queries', type: 'number', digits: 1, description: 'Monte Carlo standard error of the mean, std/√n' },
-  { name: 'accuracy', label: 'Accuracy', type: 'number', digits: 2, description: 'fraction of replicates whose decision equals the oracle decision (inconclusive counts as wrong)' },
-  { name: 'accuracy_se', label: 'SE accuracy', type: 'number', digits: 3, description: 'binomial Monte Carlo standard error' },
-  { name: 'fixed_accuracy', label: 'Fixed accuracy', type: 'number', digits: 2, description: 'accuracy of the fixed-sample baseline on the first min(B, pool) rows' },
-  { name: 'fixed_accuracy_se', label: 'SE fixed accuracy', type: 'number', digits: 3, description: 'binomial Monte Carlo standard error' },
-  { name: 'fixed_samples_mean', label: 'Fixed samples', type: 'number', digits: 0, description: 'queries used by the fixed-sample baseline (mean over replicates)' },
-  { name: 'pool_size', label: 'Pool size', type: 'number', digits: 0, description: "size of the metric's pool (mean over replicates)" },
-  { name: 'proxy_gap', label: 'Proxy gap', type: 'number', digits: 4, description: 'score/logit mean gap for those access regimes (NaN for decision access)' },
-  { name: 'statistic_mean', label: 'Mean final GLR', type: 'number', digits: 2, description: 'mean of the final signed GLR statistic' },
+  {
+    name: 'queries_mean',
+    label: 'Mean queries',
+    type: 'number',
+    digits: 1,
+    description: 'mean queries to termination (or pool/budget exhaustion)',
+  },
+  {
+    name: 'queries_std',
+    label: 'Std queries',
+    type: 'number',
+    digits: 1,
+    description: 'sample standard deviation of queries (n − 1)',
+  },
+  {
+    name: 'queries_mean_se',
+    label: 'SE mean queries',
+    type: 'number',
+    digits: 1,
+    description: 'Monte Carlo standard error of the mean, std/√n',
+  },
+  {
+    name: 'accuracy',
+    label: 'Accuracy',
+    type: 'number',
+    digits: 2,
+    description: 'fraction of replicates whose decision equals the oracle decision (inconclusive counts as wrong)',
+  },
+  {
+    name: 'accuracy_se',
+    label: 'SE accuracy',
+    type: 'number',
+    digits: 3,
+    description: 'binomial Monte Carlo standard error',
+  },
+  {
+    name: 'fixed_accuracy',
+    label: 'Fixed accuracy',
+    type: 'number',
+    digits: 2,
+    description: 'accuracy of the fixed-sample baseline on the first min(B, pool) rows',
+  },
+  {
+    name: 'fixed_accuracy_se',
+    label: 'SE fixed accuracy',
+    type: 'number',
+    digits: 3,
+    description: 'binomial Monte Carlo standard error',
+  },
+  {
+    name: 'fixed_samples_mean',
+    label: 'Fixed samples',
+    type: 'number',
+    digits: 0,
+    description: 'queries used by the fixed-sample baseline (mean over replicates)',
+  },
+  {
+    name: 'pool_size',
+    label: 'Pool size',
+    type: 'number',
+    digits: 0,
+    description: "size of the metric's pool (mean over replicates)",
+  },
+  {
+    name: 'proxy_gap',
+    label: 'Proxy gap',
+    type: 'number',
+    digits: 4,
+    description: 'score/logit mean gap for those access regimes (NaN for decision access)',
+  },
+  {
+    name: 'statistic_mean',
+    label: 'Mean final GLR',
+    type: 'number',
+    digits: 2,
+    description: 'mean of the final signed GLR statistic',
+  },
 ];
 
 function mostFrequent(counts: ReadonlyMap<string, number>, order: readonly string[]): string | null {
@@ -69,7 +163,10 @@ export function sequentialAuditAccumulator(): CellAccumulator {
   let fixedCorrect = 0;
   const decided = new Map<string, number>();
   const oracle = new Map<string, number>();
-  const moments = Object.fromEntries(momentColumns.map((column) => [column, new MomentsAccumulator()])) as Record<(typeof momentColumns)[number], MomentsAccumulator>;
+  const moments = Object.fromEntries(momentColumns.map((column) => [column, new MomentsAccumulator()])) as Record<
+    (typeof momentColumns)[number],
+    MomentsAccumulator
+  >;
   return {
     add(row) {
       n += 1;
@@ -145,8 +242,19 @@ export function sequentialAuditStatistic(quantity: string, labels: Record<string
 /** The report kind of paper A's sequential GLR audits (outcome columns: docs/contracts.md). */
 export const sequentialAuditReporter: KindReporter = {
   name: 'sequential-audit',
-  description: 'Sequential GLR fairness audits: decisions, queries to termination, accuracy against the oracle, fixed-sample baseline.',
-  outcomeColumns: ['decision', 'queries', 'statistic', 'oracle_gap', 'oracle_decision', 'fixed_decision', 'fixed_samples', 'pool_size', 'proxy_gap'],
+  description:
+    'Sequential GLR fairness audits: decisions, queries to termination, accuracy against the oracle, fixed-sample baseline.',
+  outcomeColumns: [
+    'decision',
+    'queries',
+    'statistic',
+    'oracle_gap',
+    'oracle_decision',
+    'fixed_decision',
+    'fixed_samples',
+    'pool_size',
+    'proxy_gap',
+  ],
   summaryColumns: columns,
   summarizeCell: summarizeSequentialAuditCell,
   accumulateCell: sequentialAuditAccumulator,

@@ -24,11 +24,25 @@ export const sequentialAuditCellSettings = schema.object(
 export type SequentialAuditCellSettings = Infer<typeof sequentialAuditCellSettings>;
 
 const outcomeColumns: readonly OutcomeColumn[] = [
-  { name: 'decision', type: 'utf8', description: 'The sequential decision: reject, accept or inconclusive.', values: ['reject', 'accept', 'inconclusive'] },
+  {
+    name: 'decision',
+    type: 'utf8',
+    description: 'The sequential decision: reject, accept or inconclusive.',
+    values: ['reject', 'accept', 'inconclusive'],
+  },
   { name: 'queries', type: 'int32', description: 'Queries made before stopping.' },
-  { name: 'statistic', type: 'float64', description: 'The final signed GLR statistic (positive: evidence of violation).' },
+  {
+    name: 'statistic',
+    type: 'float64',
+    description: 'The final signed GLR statistic (positive: evidence of violation).',
+  },
   { name: 'oracle_gap', type: 'float64', description: "The hard-decision gap of the metric's whole pool." },
-  { name: 'oracle_decision', type: 'utf8', description: 'reject when oracle_gap > tolerance, else accept.', values: ['reject', 'accept'] },
+  {
+    name: 'oracle_decision',
+    type: 'utf8',
+    description: 'reject when oracle_gap > tolerance, else accept.',
+    values: ['reject', 'accept'],
+  },
   {
     name: 'fixed_decision',
     type: 'utf8',
@@ -37,11 +51,16 @@ const outcomeColumns: readonly OutcomeColumn[] = [
     values: ['reject', 'accept'],
   },
   { name: 'fixed_samples', type: 'int32', description: 'Rows the fixed-sample decision used: min(B, pool size).' },
-  { name: 'pool_size', type: 'int32', description: "Size of the metric's pool (all rows for sp, label = 1 rows for eo)." },
+  {
+    name: 'pool_size',
+    type: 'int32',
+    description: "Size of the metric's pool (all rows for sp, label = 1 rows for eo).",
+  },
   {
     name: 'proxy_gap',
     type: 'float64',
-    description: "The group gap of mean scores or logits in the metric's pool (score and logit access), NaN for decision access.",
+    description:
+      "The group gap of mean scores or logits in the metric's pool (score and logit access), NaN for decision access.",
   },
 ];
 
@@ -74,7 +93,8 @@ function testKey(settings: SequentialAuditCellSettings) {
 export const sequentialAuditRunner: KindRunner<SequentialAuditCellSettings, SequentialAuditContext> = {
   name: 'sequential-audit',
   module: import.meta.url,
-  description: "Sequential fairness audits (paper A's GLR by default; calibrated GLR, betting) on a pool file or a synthetic pool.",
+  description:
+    "Sequential fairness audits (paper A's GLR by default; calibrated GLR, betting) on a pool file or a synthetic pool.",
   settings: sequentialAuditCellSettings,
   outcomeColumns,
   recordedSettings: ['test', 'thresholds', 'order'],
@@ -83,16 +103,27 @@ export const sequentialAuditRunner: KindRunner<SequentialAuditCellSettings, Sequ
       ? canonicalJson({ pool: settings.pool, metric: settings.metric, access: settings.access })
       : canonicalJson({ pool: settings.pool, test: testKey(settings) }),
   async prepare(settings, origin) {
-    const prepared = prepareAudit(await loadPoolSource(settings.pool, settings.access, origin), settings.metric, settings.access);
+    const prepared = prepareAudit(
+      await loadPoolSource(settings.pool, settings.access, origin),
+      settings.metric,
+      settings.access,
+    );
     return { prepared, auditTest: paperAOwnLoop(settings) ? null : buildAuditTest(prepared, settings) };
   },
   beforeRun: (cells, origin, options) =>
     prepareAuditCalibrations(
-      cells.map((settings) => ({ settings, pool: () => loadPoolSource(settings.pool, settings.access, origin), where: `${origin.configFile}: settings.thresholds` })),
+      cells.map((settings) => ({
+        settings,
+        pool: () => loadPoolSource(settings.pool, settings.access, origin),
+        where: `${origin.configFile}: settings.thresholds`,
+      })),
       options,
     ),
   runReplicate({ prepared, auditTest }, settings, random: Random) {
-    const result = auditTest === null ? runSequentialAudit(prepared, settings, random) : runAudit(prepared, settings, auditTest, settings.order ?? 'random', random);
+    const result =
+      auditTest === null
+        ? runSequentialAudit(prepared, settings, random)
+        : runAudit(prepared, settings, auditTest, settings.order ?? 'random', random);
     return {
       decision: result.decision,
       queries: result.queries,

@@ -37,7 +37,16 @@ export function javascriptStepper(
   const adam = createAdamState(network.parameters.length);
   const adamSettings = { ...ADAM_DEFAULTS, learningRate: settings.learningRate };
   const order = new Int32Array(input.rows);
-  const pass: MinibatchPass = { network, input, order, start: 0, end: 0, dropoutRate: settings.dropoutRate, random, workspace };
+  const pass: MinibatchPass = {
+    network,
+    input,
+    order,
+    start: 0,
+    end: 0,
+    dropoutRate: settings.dropoutRate,
+    random,
+    workspace,
+  };
   return {
     order,
     step(start, end) {

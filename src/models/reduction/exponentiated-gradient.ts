@@ -74,10 +74,21 @@ export function exponentiatedGradient<Model>(
 ): ExponentiatedGradientResult<Model> {
   const epsilon = settings.differenceBound;
   if (!(epsilon > 0 && epsilon < 1)) {
-    throw inputError({ where: 'exponentiatedGradient: differenceBound', expected: 'a number in (0, 1)', found: epsilon });
+    throw inputError({
+      where: 'exponentiatedGradient: differenceBound',
+      expected: 'a number in (0, 1)',
+      found: epsilon,
+    });
   }
-  if (settings.multiplierBound !== undefined && !(settings.multiplierBound > 0 && Number.isFinite(settings.multiplierBound))) {
-    throw inputError({ where: 'exponentiatedGradient: multiplierBound', expected: 'a positive number', found: settings.multiplierBound });
+  if (
+    settings.multiplierBound !== undefined &&
+    !(settings.multiplierBound > 0 && Number.isFinite(settings.multiplierBound))
+  ) {
+    throw inputError({
+      where: 'exponentiatedGradient: multiplierBound',
+      expected: 'a positive number',
+      found: settings.multiplierBound,
+    });
   }
   if (!(Number.isInteger(settings.maxIterations) && settings.maxIterations >= 1)) {
     throw inputError({
@@ -130,7 +141,8 @@ export function exponentiatedGradient<Model>(
     for (const m of momentsOf) for (let k = 0; k < m.length; k++) mixtureMoments[k] += m[k] / t;
     const atAverage = lagrangian(mixtureError, mixtureMoments, averageMultipliers);
     let worstViolation = 0;
-    for (let k = 0; k < mixtureMoments.length; k++) worstViolation = Math.max(worstViolation, mixtureMoments[k] - epsilon);
+    for (let k = 0; k < mixtureMoments.length; k++)
+      worstViolation = Math.max(worstViolation, mixtureMoments[k] - epsilon);
     const bestForLambda = mixtureError + bound * worstViolation;
     let bestForH = Number.POSITIVE_INFINITY;
     for (let s = 0; s < t; s++) bestForH = Math.min(bestForH, lagrangian(errors[s], momentsOf[s], averageMultipliers));

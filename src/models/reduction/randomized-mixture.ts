@@ -5,7 +5,10 @@ import { createRandom, deriveSeed } from '../../util/random.js';
  * Q (model t with probability weights[t]; uniform when weights is omitted) predicts 1
  * on each row: sum_t weights[t] * decision_t. O(T * rows).
  */
-export function mixtureProbability(decisionsPerModel: readonly Uint8Array[], weights?: ArrayLike<number>): Float64Array {
+export function mixtureProbability(
+  decisionsPerModel: readonly Uint8Array[],
+  weights?: ArrayLike<number>,
+): Float64Array {
   const rows = decisionsPerModel[0]?.length ?? 0;
   const probability = new Float64Array(rows);
   decisionsPerModel.forEach((decisions, t) => {

@@ -37,22 +37,25 @@ export function foldFitPool(
       for (let k = 0; k < Math.min(threads, fits.length); k++) {
         const worker = new Worker(file, { workerData });
         workers.push(worker);
-        worker.on('message', (reply: { index: number; accuracy?: number; iterations?: number } & Partial<WorkerFailure>) => {
-          if (failed) return;
-          if (reply.error !== undefined) {
-            failed = true;
-            void stop();
-            reject(errorFromWorker({ error: reply.error, inputError: reply.inputError }, 'fold-fit worker failed'));
-            return;
-          }
-          results[reply.index] = { accuracy: reply.accuracy as number, iterations: reply.iterations as number };
-          onDone();
-          if (++finished === fits.length) {
-            void stop().then(() => resolve(results));
-            return;
-          }
-          feed(worker);
-        });
+        worker.on(
+          'message',
+          (reply: { index: number; accuracy?: number; iterations?: number } & Partial<WorkerFailure>) => {
+            if (failed) return;
+            if (reply.error !== undefined) {
+              failed = true;
+              void stop();
+              reject(errorFromWorker({ error: reply.error, inputError: reply.inputError }, 'fold-fit worker failed'));
+              return;
+            }
+            results[reply.index] = { accuracy: reply.accuracy as number, iterations: reply.iterations as number };
+            onDone();
+            if (++finished === fits.length) {
+              void stop().then(() => resolve(results));
+              return;
+            }
+            feed(worker);
+          },
+        );
         worker.on('error', (error) => {
           if (failed) return;
           failed = true;

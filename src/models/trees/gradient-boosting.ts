@@ -1,5 +1,12 @@
 import { type Random, shuffleInPlace } from '../../util/random.js';
-import { addTreePredictions, type BinnedRows, createTreeWorkspace, growTree, type HistogramTree, rowMajorBins } from './histogram-tree.js';
+import {
+  addTreePredictions,
+  type BinnedRows,
+  createTreeWorkspace,
+  growTree,
+  type HistogramTree,
+  rowMajorBins,
+} from './histogram-tree.js';
 import { applyBins, type BinThresholds, fitBinThresholds } from './quantile-binning.js';
 
 /**
@@ -101,7 +108,13 @@ export function fitGradientBoosting(
   const binning = fitBinThresholds(data.features, data.columns, parts.train, settings.maxBins);
   const n = parts.train.length;
   const bins = applyBins(data.features, data.columns, parts.train, binning);
-  const binned: BinnedRows = { rows: n, columns: data.columns, bins, rowBins: rowMajorBins(bins, n, data.columns), binCount: binning.binCount };
+  const binned: BinnedRows = {
+    rows: n,
+    columns: data.columns,
+    bins,
+    rowBins: rowMajorBins(bins, n, data.columns),
+    binCount: binning.binCount,
+  };
   const trainLabel = Uint8Array.from(parts.train, (row) => label[row]);
   let positives = 0;
   for (let i = 0; i < n; i++) positives += trainLabel[i];

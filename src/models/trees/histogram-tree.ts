@@ -287,7 +287,14 @@ export function growTree(
     subtractHistogram(binned, parentHistogram, small.histogram);
     large.histogram = parentHistogram;
     for (const child of [leftNode, rightNode]) {
-      child.split = bestSplit(binned, child.histogram, child.gradient, child.hessian, child.end - child.start, settings);
+      child.split = bestSplit(
+        binned,
+        child.histogram,
+        child.gradient,
+        child.hessian,
+        child.end - child.start,
+        settings,
+      );
     }
     leaves.splice(chosen, 1, leftNode, rightNode);
   }

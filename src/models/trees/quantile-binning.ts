@@ -58,7 +58,12 @@ export function fitBinThresholds(
  * layout histogram building reads fastest. NaN goes to the last bin.
  * O(columns * rows * log maxBins).
  */
-export function applyBins(features: Float64Array, columns: number, rows: Int32Array, binning: BinThresholds): Uint8Array {
+export function applyBins(
+  features: Float64Array,
+  columns: number,
+  rows: Int32Array,
+  binning: BinThresholds,
+): Uint8Array {
   const n = rows.length;
   const bins = new Uint8Array(columns * n);
   for (let f = 0; f < columns; f++) {

@@ -119,7 +119,10 @@ export function scoreFoldFit(
     { ...base, ...fit.hyperparameters },
     createRandom(deriveSeed(seed, 'fit', fit.draw, fit.fold)),
   );
-  return { accuracy: accuracyOf(boostedLogits(model, data, fit.heldRows), label, fit.heldRows), iterations: model.trees.length };
+  return {
+    accuracy: accuracyOf(boostedLogits(model, data, fit.heldRows), label, fit.heldRows),
+    iterations: model.trees.length,
+  };
 }
 
 /** Runs a search's fold fits, possibly on several threads; results in the fits' order. */

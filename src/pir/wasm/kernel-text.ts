@@ -54,7 +54,13 @@ function horizontalSum(local: string): string {
  * into $lowR and with the high-limb registers highFirst, highSecond into $highR.
  * Shared by `answer` (the query's limbs) and `ceiling` (constant registers).
  */
-function rowMultiplyAdds(rows: number[], lowFirst: string, lowSecond: string, highFirst: string, highSecond: string): string {
+function rowMultiplyAdds(
+  rows: number[],
+  lowFirst: string,
+  lowSecond: string,
+  highFirst: string,
+  highSecond: string,
+): string {
   return rows
     .map(
       (r) => `
@@ -73,9 +79,7 @@ function rowMultiplyAdds(rows: number[], lowFirst: string, lowSecond: string, hi
 
 function answerFunction(): string {
   const rows = range(ROWS_PER_BLOCK);
-  const accumulators = rows
-    .map((r) => `(local $low${r} v128) (local $high${r} v128)`)
-    .join(' ');
+  const accumulators = rows.map((r) => `(local $low${r} v128) (local $high${r} v128)`).join(' ');
   const body = rowMultiplyAdds(rows, '$qLow0', '$qLow1', '$qHigh0', '$qHigh1');
   const stores = rows
     .map(
@@ -179,9 +183,7 @@ function matmulFunction(name: string, leftBytes: boolean): string {
   const load = leftBytes ? 'i32.load8_u' : 'i32.load';
   const leftStep = leftBytes ? 1 : 4;
   const strideParam = leftBytes ? '(param $leftStride i32) ' : '';
-  const strideBytes = leftBytes
-    ? '(local.get $leftStride)'
-    : '(i32.shl (local.get $inner) (i32.const 2))';
+  const strideBytes = leftBytes ? '(local.get $leftStride)' : '(i32.shl (local.get $inner) (i32.const 2))';
   const lanes = range(4);
   const accumulate = lanes
     .map(

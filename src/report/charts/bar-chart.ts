@@ -39,12 +39,18 @@ export interface BarChartOptions {
 export function barChartSpec(data: BarDatum[], options: BarChartOptions): Record<string, unknown> {
   const hasSeries = data.some((datum) => datum.series !== undefined);
   const hasPanels = data.some((datum) => datum.panel !== undefined);
-  const hasErrors = options.errorBars === true && !options.stacked && data.some((datum) => datum.lower !== undefined && datum.upper !== undefined);
+  const hasErrors =
+    options.errorBars === true &&
+    !options.stacked &&
+    data.some((datum) => datum.lower !== undefined && datum.upper !== undefined);
   const values = data.map((datum) => ({ ...datum, series: datum.series ?? '', panel: datum.panel ?? '' }));
   const longLabels = data.some((datum) => datum.category.length > 9);
   // Long category labels wrap onto lines (at " / " when present, else at spaces) instead of rotating.
   const axis = longLabels
-    ? { labelAngle: 0, labelExpr: "indexof(datum.label, ' / ') >= 0 ? split(datum.label, ' / ') : split(datum.label, ' ')" }
+    ? {
+        labelAngle: 0,
+        labelExpr: "indexof(datum.label, ' / ') >= 0 ? split(datum.label, ' / ') : split(datum.label, ' ')",
+      }
     : { labelAngle: 0 };
   const x = { field: 'category', type: 'nominal', title: options.categoryTitle, sort: null, axis };
   const y: Record<string, unknown> = { field: 'value', type: 'quantitative', title: options.valueTitle };
@@ -54,7 +60,9 @@ export function barChartSpec(data: BarDatum[], options: BarChartOptions): Record
   const colorScale = options.seriesColors
     ? { scale: { domain: Object.keys(options.seriesColors), range: Object.values(options.seriesColors) } }
     : {};
-  const color = hasSeries ? { color: { field: 'series', type: 'nominal', title: options.seriesTitle ?? '', sort: null, ...colorScale } } : {};
+  const color = hasSeries
+    ? { color: { field: 'series', type: 'nominal', title: options.seriesTitle ?? '', sort: null, ...colorScale } }
+    : {};
   const tooltip = [
     { field: 'category', title: options.categoryTitle },
     ...(hasSeries ? [{ field: 'series', title: options.seriesTitle ?? 'series' }] : []),

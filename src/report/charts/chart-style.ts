@@ -33,7 +33,12 @@ export interface ChartTitles {
  * and subtitle, inline data, and when `panels` a column facet over the `panel` field
  * in data order. O(1) besides the data it references.
  */
-export function panelledChartSpec(titles: ChartTitles, values: unknown[], inner: Record<string, unknown>, panels: boolean): Record<string, unknown> {
+export function panelledChartSpec(
+  titles: ChartTitles,
+  values: unknown[],
+  inner: Record<string, unknown>,
+  panels: boolean,
+): Record<string, unknown> {
   const title = titles.subtitle ? { text: titles.title, subtitle: titles.subtitle } : titles.title;
   if (!panels) return { $schema: vegaLiteSchema, title, data: { values }, ...inner, config: chartConfig };
   return {

@@ -38,13 +38,26 @@ export function lineChartSpec(data: LineDatum[], options: LineChartOptions): Rec
   const hasPanels = data.some((datum) => datum.panel !== undefined);
   const hasBand = options.band === true && data.some((datum) => datum.lower !== undefined && datum.upper !== undefined);
   const values = data.map((datum) => ({ ...datum, series: datum.series ?? '', panel: datum.panel ?? '' }));
-  const x: Record<string, unknown> = { field: 'x', type: 'quantitative', title: options.xTitle, scale: { zero: false, ...(options.logX ? { type: 'log' } : {}) } };
+  const x: Record<string, unknown> = {
+    field: 'x',
+    type: 'quantitative',
+    title: options.xTitle,
+    scale: { zero: false, ...(options.logX ? { type: 'log' } : {}) },
+  };
   const y: Record<string, unknown> = { field: 'value', type: 'quantitative', title: options.valueTitle };
   if (options.valueDomain) y.scale = { domain: options.valueDomain };
   // The band and the line share one color encoding: with `legend: null` on the band, Vega-Lite
   // merges the two layers' legends into none. symbolOpacity keeps the merged symbols solid.
   const color = hasSeries
-    ? { color: { field: 'series', type: 'nominal', title: options.seriesTitle ?? '', sort: null, legend: { symbolOpacity: 1 } } }
+    ? {
+        color: {
+          field: 'series',
+          type: 'nominal',
+          title: options.seriesTitle ?? '',
+          sort: null,
+          legend: { symbolOpacity: 1 },
+        },
+      }
     : {};
   const layers: Array<Record<string, unknown>> = [];
   if (hasBand) {
@@ -63,7 +76,10 @@ export function lineChartSpec(data: LineDatum[], options: LineChartOptions): Rec
     encoding: { x, y, ...color },
   });
   for (const rule of options.xRules ?? []) {
-    layers.push({ mark: { type: 'rule', strokeDash: [4, 4], color: '#777' }, encoding: { x: { datum: rule, type: 'quantitative' } } });
+    layers.push({
+      mark: { type: 'rule', strokeDash: [4, 4], color: '#777' },
+      encoding: { x: { datum: rule, type: 'quantitative' } },
+    });
   }
   const inner = { width: 280, height: 220, layer: layers };
   return panelledChartSpec(options, values, inner, hasPanels);

@@ -2,7 +2,11 @@ import type { CellVariability, SeedAxis } from '../training-variability.js';
 import type { ChartSpec } from './chart-spec.js';
 import { chartConfig, vegaLiteSchema } from './chart-style.js';
 
-const AXIS_LABEL: Record<SeedAxis, string> = { base: 'seed 0 (the single run)', model: 'model seeds', split: 'split seeds' };
+const AXIS_LABEL: Record<SeedAxis, string> = {
+  base: 'seed 0 (the single run)',
+  model: 'model seeds',
+  split: 'split seeds',
+};
 const AXIS_COLOR: Record<SeedAxis, string> = { base: '#111111', model: '#1f77b4', split: '#ff7f0e' };
 const lanes = (['base', 'model', 'split'] as const).map((axis) => AXIS_LABEL[axis]);
 const laneColors = { domain: lanes, range: (['base', 'model', 'split'] as const).map((axis) => AXIS_COLOR[axis]) };
@@ -27,19 +31,35 @@ const laneAxis = { field: 'axis', type: 'nominal', title: null, sort: lanes, sca
 
 /** The panel of numeric cells: per cell a strip with its own x scale, seeds as dots on three lanes, the widened range grey, the published value red. */
 function numericPanel(cells: readonly CellVariability[]): Record<string, unknown> | null {
-  const numeric = cells.filter((cell) => typeof cell.published === 'number' && cell.values.some((seed) => typeof seed.value === 'number'));
+  const numeric = cells.filter(
+    (cell) => typeof cell.published === 'number' && cell.values.some((seed) => typeof seed.value === 'number'),
+  );
   if (numeric.length === 0) return null;
   const values: Array<Record<string, unknown>> = [];
   numeric.forEach((cell, order) => {
     const label = cellLabel(cell);
     values.push({ cell: label, order, kind: 'published', value: cell.published, verdict: cell.verdict });
-    if (cell.range !== null) values.push({ cell: label, order, kind: 'range', low: cell.range[0], high: cell.range[1] });
+    if (cell.range !== null)
+      values.push({ cell: label, order, kind: 'range', low: cell.range[0], high: cell.range[1] });
     for (const seed of cell.values) {
       if (typeof seed.value !== 'number' || !Number.isFinite(seed.value)) continue;
-      values.push({ cell: label, order, kind: 'seed', axis: AXIS_LABEL[seed.axis], value: seed.value, split: seed.splitSeed, model: seed.modelSeed });
+      values.push({
+        cell: label,
+        order,
+        kind: 'seed',
+        axis: AXIS_LABEL[seed.axis],
+        value: seed.value,
+        split: seed.splitSeed,
+        model: seed.modelSeed,
+      });
     }
   });
-  const x = { type: 'quantitative', title: null, scale: { zero: false, nice: false }, axis: { labelFontSize: 9, tickCount: 4, grid: false } };
+  const x = {
+    type: 'quantitative',
+    title: null,
+    scale: { zero: false, nice: false },
+    axis: { labelFontSize: 9, tickCount: 4, grid: false },
+  };
   return {
     data: { values },
     facet: rowFacet(numeric.length),
@@ -70,7 +90,10 @@ function numericPanel(cells: readonly CellVariability[]): Record<string, unknown
         {
           transform: [{ filter: "datum.kind === 'published'" }],
           mark: { type: 'rule', color: '#c0392b', strokeWidth: 2.5 },
-          encoding: { x: { ...x, field: 'value' }, tooltip: [{ field: 'value', title: 'published', format: '.4~g' }, { field: 'verdict' }] },
+          encoding: {
+            x: { ...x, field: 'value' },
+            tooltip: [{ field: 'value', title: 'published', format: '.4~g' }, { field: 'verdict' }],
+          },
         },
       ],
     },
@@ -80,7 +103,9 @@ function numericPanel(cells: readonly CellVariability[]): Record<string, unknown
 
 /** The panel of label cells (decisions): per cell the labels the seeds gave on three lanes, dot size = seeds, the published label ringed red. */
 function labelPanel(cells: readonly CellVariability[]): Record<string, unknown> | null {
-  const labelled = cells.filter((cell) => typeof cell.published === 'string' && cell.values.some((seed) => seed.value !== null));
+  const labelled = cells.filter(
+    (cell) => typeof cell.published === 'string' && cell.values.some((seed) => seed.value !== null),
+  );
   if (labelled.length === 0) return null;
   const values: Array<Record<string, unknown>> = [];
   const categories = new Set<string>();
@@ -103,7 +128,14 @@ function labelPanel(cells: readonly CellVariability[]): Record<string, unknown> 
   });
   const order = ['reject', 'accept', 'inconclusive'].filter((value) => categories.has(value));
   const domain = [...order, ...[...categories].filter((value) => !order.includes(value)).sort()];
-  const x = { field: 'value', type: 'nominal', title: null, sort: domain, scale: { domain }, axis: { labelAngle: 0, labelFontSize: 10 } };
+  const x = {
+    field: 'value',
+    type: 'nominal',
+    title: null,
+    sort: domain,
+    scale: { domain },
+    axis: { labelAngle: 0, labelFontSize: 10 },
+  };
   return {
     data: { values },
     facet: rowFacet(labelled.length),
@@ -142,13 +174,20 @@ function labelPanel(cells: readonly CellVariability[]): Record<string, unknown> 
  * with dot size = number of seeds and the published label ringed red. Returns null
  * when the table has no trained cell with a value. O(cells × seeds).
  */
-export function seedDotChart(id: string, table: string, cells: readonly CellVariability[], subtitle?: string): ChartSpec | null {
+export function seedDotChart(
+  id: string,
+  table: string,
+  cells: readonly CellVariability[],
+  subtitle?: string,
+): ChartSpec | null {
   const own = cells.filter((cell) => cell.table === table);
   const panels = [numericPanel(own), labelPanel(own)].filter((panel) => panel !== null);
   if (panels.length === 0) return null;
   const seeds = own[0].values.length;
   const title = `${table}: each trained cell over ${seeds} seed pairs`;
-  const text = subtitle ?? 'Dots: seed 0 (black), varied model seeds (blue), varied split seeds (orange). Grey: their range widened by each seed\'s Monte Carlo tolerance. Red: published.';
+  const text =
+    subtitle ??
+    "Dots: seed 0 (black), varied model seeds (blue), varied split seeds (orange). Grey: their range widened by each seed's Monte Carlo tolerance. Red: published.";
   return {
     id,
     title,

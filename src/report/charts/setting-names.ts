@@ -17,6 +17,9 @@ const knownTitles: Record<string, string> = {
 export function settingTitle(key: string): string {
   const known = knownTitles[key];
   if (known !== undefined) return known;
-  const words = key.replaceAll('_', ' ').replace(/([a-z])([A-Z])/g, '$1 $2').toLowerCase();
+  const words = key
+    .replaceAll('_', ' ')
+    .replace(/([a-z])([A-Z])/g, '$1 $2')
+    .toLowerCase();
   return words.charAt(0).toUpperCase() + words.slice(1);
 }

@@ -14,7 +14,9 @@ function loadResvg(): ResvgModule {
     try {
       resvgModule = createRequire(import.meta.url)('@resvg/resvg-js') as ResvgModule;
     } catch (error) {
-      throw new Error(`svgToPng: @resvg/resvg-js could not be loaded on ${process.platform}-${process.arch}: ${(error as Error).message}`);
+      throw new Error(
+        `svgToPng: @resvg/resvg-js could not be loaded on ${process.platform}-${process.arch}: ${(error as Error).message}`,
+      );
     }
   }
   return resvgModule;

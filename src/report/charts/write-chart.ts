@@ -36,5 +36,9 @@ export async function writeChart(folder: string, chart: ChartSpec, png: boolean)
       pngProblem = (error as Error).message;
     }
   }
-  return { rendered: { chart, svg, files: { spec: `${base}.vl.json`, svg: `${base}.svg`, png: pngPath } }, files, pngProblem };
+  return {
+    rendered: { chart, svg, files: { spec: `${base}.vl.json`, svg: `${base}.svg`, png: pngPath } },
+    files,
+    pngProblem,
+  };
 }

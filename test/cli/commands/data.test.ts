@@ -28,7 +28,9 @@ describe('fairaudit data', () => {
     writeFileSync(join(mirror, 'compas-scores-two-years.csv'), 'id,name\n1,x\n');
     const result = await runCliInProcess(['data', 'info', 'compas', '--data-dir', mirror, '--no-verify']);
     expect(result.code).toBe(2);
-    expect(result.stderr).toMatch(/compas-scores-two-years\.csv: line 1 \(header of compas-scores-two-years\.csv\): expected columns/);
+    expect(result.stderr).toMatch(
+      /compas-scores-two-years\.csv: line 1 \(header of compas-scores-two-years\.csv\): expected columns/,
+    );
   });
 
   it('fairaudit data info nope exits 2', async () => {
@@ -37,16 +39,19 @@ describe('fairaudit data', () => {
   });
 
   const { mirror, reason } = realDataMirror('compas/compas-scores-two-years.csv');
-  it.skipIf(mirror === null)(`fairaudit data info compas prints rows, label rate and group shares${mirror === null ? ` (${reason})` : ''}`, async () => {
-    const result = await runCliInProcess(['data', 'info', 'compas', '--data-dir', mirror as string, '--json']);
-    expect(result.code).toBe(0);
-    const summary = JSON.parse(result.stdout);
-    expect(summary.rows).toBe(6172);
-    expect(summary.positives).toBe(2809);
-    expect(summary.groups.map((group: { groupBRows: number }) => group.groupBRows)).toEqual([1175, 2103]);
-  });
+  it.skipIf(mirror === null)(
+    `fairaudit data info compas prints rows, label rate and group shares${mirror === null ? ` (${reason})` : ''}`,
+    async () => {
+      const result = await runCliInProcess(['data', 'info', 'compas', '--data-dir', mirror as string, '--json']);
+      expect(result.code).toBe(0);
+      const summary = JSON.parse(result.stdout);
+      expect(summary.rows).toBe(6172);
+      expect(summary.positives).toBe(2809);
+      expect(summary.groups.map((group: { groupBRows: number }) => group.groupBRows)).toEqual([1175, 2103]);
+    },
+  );
 
-  it.skipIf(mirror === null)('fairaudit data list --data-dir MIRROR shows each dataset\'s status', async () => {
+  it.skipIf(mirror === null)("fairaudit data list --data-dir MIRROR shows each dataset's status", async () => {
     const result = await runCliInProcess(['data', 'list', '--data-dir', mirror as string, '--json']);
     expect(result.code).toBe(0);
     const entries = JSON.parse(result.stdout) as Array<{ name: string; status: string }>;

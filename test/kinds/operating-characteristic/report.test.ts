@@ -1,15 +1,24 @@
 import { describe, expect, it } from 'vitest';
 import { operatingCharacteristicCharts } from '../../../src/kinds/operating-characteristic/charts.js';
-import { summarizeOperatingCharacteristicCell, testNameOf } from '../../../src/kinds/operating-characteristic/report.js';
+import {
+  summarizeOperatingCharacteristicCell,
+  testNameOf,
+} from '../../../src/kinds/operating-characteristic/report.js';
 import type { CellResults } from '../../../src/report/cell-results.js';
 
 function cell(truth: string, decisions: string[], queries: number[]): CellResults {
-  return { cell: 'c', settings: { access: 'decision', tolerance: 0.05 }, rows: decisions.map((decision, i) => ({ decision, queries: queries[i], true_gap: 0.03, truth })) };
+  return {
+    cell: 'c',
+    settings: { access: 'decision', tolerance: 0.05 },
+    rows: decisions.map((decision, i) => ({ decision, queries: queries[i], true_gap: 0.03, truth })),
+  };
 }
 
 describe('summarizeOperatingCharacteristicCell(cell)', () => {
   it('gives P(reject), P(accept), P(inconclusive) with binomial standard errors, the error the truth makes relevant, and query quantiles', () => {
-    const values = summarizeOperatingCharacteristicCell(cell('compliant', ['reject', 'accept', 'accept', 'inconclusive'], [10, 20, 30, 40]));
+    const values = summarizeOperatingCharacteristicCell(
+      cell('compliant', ['reject', 'accept', 'accept', 'inconclusive'], [10, 20, 30, 40]),
+    );
     expect(values.p_reject).toBe(0.25);
     // sqrt(0.25 * 0.75 / 4)
     expect(values.p_reject_se).toBeCloseTo(0.21650635094610965, 15);
@@ -43,7 +52,18 @@ describe('operatingCharacteristicCharts(summaries, varyingSettings, experiment)'
         cell: `${gap}${test}`,
         settings: { test, gap, access: 'decision', tolerance: 0.05 },
         replicates: 10,
-        values: { test_name: test, true_gap: gap, p_reject: gap, p_reject_se: 0.01, p_accept: 0.5, p_accept_se: 0.01, p_inconclusive: 0.5 - gap, p_inconclusive_se: 0.01, queries_mean: 100, queries_mean_se: 5 },
+        values: {
+          test_name: test,
+          true_gap: gap,
+          p_reject: gap,
+          p_reject_se: 0.01,
+          p_accept: 0.5,
+          p_accept_se: 0.01,
+          p_inconclusive: 0.5 - gap,
+          p_inconclusive_se: 0.01,
+          queries_mean: 100,
+          queries_mean_se: 5,
+        },
       })),
     );
     const charts = operatingCharacteristicCharts(summaries, ['gap', 'test'], 'x');

@@ -7,7 +7,17 @@ import { runExperiment } from '../../../src/harness/run-experiment.js';
 import { writeReport } from '../../../src/report/write-report.js';
 import { temporaryFolder } from '../../harness/helpers.js';
 
-const pool = { name: 'p', synthetic: { size: 2000, groupShare: 0.4, labelRate: [0.5, 0.5], decisionRate: [0.4, 0.4], logitScale: 1, seed: 'oc' } };
+const pool = {
+  name: 'p',
+  synthetic: {
+    size: 2000,
+    groupShare: 0.4,
+    labelRate: [0.5, 0.5],
+    decisionRate: [0.4, 0.4],
+    logitScale: 1,
+    seed: 'oc',
+  },
+};
 
 function rows(directory: string) {
   const table = tableFromIPC(readFileSync(join(directory, 'results.arrow')));
@@ -30,12 +40,22 @@ describe('runExperiment(config) of operating-characteristic cells', () => {
     );
     await runExperiment(config, { outDirectory: out, threads: 2 });
     const results = rows(out);
-    const byCell = (gap: number | null, test: string) => results.filter((row) => (gap === null ? Number.isNaN(row.gap) : row.gap === gap) && row.test === test);
+    const byCell = (gap: number | null, test: string) =>
+      results.filter((row) => (gap === null ? Number.isNaN(row.gap) : row.gap === gap) && row.test === test);
     // 800 rows in group b at rate 0.4: a gap of 0.05 is 40 rows re-decided, exactly δ.
     expect(byCell(0.05, 'betting').every((row) => row.truth === 'boundary' && row.changed_rows === 40)).toBe(true);
-    expect(byCell(-0.15, 'betting').every((row) => row.truth === 'violating' && Math.abs((row.true_gap as number) + 0.15) < 1e-12)).toBe(true);
-    expect(byCell(null, 'wald-glr').every((row) => row.truth === 'compliant' && row.true_gap === 0 && row.changed_rows === 0)).toBe(true);
-    const share = (cell: Array<Record<string, unknown>>, decision: string) => cell.filter((row) => row.decision === decision).length / cell.length;
+    expect(
+      byCell(-0.15, 'betting').every(
+        (row) => row.truth === 'violating' && Math.abs((row.true_gap as number) + 0.15) < 1e-12,
+      ),
+    ).toBe(true);
+    expect(
+      byCell(null, 'wald-glr').every(
+        (row) => row.truth === 'compliant' && row.true_gap === 0 && row.changed_rows === 0,
+      ),
+    ).toBe(true);
+    const share = (cell: Array<Record<string, unknown>>, decision: string) =>
+      cell.filter((row) => row.decision === decision).length / cell.length;
     for (const test of ['wald-glr', 'betting']) {
       expect(share(byCell(0.15, test), 'reject'), test).toBeGreaterThan(0.9);
       expect(share(byCell(0, test), 'reject'), test).toBeLessThan(0.3);
@@ -43,7 +63,9 @@ describe('runExperiment(config) of operating-characteristic cells', () => {
     // The report: a summary per cell and the two charts, with the tolerance marked.
     const report = await writeReport(out, { png: false });
     expect(report.summaries).toHaveLength(10);
-    const cell = report.summaries.find((summary) => summary.settings.test === 'betting' && summary.settings.gap === 0.15)!;
+    const cell = report.summaries.find(
+      (summary) => summary.settings.test === 'betting' && summary.settings.gap === 0.15,
+    )!;
     expect(cell.values.p_reject).toBeGreaterThan(0.9);
     expect(cell.values.false_violation).toBeNaN();
     expect(report.files.some((file) => file.endsWith('operating-characteristic.svg'))).toBe(true);
@@ -51,7 +73,7 @@ describe('runExperiment(config) of operating-characteristic cells', () => {
     expect(JSON.stringify(spec)).toContain('"datum":0.05');
   });
 
-  it('gapUnit tolerance moves along the pool\'s own gap in units of the tolerance it moves (score access: shifting scores)', async () => {
+  it("gapUnit tolerance moves along the pool's own gap in units of the tolerance it moves (score access: shifting scores)", async () => {
     const out = temporaryFolder();
     const config = configFromObject(
       {
@@ -59,7 +81,13 @@ describe('runExperiment(config) of operating-characteristic cells', () => {
         kind: 'operating-characteristic',
         seed: 3,
         replicates: 5,
-        settings: { pool: { ...pool, synthetic: { ...pool.synthetic, decisionRate: [0.4, 0.3] } }, budget: 200, access: 'score', scoreTolerance: 0.04, gapUnit: 'tolerance' },
+        settings: {
+          pool: { ...pool, synthetic: { ...pool.synthetic, decisionRate: [0.4, 0.3] } },
+          budget: 200,
+          access: 'score',
+          scoreTolerance: 0.04,
+          gapUnit: 'tolerance',
+        },
         grid: { gap: [0, 0.5, 1] },
       },
       'oc-units (built in the test)',
@@ -69,7 +97,11 @@ describe('runExperiment(config) of operating-characteristic cells', () => {
     // The generated pool's score gap is negative (b's decision rate is lower): the moves go that way.
     expect(gaps).toEqual([0, -0.02, -0.04]);
     // A shift reaches the tolerance to 1e-13, not to the last bit: that point is the boundary, not compliant.
-    expect(rows(out).filter((row) => row.gap === 1).every((row) => row.truth === 'boundary')).toBe(true);
+    expect(
+      rows(out)
+        .filter((row) => row.gap === 1)
+        .every((row) => row.truth === 'boundary'),
+    ).toBe(true);
   });
   it('score access on a pool whose scores are its decisions (0 or 1, a hard classifier) re-decides rows, in units of the score tolerance', async () => {
     const out = temporaryFolder();
@@ -88,7 +120,13 @@ describe('runExperiment(config) of operating-characteristic cells', () => {
         kind: 'operating-characteristic',
         seed: 3,
         replicates: 5,
-        settings: { pool: { name: 'hard', file }, budget: 200, access: 'score', scoreTolerance: 0.04, gapUnit: 'tolerance' },
+        settings: {
+          pool: { name: 'hard', file },
+          budget: 200,
+          access: 'score',
+          scoreTolerance: 0.04,
+          gapUnit: 'tolerance',
+        },
         grid: { gap: [0, 1, 2] },
       },
       'oc-hard (built in the test)',
@@ -97,8 +135,19 @@ describe('runExperiment(config) of operating-characteristic cells', () => {
     const results = rows(out);
     const at = (gap: number) => results.filter((row) => row.gap === gap);
     // A shift on the logit scale cannot move 0s and 1s; re-deciding b's rows does: 16 rows (0.04 x 400) per tolerance.
-    expect(at(0).every((row) => Math.abs(row.true_gap as number) < 1e-12 && row.truth === 'compliant' && row.changed_rows === 80)).toBe(true);
-    expect(at(1).every((row) => Math.abs((row.true_gap as number) + 0.04) < 1e-12 && row.truth === 'boundary' && row.changed_rows === 64)).toBe(true);
-    expect(at(2).every((row) => Math.abs((row.true_gap as number) + 0.08) < 1e-12 && row.truth === 'violating')).toBe(true);
+    expect(
+      at(0).every(
+        (row) => Math.abs(row.true_gap as number) < 1e-12 && row.truth === 'compliant' && row.changed_rows === 80,
+      ),
+    ).toBe(true);
+    expect(
+      at(1).every(
+        (row) =>
+          Math.abs((row.true_gap as number) + 0.04) < 1e-12 && row.truth === 'boundary' && row.changed_rows === 64,
+      ),
+    ).toBe(true);
+    expect(at(2).every((row) => Math.abs((row.true_gap as number) + 0.08) < 1e-12 && row.truth === 'violating')).toBe(
+      true,
+    );
   });
 });

@@ -30,9 +30,13 @@ describe('respirRunner through the runner registry', () => {
     expect(buildPlan(config, respirRunner).cells).toHaveLength(1);
   });
   it('rejects both or neither of tolerance and hideFraction, naming the key', () => {
-    expect(() => parseConfig(configText(`${synthetic}  tolerance: 0.5\n  hideFraction: 0.5\n`), 'test.yaml')).toThrow(InputError);
+    expect(() => parseConfig(configText(`${synthetic}  tolerance: 0.5\n  hideFraction: 0.5\n`), 'test.yaml')).toThrow(
+      InputError,
+    );
     expect(() => parseConfig(configText(synthetic), 'test.yaml')).toThrow(/tolerance/);
-    expect(() => parseConfig(configText(`${synthetic.replace('400', '4000')}  tolerance: 0.5\n`), 'test.yaml')).toThrow(/auditSetSize/);
+    expect(() => parseConfig(configText(`${synthetic.replace('400', '4000')}  tolerance: 0.5\n`), 'test.yaml')).toThrow(
+      /auditSetSize/,
+    );
   });
 });
 
@@ -65,7 +69,8 @@ describe('respirRunner.prepare(settings, origin) and runReplicate(context, setti
   });
   it('reads a pool file as C and audits equal opportunity on its label = 1 rows', async () => {
     const rows = ['group,label,decision'];
-    for (let i = 0; i < 100; i++) rows.push(`${i < 40 ? 1 : 0},${i % 2},${i % 4 === 1 || (i < 40 && i % 2 === 1) ? 1 : 0}`);
+    for (let i = 0; i < 100; i++)
+      rows.push(`${i < 40 ? 1 : 0},${i % 2},${i % 4 === 1 || (i < 40 && i % 2 === 1) ? 1 : 0}`);
     const file = join(folder, 'pool.csv');
     writeFileSync(file, `${rows.join('\n')}\n`);
     const cell = resolved({ candidates: { file }, metric: 'eo', auditSetSize: 50, tolerance: 0.1 });

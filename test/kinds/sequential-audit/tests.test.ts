@@ -17,7 +17,17 @@ function config(extra: Record<string, unknown> = {}) {
       replicates: 24,
       chunkSize: 5,
       settings: {
-        pool: { name: 'p', synthetic: { size: 1500, groupShare: 0.4, labelRate: [0.5, 0.5], decisionRate: [0.45, 0.15], logitScale: 1, seed: 'tests' } },
+        pool: {
+          name: 'p',
+          synthetic: {
+            size: 1500,
+            groupShare: 0.4,
+            labelRate: [0.5, 0.5],
+            decisionRate: [0.45, 0.15],
+            logitScale: 1,
+            seed: 'tests',
+          },
+        },
         budget: 400,
         tolerance: 0.1,
         alpha: 0.1,
@@ -56,8 +66,18 @@ describe('runExperiment(config) of sequential-audit cells with test wald-glr, ca
 
   it('stops with InputError before anything is written when alpha cannot be met by the budget', async () => {
     const out = temporaryFolder();
-    await expect(runExperiment(config({ alpha: 0.002, calibration: { paths: 300, baseRates: [0, 0.5, 1] } }), { outDirectory: out, threads: 2 })).rejects.toThrow(InputError);
-    await expect(runExperiment(config({ alpha: 0.002, calibration: { paths: 300, baseRates: [0, 0.5, 1] } }), { outDirectory: out, threads: 2 })).rejects.toThrow(
+    await expect(
+      runExperiment(config({ alpha: 0.002, calibration: { paths: 300, baseRates: [0, 0.5, 1] } }), {
+        outDirectory: out,
+        threads: 2,
+      }),
+    ).rejects.toThrow(InputError);
+    await expect(
+      runExperiment(config({ alpha: 0.002, calibration: { paths: 300, baseRates: [0, 0.5, 1] } }), {
+        outDirectory: out,
+        threads: 2,
+      }),
+    ).rejects.toThrow(
       /alpha: expected a level this setting can meet \(budget 400, groups of 900 and 600, 300 simulated audits per pool.*the smallest alpha it can meet is .* and the smallest beta/,
     );
     expect(readdirSync(out)).toEqual([]);

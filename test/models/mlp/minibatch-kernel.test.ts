@@ -30,8 +30,18 @@ describe('minibatchLossAndGradient(pass, label, weight, gradient)', () => {
       const gradient = new Float64Array(network.parameters.length);
       const scratch = new Float64Array(network.parameters.length);
       const loss = () =>
-        minibatchLossAndGradient({ network, input, order, start: 0, end: rows, dropoutRate: 0, random: null, workspace }, label, weight, scratch);
-      minibatchLossAndGradient({ network, input, order, start: 0, end: rows, dropoutRate: 0, random: null, workspace }, label, weight, gradient);
+        minibatchLossAndGradient(
+          { network, input, order, start: 0, end: rows, dropoutRate: 0, random: null, workspace },
+          label,
+          weight,
+          scratch,
+        );
+      minibatchLossAndGradient(
+        { network, input, order, start: 0, end: rows, dropoutRate: 0, random: null, workspace },
+        label,
+        weight,
+        gradient,
+      );
       const step = 1e-6;
       for (let k = 0; k < network.parameters.length; k++) {
         const held = network.parameters[k];
@@ -57,7 +67,12 @@ describe('minibatchLossAndGradient(pass, label, weight, gradient)', () => {
     const gradient = new Float64Array(network.parameters.length);
     const scratch = new Float64Array(network.parameters.length);
     const evaluate = (into: Float64Array) =>
-      minibatchLossAndGradient({ network, input, order, start: 0, end: rows, dropoutRate: 0.3, random: createRandom('mask'), workspace }, label, weight, into);
+      minibatchLossAndGradient(
+        { network, input, order, start: 0, end: rows, dropoutRate: 0.3, random: createRandom('mask'), workspace },
+        label,
+        weight,
+        into,
+      );
     evaluate(gradient);
     const step = 1e-6;
     for (let k = 0; k < network.parameters.length; k++) {
@@ -79,7 +94,12 @@ describe('minibatchLossAndGradient(pass, label, weight, gradient)', () => {
     network.parameters.fill(0);
     const workspace = createMinibatchWorkspace(network, 4);
     const gradient = new Float64Array(network.parameters.length);
-    const loss = minibatchLossAndGradient({ network, input, order, start: 0, end: 4, dropoutRate: 0, random: null, workspace }, label, weight, gradient);
+    const loss = minibatchLossAndGradient(
+      { network, input, order, start: 0, end: 4, dropoutRate: 0, random: null, workspace },
+      label,
+      weight,
+      gradient,
+    );
     const expected = (Math.LN2 * (weight[0] + weight[1] + weight[2] + weight[3])) / 4;
     expect(loss).toBeCloseTo(expected, 12);
   });
@@ -91,8 +111,27 @@ describe('minibatchLossAndGradient(pass, label, weight, gradient)', () => {
     const plain = createMinibatchWorkspace(network, rows);
     const dropped = createMinibatchWorkspace(network, rows);
     const gradient = new Float64Array(network.parameters.length);
-    minibatchLossAndGradient({ network, input, order, start: 0, end: rows, dropoutRate: 0, random: null, workspace: plain }, label, null, gradient);
-    minibatchLossAndGradient({ network, input, order, start: 0, end: rows, dropoutRate: 0.25, random: createRandom('mask'), workspace: dropped }, label, null, gradient);
+    minibatchLossAndGradient(
+      { network, input, order, start: 0, end: rows, dropoutRate: 0, random: null, workspace: plain },
+      label,
+      null,
+      gradient,
+    );
+    minibatchLossAndGradient(
+      {
+        network,
+        input,
+        order,
+        start: 0,
+        end: rows,
+        dropoutRate: 0.25,
+        random: createRandom('mask'),
+        workspace: dropped,
+      },
+      label,
+      null,
+      gradient,
+    );
     let positive = 0;
     let zeroed = 0;
     for (let k = 0; k < rows * 50; k++) {

@@ -2,7 +2,13 @@ import { describe, expect, it } from 'vitest';
 import { bestMixture } from '../../../src/models/reduction/best-mixture.js';
 import { createRandom } from '../../../src/util/random.js';
 
-function objective(weights: ArrayLike<number>, errors: number[], moments: number[][], bound: number, tolerance: number) {
+function objective(
+  weights: ArrayLike<number>,
+  errors: number[],
+  moments: number[][],
+  bound: number,
+  tolerance: number,
+) {
   let error = 0;
   const gamma = new Array(moments[0].length).fill(0);
   for (let t = 0; t < errors.length; t++) {
@@ -42,7 +48,10 @@ describe('bestMixture(errors, moments, bound, tolerance)', () => {
       const steps = 200;
       for (let i = 0; i <= steps; i++) {
         for (let j = 0; i + j <= steps; j++) {
-          gridBest = Math.min(gridBest, objective([i / steps, j / steps, 1 - (i + j) / steps], errors, moments, 50, 0.02));
+          gridBest = Math.min(
+            gridBest,
+            objective([i / steps, j / steps, 1 - (i + j) / steps], errors, moments, 50, 0.02),
+          );
         }
       }
       expect(found).toBeLessThanOrEqual(gridBest + 1e-12);

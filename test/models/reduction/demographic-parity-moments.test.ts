@@ -12,7 +12,9 @@ describe('demographicParityMoments(decisions, group, counts)', () => {
     const decisions = Uint8Array.from([1, 0, 0, 1, 1]);
     // E[h] = 3/5, E[h | 0] = 1/3, E[h | 1] = 1.
     const moments = demographicParityMoments(decisions, group, groupCounts(group));
-    expect(Array.from(moments)).toEqual([1 / 3 - 3 / 5, 3 / 5 - 1 / 3, 1 - 3 / 5, 3 / 5 - 1].map((v) => expect.closeTo(v, 12)));
+    expect(Array.from(moments)).toEqual(
+      [1 / 3 - 3 / 5, 3 / 5 - 1 / 3, 1 - 3 / 5, 3 / 5 - 1].map((v) => expect.closeTo(v, 12)),
+    );
   });
 });
 
@@ -54,7 +56,9 @@ describe('costSensitiveProblem(label, group, counts, multipliers)', () => {
       let lagrangian = error;
       for (let k = 0; k < 4; k++) lagrangian += multipliers[k] * moments[k];
       // Weights were rescaled to mean 1: undo it to compare in the Lagrangian's units.
-      differences.push(lagrangian - weightedError * (sumOfAbsoluteCosts(label, group, counts, multipliers) / totalCost));
+      differences.push(
+        lagrangian - weightedError * (sumOfAbsoluteCosts(label, group, counts, multipliers) / totalCost),
+      );
     }
     for (const difference of differences) expect(difference).toBeCloseTo(differences[0], 10);
   });

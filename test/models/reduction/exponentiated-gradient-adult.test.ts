@@ -38,41 +38,37 @@ interface ReductionDetails {
 describe.skipIf(adult.mirror === null)(
   `trainModels(adult, paper-a split seed 2026, ['robust-dp'])${adult.mirror === null ? ` (${adult.reason})` : ''}`,
   () => {
-    it(
-      "Robust-DP's randomized classifier keeps the training SP gap within (eps + (1 + 2 nu_T) / B) / max_a P(A = a) (Agarwal et al. 2018, Theorem 1)",
-      async () => {
-        const dataDirectory = adult.mirror as string;
-        const split = { scheme: 'paper-a' as const, seed: 2026, protectedAttribute: 'sex' };
-        const robustDp = paperAModelPreset('robust-dp');
-        const [model] = await trainModels({ dataset: 'adult', split, dataDirectory }, [robustDp], {
-          seed: 2026,
-          threads: 1,
-          cacheDirectory,
-        });
-        const details = model.card.details as unknown as ReductionDetails;
-        const reduction = robustDp.type === 'mlp' ? robustDp.spec.reduction : null;
-        if (reduction === null) throw new Error('robust-dp has a reduction');
-        const epsilon = reduction.differenceBound; // 0.01: Fairlearn's DemographicParity default
-        const bound = reduction.multiplierBound; // B = 1 / 0.02 = 50: Fairlearn's eps = 0.02
-        const nu = details.reductionTrace[details.reductionTrace.length - 1].gap;
-        const constraintBound = epsilon + (1 + 2 * nu) / bound;
+    it("Robust-DP's randomized classifier keeps the training SP gap within (eps + (1 + 2 nu_T) / B) / max_a P(A = a) (Agarwal et al. 2018, Theorem 1)", async () => {
+      const dataDirectory = adult.mirror as string;
+      const split = { scheme: 'paper-a' as const, seed: 2026, protectedAttribute: 'sex' };
+      const robustDp = paperAModelPreset('robust-dp');
+      const [model] = await trainModels({ dataset: 'adult', split, dataDirectory }, [robustDp], {
+        seed: 2026,
+        threads: 1,
+        cacheDirectory,
+      });
+      const details = model.card.details as unknown as ReductionDetails;
+      const reduction = robustDp.type === 'mlp' ? robustDp.spec.reduction : null;
+      if (reduction === null) throw new Error('robust-dp has a reduction');
+      const epsilon = reduction.differenceBound; // 0.01: Fairlearn's DemographicParity default
+      const bound = reduction.multiplierBound; // B = 1 / 0.02 = 50: Fairlearn's eps = 0.02
+      const nu = details.reductionTrace[details.reductionTrace.length - 1].gap;
+      const constraintBound = epsilon + (1 + 2 * nu) / bound;
 
-        const train = prepareSplit(await loadDataset('adult', { dataDirectory }), split).train;
-        let groupB = 0;
-        for (let i = 0; i < train.rows; i++) groupB += train.group[i];
-        const largestShare = Math.max(groupB, train.rows - groupB) / train.rows;
+      const train = prepareSplit(await loadDataset('adult', { dataDirectory }), split).train;
+      let groupB = 0;
+      for (let i = 0; i < train.rows; i++) groupB += train.group[i];
+      const largestShare = Math.max(groupB, train.rows - groupB) / train.rows;
 
-        // The moments on the card are those of the deployed mixture: sum_t Q_t gamma_k(h_t).
-        details.trainingMixtureMoments.forEach((moment, k) => {
-          const mixed = details.mixtureWeights.reduce((sum, w, t) => sum + w * details.reductionTrace[t].moments[k], 0);
-          expect(moment).toBeCloseTo(mixed, 12);
-        });
-        expect(Math.max(...details.trainingMixtureMoments)).toBeLessThanOrEqual(constraintBound);
-        expect(details.trainingStatisticalParityGap).toBeLessThanOrEqual(constraintBound / largestShare);
-        // Not vacuous here: the first best response (lambda uniform, i.e. the plain MLP) breaks the bound.
-        expect(Math.max(...details.reductionTrace[0].moments)).toBeGreaterThan(constraintBound);
-      },
-      600_000,
-    );
+      // The moments on the card are those of the deployed mixture: sum_t Q_t gamma_k(h_t).
+      details.trainingMixtureMoments.forEach((moment, k) => {
+        const mixed = details.mixtureWeights.reduce((sum, w, t) => sum + w * details.reductionTrace[t].moments[k], 0);
+        expect(moment).toBeCloseTo(mixed, 12);
+      });
+      expect(Math.max(...details.trainingMixtureMoments)).toBeLessThanOrEqual(constraintBound);
+      expect(details.trainingStatisticalParityGap).toBeLessThanOrEqual(constraintBound / largestShare);
+      // Not vacuous here: the first best response (lambda uniform, i.e. the plain MLP) breaks the bound.
+      expect(Math.max(...details.reductionTrace[0].moments)).toBeGreaterThan(constraintBound);
+    }, 600_000);
   },
 );

@@ -17,7 +17,13 @@ function uniformFeatures(rows: number, columns: number, seed: string): Float64Ar
 describe('growTree(binned, gradient, hessian, settings, workspace, rowValue)', () => {
   it('splits where the gradients change sign and sets leaf values to -lr G / (H + l2)', () => {
     // Rows 0..5 in bins 0..5 of one feature; gradient -1 on bins 0..2 and +1 on 3..5, hessian 1.
-    const binned = { rows: 6, columns: 1, bins: Uint8Array.from([0, 1, 2, 3, 4, 5]), rowBins: Uint8Array.from([0, 1, 2, 3, 4, 5]), binCount: Int32Array.from([6]) };
+    const binned = {
+      rows: 6,
+      columns: 1,
+      bins: Uint8Array.from([0, 1, 2, 3, 4, 5]),
+      rowBins: Uint8Array.from([0, 1, 2, 3, 4, 5]),
+      binCount: Int32Array.from([6]),
+    };
     const gradient = Float64Array.from([-1, -1, -1, 1, 1, 1]);
     const hessian = new Float64Array(6).fill(1);
     const rowValue = new Float64Array(6);
@@ -38,7 +44,13 @@ describe('growTree(binned, gradient, hessian, settings, workspace, rowValue)', (
     const rows = 400;
     const random = createRandom('leaves');
     const bins = Uint8Array.from({ length: rows * 2 }, () => Math.floor(random() * 50));
-    const binned = { rows, columns: 2, bins, rowBins: rowMajorBins(bins, rows, 2), binCount: Int32Array.from([50, 50]) };
+    const binned = {
+      rows,
+      columns: 2,
+      bins,
+      rowBins: rowMajorBins(bins, rows, 2),
+      binCount: Int32Array.from([50, 50]),
+    };
     const gradient = Float64Array.from({ length: rows }, () => random() - 0.5);
     const hessian = new Float64Array(rows).fill(0.25);
     const rowValue = new Float64Array(rows);
@@ -76,10 +88,16 @@ describe('fitGradientBoosting(data, label, rows, settings, random)', () => {
   it('starts from the log-odds of the training positive rate', () => {
     const features = uniformFeatures(100, 1, 'base');
     const label = Uint8Array.from({ length: 100 }, (_, i) => (i < 25 ? 1 : 0));
-    const model = fitGradientBoosting({ features, columns: 1 }, label, allRows(100), {
-      ...GRADIENT_BOOSTING_DEFAULTS,
-      maxIterations: 0,
-    }, createRandom('x'));
+    const model = fitGradientBoosting(
+      { features, columns: 1 },
+      label,
+      allRows(100),
+      {
+        ...GRADIENT_BOOSTING_DEFAULTS,
+        maxIterations: 0,
+      },
+      createRandom('x'),
+    );
     expect(model.baseline).toBeCloseTo(Math.log(0.25 / 0.75), 12);
   });
 
@@ -88,11 +106,17 @@ describe('fitGradientBoosting(data, label, rows, settings, random)', () => {
     const features = uniformFeatures(rows, 4, 'noise');
     const random = createRandom('noise-labels');
     const label = Uint8Array.from({ length: rows }, () => (random() < 0.5 ? 1 : 0));
-    const model = fitGradientBoosting({ features, columns: 4 }, label, allRows(rows), {
-      ...GRADIENT_BOOSTING_DEFAULTS,
-      maxIterations: 500,
-      learningRate: 0.3,
-    }, createRandom('fit'));
+    const model = fitGradientBoosting(
+      { features, columns: 4 },
+      label,
+      allRows(rows),
+      {
+        ...GRADIENT_BOOSTING_DEFAULTS,
+        maxIterations: 500,
+        learningRate: 0.3,
+      },
+      createRandom('fit'),
+    );
     // 'auto' turns early stopping on above 10,000 rows.
     expect(model.trees.length).toBeLessThan(60);
     const losses = model.validationLosses;

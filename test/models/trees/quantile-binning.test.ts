@@ -33,7 +33,10 @@ describe('fitBinThresholds(features, columns, rows, maxBins)', () => {
 
 describe('applyBins(features, columns, rows, binning)', () => {
   it('maps x to the number of edges strictly below it (edge values go to the lower bin), column-major', () => {
-    const binning = { thresholds: [Float64Array.from([1, 2]), Float64Array.from([0])], binCount: Int32Array.from([3, 2]) };
+    const binning = {
+      thresholds: [Float64Array.from([1, 2]), Float64Array.from([0])],
+      binCount: Int32Array.from([3, 2]),
+    };
     const features = Float64Array.from([0.5, -1, 1, 0, 1.5, 3, 2, Number.NaN, 9, 1]);
     const bins = applyBins(features, 2, allRows(5), binning);
     expect(Array.from(bins)).toEqual([0, 0, 1, 1, 2, 0, 0, 1, 1, 1]);

@@ -50,7 +50,9 @@ describe('randomSearch(data, label, rows, settings, seed)', () => {
       base: GRADIENT_BOOSTING_DEFAULTS,
     };
     const progress: number[] = [];
-    const result = await randomSearch({ features, columns: 2 }, label, all, settings, 'seed', (done) => progress.push(done));
+    const result = await randomSearch({ features, columns: 2 }, label, all, settings, 'seed', (done) =>
+      progress.push(done),
+    );
     expect(result.candidates).toHaveLength(3);
     expect(progress).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9, 10]);
     for (const c of result.candidates) expect(c.meanAccuracy).toBeLessThanOrEqual(result.best.meanAccuracy);

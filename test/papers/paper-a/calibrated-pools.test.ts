@@ -25,7 +25,8 @@ function publishedGap(dataset: string, model: string, metric: 'sp' | 'eo'): numb
     cells: PublishedCell[];
   };
   const cell = file.cells.find((c) => c.id === `paper-a/table1/${dataset}/${model}/${metric}/gap`);
-  if (!cell || typeof cell.value !== 'number') throw new Error(`no published Table 1 cell for ${dataset}/${model}/${metric}`);
+  if (!cell || typeof cell.value !== 'number')
+    throw new Error(`no published Table 1 cell for ${dataset}/${model}/${metric}`);
   return cell.value;
 }
 
@@ -58,7 +59,9 @@ describe('calibratedPool(dataset, model)', () => {
         const pool = calibratedPool(dataset, model);
         const measured = gaps(pool);
         // One row of the smaller group moves a rate by 1 / (its size); half of that is the rounding bound.
-        expect(Math.abs(measured.sp - publishedGap(dataset, model, 'sp'))).toBeLessThanOrEqual(0.5 / Math.min(...measured.rows));
+        expect(Math.abs(measured.sp - publishedGap(dataset, model, 'sp'))).toBeLessThanOrEqual(
+          0.5 / Math.min(...measured.rows),
+        );
         expect(Math.abs(measured.eo - publishedGap(dataset, model, 'eo'))).toBeLessThanOrEqual(
           0.5 / Math.min(...measured.positives),
         );
@@ -124,9 +127,11 @@ describe('calibratedPool(dataset, model)', () => {
     expect(() => calibratedPool('german' as any, 'robust-base')).toThrow(/acs, adult/);
   });
 
-  it('calibratedCounts(composition, target) puts group b\'s TPR above group a\'s for the DP models (Adult Robust-DP: SP 0.0043, EO 0.3233)', () => {
+  it("calibratedCounts(composition, target) puts group b's TPR above group a's for the DP models (Adult Robust-DP: SP 0.0043, EO 0.3233)", () => {
     const counts = calibratedCounts(DATASET_COMPOSITIONS.adult, calibrationTarget('adult', 'robust-dp'));
-    expect(counts.truePositives[1] / counts.positives[1]).toBeGreaterThan(counts.truePositives[0] / counts.positives[0]);
+    expect(counts.truePositives[1] / counts.positives[1]).toBeGreaterThan(
+      counts.truePositives[0] / counts.positives[0],
+    );
     expect(CALIBRATED_SYNTHETIC_NOTICE).toMatch(/NOT A REPRODUCTION/);
   });
 });

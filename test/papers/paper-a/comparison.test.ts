@@ -7,7 +7,13 @@ import type { CellSummary } from '../../../src/report/cell-results.js';
 import type { ComparisonRow } from '../../../src/report/compare-published.js';
 import type { PublishedCell } from '../../../src/report/published.js';
 
-const published = (id: string, statistic: string, value: number | string, where: Record<string, string>, table = 'Table 2'): PublishedCell => ({
+const published = (
+  id: string,
+  statistic: string,
+  value: number | string,
+  where: Record<string, string>,
+  table = 'Table 2',
+): PublishedCell => ({
   id,
   table,
   row: 'Adult Robust-Base',
@@ -37,7 +43,12 @@ const row = (id: string, statistic: string, status: ComparisonRow['status']): Co
 });
 
 const adultRobustBase = PAPER_A_POOLS.find((pool) => pool.name === 'adult-robust-base')!;
-const realPool = (cached: boolean): PoolProvenance => ({ name: adultRobustBase.name, origin: 'trained-model', reason: null, cached });
+const realPool = (cached: boolean): PoolProvenance => ({
+  name: adultRobustBase.name,
+  origin: 'trained-model',
+  reason: null,
+  cached,
+});
 const summary = (gap: number): CellSummary => ({
   cell: 'c',
   settings: { pool: 'adult-robust-base', metric: 'sp', access: 'decision' },
@@ -63,22 +74,42 @@ describe('explainPaperAComparison(rows, cells, summaries, pools)', () => {
   });
 
   it('gives a trained-model cell within tolerance the verdict "reproduced" and says whether it was cached', () => {
-    const [explained] = explainPaperAComparison([row('q', 'queries_mean', 'within')], cells, [summary(0.1716)], [realPool(true)]);
+    const [explained] = explainPaperAComparison(
+      [row('q', 'queries_mean', 'within')],
+      cells,
+      [summary(0.1716)],
+      [realPool(true)],
+    );
     expect(explained.verdict).toBe('reproduced');
     expect(explained.data).toMatch(/cached/);
   });
 
   it('explains a differing audit cell by the moved oracle gap (0.1797 against the published 0.1716)', () => {
-    const [explained] = explainPaperAComparison([row('q', 'queries_mean', 'outside')], cells, [summary(0.1797)], [realPool(false)]);
+    const [explained] = explainPaperAComparison(
+      [row('q', 'queries_mean', 'outside')],
+      cells,
+      [summary(0.1797)],
+      [realPool(false)],
+    );
     expect(explained.verdict).toBe('differs');
     expect(explained.why).toMatch(/0\.1797 against the published 0\.1716/);
     expect(explained.why).toMatch(/how far the gap lies from δ/);
   });
 
   it('names the unstated score tolerance for a differing score-access cell, and Monte Carlo error when nothing else applies', () => {
-    const [score] = explainPaperAComparison([row('s', 'queries_mean', 'outside')], cells, [summary(0.1716)], [realPool(false)]);
+    const [score] = explainPaperAComparison(
+      [row('s', 'queries_mean', 'outside')],
+      cells,
+      [summary(0.1716)],
+      [realPool(false)],
+    );
     expect(score.why).toMatch(/score-space tolerance is not stated/);
-    const [plain] = explainPaperAComparison([row('q', 'queries_mean', 'outside')], cells, [summary(0.1716)], [realPool(false)]);
+    const [plain] = explainPaperAComparison(
+      [row('q', 'queries_mean', 'outside')],
+      cells,
+      [summary(0.1716)],
+      [realPool(false)],
+    );
     expect(plain.why).toMatch(/Monte Carlo error/);
   });
 });

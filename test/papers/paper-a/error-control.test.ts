@@ -2,7 +2,10 @@ import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type ErrorControlReproduction, reproduceErrorControl } from '../../../papers/paper-a/error-control/reproduce.js';
+import {
+  type ErrorControlReproduction,
+  reproduceErrorControl,
+} from '../../../papers/paper-a/error-control/reproduce.js';
 import { declaredLogitBounds } from '../../../papers/paper-a/error-control/settings.js';
 import { errorControlTable } from '../../../papers/paper-a/error-control/table.js';
 import type { CellSummary } from '../../../src/report/cell-results.js';
@@ -23,24 +26,44 @@ describe('reproduceErrorControl({ calibrated: true }) with 3 replicates and B = 
   }, 600_000);
   afterAll(() => rmSync(out, { recursive: true, force: true }));
 
-  it('audits paper A\'s eight calibrated pools with the three tests at four gaps each, into results/error-control/', () => {
+  it("audits paper A's eight calibrated pools with the three tests at four gaps each, into results/error-control/", () => {
     expect(result.pools.map((pool) => pool.name)).toEqual([
-      'acs-robust-dp', 'acs-unstable-dp', 'acs-robust-base', 'acs-unstable-base',
-      'adult-robust-dp', 'adult-unstable-dp', 'adult-robust-base', 'adult-unstable-base',
+      'acs-robust-dp',
+      'acs-unstable-dp',
+      'acs-robust-base',
+      'acs-unstable-base',
+      'adult-robust-dp',
+      'adult-unstable-dp',
+      'adult-robust-base',
+      'adult-unstable-base',
     ]);
     expect(result.realAdult).toBe('not asked for (--calibrated)');
     // 8 pools x 2 metrics x 3 access regimes x 3 tests x 4 gaps.
     expect(result.cells).toBe(576);
-    for (const file of ['results.arrow', 'run.json', 'report.html', 'README.md', 'tables/error-control.md', 'charts/worst-false-violation.svg', 'pools/adult-robust-base.arrow']) {
+    for (const file of [
+      'results.arrow',
+      'run.json',
+      'report.html',
+      'README.md',
+      'tables/error-control.md',
+      'charts/worst-false-violation.svg',
+      'pools/adult-robust-base.arrow',
+    ]) {
       expect(existsSync(join(out, file)), file).toBe(true);
     }
   });
 
   it('its table has one row per pool, metric, access regime and test, with the errors that matter and what each test controls', () => {
-    const table = readFileSync(join(out, 'tables', 'error-control.csv'), 'utf8').trim().split('\n');
+    const table = readFileSync(join(out, 'tables', 'error-control.csv'), 'utf8')
+      .trim()
+      .split('\n');
     expect(table).toHaveLength(1 + 8 * 2 * 3 * 3);
-    expect(table[0]).toMatch(/^pool,data,metric,access,test,controls,tolerance,worst_false_violation,worst_false_violation_se,worst_at_gap,false_compliance_at_tolerance/);
-    const adultDecision = table.filter((line) => line.startsWith('Adult Robust-Base,') && line.includes(',SP,decision,'));
+    expect(table[0]).toMatch(
+      /^pool,data,metric,access,test,controls,tolerance,worst_false_violation,worst_false_violation_se,worst_at_gap,false_compliance_at_tolerance/,
+    );
+    const adultDecision = table.filter(
+      (line) => line.startsWith('Adult Robust-Base,') && line.includes(',SP,decision,'),
+    );
     expect(adultDecision.map((line) => line.split(',')[4])).toEqual(['wald-glr', 'calibrated-glr', 'betting']);
     expect(adultDecision[0]).toContain('none (operational thresholds)');
     // Table 1's SP gap of Adult Robust-Base, on the calibrated pool: 0.1716 (men higher: b minus a negative).
@@ -57,7 +80,7 @@ describe('reproduceErrorControl({ calibrated: true }) with 3 replicates and B = 
 });
 
 describe('declaredLogitBounds(pools, logitTolerance)', () => {
-  it('covers every logit the study audits: each pool\'s largest |logit| plus the largest shift of group b, as an integer range', () => {
+  it("covers every logit the study audits: each pool's largest |logit| plus the largest shift of group b, as an integer range", () => {
     const pool = calibratedPool('adult', 'robust-base');
     let largest = 0;
     for (const value of pool.logit!) largest = Math.max(largest, Math.abs(value));
@@ -74,11 +97,34 @@ describe('errorControlTable(summaries, pools)', () => {
   function cells(truthAtTolerance: string): CellSummary[] {
     const cell = (gap: number | null, truth: string, pAccept: number): CellSummary => ({
       cell: String(gap),
-      settings: { pool: 'p', metric: 'eo', access: 'decision', tolerance: 0.05, alpha: 0.05, beta: 0.2, gap: gap ?? Number.NaN },
+      settings: {
+        pool: 'p',
+        metric: 'eo',
+        access: 'decision',
+        tolerance: 0.05,
+        alpha: 0.05,
+        beta: 0.2,
+        gap: gap ?? Number.NaN,
+      },
       replicates: 50,
-      values: { test_name: 'betting', truth, p_reject: 0, p_reject_se: 0, p_accept: pAccept, p_accept_se: 0.02, p_inconclusive: 1 - pAccept, true_gap: gap ?? 0.08, queries_mean: 100 },
+      values: {
+        test_name: 'betting',
+        truth,
+        p_reject: 0,
+        p_reject_se: 0,
+        p_accept: pAccept,
+        p_accept_se: 0.02,
+        p_inconclusive: 1 - pAccept,
+        true_gap: gap ?? 0.08,
+        queries_mean: 100,
+      },
     });
-    return [cell(null, 'violating', 0.04), cell(0, 'compliant', 1), cell(0.5, 'compliant', 1), cell(1, truthAtTolerance, 0.98)];
+    return [
+      cell(null, 'violating', 0.04),
+      cell(0, 'compliant', 1),
+      cell(0.5, 'compliant', 1),
+      cell(1, truthAtTolerance, 0.98),
+    ];
   }
   const pools = [{ name: 'p', label: 'P', data: 'test' }];
 

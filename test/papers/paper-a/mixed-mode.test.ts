@@ -11,7 +11,15 @@ import { parseOverride } from '../../../src/harness/config.js';
 // mixed real/calibrated path runs in seconds; real training is exercised by `fairaudit reproduce`.
 const adultOnly: TrainedPoolsProvider = async (dataset) =>
   dataset === 'adult'
-    ? { available: true, pools: calibratedPools('adult', '').map((entry) => ({ ...entry, origin: 'trained-model' as const, reason: null, cached: true })) }
+    ? {
+        available: true,
+        pools: calibratedPools('adult', '').map((entry) => ({
+          ...entry,
+          origin: 'trained-model' as const,
+          reason: null,
+          cached: true,
+        })),
+      }
     : { available: false, reason: 'the ACS mirror has no feature columns (test stand-in).' };
 
 describe('reproducePaperA({ trainedPools }) with Adult available and ACS not', () => {
@@ -19,7 +27,15 @@ describe('reproducePaperA({ trainedPools }) with Adult available and ACS not', (
   let result: PaperAReproduction;
   beforeAll(async () => {
     out = mkdtempSync(join(tmpdir(), 'paper-a-mixed-'));
-    result = await reproducePaperA({ outDirectory: out, trainedPools: adultOnly, overrides: [parseOverride('replicates=2')], sensitivity: false, beyond: false, png: false, threads: 1 });
+    result = await reproducePaperA({
+      outDirectory: out,
+      trainedPools: adultOnly,
+      overrides: [parseOverride('replicates=2')],
+      sensitivity: false,
+      beyond: false,
+      png: false,
+      threads: 1,
+    });
   });
   afterAll(() => rmSync(out, { recursive: true, force: true }));
 
@@ -51,7 +67,7 @@ describe('reproducePaperA({ trainedPools }) with Adult available and ACS not', (
 describe('trainedPools()("acs") on the mirror', () => {
   const mirror = process.env.FAIRAUDIT_DATA_DIR;
   it.skipIf(!mirror || !existsSync(join(mirror, 'acs_income_ca_2018')))(
-    'comes back unavailable with the loader\'s reason (the mirror has labels and SEX only) [needs FAIRAUDIT_DATA_DIR]',
+    "comes back unavailable with the loader's reason (the mirror has labels and SEX only) [needs FAIRAUDIT_DATA_DIR]",
     async () => {
       const result = await trainedPools({ dataDirectory: mirror })('acs');
       expect(result.available).toBe(false);

@@ -25,7 +25,7 @@ const find = (id: string): Cell => {
 };
 
 describe('experiments/published/paper-a.json', () => {
-  it('parsePublished(paper-a.json) accepts the file with the reporter\'s loader', () => {
+  it("parsePublished(paper-a.json) accepts the file with the reporter's loader", () => {
     const file = parsePublished(JSON.parse(readFileSync(paperAPublishedPath(), 'utf8')), paperAPublishedPath());
     expect(file.paper).toBe('A');
     expect(file.cells.length).toBe(cells.length);
@@ -77,15 +77,25 @@ describe('experiments/published/paper-a.json', () => {
   });
 
   it('Table 5 frequencies of each row add up to 1, and Table 4 sequential accuracy equals the frequency of the oracle decision', () => {
-    for (const row of ['acs/robust-base/sp', 'acs/unstable-base/eo', 'adult/robust-base/eo', 'adult/unstable-base/sp']) {
-      const total = ['reject', 'accept', 'inconclusive'].reduce((sum, name) => sum + Number(find(`paper-a/table5/${row}/${name}-frequency`).value), 0);
+    for (const row of [
+      'acs/robust-base/sp',
+      'acs/unstable-base/eo',
+      'adult/robust-base/eo',
+      'adult/unstable-base/sp',
+    ]) {
+      const total = ['reject', 'accept', 'inconclusive'].reduce(
+        (sum, name) => sum + Number(find(`paper-a/table5/${row}/${name}-frequency`).value),
+        0,
+      );
       expect(total).toBeCloseTo(1, 10);
       const oracle = String(find(`paper-a/table5/${row}/oracle-decision`).value);
-      expect(find(`paper-a/table4/${row}/sequential/accuracy`).value).toBe(find(`paper-a/table5/${row}/${oracle}-frequency`).value);
+      expect(find(`paper-a/table4/${row}/sequential/accuracy`).value).toBe(
+        find(`paper-a/table5/${row}/${oracle}-frequency`).value,
+      );
     }
   });
 
-  it('Figure 1 cells repeat Table 2\'s means and stds', () => {
+  it("Figure 1 cells repeat Table 2's means and stds", () => {
     for (const cell of cells.filter((c) => c.table === 'Figure 1')) {
       const source = find(cell.id.replace('figure1/', 'table2/'));
       expect(cell.value).toBe(source.value);

@@ -41,7 +41,9 @@ describe('reproducePaperA({ calibrated: true }) with 3 replicates', () => {
       'pools/pools.json',
       ...['score', 'logit'].flatMap((access) => [
         `${access}-tolerance/report.html`,
-        ...['vl.json', 'svg', 'png'].map((ext) => `${access}-tolerance/charts/paper-a-${access}-tolerance-queries.${ext}`),
+        ...['vl.json', 'svg', 'png'].map(
+          (ext) => `${access}-tolerance/charts/paper-a-${access}-tolerance-queries.${ext}`,
+        ),
       ]),
     ];
     const missing = expected.filter((file) => !existsSync(join(out, file)));
@@ -55,9 +57,18 @@ describe('reproducePaperA({ calibrated: true }) with 3 replicates', () => {
       const table = readFileSync(join(out, `tables/paper-a-table-${n}.md`), 'utf8');
       const rows = table.split('\n').filter((line) => line.startsWith('| ACS') || line.startsWith('| Adult'));
       expect(rows.length, `table ${n}`).toBeGreaterThan(0);
-      expect(rows.every((line) => line.includes('CALIBRATED SYNTHETIC, not a reproduction')), `table ${n}`).toBe(true);
+      expect(
+        rows.every((line) => line.includes('CALIBRATED SYNTHETIC, not a reproduction')),
+        `table ${n}`,
+      ).toBe(true);
     }
-    for (const file of ['README.md', 'report.html', 'score-tolerance/report.html', 'logit-tolerance/report.html', 'charts/paper-a-figure-1.svg']) {
+    for (const file of [
+      'README.md',
+      'report.html',
+      'score-tolerance/report.html',
+      'logit-tolerance/report.html',
+      'charts/paper-a-figure-1.svg',
+    ]) {
       expect(readFileSync(join(out, file), 'utf8'), file).toMatch(/[Cc]alibrated synthetic|CALIBRATED SYNTHETIC/);
     }
     const comparison = readFileSync(join(out, 'tables/paper-a-comparison.md'), 'utf8');
@@ -81,15 +92,21 @@ describe('reproducePaperA({ calibrated: true }) with 3 replicates', () => {
     expect(pool.size).toBe(13_567);
   });
 
-  it.skipIf(chromiumMissing !== undefined)('report.html opens in Chromium with Figure 1 drawn and all five tables (screenshot under results/)', async () => {
-    const html = readFileSync(join(out, 'report.html'), 'utf8');
-    for (const n of [1, 2, 3, 4, 5]) expect(html).toContain(`id="table-paper-a-table-${n}"`);
-    expect(html).toContain('id="chart-paper-a-figure-1"');
-    const seen = await openReport(join(out, 'report.html'), join(packageRoot(), 'results', 'screenshots', 'paper-a-calibrated-report.png'));
-    expect(seen.consoleErrors).toEqual([]);
-    expect(seen.externalRequests).toEqual([]);
-    expect(seen.chartSvgCounts.length).toBeGreaterThanOrEqual(1);
-    expect(seen.chartSvgCounts.every((count) => count >= 1)).toBe(true);
-    expect(seen.markCount).toBeGreaterThan(12);
-  });
+  it.skipIf(chromiumMissing !== undefined)(
+    'report.html opens in Chromium with Figure 1 drawn and all five tables (screenshot under results/)',
+    async () => {
+      const html = readFileSync(join(out, 'report.html'), 'utf8');
+      for (const n of [1, 2, 3, 4, 5]) expect(html).toContain(`id="table-paper-a-table-${n}"`);
+      expect(html).toContain('id="chart-paper-a-figure-1"');
+      const seen = await openReport(
+        join(out, 'report.html'),
+        join(packageRoot(), 'results', 'screenshots', 'paper-a-calibrated-report.png'),
+      );
+      expect(seen.consoleErrors).toEqual([]);
+      expect(seen.externalRequests).toEqual([]);
+      expect(seen.chartSvgCounts.length).toBeGreaterThanOrEqual(1);
+      expect(seen.chartSvgCounts.every((count) => count >= 1)).toBe(true);
+      expect(seen.markCount).toBeGreaterThan(12);
+    },
+  );
 });

@@ -12,10 +12,36 @@ function cell(pool: string, metric: string, access: string, values: CellSummary[
 
 // Values shaped like paper A Table 2's ACS Robust-Base row (0.0923; 2349 ± 1345, 2157 ± 1443, 708 ± 543).
 const summaries: CellSummary[] = [
-  cell('acs-robust-base', 'sp', 'decision', { oracle_gap: 0.0923, oracle_decision: 'reject', decision_mode: 'reject', queries_mean: 2349, queries_std: 1345, pool_size: 58700 }),
-  cell('acs-robust-base', 'sp', 'score', { oracle_gap: 0.0923, decision_mode: 'reject', queries_mean: 2157, queries_std: 1443, proxy_gap: 0.07 }),
-  cell('acs-robust-base', 'sp', 'logit', { oracle_gap: 0.0923, decision_mode: 'reject', queries_mean: 708, queries_std: 543, proxy_gap: 0.5 }),
-  cell('acs-robust-base', 'eo', 'decision', { oracle_gap: 0.0202, oracle_decision: 'accept', decision_mode: 'accept', queries_mean: 2711, queries_std: 1123, pool_size: 24101 }),
+  cell('acs-robust-base', 'sp', 'decision', {
+    oracle_gap: 0.0923,
+    oracle_decision: 'reject',
+    decision_mode: 'reject',
+    queries_mean: 2349,
+    queries_std: 1345,
+    pool_size: 58700,
+  }),
+  cell('acs-robust-base', 'sp', 'score', {
+    oracle_gap: 0.0923,
+    decision_mode: 'reject',
+    queries_mean: 2157,
+    queries_std: 1443,
+    proxy_gap: 0.07,
+  }),
+  cell('acs-robust-base', 'sp', 'logit', {
+    oracle_gap: 0.0923,
+    decision_mode: 'reject',
+    queries_mean: 708,
+    queries_std: 543,
+    proxy_gap: 0.5,
+  }),
+  cell('acs-robust-base', 'eo', 'decision', {
+    oracle_gap: 0.0202,
+    oracle_decision: 'accept',
+    decision_mode: 'accept',
+    queries_mean: 2711,
+    queries_std: 1123,
+    pool_size: 24101,
+  }),
 ];
 
 describe('paper A table layouts', () => {
@@ -55,7 +81,14 @@ describe('paper A table layouts', () => {
     const table = layoutPaperTable(paperATable1(), summaries);
     expect(table.rows.length).toBe(8);
     const row = table.rows.find((r) => r.model === 'Robust-Base' && r.dataset === 'ACS');
-    expect(row).toMatchObject({ sp_gap: 0.0923, eo_gap: 0.0202, sp_oracle: 'reject', eo_oracle: 'accept', sp_pool: 58700, eo_pool: 24101 });
+    expect(row).toMatchObject({
+      sp_gap: 0.0923,
+      eo_gap: 0.0202,
+      sp_oracle: 'reject',
+      eo_oracle: 'accept',
+      sp_pool: 58700,
+      eo_pool: 24101,
+    });
   });
 
   it('Tables 4 and 5 list their eight rows in the printed order (ACS then Adult; SP then EO; Robust then Unstable)', () => {

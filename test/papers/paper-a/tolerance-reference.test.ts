@@ -20,7 +20,7 @@ function uniformScorePool(size: number): AuditPool {
 }
 
 describe('toleranceReference(name, pool, metric, tolerance)', () => {
-  it('gives δ/f_Z(0) ≈ 4δ and δ·E[σ\'(Z)]/f_Z(0) ≈ (2/3)δ when scores are uniform (logistic density 1/4 at 0; E[S(1−S)] = 1/6)', () => {
+  it("gives δ/f_Z(0) ≈ 4δ and δ·E[σ'(Z)]/f_Z(0) ≈ (2/3)δ when scores are uniform (logistic density 1/4 at 0; E[S(1−S)] = 1/6)", () => {
     const reference = toleranceReference('uniform', uniformScorePool(20_000), 'sp', 0.05);
     expect(reference).not.toBeNull();
     // Standard logistic density at 0 is 1/4; the kernel estimate is within ~1% (smoothing bias h²f''(0)/2).

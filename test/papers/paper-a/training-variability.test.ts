@@ -21,16 +21,32 @@ function trainedAdult(k: number): SourcedPool[] {
         switched++;
       }
     }
-    return { ...entry, auditPool: { ...entry.auditPool, decision }, origin: 'trained-model' as const, reason: null, cached: true };
+    return {
+      ...entry,
+      auditPool: { ...entry.auditPool, decision },
+      origin: 'trained-model' as const,
+      reason: null,
+      cached: true,
+    };
   });
 }
 const adultOnly: TrainedPoolsProvider = async (dataset) =>
-  dataset === 'adult' ? { available: true, pools: trainedAdult(0) } : { available: false, reason: 'no ACS features (test stand-in).' };
+  dataset === 'adult'
+    ? { available: true, pools: trainedAdult(0) }
+    : { available: false, reason: 'no ACS features (test stand-in).' };
 const asked: Array<{ dataset: string; modelSeeds: number; splitSeeds: number }> = [];
 const seedPools: SeedPoolsProvider = async (dataset, counts) => {
   asked.push({ dataset, ...counts });
   const axes = ['base', 'model', 'split'] as const;
-  return { available: true, pairs: axes.map((axis, k) => ({ splitSeed: axis === 'split' ? 's/1' : 's', modelSeed: axis === 'model' ? 'm/1' : 'm', axis, pools: trainedAdult(k) })) };
+  return {
+    available: true,
+    pairs: axes.map((axis, k) => ({
+      splitSeed: axis === 'split' ? 's/1' : 's',
+      modelSeed: axis === 'model' ? 'm/1' : 'm',
+      axis,
+      pools: trainedAdult(k),
+    })),
+  };
 };
 
 describe('reproducePaperA({ seeds: { modelSeeds: 2, splitSeeds: 2 } }) with stand-in trained Adult pools', () => {
@@ -59,7 +75,9 @@ describe('reproducePaperA({ seeds: { modelSeeds: 2, splitSeeds: 2 } }) with stan
       expect(existsSync(join(out, folder, 'pools', 'acs-robust-dp.arrow')), folder).toBe(false);
     }
     const layout = JSON.parse(readFileSync(join(out, 'report-layout.json'), 'utf8'));
-    expect(layout.options.variability.runs.map((run: { axis: string; directory: string }) => [run.axis, run.directory])).toEqual([
+    expect(
+      layout.options.variability.runs.map((run: { axis: string; directory: string }) => [run.axis, run.directory]),
+    ).toEqual([
       ['base', '.'],
       ['model', 'seeds/model-seed-1'],
       ['split', 'seeds/split-seed-1'],
@@ -75,7 +93,17 @@ describe('reproducePaperA({ seeds: { modelSeeds: 2, splitSeeds: 2 } }) with stan
     // Seed 0 has Table 1's gaps exactly; the shifted pairs' gaps differ, so the gap cells stay reproduced.
     const table = readFileSync(join(out, 'tables/paper-a-comparison.csv'), 'utf8').split('\n');
     const header = table[0].split(',');
-    for (const column of ['seeds', 'seeds_min', 'seeds_median', 'seeds_max', 'seeds_mean', 'seeds_sd', 'model_seeds', 'split_seeds', 'seed_labels']) {
+    for (const column of [
+      'seeds',
+      'seeds_min',
+      'seeds_median',
+      'seeds_max',
+      'seeds_mean',
+      'seeds_sd',
+      'model_seeds',
+      'split_seeds',
+      'seed_labels',
+    ]) {
       expect(header).toContain(column);
     }
     const gap = table.find((line) => line.includes('paper-a/table1/adult/robust-base/sp/gap')) ?? '';
@@ -92,14 +120,24 @@ describe('reproducePaperA({ seeds: { modelSeeds: 2, splitSeeds: 2 } }) with stan
     const svg = readFileSync(join(out, 'charts/paper-a-seeds-table-1.svg'), 'utf8');
     expect(svg).toContain('Table 1: each trained cell over 3 seed pairs');
     expect(svg).toContain('Adult / Robust-Base · SP Gap');
-    expect(readFileSync(join(out, 'README.md'), 'utf8')).toMatch(/Training variability: every trained model retrained under 2 model seeds and 2 split seeds \(3 seed pairs/);
+    expect(readFileSync(join(out, 'README.md'), 'utf8')).toMatch(
+      /Training variability: every trained model retrained under 2 model seeds and 2 split seeds \(3 seed pairs/,
+    );
     expect(readFileSync(join(out, 'report.html'), 'utf8')).toContain('paper-a-seeds-table-1');
   });
 
   it("is rebuilt identically by 'fairaudit report' from the folder (report-layout.json keeps the seed runs)", async () => {
-    const before = ['tables/paper-a-comparison.csv', 'charts/paper-a-seeds-table-2.svg', 'charts/paper-a-seeds-table-2.vl.json'].map((file) => readFileSync(join(out, file), 'utf8'));
+    const before = [
+      'tables/paper-a-comparison.csv',
+      'charts/paper-a-seeds-table-2.svg',
+      'charts/paper-a-seeds-table-2.vl.json',
+    ].map((file) => readFileSync(join(out, file), 'utf8'));
     await writeReport(out, { png: false });
-    const after = ['tables/paper-a-comparison.csv', 'charts/paper-a-seeds-table-2.svg', 'charts/paper-a-seeds-table-2.vl.json'].map((file) => readFileSync(join(out, file), 'utf8'));
+    const after = [
+      'tables/paper-a-comparison.csv',
+      'charts/paper-a-seeds-table-2.svg',
+      'charts/paper-a-seeds-table-2.vl.json',
+    ].map((file) => readFileSync(join(out, file), 'utf8'));
     expect(after).toEqual(before);
   });
 });
@@ -108,7 +146,15 @@ describe('reproducePaperA without seeds', () => {
   it('never calls the seed provider (K = 1 is the single run)', async () => {
     const out = mkdtempSync(join(tmpdir(), 'paper-a-noseeds-'));
     const before = asked.length;
-    const result = await reproducePaperA({ outDirectory: out, trainedPools: adultOnly, seedPools, overrides: [parseOverride('replicates=2')], sensitivity: false, png: false, threads: 1 });
+    const result = await reproducePaperA({
+      outDirectory: out,
+      trainedPools: adultOnly,
+      seedPools,
+      overrides: [parseOverride('replicates=2')],
+      sensitivity: false,
+      png: false,
+      threads: 1,
+    });
     expect(asked.length).toBe(before);
     expect(result.seeds).toBeNull();
     expect(JSON.parse(readFileSync(join(out, 'report-layout.json'), 'utf8')).options.variability).toBeUndefined();

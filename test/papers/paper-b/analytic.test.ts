@@ -22,7 +22,13 @@ describe('publishedTable2()', () => {
     const rows = publishedTable2();
     expect(rows.map((row) => `${row.datasetLabel} ${row.attribute}`)).toEqual(Object.keys(expected));
     const compasRace = rows[5];
-    expect(compasRace).toMatchObject({ candidateSetSize: 2778, auditSetSize: 1389, candidateMinoritySize: 947, auditMinoritySize: 473, gap: 0.164 });
+    expect(compasRace).toMatchObject({
+      candidateSetSize: 2778,
+      auditSetSize: 1389,
+      candidateMinoritySize: 947,
+      auditMinoritySize: 473,
+      gap: 0.164,
+    });
     for (const row of rows) {
       // the printed N_min/N agrees with N_min and N to its printed digits
       expect(Math.abs(row.candidateMinoritySize / row.candidateSetSize - row.minorityShare)).toBeLessThan(0.0051);
@@ -55,7 +61,9 @@ describe('table3Rows(publishedTable2(), paperBTable3Options)', () => {
 describe('figure1Series(paperBFigure1Options)', () => {
   const series = figure1Series();
   const flipsAt = (regime: string, audit: string, excess: number) =>
-    series.flips.find((p) => p.regime.startsWith(regime) && p.audit === audit && Math.abs(p.excess_gap - excess) < 1e-12)!.flips;
+    series.flips.find(
+      (p) => p.regime.startsWith(regime) && p.audit === audit && Math.abs(p.excess_gap - excess) < 1e-12,
+    )!.flips;
   it('reproduces the §3.2 example: 2 vanilla flips hide 0.01 on a balanced 400-row audit set', () => {
     expect(flipsAt('balanced', 'vanilla', 0.01)).toBe(2);
     expect(flipsAt('balanced', 'vanilla', 0)).toBe(0);
@@ -69,7 +77,9 @@ describe('figure1Series(paperBFigure1Options)', () => {
   it('has 2 regimes × 2 audits × 101 gaps flip points and 3 detection points for each', () => {
     expect(series.flips).toHaveLength(404);
     expect(series.detection).toHaveLength(1212);
-    const point = series.detection.find((p) => p.regime.startsWith('balanced') && p.audit === 'respir' && p.excess_gap === 0 && p.canaries === 5)!;
+    const point = series.detection.find(
+      (p) => p.regime.startsWith('balanced') && p.audit === 'respir' && p.excess_gap === 0 && p.canaries === 5,
+    )!;
     expect(point.detection).toBeCloseTo(0.3551222864394239, 12); // python3: 1-(1-0.8*210/2000)**5
   });
 });

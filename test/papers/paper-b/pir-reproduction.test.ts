@@ -23,7 +23,12 @@ describe('paperBPirReproduction.run(options)', () => {
     const dataRows = markdown.split('\n').filter((line) => /^\| (2\^\d+|[\d,]+ \()/.test(line));
     expect(dataRows).toHaveLength(14);
     for (const row of dataRows) expect(row.trim().endsWith('| yes |')).toBe(true);
-    for (const file of ['paper-b-table-1.arrow', 'paper-b-table-1.csv', 'charts/paper-b-table-1.svg', 'charts/paper-b-table-1.png']) {
+    for (const file of [
+      'paper-b-table-1.arrow',
+      'paper-b-table-1.csv',
+      'charts/paper-b-table-1.svg',
+      'charts/paper-b-table-1.png',
+    ]) {
       expect(existsSync(join(folder, file)), file).toBe(true);
     }
   });
@@ -33,7 +38,18 @@ describe('writePaperBTableOne(folder, rows, {png: false})', () => {
   it('writes the table and the SVG chart but no PNG (reproduce paper-b-pir --no-png)', async () => {
     const folder = mkdtempSync(join(tmpdir(), 'fairaudit-pir-table-nopng-'));
     try {
-      const row = { entries: 16_384, queryMs: 0.1, answerMs: 0.01, recoverMs: 0.02, verifyMs: 0.01, queryBytes: 500, answerBytes: 500, hintBytes: 1e6, answerGBps: 10, correct: true };
+      const row = {
+        entries: 16_384,
+        queryMs: 0.1,
+        answerMs: 0.01,
+        recoverMs: 0.02,
+        verifyMs: 0.01,
+        queryBytes: 500,
+        answerBytes: 500,
+        hintBytes: 1e6,
+        answerGBps: 10,
+        correct: true,
+      };
       const paths = await writePaperBTableOne(folder, [row as unknown as PirBenchmarkRow], { png: false });
       expect(existsSync(join(folder, 'charts', 'paper-b-table-1.svg'))).toBe(true);
       expect(existsSync(join(folder, 'charts', 'paper-b-table-1.png'))).toBe(false);

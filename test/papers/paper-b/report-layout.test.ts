@@ -39,7 +39,13 @@ afterEach(() => {
 
 describe('fairaudit report / compare on results/paper-b (a paper-level folder without results.arrow)', () => {
   const out = join(mkdtempSync(join(tmpdir(), 'paper-b-layout-')), 'paper-b');
-  const files = ['tables/paper-b-table-2.csv', 'tables/paper-b-table-3-models.csv', 'comparison.csv', 'charts/paper-b-figure-2-models.vl.json', 'series/figure-1a-flips.csv'];
+  const files = [
+    'tables/paper-b-table-2.csv',
+    'tables/paper-b-table-3-models.csv',
+    'comparison.csv',
+    'charts/paper-b-figure-2-models.vl.json',
+    'series/figure-1a-flips.csv',
+  ];
   const written = new Map<string, string>();
 
   beforeAll(async () => {
@@ -50,7 +56,12 @@ describe('fairaudit report / compare on results/paper-b (a paper-level folder wi
       png: false,
       candidateSets: async (setting): Promise<CandidateSetModel> => {
         if (setting.dataset === 'ccd') throw inputError({ where: 'ccd', expected: 'the CCD files', found: 'nothing' });
-        return { ...setting, datasetSize: 6172, candidatePool: pool(2778, 947, [0.4, 0.564]), auditPool: pool(1389, 473, [0.4, 0.564]) };
+        return {
+          ...setting,
+          datasetSize: 6172,
+          candidatePool: pool(2778, 947, [0.4, 0.564]),
+          auditPool: pool(1389, 473, [0.4, 0.564]),
+        };
       },
     });
     for (const file of files) written.set(file, readFileSync(join(out, file), 'utf8'));

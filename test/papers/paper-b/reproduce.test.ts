@@ -29,13 +29,24 @@ function pool(size: number, minority: number, rates: [number, number]): AuditPoo
 
 function fakeModel(setting: { dataset: string; datasetLabel: string; attribute: string }): CandidateSetModel {
   // COMPAS race as printed: N = 2,778, N_min = 947, n = 1,389, n_min = 473 (paper B Table 2)
-  return { ...setting, datasetSize: 6172, candidatePool: pool(2778, 947, [0.4, 0.564]), auditPool: pool(1389, 473, [0.4, 0.564]) };
+  return {
+    ...setting,
+    datasetSize: 6172,
+    candidatePool: pool(2778, 947, [0.4, 0.564]),
+    auditPool: pool(1389, 473, [0.4, 0.564]),
+  };
 }
 
 describe('characteristicsOfModel(model)', () => {
   it('measures N, n, N_min, n_min, the gap and the accuracy on C', () => {
     const row = characteristicsOfModel(fakeModel({ dataset: 'compas', datasetLabel: 'COMPAS', attribute: 'race' }));
-    expect(row).toMatchObject({ candidateSetSize: 2778, auditSetSize: 1389, candidateMinoritySize: 947, auditMinoritySize: 473, origin: 'reproduced' });
+    expect(row).toMatchObject({
+      candidateSetSize: 2778,
+      auditSetSize: 1389,
+      candidateMinoritySize: 947,
+      auditMinoritySize: 473,
+      origin: 'reproduced',
+    });
     // rates round(0.564·947)/947 − round(0.4·1831)/1831 = 534/947 − 732/1831
     expect(row.gap).toBeCloseTo(534 / 947 - 732 / 1831, 12);
     expect(row.minorityShare).toBeCloseTo(947 / 2778, 12);
@@ -55,11 +66,26 @@ describe('runPaperB({ candidateSets, simulate: false })', () => {
       },
     });
     expect(result.reproducedRows).toBe(2);
-    expect(result.unavailable.map((missing) => missing.setting)).toEqual(['CCD gender', 'CCD education', 'CCD marriage', 'CCD age']);
-    for (const id of ['paper-b-table-3-analytic', 'paper-b-table-2', 'paper-b-table-3-models', 'paper-b-table-3-exact']) {
+    expect(result.unavailable.map((missing) => missing.setting)).toEqual([
+      'CCD gender',
+      'CCD education',
+      'CCD marriage',
+      'CCD age',
+    ]);
+    for (const id of [
+      'paper-b-table-3-analytic',
+      'paper-b-table-2',
+      'paper-b-table-3-models',
+      'paper-b-table-3-exact',
+    ]) {
       expect(existsSync(join(out, 'tables', `${id}.csv`)), id).toBe(true);
     }
-    for (const id of ['paper-b-figure-1a', 'paper-b-figure-1b', 'paper-b-figure-2-analytic', 'paper-b-figure-2-models']) {
+    for (const id of [
+      'paper-b-figure-1a',
+      'paper-b-figure-1b',
+      'paper-b-figure-2-analytic',
+      'paper-b-figure-2-models',
+    ]) {
       expect(existsSync(join(out, 'charts', `${id}.svg`)), id).toBe(true);
     }
     // 8 Table 2 cells per non-HateDay row (6 rows); the 4 CCD rows have no model: missing.
@@ -75,7 +101,12 @@ describe('runPaperB({ candidateSets, simulate: false })', () => {
     expect(exact).toMatch(/\| COMPAS \| gender \|/);
     expect(exact).toMatch(/\| HateDay \|.*not computed: no model of ours/);
     const layout = JSON.parse(readFileSync(join(out, 'report-layout.json'), 'utf8'));
-    expect(layout.options.exactMinimum.map((row: { attribute: string; certified: boolean }) => [row.attribute, row.certified])).toEqual([
+    expect(
+      layout.options.exactMinimum.map((row: { attribute: string; certified: boolean }) => [
+        row.attribute,
+        row.certified,
+      ]),
+    ).toEqual([
       ['gender', true],
       ['race', true],
     ]);

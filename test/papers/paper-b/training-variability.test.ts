@@ -30,12 +30,22 @@ function pool(size: number, minority: number, positives: [number, number]): Audi
 function model(setting: { dataset: string; datasetLabel: string; attribute: string }, k: number): CandidateSetModel {
   const majority = 2778 - 947;
   const positives: [number, number] = [Math.round(0.4 * majority), Math.round((0.4 + 0.164 + 0.01 * k) * 947)];
-  return { ...setting, datasetSize: 6172, candidatePool: pool(2778, 947, positives), auditPool: pool(1389, 473, [Math.round(0.4 * 916), Math.round(0.574 * 473)]) };
+  return {
+    ...setting,
+    datasetSize: 6172,
+    candidatePool: pool(2778, 947, positives),
+    auditPool: pool(1389, 473, [Math.round(0.4 * 916), Math.round(0.574 * 473)]),
+  };
 }
 
 const seedCandidateSets: SeedCandidateSetsProvider = async (setting, counts) => {
   expect(counts).toEqual({ modelSeeds: 2, splitSeeds: 2 });
-  return (['base', 'model', 'split'] as const).map((axis, k) => ({ splitSeed: axis === 'split' ? '2026/1' : '2026', modelSeed: axis === 'model' ? '2026/1' : '2026', axis, model: model(setting, k - 1) }));
+  return (['base', 'model', 'split'] as const).map((axis, k) => ({
+    splitSeed: axis === 'split' ? '2026/1' : '2026',
+    modelSeed: axis === 'model' ? '2026/1' : '2026',
+    axis,
+    model: model(setting, k - 1),
+  }));
 };
 
 describe('runPaperB({ seeds: { modelSeeds: 2, splitSeeds: 2 } }) with stand-in models (COMPAS race only)', () => {
@@ -47,7 +57,8 @@ describe('runPaperB({ seeds: { modelSeeds: 2, splitSeeds: 2 } }) with stand-in m
       png: false,
       seeds: { modelSeeds: 2, splitSeeds: 2 },
       candidateSets: async (setting) => {
-        if (setting.dataset !== 'compas' || setting.attribute !== 'race') throw inputError({ where: setting.dataset, expected: 'files', found: 'nothing' });
+        if (setting.dataset !== 'compas' || setting.attribute !== 'race')
+          throw inputError({ where: setting.dataset, expected: 'files', found: 'nothing' });
         return model(setting, -1);
       },
       seedCandidateSets,
@@ -65,13 +76,18 @@ describe('runPaperB({ seeds: { modelSeeds: 2, splitSeeds: 2 } }) with stand-in m
     const size = csv.find((line) => line.includes('paper-b/table2/compas/race/candidate-set-size')) ?? '';
     expect(size).toMatch(/,reproduced,/);
     expect(csv.some((line) => line.includes('paper-b/table2/ccd/'))).toBe(false);
-    for (const id of ['paper-b-seeds-table-2', 'paper-b-seeds-table-3']) expect(existsSync(join(out, 'charts', `${id}.svg`)), id).toBe(true);
+    for (const id of ['paper-b-seeds-table-2', 'paper-b-seeds-table-3'])
+      expect(existsSync(join(out, 'charts', `${id}.svg`)), id).toBe(true);
     expect(existsSync(join(out, 'tables/paper-b-table-3-variability.csv'))).toBe(true);
     expect(readFileSync(join(out, 'report.html'), 'utf8')).toContain('Training variability over 3 seed pairs');
   });
 
   it("is rebuilt identically by 'fairaudit report' (report-layout.json keeps each pair's Table 2 rows)", async () => {
-    const files = ['tables/paper-b-table-2-variability.csv', 'tables/paper-b-table-3-variability.csv', 'charts/paper-b-seeds-table-2.vl.json'];
+    const files = [
+      'tables/paper-b-table-2-variability.csv',
+      'tables/paper-b-table-3-variability.csv',
+      'charts/paper-b-seeds-table-2.vl.json',
+    ];
     const before = files.map((file) => readFileSync(join(out, file), 'utf8'));
     const { code } = await runCliInProcess(['report', out, '--no-png']);
     expect(code).toBe(0);
@@ -80,7 +96,7 @@ describe('runPaperB({ seeds: { modelSeeds: 2, splitSeeds: 2 } }) with stand-in m
 });
 
 describe('table3Variability(record)', () => {
-  it('compares each pair\'s Table 3 with the one computed from the published Table 2; a pair with the published row reproduces it', async () => {
+  it("compares each pair's Table 3 with the one computed from the published Table 2; a pair with the published row reproduces it", async () => {
     const setting = { dataset: 'compas', datasetLabel: 'COMPAS', attribute: 'race' };
     const { characteristicsOfModel } = await import('../../../papers/paper-b/table-2.js');
     const { publishedTable2 } = await import('../../../papers/paper-b/dataset-characteristics.js');

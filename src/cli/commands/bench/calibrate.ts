@@ -18,13 +18,18 @@ interface BenchCalibrateArguments {
  */
 export const benchCalibrateCommand: CommandModule<object, BenchCalibrateArguments> = {
   command: 'calibrate',
-  describe: "Time one GLR threshold calibration of paper A's Adult SP decision-access setting and print simulated audits per second (bar: < 2 min on 2 threads)",
+  describe:
+    "Time one GLR threshold calibration of paper A's Adult SP decision-access setting and print simulated audits per second (bar: < 2 min on 2 threads)",
   builder: (yargs: Argv) =>
     yargs
       .option('json', { type: 'boolean', default: false, describe: 'Print the figures as JSON' })
       .option('threads', { type: 'number', default: 2, describe: 'Worker threads' })
       .option('paths', { type: 'number', default: 4000, describe: 'Simulated audits per calibration pool' })
-      .option('groups', { type: 'string', default: '9158,4409', describe: 'The group sizes A,B (default: the Adult SP pool of paper A)' }) as unknown as Argv<BenchCalibrateArguments>,
+      .option('groups', {
+        type: 'string',
+        default: '9158,4409',
+        describe: 'The group sizes A,B (default: the Adult SP pool of paper A)',
+      }) as unknown as Argv<BenchCalibrateArguments>,
   handler: async (args) => {
     checkThreadsFlag(args.threads);
     checkIntegerFlag('--paths', args.paths, 100);
@@ -38,8 +43,23 @@ export const benchCalibrateCommand: CommandModule<object, BenchCalibrateArgument
       },
       wallSeconds: () => Number(process.hrtime.bigint()) / 1e9,
     };
-    const setting = { access: 'decision' as const, countA, countB, tolerance: 0.05, budget: 4000, minimumPerGroup: 1, order: 'random' as const, alpha: 0.05, beta: 0.2 };
-    const figures = await benchmarkCalibration(setting, { seed: 'bench-calibrate', paths: args.paths }, args.threads, clocks);
+    const setting = {
+      access: 'decision' as const,
+      countA,
+      countB,
+      tolerance: 0.05,
+      budget: 4000,
+      minimumPerGroup: 1,
+      order: 'random' as const,
+      alpha: 0.05,
+      beta: 0.2,
+    };
+    const figures = await benchmarkCalibration(
+      setting,
+      { seed: 'bench-calibrate', paths: args.paths },
+      args.threads,
+      clocks,
+    );
     if (args.json) {
       process.stdout.write(`${JSON.stringify({ calibrate: figures })}\n`);
       return;

@@ -13,12 +13,21 @@ interface BenchGlrArguments {
 /** `fairaudit bench glr`: Bernoulli and Gaussian GLR updates per second on one thread. */
 export const benchGlrCommand: CommandModule<object, BenchGlrArguments> = {
   command: 'glr',
-  describe: 'GLR updates per second (one observation folded in, exact signed statistic brought up to date) on one thread, and the betting test\'s beside them',
+  describe:
+    "GLR updates per second (one observation folded in, exact signed statistic brought up to date) on one thread, and the betting test's beside them",
   builder: (yargs: Argv) =>
     yargs
-      .option('json', { type: 'boolean', default: false, describe: 'Print {"bernoulli": {"updatesPerSecond": ...}, "gaussian": {...}}' })
+      .option('json', {
+        type: 'boolean',
+        default: false,
+        describe: 'Print {"bernoulli": {"updatesPerSecond": ...}, "gaussian": {...}}',
+      })
       .option('updates', { type: 'number', default: 4_000_000, describe: 'Observations in the synthetic stream' })
-      .option('runs', { type: 'number', default: 5, describe: 'Timed passes (the median is reported)' }) as Argv<BenchGlrArguments>,
+      .option('runs', {
+        type: 'number',
+        default: 5,
+        describe: 'Timed passes (the median is reported)',
+      }) as Argv<BenchGlrArguments>,
   handler: (argv) => {
     for (const flag of ['updates', 'runs'] as const) {
       if (!(Number.isSafeInteger(argv[flag]) && argv[flag] >= 1)) {
@@ -32,10 +41,28 @@ export const benchGlrCommand: CommandModule<object, BenchGlrArguments> = {
       },
       wallSeconds: () => Number(process.hrtime.bigint()) / 1e9,
     };
-    const bernoulli = measureGlrThroughput('bernoulli', argv.updates, argv.runs, createRandom('bench-glr-bernoulli'), clocks);
-    const gaussian = measureGlrThroughput('gaussian', argv.updates, argv.runs, createRandom('bench-glr-gaussian'), clocks);
+    const bernoulli = measureGlrThroughput(
+      'bernoulli',
+      argv.updates,
+      argv.runs,
+      createRandom('bench-glr-bernoulli'),
+      clocks,
+    );
+    const gaussian = measureGlrThroughput(
+      'gaussian',
+      argv.updates,
+      argv.runs,
+      createRandom('bench-glr-gaussian'),
+      clocks,
+    );
     // The betting test on the Bernoulli workload (same stream seed): its cost per query beside the GLR's (bar: at most 3x).
-    const betting = measureTestThroughput('betting', argv.updates, argv.runs, createRandom('bench-glr-bernoulli'), clocks);
+    const betting = measureTestThroughput(
+      'betting',
+      argv.updates,
+      argv.runs,
+      createRandom('bench-glr-bernoulli'),
+      clocks,
+    );
     const costRatio = bernoulli.updatesPerSecond / betting.updatesPerSecond;
     if (argv.json) {
       const entry = (r: Pick<typeof bernoulli, 'updatesPerSecond' | 'wallUpdatesPerSecond' | 'updates' | 'runs'>) => ({

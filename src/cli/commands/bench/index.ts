@@ -8,4 +8,11 @@ import { benchRespirCommand } from '../respir.js';
 
 /** The `fairaudit bench` subcommands (glr, runner, pir, ...): one file each, listed here. */
 // biome-ignore lint/suspicious/noExplicitAny: command modules differ in their argument types
-export const benchCommands: CommandModule<any, any>[] = [benchGlrCommand, benchCalibrateCommand, benchRunnerCommand, benchPaperACommand, benchPirCommand, benchRespirCommand];
+export const benchCommands: CommandModule<any, any>[] = [
+  benchGlrCommand,
+  benchCalibrateCommand,
+  benchRunnerCommand,
+  benchPaperACommand,
+  benchPirCommand,
+  benchRespirCommand,
+];

@@ -10,11 +10,16 @@ interface BenchPaperAArguments {
 /** `fairaudit bench paper-a`: compute time of paper A's audits (48 cells x replicates) on one thread. */
 export const benchPaperACommand: CommandModule<object, BenchPaperAArguments> = {
   command: 'paper-a',
-  describe: "Compute time of paper A's 48-cell audit grid on the calibrated pools, one thread (bar: < 2 s for 20 replicates per cell)",
+  describe:
+    "Compute time of paper A's 48-cell audit grid on the calibrated pools, one thread (bar: < 2 s for 20 replicates per cell)",
   builder: (yargs: Argv) =>
     yargs
       .option('json', { type: 'boolean', default: false, describe: 'Print the figures as JSON' })
-      .option('replicates', { type: 'number', default: 20, describe: 'Replicates per cell' }) as unknown as Argv<BenchPaperAArguments>,
+      .option('replicates', {
+        type: 'number',
+        default: 20,
+        describe: 'Replicates per cell',
+      }) as unknown as Argv<BenchPaperAArguments>,
   handler: (args) => {
     checkIntegerFlag('--replicates', args.replicates, 1);
     const figures = benchmarkPaperA(args.replicates);

@@ -21,7 +21,11 @@ function parseLogSizes(text: string): number[] {
     ? Array.from({ length: Math.max(0, Number(range[2]) - Number(range[1]) + 1) }, (_, i) => Number(range[1]) + i)
     : text.split(',').map((part) => Number(part.trim()));
   if (values.length === 0 || values.some((value) => !Number.isInteger(value) || value < 0 || value > 28)) {
-    throw inputError({ where: '--log-n', expected: 'a range such as 14..24 or a list such as 14,20,24 (each in [0, 28])', found: text });
+    throw inputError({
+      where: '--log-n',
+      expected: 'a range such as 14..24 or a list such as 14,20,24 (each in [0, 28])',
+      found: text,
+    });
   }
   return values;
 }
@@ -39,10 +43,15 @@ const number = (value: number, digits: number, width: number) => value.toFixed(d
 /** `fairaudit bench pir`: offline and online PIR costs and answer throughput per database size. */
 export const benchPirCommand: CommandModule<object, BenchPirArguments> = {
   command: 'pir',
-  describe: 'SimplePIR with commitment: hint, query, answer, recovery times, bytes and answer GB/s per database size (one core)',
+  describe:
+    'SimplePIR with commitment: hint, query, answer, recovery times, bytes and answer GB/s per database size (one core)',
   builder: (yargs: Argv) =>
     yargs
-      .option('log-n', { type: 'string', default: '14..24', describe: 'log2 of the entry counts: a range 14..24 or a list 14,20' })
+      .option('log-n', {
+        type: 'string',
+        default: '14..24',
+        describe: 'log2 of the entry counts: a range 14..24 or a list 14,20',
+      })
       .option('sizes', { type: 'string', describe: 'extra entry counts, comma-separated (e.g. 13500,2778,36450)' })
       .option('paper-sizes', {
         type: 'boolean',
@@ -50,11 +59,21 @@ export const benchPirCommand: CommandModule<object, BenchPirArguments> = {
         describe: `add paper B's candidate-set sizes (${PAPER_B_CANDIDATE_SETS.map((s) => `${s.dataset} ${s.entries}`).join(', ')})`,
       })
       .option('entry-bits', { type: 'number', default: 1, describe: 'bits per entry (1 for labels)' })
-      .option('repetitions', { type: 'number', default: 30, describe: 'online repetitions per size (medians reported)' })
+      .option('repetitions', {
+        type: 'number',
+        default: 30,
+        describe: 'online repetitions per size (medians reported)',
+      })
       .option('json', { type: 'boolean', default: false, describe: 'print one JSON object per size, one per line' })
-      .option('out', { type: 'string', describe: 'also write paper B Table 1 (Arrow, CSV, Markdown) and its chart to this folder' })
+      .option('out', {
+        type: 'string',
+        describe: 'also write paper B Table 1 (Arrow, CSV, Markdown) and its chart to this folder',
+      })
       .example('$0 bench pir --log-n 14..24 --json', 'the speed figures per size as JSON lines')
-      .example('$0 bench pir --paper-sizes --out results/pir-table-1', 'paper B Table 1 as a table and chart') as Argv<BenchPirArguments>,
+      .example(
+        '$0 bench pir --paper-sizes --out results/pir-table-1',
+        'paper B Table 1 as a table and chart',
+      ) as Argv<BenchPirArguments>,
   handler: async (argv) => {
     checkIntegerFlag('--repetitions', argv.repetitions, 1, 10_000);
     checkIntegerFlag('--entry-bits', argv['entry-bits'], 1, 8);

@@ -18,12 +18,14 @@ export const benchRunnerCommand: CommandModule<object, BenchRunnerArguments> = {
       .option('json', { type: 'boolean', default: false, describe: 'Print the figures as JSON' })
       .option('replicates', {
         type: 'number',
-        describe: 'Replicates per timed run (default 40000: worker start-up is then about 2% of the 1-thread time); with --dry, in all (default 10^8)',
+        describe:
+          'Replicates per timed run (default 40000: worker start-up is then about 2% of the 1-thread time); with --dry, in all (default 10^8)',
       })
       .option('dry', {
         type: 'boolean',
         default: false,
-        describe: 'Run the plan, checkpoints and results writer of the quickstart grid without audits, and print the peak RSS (the bound: < 500 MB for 10^8 replicates)',
+        describe:
+          'Run the plan, checkpoints and results writer of the quickstart grid without audits, and print the peak RSS (the bound: < 500 MB for 10^8 replicates)',
       }) as unknown as Argv<BenchRunnerArguments>,
   handler: async (args) => {
     if (args.dry) {

@@ -60,14 +60,18 @@ function range(count: number): number[] {
 function rowTimesFunction(): string {
   const pairs = range(BLOCK_PAIRS);
   const accumulators = pairs.map((q) => `(local $acc${q} v128)`).join(' ');
-  const load = pairs.map((q) => `(local.set $acc${q} (v128.load offset=${16 * q} (local.get $from)))`).join('\n        ');
+  const load = pairs
+    .map((q) => `(local.set $acc${q} (v128.load offset=${16 * q} (local.get $from)))`)
+    .join('\n        ');
   const update = pairs
     .map(
       (q) =>
         `(local.set $acc${q} (f64x2.add (local.get $acc${q}) (f64x2.mul (local.get $a) (v128.load offset=${16 * q} (local.get $row)))))`,
     )
     .join('\n            ');
-  const store = pairs.map((q) => `(v128.store offset=${16 * q} (local.get $to) (local.get $acc${q}))`).join('\n        ');
+  const store = pairs
+    .map((q) => `(v128.store offset=${16 * q} (local.get $to) (local.get $acc${q}))`)
+    .join('\n        ');
   return `
   (func $rowTimes (param $index i32) (param $value i32) (param $count i32) (param $weights i32)
                   (param $start i32) (param $outSize i32) (param $out i32)

@@ -6,13 +6,77 @@ import { mlpKernelText } from './mlp-kernel-text.js';
 
 /** The functions of the MLP kernel module (contracts in mlp-kernel-text.ts). */
 export interface MlpKernelExports {
-  forwardSparse(rowStart: number, column: number, value: number, order: number, start: number, batch: number, weights: number, bias: number, outSize: number, out: number): void;
-  forwardDense(input: number, inSize: number, batch: number, weights: number, bias: number, outSize: number, out: number, indexScratch: number, valueScratch: number): void;
+  forwardSparse(
+    rowStart: number,
+    column: number,
+    value: number,
+    order: number,
+    start: number,
+    batch: number,
+    weights: number,
+    bias: number,
+    outSize: number,
+    out: number,
+  ): void;
+  forwardDense(
+    input: number,
+    inSize: number,
+    batch: number,
+    weights: number,
+    bias: number,
+    outSize: number,
+    out: number,
+    indexScratch: number,
+    valueScratch: number,
+  ): void;
   backwardBias(delta: number, batch: number, outSize: number, gradient: number): void;
-  backwardSparseWeights(rowStart: number, column: number, value: number, order: number, start: number, batch: number, delta: number, outSize: number, gradient: number): void;
-  backwardDenseWeights(input: number, inSize: number, batch: number, delta: number, outSize: number, gradient: number, indexScratch: number, valueScratch: number): void;
-  backwardDenseDeltas(input: number, inSize: number, batch: number, delta: number, outSize: number, weights: number, previousDelta: number, keepScale: number, transposed: number): void;
-  adam(parameters: number, gradient: number, first: number, second: number, count: number, rate: number, beta1: number, beta2: number, oneMinusBeta1: number, oneMinusBeta2: number, firstCorrection: number, secondCorrection: number, epsilon: number): void;
+  backwardSparseWeights(
+    rowStart: number,
+    column: number,
+    value: number,
+    order: number,
+    start: number,
+    batch: number,
+    delta: number,
+    outSize: number,
+    gradient: number,
+  ): void;
+  backwardDenseWeights(
+    input: number,
+    inSize: number,
+    batch: number,
+    delta: number,
+    outSize: number,
+    gradient: number,
+    indexScratch: number,
+    valueScratch: number,
+  ): void;
+  backwardDenseDeltas(
+    input: number,
+    inSize: number,
+    batch: number,
+    delta: number,
+    outSize: number,
+    weights: number,
+    previousDelta: number,
+    keepScale: number,
+    transposed: number,
+  ): void;
+  adam(
+    parameters: number,
+    gradient: number,
+    first: number,
+    second: number,
+    count: number,
+    rate: number,
+    beta1: number,
+    beta2: number,
+    oneMinusBeta1: number,
+    oneMinusBeta2: number,
+    firstCorrection: number,
+    secondCorrection: number,
+    epsilon: number,
+  ): void;
 }
 
 /** The slice of the WebAssembly JS API used here (the project's TypeScript libs do not declare it). */
@@ -61,7 +125,11 @@ export async function prepareMlpKernels(): Promise<boolean> {
   if (mlpKernelModule() !== null) return true;
   if (wasm === undefined) return false;
   let wabtFactory: () => Promise<{
-    parseWat(name: string, text: string, features: Record<string, boolean>): {
+    parseWat(
+      name: string,
+      text: string,
+      features: Record<string, boolean>,
+    ): {
       resolveNames(): void;
       validate(): void;
       toBinary(options: object): { buffer: Uint8Array };

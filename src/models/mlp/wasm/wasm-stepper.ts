@@ -42,8 +42,14 @@ export function wasmStepper(
   let largestLayer = 0;
   for (let l = 0; l + 1 < sizes.length; l++) largestLayer = Math.max(largestLayer, sizes[l] * sizes[l + 1]);
   const bytes =
-    4 * 8 * count + 2 * 8 * batch * units + 4 * (input.rows + 1) + 12 * nonzeros + 4 * input.rows + 12 * widest +
-    8 * largestLayer + 16 * (13 + 2 * sizes.length);
+    4 * 8 * count +
+    2 * 8 * batch * units +
+    4 * (input.rows + 1) +
+    12 * nonzeros +
+    4 * input.rows +
+    12 * widest +
+    8 * largestLayer +
+    16 * (13 + 2 * sizes.length);
   const kernel = new MlpKernelInstance(module, bytes);
   const k = kernel.exports;
   const doubles = (length: number) => {
@@ -87,9 +93,30 @@ export function wasmStepper(
       for (let l = 0; l < layers; l++) {
         const outSize = sizes[l + 1];
         if (l === 0) {
-          k.forwardSparse(rowStart.at, column.at, value.at, order.at, start, b, parameters.at + weightAt[0], parameters.at + biasAt[0], outSize, activations[1].at);
+          k.forwardSparse(
+            rowStart.at,
+            column.at,
+            value.at,
+            order.at,
+            start,
+            b,
+            parameters.at + weightAt[0],
+            parameters.at + biasAt[0],
+            outSize,
+            activations[1].at,
+          );
         } else {
-          k.forwardDense(activations[l].at, sizes[l], b, parameters.at + weightAt[l], parameters.at + biasAt[l], outSize, activations[l + 1].at, indexScratch.at, valueScratch.at);
+          k.forwardDense(
+            activations[l].at,
+            sizes[l],
+            b,
+            parameters.at + weightAt[l],
+            parameters.at + biasAt[l],
+            outSize,
+            activations[l + 1].at,
+            indexScratch.at,
+            valueScratch.at,
+          );
         }
         if (l + 1 < layers) {
           const out = activations[l + 1].view;
@@ -119,16 +146,56 @@ export function wasmStepper(
         const outSize = sizes[l + 1];
         k.backwardBias(deltas[l + 1].at, b, outSize, gradient.at + biasAt[l]);
         if (l === 0) {
-          k.backwardSparseWeights(rowStart.at, column.at, value.at, order.at, start, b, deltas[1].at, outSize, gradient.at + weightAt[0]);
+          k.backwardSparseWeights(
+            rowStart.at,
+            column.at,
+            value.at,
+            order.at,
+            start,
+            b,
+            deltas[1].at,
+            outSize,
+            gradient.at + weightAt[0],
+          );
         } else {
-          k.backwardDenseWeights(activations[l].at, sizes[l], b, deltas[l + 1].at, outSize, gradient.at + weightAt[l], indexScratch.at, valueScratch.at);
-          k.backwardDenseDeltas(activations[l].at, sizes[l], b, deltas[l + 1].at, outSize, parameters.at + weightAt[l], deltas[l].at, keepScale, transposed.at);
+          k.backwardDenseWeights(
+            activations[l].at,
+            sizes[l],
+            b,
+            deltas[l + 1].at,
+            outSize,
+            gradient.at + weightAt[l],
+            indexScratch.at,
+            valueScratch.at,
+          );
+          k.backwardDenseDeltas(
+            activations[l].at,
+            sizes[l],
+            b,
+            deltas[l + 1].at,
+            outSize,
+            parameters.at + weightAt[l],
+            deltas[l].at,
+            keepScale,
+            transposed.at,
+          );
         }
       }
       adamSteps += 1;
       k.adam(
-        parameters.at, gradient.at, first.at, second.at, count, settings.learningRate, beta1, beta2, 1 - beta1, 1 - beta2,
-        1 / (1 - beta1 ** adamSteps), 1 / (1 - beta2 ** adamSteps), epsilon,
+        parameters.at,
+        gradient.at,
+        first.at,
+        second.at,
+        count,
+        settings.learningRate,
+        beta1,
+        beta2,
+        1 - beta1,
+        1 - beta2,
+        1 / (1 - beta1 ** adamSteps),
+        1 / (1 - beta2 ** adamSteps),
+        epsilon,
       );
       return loss / b;
     },
