@@ -5,7 +5,7 @@
 //   node scripts/measure-results-writer.mjs --rows 100000000 --out /tmp/results.arrow [--batch 65536] [--mode stream|whole] [--keep]
 // Needs dist/ (npm run build). Prints one JSON line: rows, batches, bytes, seconds,
 // peak RSS (process.resourceUsage().maxRSS) and the RSS before the first row.
-// The rows are synthetic (issue 13, phase 1): the 12 cells of configs/quickstart.yaml,
+// The rows are synthetic : the 12 cells of configs/quickstart.yaml,
 // replicates in canonical order, outcome values from a cheap integer hash, and seeds
 // of the real length (32 hex digits) from that hash rather than SHA-256 (deriveSeed),
 // which would add ~100 s of CPU for 10^8 rows and no memory.

@@ -13,7 +13,7 @@ import { declaredLogitBounds, REPRODUCTION_CALIBRATION } from './error-control/s
 import type { SourcedPool } from './pool-sources.js';
 import { PAPER_A_BASE_POOLS } from './pools.js';
 
-/** The experiment of Tables 2 and 3 recomputed with the tests of issue 11 (results/paper-a/beyond-the-paper/). */
+/** The experiment of Tables 2 and 3 recomputed with the error-controlled tests (results/paper-a/beyond-the-paper/). */
 export const PAPER_A_BEYOND_EXPERIMENT = 'paper-a-beyond';
 
 /** Its folder under results/paper-a/. */
@@ -65,7 +65,7 @@ export function beyondConfig(input: BeyondThePaperInput): ExperimentConfig {
     {
       ...raw,
       experiment: PAPER_A_BEYOND_EXPERIMENT,
-      description: `${input.notice ? `${input.notice} ` : ''}Beyond paper A: Tables 2 and 3's audits with the calibrated GLR and the betting test (issue 11).`,
+      description: `${input.notice ? `${input.notice} ` : ''}Beyond paper A: Tables 2 and 3's audits with the calibrated GLR and the betting test (error-controlled tests).`,
       settings: { ...settings, calibration: REPRODUCTION_CALIBRATION, logitBounds },
       grid: {
         ...((raw.grid ?? {}) as Record<string, unknown>),

@@ -178,7 +178,7 @@ export const paperALayout: PaperLayout = {
 
     const labels = poolDataLabels(options.pools);
     parts.tables = paperATables(labels).map((layout) => layoutPaperTable(layout, input.summaries));
-    // After Tables 2 and 3: the same audits with the tests of issue 11, marked as beyond the paper.
+    // After Tables 2 and 3: the same audits with the error-controlled tests, marked as beyond the paper.
     parts.tables.splice(3, 0, ...(await beyondTables(input.directory, input.summaries)));
     const tolerances = toleranceTable(input, options);
     if (tolerances !== null) parts.tables.push(tolerances);

@@ -346,7 +346,7 @@ async function runAudits(plan: PaperAPlan, written: WrittenPools, options: Paper
   return { runs, comparisonRows };
 }
 
-/** Stage 3b (beyond the paper, before the main report that shows it): Tables 2 and 3's audits with the tests of issue 11. */
+/** Stage 3b (beyond the paper, before the main report that shows it): Tables 2 and 3's audits with the error-controlled tests. */
 async function runBeyond(plan: PaperAPlan, written: WrittenPools, options: PaperAOptions): Promise<PaperARun> {
   const main = plan.runs.find((run) => run.key === 'main') as PaperAPlan['runs'][number];
   const input = {

@@ -267,7 +267,7 @@ describe('fairaudit audit bad input (in process, through main())', () => {
         ],
         /--early/,
       ],
-      // Issue 13: a RangeError (exit 1) from the typed arrays before.
+      // A RangeError (exit 1) from the typed arrays before the reader checked the rows.
       [
         [
           '--synthetic',
@@ -277,7 +277,7 @@ describe('fairaudit audit bad input (in process, through main())', () => {
         ],
         /^fairaudit: --synthetic: size: expected an integer in \[2, 50000000\], found 1000000000000\n$/,
       ],
-      // Issue 13: unknown keys were ignored, so a misspelt rate ran with another pool.
+      // Unknown keys used to be ignored, so a misspelt rate ran with another pool.
       [
         [
           '--synthetic',
@@ -291,12 +291,12 @@ describe('fairaudit audit bad input (in process, through main())', () => {
         ['--synthetic', '{"size": 100, "__proto__": {"size": 5}}', '--seed', '1'],
         /^fairaudit: --synthetic: __proto__: expected a setting key, found the reserved key "__proto__"/,
       ],
-      // Issue 13: read without end before.
+      // Read without end before the cap.
       [
         ['--pool', '/dev/zero', '--seed', '1'],
         /^fairaudit: \/dev\/zero: expected a readable pool file of at most 500 MiB, found a larger file\n$/,
       ],
-      // Issue 13: two decision columns in Arrow were read as the first one.
+      // Two decision columns in Arrow were read as the first one.
       [
         ['--pool', twoDecisionColumns(), '--seed', '1'],
         /two-decisions\.arrow: schema: expected each column named once, found "column \\"decision\\" 2 times"\n$/,

@@ -15,7 +15,7 @@ const pool = generateSyntheticPool({
 });
 const small = { budget: 300, tolerance: 0.1, alpha: 0.1, seed: '4', replicates: 10 } as const;
 
-describe('auditPool(pool, settings, name, lookup) with the tests of issue 11', () => {
+describe('auditPool(pool, settings, name, lookup) with the error-controlled tests', () => {
   it('test calibrated-glr calibrates in this thread when the cache lacks it, then reads it; calibrateForAuditPool computes the same ahead', async () => {
     const cacheDirectory = mkdtempSync(join(tmpdir(), 'fairaudit-audit-pool-'));
     const settings = {

@@ -51,7 +51,7 @@ function independentRates(
 
 describe('calibrateGlrThresholds(setting, options)', () => {
   it('decision access: an independent Monte Carlo at the tightest compliant and violating pools stays within alpha and beta', () => {
-    // Base rates at both ends and in the middle, where the two suprema sit (report of issue 11).
+    // Base rates at both ends and in the middle, where the two suprema sit (the calibration's measurements).
     const result = calibrateGlrThresholds(small, { seed: 'small', paths: 2000, baseRates: [0, 0.1, 0.5, 0.9, 1] });
     expect(result.certified).toBe(true);
     expect(result.upper).toBeGreaterThan(0);

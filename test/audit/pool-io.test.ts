@@ -147,7 +147,7 @@ describe('writePoolFile(path, pool) and readPoolFile(path) on Arrow IPC', () => 
   });
 });
 
-describe('readPoolFile(path) on hostile input (issue 13)', () => {
+describe('readPoolFile(path) on hostile input', () => {
   it('reads RFC 4180 quoted cells ("0", "1") as their values, as every spreadsheet writes them', () => {
     const pool = readPoolFile(csv('quoted.csv', '"group","label","decision"\n"0","1","1"\n"1","0","0"\n0,0,1\n'));
     expect(pool.size).toBe(3);

@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { runCliInProcess } from '../helpers/cli.js';
 import { temporaryFolder } from '../helpers/temporary-folder.js';
 
-// Issue 13: error messages echoed a 45 MB config value, a 4 MB CSV cell and 10 KB of
+// Error messages used to echo a 45 MB config value, a 4 MB CSV cell and 10 KB of
 // escaped binary whole. describeFound (src/util/errors.ts) now quotes at most 200 characters.
 describe('error messages quote at most ~200 characters of the offending input', () => {
   const folder = temporaryFolder('fairaudit-echo-');
@@ -55,7 +55,7 @@ describe('error messages quote at most ~200 characters of the offending input', 
   });
 });
 
-describe('configs a user can get wrong in hostile ways: exit 2 with a short message (issue 13)', () => {
+describe('configs a user can get wrong in hostile ways: exit 2 with a short message', () => {
   const folder = temporaryFolder('fairaudit-hostile-');
 
   it('plan and run of the billion-laughs YAML: exit 2 in well under a second (a ReferenceError stack, exit 1, before)', async () => {

@@ -26,7 +26,7 @@ async function waitFor(condition: () => boolean, what: string): Promise<void> {
   }
 }
 
-describe('one writer per output folder (issue 13)', () => {
+describe('one writer per output folder', () => {
   it('two identical runs started together into one --out: exactly one runs, the other exits 2 naming the holder; the results equal a single run', async () => {
     const folder = temporaryFolder();
     const file = writeText(folder, 'long.yaml', LONG);
@@ -163,7 +163,7 @@ describe('one writer per output folder (issue 13)', () => {
   });
 });
 
-describe('fairaudit report of a folder a run holds (issue 13)', () => {
+describe('fairaudit report of a folder a run holds', () => {
   it('exit 2 naming the run that holds it; the run finishes undisturbed', async () => {
     const folder = temporaryFolder();
     const file = writeText(folder, 'long.yaml', LONG);
@@ -215,7 +215,7 @@ function makeImmutable(folder: string, immutable: boolean): boolean {
   return spawnSync('chattr', [immutable ? '+i' : '-i', folder]).status === 0;
 }
 
-describe('a results folder the file system will not write (issue 13)', () => {
+describe('a results folder the file system will not write', () => {
   it('report and run --out into it: exit 2 naming the folder (an internal-error stack before), results untouched', async (context) => {
     const folder = temporaryFolder();
     const out = join(folder, 'results');

@@ -77,7 +77,7 @@ describe('chunksOfShard(plan, shard)', () => {
   });
 });
 
-describe('plans at scale: made from the grid on demand (issue 13)', () => {
+describe('plans at scale: made from the grid on demand', () => {
   it('buildPlan of 10^8 replicates a cell in chunks of 1 (4 × 10^8 chunks) counts them without making them', () => {
     const config = parseConfig(
       smallExperimentYaml('huge', 100_000_000).replace('chunkSize: 7', 'chunkSize: 1'),

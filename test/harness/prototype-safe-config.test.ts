@@ -8,7 +8,7 @@ import { runCliInProcess } from '../helpers/cli.js';
 const BASE =
   'experiment: proto\nkind: sequential-audit\nseed: 1\nreplicates: 2\nsettings:\n  pool: { synthetic: { size: 100, decisionRate: [0.4, 0.3] } }\n';
 
-describe('parseOverride(text) refuses keys that reach a prototype (issue 13)', () => {
+describe('parseOverride(text) refuses keys that reach a prototype', () => {
   it('reads ordinary flags', () => {
     expect(parseOverride('budget=2000')).toEqual({
       path: ['settings', 'budget'],
@@ -43,7 +43,7 @@ describe('parseOverride(text) refuses keys that reach a prototype (issue 13)', (
   });
 });
 
-describe('loadConfig / configFromObject: settings without prototypes (issue 13)', () => {
+describe('loadConfig / configFromObject: settings without prototypes', () => {
   it('refuses __proto__ and constructor keys in YAML with exit-2 errors naming the key path', () => {
     expect(() => parseConfig(`${BASE}  __proto__: { budget: 1 }\n`, 'p.yaml')).toThrow(
       /p\.yaml: settings\.__proto__: expected a setting key/,
@@ -66,7 +66,7 @@ describe('loadConfig / configFromObject: settings without prototypes (issue 13)'
   });
 });
 
-describe('fairaudit run CONFIG --set __proto__.outDirectory=DIR (issue 13)', () => {
+describe('fairaudit run CONFIG --set __proto__.outDirectory=DIR', () => {
   it('exits 2 naming the flag; DIR is not written and Object.prototype stays clean (the run was redirected there before)', async () => {
     const target = join(mkdtempSync(join(tmpdir(), 'fairaudit-proto-')), 'redirected');
     const { code, stderr } = await runCliInProcess([

@@ -128,7 +128,7 @@ async function killedRun(small: string) {
   return { file, out, plan, checkpoints, reference: reference.resultsFile, snapshot };
 }
 
-describe('fairaudit run CONFIG --resume: checked checkpoints (issue 13)', () => {
+describe('fairaudit run CONFIG --resume: checked checkpoints', () => {
   // 2 cells × 60 replicates in chunks of 10: 12 chunks.
   const SMALL = YAML.replace('replicates: 1500', 'replicates: 60').replace('chunkSize: 25', 'chunkSize: 10');
 

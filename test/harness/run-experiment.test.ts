@@ -240,7 +240,7 @@ grid:
   });
 });
 
-describe('runExperiment(config) of a grid above 10,000 cells (issue 13)', () => {
+describe('runExperiment(config) of a grid above 10,000 cells', () => {
   it('checks every cell before anything is written: a bad combination stops the run with InputError and no output folder', async () => {
     const folder = temporaryFolder();
     const budgets = Array.from({ length: 5001 }, (_, i) => i + 100).join(', ');

@@ -345,7 +345,7 @@ describe('fairaudit pir audit', () => {
   });
 });
 
-describe('fairaudit pir serve --port PORT on a busy port (issue 13)', () => {
+describe('fairaudit pir serve --port PORT on a busy port', () => {
   test('exits 2 naming --port and the port (an EADDRINUSE stack, exit 1, before)', async () => {
     const server = createServer();
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));

@@ -12,7 +12,7 @@ import { runCliInProcess } from '../helpers/cli.js';
 import { providerFileFor } from '../helpers/provider-file.js';
 
 /**
- * The threat of issue 12: a provider that has read the project's code. Until commit
+ * The threat: a provider that has read the project's code. Until commit
  * 81c6040, `pir audit` drew S and the canaries from createRandom('pir-audit') by default
  * (be32e79: the canaries are the first k of shuffleInPlace(createRandom(seed), 0..N-1),
  * S is drawAuditSet(groups, n, uniform, createRandom(`${seed}:fixed`))). `--seed pir-audit`
@@ -107,7 +107,7 @@ afterEach(async () => {
   await Promise.all(providers.splice(0).map((provider) => provider.service.close()));
 });
 
-describe('a provider that predicts S from the project code (issue 12, bar 1)', () => {
+describe('a provider that predicts S from the project code', () => {
   const { groups, decisions } = honestCandidates();
   const inB = groups.reduce((sum, group) => sum + group, 0);
   const sizes: [number, number] = [CANDIDATES - inB, inB];

@@ -56,7 +56,7 @@ async function refusedEverywhere(run: { folder: string; out: string }, damaged: 
   expect(folderSnapshot(run.folder)).toEqual(before);
 }
 
-describe('merge, report and compare check what they read (issue 13)', () => {
+describe('merge, report and compare check what they read', () => {
   it('a results.arrow with one flipped byte: exit 2 naming it and the SHA-256 run.json records', async () => {
     const run = await finishedRun();
     const path = join(run.out, 'results.arrow');

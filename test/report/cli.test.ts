@@ -89,7 +89,7 @@ describe('fairaudit compare RESULTS_DIR', () => {
     expect(code).toBe(1);
     expect(stderr).toMatch(/regression cells out of tolerance or missing: acs-decision-queries/);
   });
-  it('compare explains a missing regression cell and, with no cell compared, exits 2 (issue 13: never pass vacuously)', async () => {
+  it('compare explains a missing regression cell and, with no cell compared, exits 2 (never pass vacuously)', async () => {
     const folder = join(mkdtempSync(join(tmpdir(), 'fairaudit-cli-')), 'fixture');
     writeAuditResults(folder, fixtureRows());
     const { code, stdout, stderr } = await runCliInProcess([
@@ -151,7 +151,7 @@ describe('fairaudit compare RESULTS_DIR', () => {
   });
 });
 
-describe('fairaudit report RESULTS_DIR where the report cannot be written (issue 13)', () => {
+describe('fairaudit report RESULTS_DIR where the report cannot be written', () => {
   it('report.html is a folder: exit 2 naming it (an internal-error stack before), results.arrow untouched', async () => {
     const folder = join(mkdtempSync(join(tmpdir(), 'fairaudit-cli-')), 'fixture');
     writeAuditResults(folder, fixtureRows());

@@ -97,7 +97,7 @@ describe('readResultsFolder(directory)', () => {
     });
     expect(cells[0].rows).toHaveLength(4);
   });
-  it('refuses a folder without run.json: its results.arrow cannot be checked (issue 13)', async () => {
+  it('refuses a folder without run.json: its results.arrow cannot be checked', async () => {
     const folder = join(fresh(), 'bare');
     writeAuditResults(folder, fixtureRows(), { runJson: false });
     await expect(readResultsFolder(folder)).rejects.toThrow(

@@ -84,7 +84,7 @@ export const errorControlLayout: PaperLayout = {
     const options = parseOptions(input.options, `${input.directory}/report-layout.json`);
     const table = errorControlTable(input.summaries, options.pools);
     return {
-      description: 'Beyond paper A (issue 11).',
+      description: 'Beyond paper A: error-controlled tests.',
       notices: options.notice === null ? [] : [options.notice],
       tables: [table],
       charts: [

@@ -132,7 +132,7 @@ export async function reproduceErrorControl(options: ErrorControlOptions = {}): 
 
 function readme(result: ErrorControlReproduction): string {
   return [
-    '# Error control beyond paper A (issue 11)',
+    '# Error control beyond paper A',
     '',
     `> ${NOTICE}`,
     '',

@@ -10,7 +10,7 @@ export const errorControlReproduction: Reproduction = {
   // The real Adult pools join the study when the data is there (the calibrated ones always do).
   datasets: ['adult'],
   title:
-    "Error control beyond paper A (issue 11): false violations, false compliance and queries of paper A's GLR, the calibrated GLR and the betting test",
+    "Error control beyond paper A: false violations, false compliance and queries of paper A's GLR, the calibrated GLR and the betting test",
   async run(options) {
     const result = await reproduceErrorControl(options);
     return {

@@ -2,7 +2,7 @@ import type { AuditPool } from '../../../src/audit/pool.js';
 
 /**
  * The tests the error-control study compares: paper A's GLR with Wald's thresholds, the
- * calibrated GLR and the betting test (issue 11). The confidence-sequence test is left
+ * calibrated GLR and the betting test. The confidence-sequence test is left
  * out: it is the weakest, and its use is the gap interval it reports (docs/error-control.md).
  */
 export const ERROR_CONTROL_TESTS = ['wald-glr', 'calibrated-glr', 'betting'] as const;

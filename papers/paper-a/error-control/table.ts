@@ -174,7 +174,7 @@ export function errorControlTable(summaries: readonly CellSummary[], pools: read
     title:
       "Error control: false violations, false compliance and queries of paper A's GLR, the calibrated GLR and the betting test",
     caption:
-      `Beyond paper A (issue 11). Each pool is moved to gap 0, half the tolerance and the tolerance on the side of its own gap (re-deciding rows of group b for decisions, moving group b's scores or logits for the proxies), and audited at its own gap; ${replicates} replicates per point (Monte Carlo standard errors beside the rates). ` +
+      `Beyond paper A: error-controlled tests. Each pool is moved to gap 0, half the tolerance and the tolerance on the side of its own gap (re-deciding rows of group b for decisions, moving group b's scores or logits for the proxies), and audited at its own gap; ${replicates} replicates per point (Monte Carlo standard errors beside the rates). ` +
       "Paper A's test has no error guarantee; the calibrated GLR's thresholds are calibrated for each setting (the reproduction's cheap calibration: conservative), the betting test is anytime-valid (with logits on a declared range of the pools' logits). docs/error-control.md explains what each controls.",
     columns,
     rows,

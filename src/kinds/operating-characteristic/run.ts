@@ -209,7 +209,7 @@ function truthOf(
 }
 
 /**
- * The operating-characteristic kind (issue 11): each replicate audits a pool moved to a
+ * The operating-characteristic kind (error rates and queries over true gaps): each replicate audits a pool moved to a
  * given true gap (re-deciding rows of group b, or shifting its scores or logits; see
  * src/audit/move-gap.ts for what each keeps) with the cell's test, so a grid over `gap`
  * on both sides of the tolerance estimates P(reject), P(accept), P(inconclusive) and the

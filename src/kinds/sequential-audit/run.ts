@@ -82,7 +82,7 @@ function testKey(settings: SequentialAuditCellSettings) {
 }
 
 /**
- * The sequential-audit kind (paper A, and the tests of issue 11): each replicate draws the
+ * The sequential-audit kind (paper A's GLR, and the error-controlled tests): each replicate draws the
  * metric's pool in its own seeded order (random, or balanced), runs the cell's sequential
  * test (paper A's GLR with Wald's thresholds unless `test` / `thresholds` say otherwise)
  * until it decides or min(B, pool) queries, and records the fixed-sample decision on the

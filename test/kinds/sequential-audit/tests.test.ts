@@ -7,7 +7,7 @@ import { runExperiment } from '../../../src/harness/run-experiment.js';
 import { InputError } from '../../../src/util/errors.js';
 import { temporaryFolder } from '../../harness/helpers.js';
 
-/** A small sequential-audit experiment with the three tests of issue 11 on one pool. */
+/** A small sequential-audit experiment with the three sequential tests on one pool. */
 function config(extra: Record<string, unknown> = {}) {
   return configFromObject(
     {

@@ -1,4 +1,5 @@
-"""compare-snapshots-issue-13.py BEFORE AFTER: compares two results/ trees (before and after issue 13).
+"""compare-results-snapshots.py BEFORE AFTER: compares two results/ trees (before and after the
+fingerprint-format-2 change: checked results and the streamed writer).
 Every file must be byte-identical except:
 - results.arrow: identical once the plan fingerprint (format 1 before, format 2 after; the
   64 hex digits of the schema metadata fairaudit.fingerprint) is put back; and run.json's

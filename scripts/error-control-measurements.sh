@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
-# The bars of issue 11, with the commands a user runs (docs/error-control.md, "Measured").
+# The error-control measurements, with the commands a user runs (docs/error-control.md, "Measured").
 # Prints one JSON summary per line (fairaudit audit --json), prefixed with what it is.
 # Figures from a shared machine are provisional; run on an idle machine to re-measure.
-#   scripts/issue-11-bars.sh [REPLICATES] [ADULT_POOL_FILE...]
-# REPLICATES defaults to 4000 (the issue's); ADULT_POOL_FILE: Adult Robust-Base pools
+#   scripts/error-control-measurements.sh [REPLICATES] [ADULT_POOL_FILE...]
+# REPLICATES defaults to 4000 ; ADULT_POOL_FILE: Adult Robust-Base pools
 # (results/paper-a/pools/adult-robust-base.arrow after `fairaudit reproduce paper-a`).
 set -euo pipefail
 cd "$(dirname "$0")/.."
