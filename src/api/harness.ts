@@ -2,7 +2,7 @@
  * fairaudit/harness: run experiments from configs (YAML or objects) on worker threads,
  * with checkpoints, shards and merges; write their reports; and plug in experiment
  * kinds of your own. Importing this module registers the built-in kinds
- * (sequential-audit, respir, respir-minimal-flips); register yours with registerKind
+ * (`builtInKinds`; listed in docs/contracts.md); register yours with registerKind
  * (its run half names its module, `import.meta.url` of a compiled file that exports
  * it, which worker threads import). Papers' layouts and presets are not part of it.
  */

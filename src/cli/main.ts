@@ -2,6 +2,7 @@ import yargs, { type CommandModule } from 'yargs';
 import { InputError, isInputError } from '../util/errors.js';
 import { exitQuietlyOnBrokenPipe } from './broken-pipe.js';
 import { commands } from './commands/index.js';
+import { withReferenceCommand } from './commands/reference.js';
 import { registerBuiltIns } from './registry.js';
 import { requireOptionValues } from './require-option-values.js';
 
@@ -32,7 +33,7 @@ export async function main(argv: string[]): Promise<number> {
       if (error && error.name !== 'YError') throw error;
       throw new InputError(`${message ?? error?.message}\nRun "fairaudit --help" for the commands and their flags.`);
     });
-  for (const command of commands) parser.command(requireOptionValues(command) as CommandModule);
+  for (const command of withReferenceCommand(commands)) parser.command(requireOptionValues(command) as CommandModule);
   try {
     await parser.parseAsync();
   } catch (error) {

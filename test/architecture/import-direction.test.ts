@@ -2,34 +2,7 @@ import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join, relative, resolve, sep } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { packageRoot } from '../../src/util/paths.js';
-
-/**
- * The layers of the house (README "Layout", docs/contracts.md), lowest first. A file
- * may import a file of its own room, or of a room of lower rank; rooms of equal rank
- * are independent unless listed in PEER_IMPORTS. The first pattern that matches a
- * path (relative to the package root, with "/") gives its room.
- */
-const ROOMS: ReadonlyArray<{ room: string; rank: number; pattern: RegExp }> = [
-  { room: 'util', rank: 0, pattern: /^src\/util\// },
-  { room: 'stats', rank: 1, pattern: /^src\/stats\// },
-  { room: 'audit', rank: 2, pattern: /^src\/audit\// },
-  { room: 'data', rank: 3, pattern: /^src\/data\// },
-  { room: 'models', rank: 3, pattern: /^src\/models\// },
-  { room: 'respir', rank: 3, pattern: /^src\/respir\// },
-  { room: 'pir', rank: 3, pattern: /^src\/pir\// },
-  { room: 'harness', rank: 4, pattern: /^src\/harness\// },
-  { room: 'report', rank: 5, pattern: /^src\/report\// },
-  { room: 'kinds (the interface)', rank: 6, pattern: /^src\/kinds\/kind\.ts$/ },
-  { room: 'kinds/$1', rank: 6.5, pattern: /^src\/kinds\/([^/]+)\// },
-  { room: 'kinds (the catalogue)', rank: 6.9, pattern: /^src\/kinds\/index\.ts$/ },
-  { room: 'papers (shared)', rank: 7, pattern: /^papers\/[^/]+\.ts$/ },
-  { room: 'papers/$1', rank: 7.5, pattern: /^papers\/([^/]+)\// },
-  { room: 'cli', rank: 8, pattern: /^src\/cli\// },
-  { room: 'public API', rank: 8, pattern: /^src\/(index\.ts$|api\/)/ },
-];
-
-/** Imports between rooms of equal rank that the house allows: models train on data. */
-const PEER_IMPORTS = new Set(['models -> data']);
+import { PEER_IMPORTS, ROOMS } from './rooms.js';
 
 const root = packageRoot();
 
