@@ -3,7 +3,7 @@ import { PAPER_A_DATASETS, PAPER_A_MODELS, type PaperADataset, type PaperAModel 
 /**
  * The audit pools of paper A: one per dataset and model (§4.1-4.2), named
  * "<dataset>-<model>" ("adult-robust-base"). The name is the `pool` setting of every
- * config in configs/paper-a/ and the `where.pool` of every published cell.
+ * config in papers/paper-a/configs/ and the `where.pool` of every published cell.
  */
 export interface PaperAPool {
   readonly name: string;

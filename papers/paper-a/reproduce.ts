@@ -480,7 +480,7 @@ function reproductionReadme(result: PaperAReproduction, rows: PaperAComparisonRo
   return lines.join('\n');
 }
 
-/** The published cell count per table, read from experiments/published/paper-a.json. */
+/** The published cell count per table, read from papers/paper-a/published.json. */
 export function publishedCellCounts(): Record<string, number> {
   const json = JSON.parse(readFileSync(paperAPublishedPath(), 'utf8')) as { cells: Array<{ table: string }> };
   const counts: Record<string, number> = {};

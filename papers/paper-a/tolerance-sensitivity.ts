@@ -3,7 +3,7 @@ import type { ChartSpec } from '../../src/report/charts/chart-spec.js';
 import { type LineDatum, lineChartSpec } from '../../src/report/charts/line-chart.js';
 import { PAPER_A_BASE_POOLS } from './pools.js';
 
-/** The operational tolerances the sensitivity runs sweep (configs/paper-a/*-tolerance.yaml). */
+/** The operational tolerances the sensitivity runs sweep (papers/paper-a/configs/*-tolerance.yaml). */
 export const SENSITIVITY_ACCESS = {
   score: { setting: 'scoreTolerance', title: 'Score-space tolerance', defaultValue: 0.05 },
   logit: { setting: 'logitTolerance', title: 'Logit-space tolerance', defaultValue: 0.2 },

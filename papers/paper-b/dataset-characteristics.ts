@@ -26,7 +26,7 @@ export interface DatasetCharacteristics {
   origin: 'published' | 'reproduced';
 }
 
-/** The statistic names of Table 2's columns, as used in experiments/published/paper-b.json. */
+/** The statistic names of Table 2's columns, as used in papers/paper-b/published.json. */
 export const table2Statistics = {
   datasetSize: 'dataset_size',
   accuracy: 'accuracy',
@@ -40,7 +40,7 @@ export const table2Statistics = {
 
 /**
  * publishedTable2(path?) reads paper B's Table 2 from its published cells
- * (experiments/published/paper-b.json, the single copy of those numbers) and
+ * (papers/paper-b/published.json, the single copy of those numbers) and
  * returns one DatasetCharacteristics per printed row, in the paper's order.
  * Throws InputError when the file is malformed or a row lacks a column. O(cells).
  */

@@ -125,7 +125,7 @@ export function table2SummaryTable(
 /**
  * table2Summaries(rows) turns reproduced Table 2 rows into the reporter's cell
  * summaries (settings dataset and attribute; one value per Table 2 statistic), so
- * comparePublished can set them against experiments/published/paper-b.json. O(rows).
+ * comparePublished can set them against papers/paper-b/published.json. O(rows).
  */
 export function table2Summaries(rows: readonly DatasetCharacteristics[]): CellSummary[] {
   return rows.map((row) => ({

@@ -85,7 +85,7 @@ function checkFraction(value: number, where: string): number {
 }
 
 /**
- * prepareSplit(table, options, defaultProtectedAttribute) splits a loaded dataset with
+ * prepareSplit(table, options) splits a loaded dataset with
  * a seeded, stratified draw (stratifiedSplit), fits one-hot encoding and
  * standardisation on the training rows only (fitPreprocessor), and encodes every part
  * into TabularData whose `group` is the chosen protected attribute. The protected

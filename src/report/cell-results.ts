@@ -56,7 +56,7 @@ export function settingMatches(actual: SettingValue | undefined, wanted: Setting
 }
 
 /**
- * findCell(summaries, where) returns the summaries whose settings match every key of
+ * findCells(summaries, where) returns the summaries whose settings match every key of
  * `where` (keys "." → "_"). O(cells × keys).
  */
 export function findCells(summaries: CellSummary[], where: Record<string, SettingValue>): CellSummary[] {

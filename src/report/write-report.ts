@@ -18,7 +18,7 @@ import { summarizeResults, summaryTable } from './summarize-results.js';
 import type { SummaryTable } from './summary-table.js';
 import { writeTable } from './write-table.js';
 
-/** Options of writeReport and compareResults. */
+/** Options of summariseRun and writeReport. */
 export interface ReportOptions {
   /** Folder of published-number files, or one file (default: the published numbers of every registered paper layout). */
   publishedFolder?: string;

@@ -88,7 +88,7 @@ function bounded(value: number, error: number): BoundedProbability {
  * rounding allowance of 1e-10. Set-up O(blocks); each
  * evaluation O(Σ over blocks of the x₀ window) — about 2·10⁵ steps at N = 13,500,
  * n = 6,750 — with the per-(side, positives) windows cached. Inputs are trusted
- * (validate with validateExactAuditSetting).
+ * (validate with validateExactMinimalFlipsSetting).
  */
 export function createPassProbabilityEvaluator(
   setting: ExactAuditSetting,

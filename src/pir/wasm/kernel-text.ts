@@ -16,9 +16,9 @@
  *   with left one byte per element and right u32 (rows % 2 == 0, columns % 16 == 0).
  * - matmulWords(left, rows, inner, right, columns, out): the same with a u32 left.
  * - matvecWords(m, rows, inner, x, out): out = m·x for u32 m (inner % 16 == 0).
- * - matmulPairs(leftPairs, rows, innerPairs, rightPairs, columns, out): out = left·right
- *   with i32x4.dot_i16x8_s on pairs of inner indices (the hint H = D·A): leftPairs
- *   holds D[i][2t] | D[i][2t+1] << 16 per word; rightPairs is cut in panels of 8
+ * - matmulPairs(left, rows, innerPairs, right, columns, out): out = left·right
+ *   with i32x4.dot_i16x8_s on pairs of inner indices (the hint H = D·A): left
+ *   holds D[i][2t] | D[i][2t+1] << 16 per word; right is cut in panels of 8
  *   columns, each panel holding per pair t 64 contiguous bytes: the low limbs of
  *   rows 2t, 2t+1 of A interleaved column by column, then the high limbs (see
  *   `splitQueryLimbs`), so the inner loop streams one panel; rows % 2 == 0,

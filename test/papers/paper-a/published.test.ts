@@ -24,7 +24,7 @@ const find = (id: string): Cell => {
   return cell;
 };
 
-describe('experiments/published/paper-a.json', () => {
+describe('papers/paper-a/published.json', () => {
   it("parsePublished(paper-a.json) accepts the file with the reporter's loader", () => {
     const file = parsePublished(JSON.parse(readFileSync(paperAPublishedPath(), 'utf8')), paperAPublishedPath());
     expect(file.paper).toBe('A');

@@ -18,7 +18,7 @@ const expected: Record<string, { vanilla: number; respir: number; vanillaK5: num
 };
 
 describe('publishedTable2()', () => {
-  it('reads the seven printed rows of paper B Table 2 from experiments/published/paper-b.json', () => {
+  it('reads the seven printed rows of paper B Table 2 from papers/paper-b/published.json', () => {
     const rows = publishedTable2();
     expect(rows.map((row) => `${row.datasetLabel} ${row.attribute}`)).toEqual(Object.keys(expected));
     const compasRace = rows[5];
