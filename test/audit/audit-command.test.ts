@@ -235,7 +235,7 @@ describe('fairaudit audit bad input (in process, through main())', () => {
       [['--pool', join(fixtures, 'small.csv'), '--seed', '1', '--beta', '0.99'], /--beta: expected alpha \+ beta < 1/],
       [
         ['--pool', join(fixtures, 'small.csv'), '--seed', '1', '--decision-tolerance', '0.05'],
-        /--decision-tolerance: this flag is gone; --tolerance is now δ/,
+        /Unknown arguments?: decision-tolerance/,
       ],
       [
         ['--pool', join(fixtures, 'small.csv'), '--seed', '1', '--score-tolerance', '1.5'],
@@ -299,7 +299,7 @@ describe('fairaudit audit bad input (in process, through main())', () => {
       // Issue 13: two decision columns in Arrow were read as the first one.
       [
         ['--pool', twoDecisionColumns(), '--seed', '1'],
-        /two-decisions\.arrow: schema: expected each column named once, found "column \\"decision\\" 2 times"\n$/,
+        /two-decisions\.arrow: schema: expected each column named once, found "column \\"decision\\" twice"\n$/,
       ],
     ];
     for (const [args, message] of cases) {

@@ -1,41 +1,16 @@
 import type { Argv, CommandModule } from 'yargs';
+import { type AuditPoolSummary, auditPool, calibrateForAuditPool } from '../../audit/audit-pool.js';
 import {
-  type AuditPoolSettings,
-  type AuditPoolSummary,
-  auditPool,
-  calibrateForAuditPool,
-} from '../../audit/audit-pool.js';
-import {
-  type AuditFlags,
   addAuditOptions,
-  addTestOptions,
+  addThresholdOptions,
+  auditCommandSettings,
   auditSettingsOfFlags,
-  checkThreadsFlag,
-  flagOf,
+  flagNamer,
   poolOfFlags,
-  type TestFlags,
-  testSettingsOfFlags,
 } from '../audit-options.js';
+import type { ArgumentsOf } from '../command-arguments.js';
 import { stagedProgress } from '../progress.js';
 import { parseJsonUntrusted } from '../../util/parse-untrusted.js';
-
-interface AuditArguments extends AuditFlags, TestFlags {
-  early: number;
-  seed?: string;
-  replicates: number;
-  json: boolean;
-}
-
-/** Stage 1: the flags as auditPool settings (validated there, by the same schema as a config's settings). */
-function settingsOf(argv: AuditArguments): Partial<AuditPoolSettings> {
-  return {
-    ...auditSettingsOfFlags(argv),
-    ...testSettingsOfFlags(argv),
-    ...(argv.seed === undefined ? {} : { seed: argv.seed }),
-    replicates: argv.replicates,
-    early: argv.early,
-  };
-}
 
 /** The oracle line of the text output. */
 function oracleLine(summary: AuditPoolSummary): string {
@@ -71,39 +46,30 @@ function summaryText(poolName: string, summary: AuditPoolSummary): string {
   );
 }
 
+/** The flags of `fairaudit audit`: auditPool's settings from its schema, the pool, --upper/--lower, --json. */
+function auditBuilder(yargs: Argv) {
+  return addThresholdOptions(addAuditOptions(yargs, auditCommandSettings()))
+    .option('json', { type: 'boolean', default: false, describe: 'Print JSON' })
+    .example('$0 audit --pool pool.arrow --metric sp --access decision --tolerance 0.05 --seed 1', '')
+    .example(
+      '$0 audit --pool pool.csv --metric eo --access score --score-tolerance 0.03 --seed 1 --replicates 20 --json',
+      '',
+    )
+    .example('$0 audit --pool pool.csv --test betting --order balanced --seed 1 --replicates 200', '');
+}
+
 /** `fairaudit audit --pool FILE ...`: sequential audits of one pool, with the oracle and fixed-sample decisions. */
-export const auditCommand: CommandModule<object, AuditArguments> = {
+export const auditCommand: CommandModule<object, ArgumentsOf<typeof auditBuilder>> = {
   command: 'audit',
   describe:
     "Run a sequential fairness audit (paper A's GLR by default; --test for the calibrated GLR or the betting test) on a pool file or a generated pool",
-  builder: (yargs: Argv) =>
-    addTestOptions(addAuditOptions(yargs, ['random', 'balanced', 'given']))
-      .option('early', {
-        type: 'number',
-        default: 10,
-        describe: 'With --replicates: also count the decisions taken within this many queries',
-      })
-      .option('seed', {
-        type: 'string',
-        describe: 'Seed of the random query order (replicate r uses deriveSeed(seed, r))',
-      })
-      .option('replicates', { type: 'number', default: 1, describe: 'Run R seeded audits and print their summary' })
-      .option('json', { type: 'boolean', default: false, describe: 'Print JSON' })
-      .example('$0 audit --pool pool.arrow --metric sp --access decision --tolerance 0.05 --seed 1', '')
-      .example(
-        '$0 audit --pool pool.csv --metric eo --access score --score-tolerance 0.03 --seed 1 --replicates 20 --json',
-        '',
-      )
-      .example(
-        '$0 audit --pool pool.csv --test betting --order balanced --seed 1 --replicates 200',
-        '',
-      ) as unknown as Argv<AuditArguments>,
-  // Stages: flags → settings, pool, calibration (ahead, on threads, when thresholds are calibrated), audit (auditPool validates the settings once), print.
+  builder: auditBuilder,
+  // Stages: flags → settings (only those given; auditPool's schema fills in the rest), pool, calibration (ahead, on threads, when thresholds are calibrated), audit (auditPool validates the settings once), print.
   handler: async (argv) => {
-    checkThreadsFlag(argv.threads);
-    const settings = settingsOf(argv);
+    const properties = auditCommandSettings();
+    const settings = auditSettingsOfFlags(argv, properties);
     const pool = poolOfFlags(argv);
-    const name = (key: string) => flagOf[key] ?? key;
+    const name = flagNamer(properties);
     const progress = stagedProgress('calibrate', argv.json, 'chunks');
     const calibrated = await calibrateForAuditPool(
       pool,
