@@ -1,7 +1,7 @@
 import { type Table, tableFromArrays, tableFromIPC, tableToIPC, type Vector } from 'apache-arrow';
 import { writeFileAtomic } from '../util/atomic-write.js';
 import { type CsvRecord, CsvReader } from '../util/csv-reader.js';
-import { inputError } from '../util/errors.js';
+import { describeFound, InputError, inputError } from '../util/errors.js';
 import { MAX_POOL_FILE_BYTES, readFileCapped } from '../util/read-capped.js';
 import { type AuditPool, POOL_COLUMNS, type PoolColumn } from './pool.js';
 import { MAPPING_KEY_OF, type PoolColumnMapping } from './pool-columns.js';
@@ -142,11 +142,11 @@ function checkColumns(
     const name = fileColumnName(column, options?.columns);
     const key = MAPPING_KEY_OF[column as keyof typeof MAPPING_KEY_OF];
     const flag = `--${column}-column`;
-    throw inputError({
-      where: `${path}: column "${name}"`,
-      expected: `a column "${name}" holding the ${column} (or name the file's column with ${key}, ${flag} on the command line)`,
-      found: `the columns ${names.map((found) => `"${found}"`).join(', ') || 'none'}`,
-    });
+    const found =
+      names.length === 0 ? 'no columns' : `the columns ${names.map((each) => describeFound(each)).join(', ')}`;
+    throw new InputError(
+      `${path}: column "${name}": expected a column "${name}" holding the ${column} (or name the file's column with ${key}, ${flag} on the command line), found ${found}`,
+    );
   }
 }
 
