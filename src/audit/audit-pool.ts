@@ -286,12 +286,18 @@ export function withDefaultTest<S extends Partial<AuditPoolSettings>>(settings: 
  * (buildAuditTest: thresholds calibrated come from the calibration cache of `lookup`, and
  * are computed in this thread when missing), runs `replicates` seeded audits (replicate
  * r's order from deriveSeed(seed, r), or the pool's order), and returns what `fairaudit
- * audit` prints: the settings as applied, the test and its thresholds, the pool's oracle
- * gap and decision, and either the one audit (decision, queries, statistic, fixed-sample
- * decision) or the replicates' summary. Throws InputError for bad settings, a pool
+ * audit` prints: the settings as applied, H0 and the test's guarantee in words, the
+ * thresholds, the pool's oracle gap (b − a) and decision, and either the one audit (its
+ * verdict in words, queries, evidence, fixed-sample decision) or the replicates' summary. Throws InputError for bad settings, a pool
  * without the access regime's column, a metric pool missing a group, or a calibration
  * that cannot meet alpha and beta. Running time O(pool size + replicates · min(budget,
  * pool size)), plus a calibration when one is needed and not cached.
+ * @param pool the pool (readPoolFile, or generated)
+ * @param settings the settings as given (auditPoolSettingsSchema fills in the rest)
+ * @param name the words of a settings key in messages
+ * @param lookup where the calibration cache is
+ * @returns the summary `fairaudit audit --json` prints (src/audit/audit-output-schema.ts)
+ * @example auditPool(readPoolFile('pool.csv'), { metric: 'sp', tolerance: 0.05, seed: '7' }).verdictText
  */
 export function auditPool(
   pool: AuditPool,
