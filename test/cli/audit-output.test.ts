@@ -173,6 +173,15 @@ describe('fairaudit audit --pool with a column mapping', () => {
     );
   });
 
+  it('refuses a mapping with --synthetic, and --threads outside [1, 1024], naming the flag', async () => {
+    const mapped = await runCliInProcess(['audit', '--synthetic', fair, '--group-col', 'sex', '--seed', '1']);
+    expect(mapped.code).toBe(2);
+    expect(mapped.stderr).toMatch(/--group-column: expected a column mapping only with --pool/);
+    const threads = await runCliInProcess(['audit', '--synthetic', fair, '--seed', '1', '--threads', '0']);
+    expect(threads.code).toBe(2);
+    expect(threads.stderr).toMatch(/--threads: expected an integer in \[1, 1024\], found 0/);
+  });
+
   it('refuses a third group value, naming the row and the two groups', async () => {
     const path = join(scratch, 'three-groups.csv');
     writeFileSync(path, 'sex,label,decision\nFemale,1,1\nMale,0,1\nOther,1,0\n');
