@@ -11,15 +11,21 @@ import {
   needsCalibration,
 } from './audit-calibration.js';
 import type { CalibrationThreadOptions } from './calibrate-on-threads.js';
-import { auditSettingsProblem, auditSettingsProperties, auditSettingsSchema } from './audit-settings.js';
-import type { TestName } from './audit-test.js';
+import {
+  auditSettingsProblem,
+  auditSettingsProperties,
+  auditSettingsSchema,
+  toleranceOfAccess,
+} from './audit-settings.js';
+import { TEST_NAMES, type TestName } from './audit-test.js';
+import { guaranteeText, nullHypothesisText, type Verdict, verdictOf, verdictText } from './audit-verdict.js';
 import { type AuditTest, buildAuditTest } from './build-audit-test.js';
 import type { PricePoint } from './calibration-record.js';
 import type { FairnessMetric } from './metric.js';
 import type { AuditPool } from './pool.js';
 import { oracleDecision, prepareAudit } from './prepare-audit.js';
-import { runAudit } from './run-audit.js';
-import type { SequentialAuditResult, SequentialDecision } from './sequential-audit.js';
+import { type AuditRunResult, runAudit } from './run-audit.js';
+import type { SequentialDecision } from './sequential-audit.js';
 import { type AuditSummary, summarizeAudits } from './summarize-audits.js';
 
 /**
@@ -31,6 +37,12 @@ import { type AuditSummary, summarizeAudits } from './summarize-audits.js';
 export const auditPoolSettingsSchema = schema.object(
   {
     ...auditSettingsProperties,
+    test: schema.optional(
+      schema.enumOf(TEST_NAMES, {
+        description:
+          "The sequential test (docs/error-control.md): betting (anytime-valid testing by betting, the default for a user's own pool), calibrated-glr (the GLR with Monte Carlo calibrated thresholds; the default when thresholds is calibrated or given), confidence-sequence (anytime-valid, weaker; reports a gap interval), wald-glr (paper A's GLR with Wald's thresholds, exactly as published; its false-violation rate is not controlled).",
+      }),
+    ),
     order: schema.enumOf(['random', 'balanced', 'given'], {
       default: 'random',
       description:
@@ -81,11 +93,15 @@ interface AuditPoolCommon {
   /** Rows of the metric's pool and their split by group. */
   readonly poolSize: number;
   readonly groupCounts: { readonly a: number; readonly b: number };
-  /** The metric's hard-decision gap on the whole pool (6 decimals), and the oracle's decision against δ. */
+  /** The metric's hard-decision gap on the whole pool, group b minus group a (6 decimals), and the oracle's decision against δ. */
   readonly oracleGap: number;
   readonly oracleDecision: FixedSampleDecision;
-  /** The score or logit mean gap (score and logit access only). */
+  /** The score or logit mean gap, group b minus group a (score and logit access only). */
   readonly proxyGap?: number;
+  /** The null hypothesis the sequential test tests, in words (nullHypothesisText). */
+  readonly hypothesis: string;
+  /** The guarantee behind the test's verdicts, or that there is none (guaranteeText). */
+  readonly guarantee: string;
   /** δ. */
   readonly tolerance: number;
   /** The proxy tolerance of score access (score access only). */
@@ -118,11 +134,18 @@ interface AuditPoolCommon {
 export interface SingleAuditSummary extends AuditPoolCommon {
   readonly replicates: 1;
   readonly decision: SequentialDecision;
+  /** The decision in the auditor's words: reject H0 is a violation, accept H0 compliance. */
+  readonly verdict: Verdict;
+  /** The verdict in a sentence with H0 and its guarantee (verdictText). */
+  readonly verdictText: string;
   readonly queries: number;
-  /** The final signed GLR; "Infinity" or "-Infinity" as text when infinite (JSON has no infinity). */
-  readonly statistic: number | string;
+  /** GLR tests: the final signed GLR; "Infinity" or "-Infinity" as text when infinite (JSON has no infinity). */
+  readonly statistic?: number | string;
+  /** test betting: log of its e-value against H0 (it rejects at log(1/alpha)); "Infinity" once the draws rule H0 out. */
+  readonly logEValue?: number | string;
   readonly fixedDecision: FixedSampleDecision | null;
   readonly fixedSamples: number;
+  /** The gap on the fixed-sample rows, group b minus group a. */
   readonly fixedGap: number;
   /** test confidence-sequence: its 1 - alpha interval for the gap (b minus a) when it stopped, valid at any stopping time. */
   readonly gapInterval?: readonly [number, number];
@@ -158,9 +181,17 @@ function commonSummary(
     access: settings.access,
     poolSize: prepared.size,
     groupCounts: { a: prepared.countA, b: prepared.countB },
-    oracleGap: round(prepared.oracleGap),
+    oracleGap: round(prepared.oracleSignedGap),
     oracleDecision: oracleDecision(prepared, settings.tolerance),
-    ...(prepared.family === 'gaussian' ? { proxyGap: round(prepared.proxyGap) } : {}),
+    ...(prepared.family === 'gaussian'
+      ? { proxyGap: round(prepared.totalB / prepared.countB - prepared.totalA / prepared.countA) }
+      : {}),
+    hypothesis: nullHypothesisText(settings.metric, settings.access, toleranceOfAccess(settings, settings.access)),
+    guarantee: guaranteeText(auditTest.name, {
+      alpha: settings.alpha,
+      beta: settings.beta,
+      ...(calibration === null ? {} : { confidence: calibration.record.options.confidence }),
+    }),
     tolerance: settings.tolerance,
     ...(settings.access === 'score' ? { scoreTolerance: settings.scoreTolerance } : {}),
     ...(settings.access === 'logit' ? { logitTolerance: settings.logitTolerance } : {}),
@@ -188,13 +219,23 @@ function commonSummary(
   };
 }
 
-function singleSummary(common: AuditPoolCommon, result: SequentialAuditResult): SingleAuditSummary {
+/** A number for JSON: "Infinity" or "-Infinity" as text (JSON has no infinity). */
+function jsonNumber(value: number): number | string {
+  return Number.isFinite(value) ? value : String(value);
+}
+
+function singleSummary(common: AuditPoolCommon, result: AuditRunResult): SingleAuditSummary {
+  const verdict = verdictOf(result.decision);
+  const glr = common.test === 'wald-glr' || common.test === 'calibrated-glr';
   return {
     ...common,
     replicates: 1,
     decision: result.decision,
+    verdict,
+    verdictText: verdictText(verdict, common.hypothesis, result.queries, common.guarantee),
     queries: result.queries,
-    statistic: Number.isFinite(result.statistic) ? result.statistic : String(result.statistic),
+    ...(glr ? { statistic: jsonNumber(result.statistic) } : {}),
+    ...(result.logEValue === undefined ? {} : { logEValue: jsonNumber(round(result.logEValue)) }),
     fixedDecision: result.fixedDecision,
     fixedSamples: result.fixedSamples,
     fixedGap: round(result.fixedGap),
@@ -206,7 +247,7 @@ function singleSummary(common: AuditPoolCommon, result: SequentialAuditResult): 
 
 function repeatedSummary(
   common: AuditPoolCommon,
-  results: readonly SequentialAuditResult[],
+  results: readonly AuditRunResult[],
   early: number,
 ): RepeatedAuditSummary {
   const summary = summarizeAudits(results, early);
@@ -223,20 +264,40 @@ function repeatedSummary(
 }
 
 /**
+ * withDefaultTest(settings) is the settings with the test of a user's own audit filled in
+ * when neither `test` nor `thresholds` chooses one: betting, whose error rates are
+ * controlled at any stopping time. (Paper A's wald-glr stays the default of the
+ * sequential-audit kind, which reproduces the paper.) O(1).
+ * @param settings auditPool's settings as given
+ * @returns the settings, with test betting when none is chosen
+ * @example withDefaultTest({ tolerance: 0.1 }) // { tolerance: 0.1, test: 'betting' }
+ */
+export function withDefaultTest<S extends Partial<AuditPoolSettings>>(settings: S): S {
+  if (settings.test !== undefined || settings.thresholds !== undefined) return settings;
+  return { ...settings, test: 'betting' };
+}
+
+/**
  * auditPool(pool, settings, name, lookup) audits a pool with the sequential test its
- * settings select (paper A's GLR with Wald's thresholds by default; `test`,
+ * settings select (the betting test by default, withDefaultTest; `test`,
  * `thresholds`, `order`, `logitBounds`: docs/error-control.md): it validates the settings
  * once (auditPoolSettingsSchema, defaults filled in; `name` turns a settings key into the
  * words of a message, e.g. a CLI flag), prepares the metric's pool, builds the test
  * (buildAuditTest: thresholds calibrated come from the calibration cache of `lookup`, and
  * are computed in this thread when missing), runs `replicates` seeded audits (replicate
  * r's order from deriveSeed(seed, r), or the pool's order), and returns what `fairaudit
- * audit` prints: the settings as applied, the test and its thresholds, the pool's oracle
- * gap and decision, and either the one audit (decision, queries, statistic, fixed-sample
- * decision) or the replicates' summary. Throws InputError for bad settings, a pool
+ * audit` prints: the settings as applied, H0 and the test's guarantee in words, the
+ * thresholds, the pool's oracle gap (b − a) and decision, and either the one audit (its
+ * verdict in words, queries, evidence, fixed-sample decision) or the replicates' summary. Throws InputError for bad settings, a pool
  * without the access regime's column, a metric pool missing a group, or a calibration
  * that cannot meet alpha and beta. Running time O(pool size + replicates · min(budget,
  * pool size)), plus a calibration when one is needed and not cached.
+ * @param pool the pool (readPoolFile, or generated)
+ * @param settings the settings as given (auditPoolSettingsSchema fills in the rest)
+ * @param name the words of a settings key in messages
+ * @param lookup where the calibration cache is
+ * @returns the summary `fairaudit audit --json` prints (src/audit/audit-output-schema.ts)
+ * @example auditPool(readPoolFile('pool.csv'), { metric: 'sp', tolerance: 0.05, seed: '7' }).verdictText
  */
 export function auditPool(
   pool: AuditPool,
@@ -244,12 +305,12 @@ export function auditPool(
   name: (key: string) => string = (key) => `auditPool: ${key}`,
   lookup: CalibrationLookup = {},
 ): AuditPoolSummary {
-  const valid = validateInput(settings, auditPoolSettingsSchema, (path) =>
+  const valid = validateInput(withDefaultTest(settings), auditPoolSettingsSchema, (path) =>
     path.length === 0 ? name('settings') : name(path.map(String).join('.')),
   );
   const prepared = prepareAudit(pool, valid.metric, valid.access);
   const auditTest = buildAuditTest(prepared, valid, { where: name('thresholds'), ...lookup });
-  const results: SequentialAuditResult[] = [];
+  const results: AuditRunResult[] = [];
   for (let r = 0; r < valid.replicates; r++) {
     const random = valid.order === 'given' ? null : createRandom(deriveSeed(valid.seed as string, r));
     results.push(runAudit(prepared, valid, auditTest, valid.order, random));

@@ -1,9 +1,10 @@
 import { type Table, tableFromArrays, tableFromIPC, tableToIPC, type Vector } from 'apache-arrow';
 import { writeFileAtomic } from '../util/atomic-write.js';
 import { type CsvRecord, CsvReader } from '../util/csv-reader.js';
-import { inputError } from '../util/errors.js';
+import { describeFound, InputError, inputError } from '../util/errors.js';
 import { MAX_POOL_FILE_BYTES, readFileCapped } from '../util/read-capped.js';
 import { type AuditPool, POOL_COLUMNS, type PoolColumn } from './pool.js';
+import { MAPPING_KEY_OF, type PoolColumnMapping } from './pool-columns.js';
 
 /** Options of readPoolFile. */
 export interface ReadPoolOptions {
@@ -12,6 +13,38 @@ export interface ReadPoolOptions {
    * logit access. group, label and decision are always required.
    */
   require?: ReadonlyArray<'score' | 'logit'>;
+  /** The file's own column names and group a's value (poolColumnsProperties); absent: the canonical names, groups 0/1. */
+  columns?: PoolColumnMapping;
+}
+
+/** The file's name of a pool column under the mapping. */
+function fileColumnName(column: PoolColumn, mapping: PoolColumnMapping | undefined): string {
+  if (column === 'id') return 'id';
+  return mapping?.[MAPPING_KEY_OF[column]] ?? column;
+}
+
+/** The pool column each file column holds (null: not a pool column), refusing a pool column named twice. */
+function columnsOfHeader(
+  names: readonly string[],
+  mapping: PoolColumnMapping | undefined,
+  where: string,
+): Array<PoolColumn | null> {
+  const byName = new Map(POOL_COLUMNS.map((column) => [fileColumnName(column, mapping), column]));
+  const seen = new Set<PoolColumn>();
+  return names.map((name) => {
+    const column = byName.get(name);
+    if (column === undefined) return null;
+    if (seen.has(column)) {
+      const times = names.filter((other) => other === name).length;
+      throw inputError({
+        where,
+        expected: 'each column named once',
+        found: `column "${name}" ${times === 2 ? 'twice' : `${times} times`}`,
+      });
+    }
+    seen.add(column);
+    return column;
+  });
 }
 
 const REQUIRED_COLUMNS: readonly PoolColumn[] = ['group', 'label', 'decision'];
@@ -19,8 +52,14 @@ const REQUIRED_COLUMNS: readonly PoolColumn[] = ['group', 'label', 'decision'];
 /** Builds the pool's columns one value at a time, validating each as it comes. */
 class PoolColumnsBuilder {
   readonly columns: Omit<AuditPool, 'size' | 'source'>;
+  /** The value of group b once seen, when group a is named by its value. */
+  private groupB: string | undefined;
 
-  constructor(size: number, present: ReadonlySet<PoolColumn>) {
+  constructor(
+    size: number,
+    present: ReadonlySet<PoolColumn>,
+    private readonly groupA: string | undefined,
+  ) {
     this.columns = {
       group: new Uint8Array(size),
       label: new Uint8Array(size),
@@ -35,6 +74,19 @@ class PoolColumnsBuilder {
   set(column: PoolColumn, row: number, value: number, found: unknown, where: () => string): void {
     switch (column) {
       case 'group':
+        if (this.groupA !== undefined) {
+          this.columns.group[row] = this.namedGroup(String(found ?? ''), where);
+          return;
+        }
+        if (value !== 0 && value !== 1) {
+          throw inputError({
+            where: where(),
+            expected: '0 (group a) or 1 (group b), or name group a by its value (groupA, --group-a)',
+            found,
+          });
+        }
+        this.columns.group[row] = value;
+        return;
       case 'label':
       case 'decision':
         if (value !== 0 && value !== 1) throw inputError({ where: where(), expected: '0 or 1', found });
@@ -59,21 +111,42 @@ class PoolColumnsBuilder {
     }
   }
 
+  /** 0 for group a's value, 1 for the one other value; a third value is refused. */
+  private namedGroup(text: string, where: () => string): number {
+    const cell = text.trim();
+    if (cell === this.groupA) return 0;
+    this.groupB ??= cell;
+    if (cell === this.groupB) return 1;
+    throw inputError({
+      where: where(),
+      expected: `one of two groups: "${this.groupA}" (group a) and "${this.groupB}" (group b)`,
+      found: cell,
+    });
+  }
+
   finish(size: number, source: string): AuditPool {
     return { size, ...this.columns, source };
   }
 }
 
-function checkColumns(path: string, present: ReadonlySet<PoolColumn>, options: ReadPoolOptions | undefined): void {
+/** Refuses a file without a needed column, naming the column, the key that renames it and every column found. */
+function checkColumns(
+  path: string,
+  present: ReadonlySet<PoolColumn>,
+  names: readonly string[],
+  options: ReadPoolOptions | undefined,
+): void {
   const needed = [...REQUIRED_COLUMNS, ...(options?.require ?? [])];
   for (const column of needed) {
-    if (!present.has(column)) {
-      throw inputError({
-        where: `${path}: column "${column}"`,
-        expected: `a column named "${column}" (pool columns: ${POOL_COLUMNS.join(', ')})`,
-        found: `columns ${[...present].join(', ') || 'none'}`,
-      });
-    }
+    if (present.has(column)) continue;
+    const name = fileColumnName(column, options?.columns);
+    const key = MAPPING_KEY_OF[column as keyof typeof MAPPING_KEY_OF];
+    const flag = `--${column}-column`;
+    const found =
+      names.length === 0 ? 'no columns' : `the columns ${names.map((each) => describeFound(each)).join(', ')}`;
+    throw new InputError(
+      `${path}: column "${name}": expected a column "${name}" holding the ${column} (or name the file's column with ${key}, ${flag} on the command line), found ${found}`,
+    );
   }
 }
 
@@ -114,22 +187,10 @@ function readPoolCsv(path: string, text: string, options: ReadPoolOptions | unde
   eachCsvRecord(path, text, ({ fields, line }) => {
     if (row < 0) {
       header = fields.map((name) => name.trim());
-      const known = new Set<string>(POOL_COLUMNS);
-      const present = new Set<PoolColumn>();
-      columnOf = header.map((name) => {
-        if (!known.has(name)) return null;
-        if (present.has(name as PoolColumn)) {
-          throw inputError({
-            where: `${path}: line ${line}`,
-            expected: 'each column named once',
-            found: `column "${name}" twice`,
-          });
-        }
-        present.add(name as PoolColumn);
-        return name as PoolColumn;
-      });
-      checkColumns(path, present, options);
-      builder = new PoolColumnsBuilder(size, present);
+      columnOf = columnsOfHeader(header, options?.columns, `${path}: line ${line}`);
+      const present = new Set(columnOf.filter((column) => column !== null));
+      checkColumns(path, present, header, options);
+      builder = new PoolColumnsBuilder(size, present, options?.columns?.groupA);
       row = 0;
       return;
     }
@@ -151,7 +212,7 @@ function readPoolCsv(path: string, text: string, options: ReadPoolOptions | unde
         at,
         value,
         cell,
-        () => `${path}: row ${at + 1} (line ${line}), column "${column}"`,
+        () => `${path}: row ${at + 1} (line ${line}), column "${header[c]}"`,
       );
     }
     row++;
@@ -167,31 +228,20 @@ function readPoolArrow(path: string, bytes: Uint8Array, options: ReadPoolOptions
   } catch (error) {
     throw inputError({ where: path, expected: 'an Arrow IPC file', found: (error as Error).message });
   }
-  const present = new Set<PoolColumn>();
   const vectors = new Map<PoolColumn, Vector>();
   // getChild() returns the first of two columns of one name: two decision columns that
   // disagree would be read as the first one silently (the CSV reader refuses them).
   const names = table.schema.fields.map((field) => field.name);
-  for (const column of POOL_COLUMNS) {
-    if (names.indexOf(column) !== names.lastIndexOf(column)) {
-      throw inputError({
-        where: `${path}: schema`,
-        expected: 'each column named once',
-        found: `column "${column}" ${names.filter((name) => name === column).length} times`,
-      });
-    }
-  }
-  for (const column of POOL_COLUMNS) {
-    const vector = table.getChild(column);
-    if (vector !== null) {
-      present.add(column);
-      vectors.set(column, vector);
-    }
-  }
-  checkColumns(path, present, options);
+  const columnOf = columnsOfHeader(names, options?.columns, `${path}: schema`);
+  columnOf.forEach((column, index) => {
+    if (column !== null) vectors.set(column, table.getChildAt(index) as Vector);
+  });
+  const present = new Set(vectors.keys());
+  checkColumns(path, present, names, options);
   const size = table.numRows;
-  const builder = new PoolColumnsBuilder(size, present);
+  const builder = new PoolColumnsBuilder(size, present, options?.columns?.groupA);
   for (const [column, vector] of vectors) {
+    const name = fileColumnName(column, options?.columns);
     const values = vector.toArray() as ArrayLike<number | bigint | boolean | string | null>;
     for (let row = 0; row < size; row++) {
       const raw = vector.nullCount > 0 && !vector.isValid(row) ? null : values[row];
@@ -200,7 +250,7 @@ function readPoolArrow(path: string, bytes: Uint8Array, options: ReadPoolOptions
         raw === null || raw === undefined || (typeof raw === 'string' && !DECIMAL_NUMBER.test(raw.trim()))
           ? Number.NaN
           : Number(raw);
-      builder.set(column, row, value, raw, () => `${path}: row ${row + 1}, column "${column}"`);
+      builder.set(column, row, value, raw, () => `${path}: row ${row + 1}, column "${name}"`);
     }
   }
   return builder.finish(size, path);
@@ -210,7 +260,9 @@ function readPoolArrow(path: string, bytes: Uint8Array, options: ReadPoolOptions
  * readPoolFile(path, options) reads an audit pool from an Arrow IPC file (`.arrow`,
  * `.feather`, `.ipc`) or a CSV file (anything else) whose columns are named
  * id, group, label, decision, score, logit (id, score and logit optional unless
- * `options.require` names them; other columns are ignored).
+ * `options.require` names them; other columns are ignored), or named otherwise by
+ * `options.columns` (its groupA names group a by its value, e.g. "Female", the other
+ * value being group b).
  * Validates every cell: group, label, decision in {0, 1}; score in [0, 1]; logit
  * finite; id a 32-bit integer; no missing values.
  * Runs in O(rows x columns).

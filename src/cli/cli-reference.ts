@@ -58,7 +58,8 @@ function typeOf(key: string, options: DeclaredOptions): string {
 function defaultOf(key: string, options: DeclaredOptions): string {
   if (options.demandedOptions[key] !== undefined) return 'required';
   const described = options.defaultDescription[key];
-  if (described) return describeText(described);
+  // Flags made from the settings schema show their default as JSON text ("decision", 0.05).
+  if (described) return `\`${describeText(described).replace(/^"(.*)"$/, '$1')}\``;
   if (!Object.hasOwn(options.default, key)) return '';
   const value = options.default[key];
   if (value === undefined) return '';

@@ -1,3 +1,5 @@
+import { checkIntegerFlag } from './check-flag.js';
+
 /**
  * Flags that several commands share, defined once so that their meaning and help text
  * stay the same everywhere (pass them to yargs' .option(name, definition)).
@@ -13,4 +15,25 @@ export const quietOption = { type: 'boolean', default: false, describe: 'no prog
 export const dataDirectoryOption = {
   type: 'string',
   describe: 'a local dataset mirror with the canonical file names (overrides FAIRAUDIT_DATA_DIR)',
+} as const;
+
+/** The most worker threads any command starts. */
+export const MAX_THREADS = 1024;
+
+/**
+ * checkThreads(value) is the one check of a thread count: an integer in [1, MAX_THREADS],
+ * else an InputError naming --threads. O(1).
+ * @param value the parsed --threads
+ * @returns value
+ * @example checkThreads(2) // 2
+ */
+export function checkThreads(value: number): number {
+  return checkIntegerFlag('--threads', value, 1, MAX_THREADS);
+}
+
+/** --threads: worker threads (absent: one per core), checked once as yargs parses it. */
+export const threadsOption = {
+  type: 'number',
+  describe: 'worker threads (default: one per core)',
+  coerce: checkThreads,
 } as const;

@@ -1,6 +1,7 @@
 import { isAbsolute, resolve } from 'node:path';
 import type { AccessRegime } from '../audit/access-regime.js';
 import type { AuditPool } from '../audit/pool.js';
+import { poolColumnsProperties } from '../audit/pool-columns.js';
 import { canonicalJson } from '../util/canonical-json.js';
 import { type Infer, schema } from '../util/schema.js';
 import { generateSyntheticPool, syntheticPoolSchema } from './synthetic-pool.js';
@@ -26,8 +27,23 @@ export const poolSourceSchema = schema.object(
       }),
     ),
     synthetic: schema.optional(syntheticPoolSchema),
+    ...poolColumnsProperties,
   },
-  { description: 'The audit pool: exactly one of `file` or `synthetic`.', exactlyOneOf: ['file', 'synthetic'] },
+  {
+    description:
+      "The audit pool: exactly one of `file` or `synthetic`; a file's own column names and group a's value through groupColumn, groupA, labelColumn, decisionColumn, scoreColumn, logitColumn.",
+    exactlyOneOf: ['file', 'synthetic'],
+    check: (value) => {
+      const mapped = Object.keys(poolColumnsProperties).find((key) => value[key] !== undefined);
+      return mapped !== undefined && value.synthetic !== undefined
+        ? {
+            key: mapped,
+            expected: 'a column mapping only with file (a synthetic pool has the canonical columns)',
+            found: value[mapped],
+          }
+        : undefined;
+    },
+  },
 );
 
 export type PoolSource = Infer<typeof poolSourceSchema>;
@@ -72,7 +88,12 @@ async function readOrGenerate(source: PoolSource, access: AccessRegime, origin: 
   const { readPoolFile } = await import('../audit/pool-io.js');
   const file = source.file as string;
   const path = isAbsolute(file) ? file : resolve(origin.baseDirectory, file);
-  return readPoolFile(path, { require: access === 'decision' ? [] : [access] });
+  const columns = Object.fromEntries(
+    Object.keys(poolColumnsProperties)
+      .filter((key) => source[key as keyof PoolSource] !== undefined)
+      .map((key) => [key, source[key as keyof PoolSource]]),
+  );
+  return readPoolFile(path, { require: access === 'decision' ? [] : [access], columns });
 }
 
 /** poolSourceLabel(key, value): the label of a `pool` grid value, its name (KindRunner.labelOf). */

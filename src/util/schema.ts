@@ -24,6 +24,8 @@ interface BaseSchema {
   readonly default?: unknown;
   /** The key may be absent (the value is then undefined). */
   readonly optional?: boolean;
+  /** The value may be null (e.g. a number JSON cannot hold, or "no value" in an output). */
+  readonly nullable?: boolean;
 }
 
 export interface NumberSchema extends BaseSchema {
@@ -147,6 +149,7 @@ export const schema = {
     options: Omit<ObjectSchema<P>, 'type' | 'properties'>,
   ): ObjectSchema<P> => ({ type: 'object', properties, ...options }),
   optional: <S extends Schema>(inner: S): S & { optional: true } => ({ ...inner, optional: true }),
+  nullable: <S extends Schema>(inner: S): S & { nullable: true } => ({ ...inner, nullable: true }),
   oneOf: <const O extends readonly Schema[]>(
     options: O,
     rest: Omit<OneOfSchema<O>, 'type' | 'options'>,
@@ -184,6 +187,10 @@ export function formatPath(path: readonly (string | number)[]): string {
 
 /** The expected value of a schema in words, as messages and the reference say it. */
 export function describeExpected(s: Schema): string {
+  return s.nullable ? `${describeShape(s)}, or null` : describeShape(s);
+}
+
+function describeShape(s: Schema): string {
   switch (s.type) {
     case 'number': {
       const kind = s.integer ? 'an integer' : 'a number';
@@ -253,6 +260,7 @@ export function validate<S extends Schema>(value: unknown, s: S, path: (string |
 }
 
 function validateAny(value: unknown, s: Schema, path: (string | number)[]): unknown {
+  if (value === null && s.nullable) return null;
   switch (s.type) {
     case 'number': {
       if (typeof value !== 'number' || Number.isNaN(value)) fail(path, describeExpected(s), kindOf(value));
@@ -356,6 +364,10 @@ function validateObject(
   for (const key of known) {
     const property = s.properties[key];
     const given = value[key];
+    if (given === null && property.nullable) {
+      result[key] = null;
+      continue;
+    }
     if (given === undefined || given === null) {
       if (given === null && !property.optional && property.default === undefined) {
         fail([...path, key], describeExpected(property), 'null');

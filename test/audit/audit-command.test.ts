@@ -60,7 +60,7 @@ function violatingPoolFile(): string {
 describe('fairaudit audit --pool FILE (spawned)', () => {
   it('audit --json prints decision, queries, statistic, the oracle and the fixed-sample decision', () => {
     const pool = violatingPoolFile();
-    const { code, stdout } = fairaudit(
+    const { code, stdout, stderr } = fairaudit(
       'audit',
       '--pool',
       pool,
@@ -68,11 +68,16 @@ describe('fairaudit audit --pool FILE (spawned)', () => {
       'sp',
       '--access',
       'decision',
+      '--test',
+      'wald-glr',
       '--seed',
       '7',
       '--json',
     );
     expect(code).toBe(0);
+    expect(stderr).toMatch(
+      /^fairaudit: warning: wald-glr is paper A's test as published: its false-violation rate is not controlled/,
+    );
     const result = JSON.parse(stdout);
     expect(result.decision).toBe('reject');
     expect(result.queries).toBeGreaterThan(2);
@@ -83,7 +88,7 @@ describe('fairaudit audit --pool FILE (spawned)', () => {
     expect(result.fixedDecision).toBe('reject');
     expect(result.fixedSamples).toBe(4000);
     // Same seed, same audit.
-    const again = JSON.parse(fairaudit('audit', '--pool', pool, '--seed', '7', '--json').stdout);
+    const again = JSON.parse(fairaudit('audit', '--pool', pool, '--seed', '7', '--test', 'wald-glr', '--json').stdout);
     expect(again.queries).toBe(result.queries);
   });
 
@@ -99,6 +104,8 @@ describe('fairaudit audit --pool FILE (spawned)', () => {
       'score',
       '--score-tolerance',
       '0.05',
+      '--test',
+      'wald-glr',
       '--seed',
       's',
       '--replicates',
@@ -115,7 +122,12 @@ describe('fairaudit audit --pool FILE (spawned)', () => {
     expect(summary.poolSize).toBe(4000);
     const text = fairaudit('audit', '--pool', pool, '--seed', 's', '--replicates', '3');
     expect(text.code).toBe(0);
-    expect(text.stdout).toMatch(/sequential: +reject 3, accept 0, inconclusive 0; queries/);
+    expect(text.stdout).toMatch(
+      /verdicts: +VIOLATION 3, COMPLIANT 0, INCONCLUSIVE 0 of 3 audits of H0 \|SP gap\| ≤ 0\.05; queries/,
+    );
+    expect(text.stdout).toMatch(
+      /guarantee: +betting: P\(false violation\) ≤ 0\.05 and P\(false compliance\) ≤ 0\.2 at any stopping time/,
+    );
   });
 
   it('audit --order given runs the pool order without a seed', () => {
@@ -125,11 +137,13 @@ describe('fairaudit audit --pool FILE (spawned)', () => {
       join(fixtures, 'small.csv'),
       '--order',
       'given',
+      '--test',
+      'wald-glr',
       '--tolerance',
       '0.2',
     );
     expect(code).toBe(0);
-    expect(stdout).toMatch(/oracle: +hard-decision gap 0\.0000 -> accept/);
+    expect(stdout).toMatch(/oracle: +hard-decision gap \(b − a\) \+0\.0000 on the whole pool -> accept/);
     expect(stdout).toMatch(/fixed-sample: accept on 6 rows/);
   });
 
@@ -195,8 +209,8 @@ describe('fairaudit audit --synthetic RECIPE --replicates R (in process, through
     );
     expect(code).toBe(0);
     const summary = JSON.parse(stdout);
-    // The recipe fixes the decision counts: 960/2400 - 608/1600 = 0.02 exactly.
-    expect(summary.oracleGap).toBe(0.02);
+    // The recipe fixes the decision counts: b − a = 608/1600 - 960/2400 = -0.02 exactly.
+    expect(summary.oracleGap).toBe(-0.02);
     expect(summary.oracleDecision).toBe('accept');
     expect(summary.replicates).toBe(40);
     expect(summary.earlyDecisions.within).toBe(25);
@@ -235,7 +249,7 @@ describe('fairaudit audit bad input (in process, through main())', () => {
       [['--pool', join(fixtures, 'small.csv'), '--seed', '1', '--beta', '0.99'], /--beta: expected alpha \+ beta < 1/],
       [
         ['--pool', join(fixtures, 'small.csv'), '--seed', '1', '--decision-tolerance', '0.05'],
-        /--decision-tolerance: this flag is gone; --tolerance is now δ/,
+        /Unknown arguments?: decision-tolerance/,
       ],
       [
         ['--pool', join(fixtures, 'small.csv'), '--seed', '1', '--score-tolerance', '1.5'],
@@ -299,7 +313,7 @@ describe('fairaudit audit bad input (in process, through main())', () => {
       // Two decision columns in Arrow were read as the first one.
       [
         ['--pool', twoDecisionColumns(), '--seed', '1'],
-        /two-decisions\.arrow: schema: expected each column named once, found "column \\"decision\\" 2 times"\n$/,
+        /two-decisions\.arrow: schema: expected each column named once, found "column \\"decision\\" twice"\n$/,
       ],
     ];
     for (const [args, message] of cases) {

@@ -44,7 +44,7 @@ describe('auditPool(pool, settings, name, lookup) with the error-controlled test
   });
 
   it("paper A's settings give paper A's summary (test wald-glr, Wald thresholds, start rule 1); betting has no thresholds", () => {
-    const paperA = auditPool(pool, small);
+    const paperA = auditPool(pool, { ...small, test: 'wald-glr' });
     // python3 -c "import math; print(round(math.log(0.8/0.1),6), round(math.log(0.2/0.9),6))": 2.079442 -1.504077
     expect(paperA).toMatchObject({
       test: 'wald-glr',

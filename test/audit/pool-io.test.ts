@@ -138,7 +138,9 @@ describe('writePoolFile(path, pool) and readPoolFile(path) on Arrow IPC', () => 
     });
     const path = join(scratch, 'null.arrow');
     writeFileSync(path, tableToIPC(table, 'file'));
-    expect(() => readPoolFile(path)).toThrow(/null\.arrow: row 3, column "group": expected 0 or 1, found null/);
+    expect(() => readPoolFile(path)).toThrow(
+      /null\.arrow: row 3, column "group": expected 0 \(group a\) or 1 \(group b\), or name group a by its value \(groupA, --group-a\), found null/,
+    );
   });
 
   it('readPoolFile(arrow) rejects a file that is not Arrow', () => {
@@ -198,7 +200,7 @@ describe('readPoolFile(path) on hostile input', () => {
     const path = join(scratch, 'two-decisions.arrow');
     writeFileSync(path, tableToIPC(doubled, 'file'));
     expect(() => readPoolFile(path)).toThrow(
-      new InputError(`${path}: schema: expected each column named once, found "column \\"decision\\" 2 times"`),
+      new InputError(`${path}: schema: expected each column named once, found "column \\"decision\\" twice"`),
     );
     expect(() => readPoolFile(csv('two-decisions.csv', 'group,label,decision,decision\n0,1,1,0\n'))).toThrow(
       /expected each column named once, found "column \\"decision\\" twice"/,

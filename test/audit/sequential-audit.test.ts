@@ -137,7 +137,7 @@ describe('auditPool(pool, settings, name)', () => {
   const pool = syntheticPool(2000, 0.3, 0.6, 'audit-pool');
 
   it('runs one seeded audit and reports it with the settings as applied and the oracle', () => {
-    const summary = auditPool(pool, { seed: '7' });
+    const summary = auditPool(pool, { seed: '7', test: 'wald-glr' });
     const prepared = prepareAudit(pool, 'sp', 'decision');
     const direct = runSequentialAudit(prepared, settings, createRandom(deriveSeed('7', 0)));
     expect(summary).toMatchObject({
@@ -155,6 +155,25 @@ describe('auditPool(pool, settings, name)', () => {
       seed: '7',
     });
     expect(summary).not.toHaveProperty('scoreTolerance');
+  });
+
+  it('defaults to the betting test, with its evidence and the verdict in words (gaps b − a)', () => {
+    const summary = auditPool(pool, { seed: '7' });
+    expect(summary).toMatchObject({ test: 'betting', hypothesis: 'H0 |SP gap| ≤ 0.05' });
+    expect(summary.guarantee).toBe(
+      'betting: P(false violation) ≤ 0.05 and P(false compliance) ≤ 0.2 at any stopping time',
+    );
+    if (!('verdict' in summary)) throw new Error('one replicate gives the single-audit summary');
+    expect(summary).not.toHaveProperty('statistic');
+    expect(typeof summary.logEValue).toBe('number');
+    // The pool's decision rates are 0.3 (a) and 0.6 (b): the gap b − a is positive on every line.
+    expect(summary.oracleGap).toBeGreaterThan(0.2);
+    expect(summary.fixedGap).toBeGreaterThan(0.2);
+    expect(summary.verdict).toBe('violation');
+    expect(summary.logEValue as number).toBeGreaterThanOrEqual(Math.log(1 / 0.05));
+    expect(summary.verdictText).toBe(
+      `VIOLATION: H0 |SP gap| ≤ 0.05 rejected after ${summary.queries} queries (${summary.guarantee})`,
+    );
   });
 
   it('reports the proxy tolerance of score access, and summarises replicates', () => {
@@ -177,7 +196,8 @@ describe('auditPool(pool, settings, name)', () => {
       [{ seed: '1', minimumPerGroup: 0 }, /--minimumPerGroup/],
       [{ seed: '1', access: 'probability' }, /--access/],
       [{}, /--seed: expected a seed for the random query order/],
-      [{ order: 'given', replicates: 3 }, /--replicates: expected 1 with order given/],
+      [{ order: 'given', replicates: 3, test: 'wald-glr' }, /--replicates: expected 1 with order given/],
+      [{ order: 'given' }, /--order: expected "random" or "balanced" with test betting/],
     ];
     for (const [bad, message] of cases) {
       expect(() => auditPool(pool, bad, flag)).toThrow(InputError);

@@ -219,7 +219,7 @@ describe('fairaudit run CONFIG with bad input writes nothing', () => {
       [],
       'missing.arrow',
     ],
-    ['--threads 0', VALID, ['--threads', '0'], '--threads: expected an integer from 1 to 1024, found 0'],
+    ['--threads 0', VALID, ['--threads', '0'], '--threads: expected an integer in [1, 1024], found 0'],
     ['--shard 5/4', VALID, ['--shard', '5/4'], '--shard: expected i/n with 1 ≤ i ≤ n'],
   ];
   for (const [title, yaml, extra, says] of bad) {

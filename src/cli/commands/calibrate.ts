@@ -8,22 +8,14 @@ import type { AuditPool } from '../../audit/pool.js';
 import { writeFileAtomic } from '../../util/atomic-write.js';
 import { inputError } from '../../util/errors.js';
 import {
-  type AuditFlags,
   addAuditOptions,
   auditSettingsOfFlags,
-  checkThreadsFlag,
-  flagOf,
+  calibrateCommandSettings,
+  flagNamer,
   poolOfFlags,
 } from '../audit-options.js';
+import type { ArgumentsOf } from '../command-arguments.js';
 import { stagedProgress } from '../progress.js';
-
-interface CalibrateArguments extends AuditFlags {
-  groups?: string;
-  'cache-dir'?: string;
-  out?: string;
-  json: boolean;
-  quiet: boolean;
-}
 
 /** --groups A,B: a decision-access setting given by its group sizes alone (what its calibration depends on). */
 function groupsPool(text: string): AuditPool {
@@ -81,63 +73,63 @@ function calibrationText(record: CalibrationRecord, file: string, cached: boolea
   return `${lines.join('\n')}\n`;
 }
 
+/** The flags of `fairaudit calibrate`: an audit's settings from their schema, the pool or --groups, the cache. */
+function calibrateBuilder(yargs: Argv) {
+  return addAuditOptions(yargs, calibrateCommandSettings())
+    .option('groups', {
+      type: 'string',
+      describe: 'Instead of --pool / --synthetic, decision access only: the group sizes A,B',
+    })
+    .option('cache-dir', {
+      type: 'string',
+      describe: 'The calibration cache (default FAIRAUDIT_CALIBRATION_CACHE, else data/cache/calibrations/)',
+    })
+    .option('out', { type: 'string', describe: 'Also write the calibration (JSON) to this file' })
+    .option('json', { type: 'boolean', default: false, describe: 'Print the calibration as JSON' })
+    .option('quiet', { type: 'boolean', default: false, describe: 'No progress bar' })
+    .example(
+      '$0 calibrate --groups 9158,4409 --access decision --threads 2',
+      'Adult SP, decision access, paper A settings',
+    )
+    .example('$0 calibrate --pool pool.arrow --metric eo --access score --calibration-paths 1000', '');
+}
+
+/** --groups is its own pool: no --pool or --synthetic with it, and decision access only. */
+function checkGroupsFlag(argv: Readonly<Record<string, unknown>>): void {
+  if (argv.pool !== undefined || argv.synthetic !== undefined) {
+    throw inputError({
+      where: '--groups',
+      expected: 'no --pool or --synthetic with it',
+      found: String(argv.pool ?? argv.synthetic),
+    });
+  }
+  if (argv.access !== undefined && argv.access !== 'decision') {
+    throw inputError({
+      where: '--groups',
+      expected: 'decision access (score and logit access calibrate on the pool itself)',
+      found: String(argv.access),
+    });
+  }
+}
+
 /**
  * `fairaudit calibrate`: Monte Carlo calibrated GLR thresholds for an audit setting, on
  * the worker pool, printed with their Monte Carlo uncertainty and price and saved in
  * the calibration cache under the setting's fingerprint (what `thresholds: calibrated`
  * and `--test calibrated-glr` read).
  */
-export const calibrateCommand: CommandModule<object, CalibrateArguments> = {
+export const calibrateCommand: CommandModule<object, ArgumentsOf<typeof calibrateBuilder>> = {
   command: 'calibrate',
   describe:
     'Calibrate the GLR thresholds of an audit setting by Monte Carlo (sup P(reject) <= alpha on compliant pools, sup P(accept) <= beta on violating ones)',
-  builder: (yargs: Argv) =>
-    addAuditOptions(yargs, ['random', 'balanced'])
-      .option('groups', {
-        type: 'string',
-        describe: 'Instead of --pool / --synthetic, decision access only: the group sizes A,B',
-      })
-      .option('cache-dir', {
-        type: 'string',
-        describe: 'The calibration cache (default FAIRAUDIT_CALIBRATION_CACHE, else data/cache/calibrations/)',
-      })
-      .option('out', { type: 'string', describe: 'Also write the calibration (JSON) to this file' })
-      .option('json', { type: 'boolean', default: false, describe: 'Print the calibration as JSON' })
-      .option('quiet', { type: 'boolean', default: false, describe: 'No progress bar' })
-      .example(
-        '$0 calibrate --groups 9158,4409 --access decision --threads 2',
-        'Adult SP, decision access, paper A settings',
-      )
-      .example(
-        '$0 calibrate --pool pool.arrow --metric eo --access score --calibration-paths 1000',
-        '',
-      ) as unknown as Argv<CalibrateArguments>,
+  builder: calibrateBuilder,
   // Stages: flags → settings and pool, calibration (cache or worker threads), print and save.
   handler: async (argv) => {
-    checkThreadsFlag(argv.threads);
-    let pool: AuditPool;
-    let flags: AuditFlags = argv;
-    if (argv.groups !== undefined) {
-      if (argv.pool !== undefined || argv.synthetic !== undefined) {
-        throw inputError({
-          where: '--groups',
-          expected: 'no --pool or --synthetic with it',
-          found: argv.pool ?? argv.synthetic,
-        });
-      }
-      if (argv.access !== 'decision')
-        throw inputError({
-          where: '--groups',
-          expected: 'decision access (score and logit access calibrate on the pool itself)',
-          found: argv.access,
-        });
-      pool = groupsPool(argv.groups);
-      flags = { ...argv, synthetic: '{}' };
-    } else {
-      pool = poolOfFlags(argv);
-    }
+    const properties = calibrateCommandSettings();
+    if (argv.groups !== undefined) checkGroupsFlag(argv);
+    const pool: AuditPool = argv.groups !== undefined ? groupsPool(argv.groups) : poolOfFlags(argv);
     const settings = {
-      ...auditSettingsOfFlags(flags),
+      ...auditSettingsOfFlags(argv, properties),
       test: 'calibrated-glr' as const,
       thresholds: 'calibrated' as const,
     };
@@ -147,7 +139,7 @@ export const calibrateCommand: CommandModule<object, CalibrateArguments> = {
     const found = await calibrateForAuditPool(
       pool,
       settings,
-      (key) => flagOf[key] ?? key,
+      flagNamer(properties),
       { cacheDirectory, where: '--alpha / --beta' },
       {
         ...(argv.threads === undefined ? {} : { threads: argv.threads }),

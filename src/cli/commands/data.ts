@@ -1,7 +1,8 @@
-import type { Argv, CommandModule } from 'yargs';
+import type { Argv } from 'yargs';
+import { defineCommand } from '../define-command.js';
 import { datasetAvailability } from '../../data/dataset-availability.js';
 import { summarizeDataset } from '../../data/dataset-summary.js';
-import { exportDatasetSplit, SPLIT_EXPORT_FORMATS, type SplitExportFormat } from '../../data/export-split.js';
+import { exportDatasetSplit, SPLIT_EXPORT_FORMATS } from '../../data/export-split.js';
 import { fetchDataset } from '../../data/fetch-dataset.js';
 import { loadDataset } from '../../data/load-dataset.js';
 import { datasetNames } from '../../data/registry.js';
@@ -9,48 +10,19 @@ import { commandGroup } from '../command-group.js';
 import { dataDirectoryOption, jsonOption, quietOption } from '../common-options.js';
 import { ProgressBar } from '../progress.js';
 
-interface LocationArguments {
-  'data-dir'?: string;
-  json: boolean;
-}
-
-interface InfoArguments extends LocationArguments {
-  name: string;
-  verify: boolean;
-}
-
-interface FetchArguments {
-  name: string;
-  form?: string;
-  force: boolean;
-  quiet: boolean;
-}
-
-interface ExportArguments {
-  name: string;
-  scheme: 'paper-a' | 'paper-b';
-  seed: string;
-  'protected-attribute'?: string;
-  out: string;
-  format: SplitExportFormat;
-  'data-dir'?: string;
-  json: boolean;
-}
-
 /** The NAME of `data info NAME` and `data fetch NAME`: one of the registered datasets. */
 function datasetNameArgument() {
-  return { type: 'string', choices: datasetNames(), describe: 'the dataset' } as const;
+  return { type: 'string', choices: datasetNames(), demandOption: true, describe: 'the dataset' } as const;
 }
 
 function percent(value: number): string {
   return Number.isNaN(value) ? 'n/a' : `${(100 * value).toFixed(2)}%`;
 }
 
-const listCommand: CommandModule<object, LocationArguments> = {
+const listCommand = defineCommand({
   command: 'list',
   describe: 'Which datasets are available, in which form, and where',
-  builder: (yargs: Argv) =>
-    yargs.option('data-dir', dataDirectoryOption).option('json', jsonOption) as unknown as Argv<LocationArguments>,
+  builder: (yargs: Argv) => yargs.option('data-dir', dataDirectoryOption).option('json', jsonOption),
   handler: (args) => {
     const entries = datasetAvailability({ dataDirectory: args['data-dir'] });
     if (args.json) {
@@ -79,9 +51,9 @@ const listCommand: CommandModule<object, LocationArguments> = {
       }
     }
   },
-};
+});
 
-const infoCommand: CommandModule<object, InfoArguments> = {
+const infoCommand = defineCommand({
   command: 'info <name>',
   describe: 'Load a dataset and print rows, columns, label rate and protected-group shares',
   builder: (yargs: Argv) =>
@@ -90,7 +62,7 @@ const infoCommand: CommandModule<object, InfoArguments> = {
       .option('data-dir', dataDirectoryOption)
       .option('verify', { type: 'boolean', default: true, describe: 'check sizes and sha256 (--no-verify skips it)' })
       .option('json', jsonOption)
-      .example('$0 data info adult --data-dir /work/shared/datasets', '') as unknown as Argv<InfoArguments>,
+      .example('$0 data info adult --data-dir /work/shared/datasets', ''),
   handler: async (args) => {
     const table = await loadDataset(args.name, { dataDirectory: args['data-dir'], verify: args.verify });
     const summary = summarizeDataset(table);
@@ -117,9 +89,9 @@ const infoCommand: CommandModule<object, InfoArguments> = {
     }
     process.stdout.write(`${out.join('\n')}\n`);
   },
-};
+});
 
-const fetchCommand: CommandModule<object, FetchArguments> = {
+const fetchCommand = defineCommand({
   command: 'fetch <name>',
   describe: 'Download a dataset into data/downloads/NAME/, verifying sizes and sha256',
   builder: (yargs: Argv) =>
@@ -131,7 +103,7 @@ const fetchCommand: CommandModule<object, FetchArguments> = {
         default: false,
         describe: 'download again even when a verified copy is there',
       })
-      .option('quiet', quietOption) as unknown as Argv<FetchArguments>,
+      .option('quiet', quietOption),
   handler: async (args) => {
     let bar: ProgressBar | null = null;
     let current = '';
@@ -157,9 +129,9 @@ const fetchCommand: CommandModule<object, FetchArguments> = {
       process.stdout.write(`${file.action}: ${file.path} (${file.size} bytes, ${check})\n`);
     }
   },
-};
+});
 
-const exportCommand: CommandModule<object, ExportArguments> = {
+const exportCommand = defineCommand({
   command: 'export <name>',
   describe:
     'Write a split exactly as the models see it (encoded train and held-out parts) to a folder, for other toolkits',
@@ -194,7 +166,7 @@ const exportCommand: CommandModule<object, ExportArguments> = {
       .example(
         '$0 data export adult --scheme paper-a --seed 2026 --protected-attribute sex --out /tmp/adult-split',
         '',
-      ) as unknown as Argv<ExportArguments>,
+      ),
   handler: async (args) => {
     const files = await exportDatasetSplit(
       args.name,
@@ -208,7 +180,7 @@ const exportCommand: CommandModule<object, ExportArguments> = {
     }
     for (const file of files) process.stdout.write(`${file.path} (${file.bytes} bytes): ${file.holds}\n`);
   },
-};
+});
 
 /** `fairaudit data <list|info|fetch|export>`: the datasets and where they come from. */
 export const dataCommand = commandGroup(

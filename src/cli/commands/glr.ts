@@ -1,4 +1,5 @@
-import type { Argv, CommandModule } from 'yargs';
+import type { Argv } from 'yargs';
+import { defineCommand } from '../define-command.js';
 import { evaluateGlrCase, glrCaseFromJson } from '../../stats/glr-case.js';
 import { inputError } from '../../util/errors.js';
 import { MAX_JSON_FILE_BYTES, readFileCapped } from '../../util/read-capped.js';
@@ -10,15 +11,7 @@ function jsonNumber(value: number): number | string {
 
 const flagName = (field: string) => `--${field.replaceAll('_', '-')}`;
 
-interface BernoulliArguments {
-  'n-a': string;
-  's-a': string;
-  'n-b': string;
-  's-b': string;
-  tolerance: string;
-}
-
-const bernoulliCommand: CommandModule<object, BernoulliArguments> = {
+const bernoulliCommand = defineCommand({
   command: 'bernoulli',
   describe: 'Signed Bernoulli GLR for H0: |theta_a - theta_b| <= tolerance from counts',
   builder: (yargs: Argv) =>
@@ -28,10 +21,7 @@ const bernoulliCommand: CommandModule<object, BernoulliArguments> = {
       .option('n-b', { type: 'string', demandOption: true, describe: 'Observations of group b' })
       .option('s-b', { type: 'string', demandOption: true, describe: 'Positives of group b' })
       .option('tolerance', { type: 'string', demandOption: true, describe: 'delta in (0, 1)' })
-      .example(
-        '$0 glr bernoulli --n-a 120 --s-a 30 --n-b 130 --s-b 52 --tolerance 0.05',
-        '',
-      ) as unknown as Argv<BernoulliArguments>,
+      .example('$0 glr bernoulli --n-a 120 --s-a 30 --n-b 130 --s-b 52 --tolerance 0.05', ''),
   handler: (argv) => {
     const fields = {
       n_a: argv['n-a'],
@@ -43,19 +33,9 @@ const bernoulliCommand: CommandModule<object, BernoulliArguments> = {
     const glr = evaluateGlrCase('bernoulli', fields, flagName);
     process.stdout.write(`${JSON.stringify({ glr: jsonNumber(glr) })}\n`);
   },
-};
+});
 
-interface GaussianArguments {
-  'n-a': string;
-  'sum-a': string;
-  'sumsq-a': string;
-  'n-b': string;
-  'sum-b': string;
-  'sumsq-b': string;
-  tolerance: string;
-}
-
-const gaussianCommand: CommandModule<object, GaussianArguments> = {
+const gaussianCommand = defineCommand({
   command: 'gaussian',
   describe: 'Signed Gaussian proxy GLR (common variance profiled) for H0: |mu_a - mu_b| <= tolerance from sums',
   builder: (yargs: Argv) =>
@@ -70,7 +50,7 @@ const gaussianCommand: CommandModule<object, GaussianArguments> = {
         type: 'string',
         demandOption: true,
         describe: 'tau > 0',
-      }) as unknown as Argv<GaussianArguments>,
+      }),
   handler: (argv) => {
     const fields = {
       n_a: argv['n-a'],
@@ -84,14 +64,10 @@ const gaussianCommand: CommandModule<object, GaussianArguments> = {
     const glr = evaluateGlrCase('gaussian', fields, flagName);
     process.stdout.write(`${JSON.stringify({ glr: jsonNumber(glr) })}\n`);
   },
-};
-
-interface GlrArguments {
-  input?: string;
-}
+});
 
 /** `fairaudit glr`: the signed GLR statistic of one case (flags) or of every line of a JSONL file. */
-export const glrCommand: CommandModule<object, GlrArguments> = {
+export const glrCommand = defineCommand({
   command: 'glr',
   describe: 'Signed GLR statistics: glr bernoulli|gaussian with flags, or glr --input FILE.jsonl',
   builder: (yargs: Argv) =>
@@ -104,7 +80,7 @@ export const glrCommand: CommandModule<object, GlrArguments> = {
           'A JSONL file, one case per line: {"family":"bernoulli","n_a":..,"s_a":..,"n_b":..,"s_b":..,"tolerance":..} ' +
           'or gaussian with sum_a, sumsq_a, sum_b, sumsq_b; prints each case with a "glr" field',
       })
-      .example('$0 glr --input cases.jsonl', '') as unknown as Argv<GlrArguments>,
+      .example('$0 glr --input cases.jsonl', ''),
   handler: (argv) => {
     if (argv.input === undefined) {
       throw inputError({
@@ -123,4 +99,4 @@ export const glrCommand: CommandModule<object, GlrArguments> = {
     });
     process.stdout.write(output.length > 0 ? `${output.join('\n')}\n` : '');
   },
-};
+});

@@ -1,15 +1,9 @@
-import type { Argv, CommandModule } from 'yargs';
+import type { Argv } from 'yargs';
+import { defineCommand } from '../define-command.js';
 import { mergeShards } from '../../harness/merge-shards.js';
 
-interface MergeArguments {
-  folders: string[];
-  out: string;
-  force: boolean;
-  quiet: boolean;
-}
-
 /** `fairaudit merge DIR... --out DIR`: combine shard results into the bytes a single run writes. */
-export const mergeCommand: CommandModule<object, MergeArguments> = {
+export const mergeCommand = defineCommand({
   command: 'merge <folders..>',
   describe: 'Merge the results of "run --shard i/n" folders into one results.arrow, byte-identical to a single run',
   builder: (yargs: Argv) =>
@@ -29,7 +23,7 @@ export const mergeCommand: CommandModule<object, MergeArguments> = {
         type: 'boolean',
         default: false,
         describe: 'Print nothing',
-      }) as unknown as Argv<MergeArguments>,
+      }),
   handler: async (args) => {
     const summary = await mergeShards(args.folders, args.out, {
       force: args.force,
@@ -41,4 +35,4 @@ export const mergeCommand: CommandModule<object, MergeArguments> = {
         `merged ${summary.shards} shards into ${summary.resultsFile} (${summary.rows} replicates)\n`,
       );
   },
-};
+});

@@ -1,4 +1,5 @@
-import type { Argv, CommandModule } from 'yargs';
+import type { Argv } from 'yargs';
+import { defineCommand } from '../define-command.js';
 import { benchmarkModels } from '../../models/models-benchmark.js';
 import { ROBUST_BASE_SETTINGS, UNSTABLE_BASE_SETTINGS } from '../../../papers/paper-a/models.js';
 import { type ModelSpreads, seedVariability, type Spread } from '../../models/seed-variability.js';
@@ -7,26 +8,9 @@ import { trainFromConfigOverSeeds } from '../../models/train-seed-grid.js';
 import { loadModelTrainingConfig } from '../../models/training-config.js';
 import { checkIntegerFlag } from '../check-flag.js';
 import { commandGroup } from '../command-group.js';
-import { dataDirectoryOption, jsonOption, quietOption } from '../common-options.js';
+import { dataDirectoryOption, jsonOption, quietOption, threadsOption } from '../common-options.js';
 import { ProgressBar } from '../progress.js';
 import { modelPresets } from '../registry.js';
-
-interface TrainArguments {
-  config: string;
-  'data-dir'?: string;
-  'cache-dir'?: string;
-  threads?: number;
-  refresh: boolean;
-  json: boolean;
-  quiet: boolean;
-  'model-seeds': number;
-  'split-seeds': number;
-}
-
-interface BenchArguments {
-  epochs: number;
-  json: boolean;
-}
 
 function fixed(value: number, digits = 4): string {
   return Number.isFinite(value) ? value.toFixed(digits) : 'n/a';
@@ -55,18 +39,19 @@ function describeSpreads(name: string, axis: string, spreads: ModelSpreads | nul
   );
 }
 
-const trainCommand: CommandModule<object, TrainArguments> = {
+const trainCommand = defineCommand({
   command: 'train <config>',
   describe: 'Train the models a YAML config names (or read them from the cache) and write audit pools and model cards',
   builder: (yargs: Argv) =>
     yargs
       .positional('config', {
         type: 'string',
+        demandOption: true,
         describe: 'a model-training YAML config (see papers/<paper>/configs/models/)',
       })
       .option('data-dir', dataDirectoryOption)
       .option('cache-dir', { type: 'string', describe: 'where trained models are cached (default data/cache/models/)' })
-      .option('threads', { type: 'number', describe: "worker threads (overrides the config's threads)" })
+      .option('threads', { ...threadsOption, describe: "worker threads (overrides the config's threads)" })
       .option('refresh', { type: 'boolean', default: false, describe: 'retrain even when the cache has the model' })
       .option('json', { type: 'boolean', default: false, describe: 'print the model cards as JSON' })
       .option('model-seeds', {
@@ -80,12 +65,8 @@ const trainCommand: CommandModule<object, TrainArguments> = {
         describe: 'also train on K - 1 more splits (split.seed/1 ...) with the config model seed; print the spread',
       })
       .option('quiet', quietOption)
-      .example(
-        '$0 models train papers/paper-a/configs/models/adult.yaml --model-seeds 10',
-        '',
-      ) as unknown as Argv<TrainArguments>,
+      .example('$0 models train papers/paper-a/configs/models/adult.yaml --model-seeds 10', ''),
   handler: async (args) => {
-    if (args.threads !== undefined) checkIntegerFlag('--threads', args.threads, 1, 1024);
     checkIntegerFlag('--model-seeds', args['model-seeds'], 1, 1000);
     checkIntegerFlag('--split-seeds', args['split-seeds'], 1, 1000);
     const config = loadModelTrainingConfig(args.config);
@@ -158,15 +139,13 @@ const trainCommand: CommandModule<object, TrainArguments> = {
     for (const model of models) process.stdout.write(describeModel(model));
     process.stdout.write(`${models.length} models ready in ${((Date.now() - started) / 1000).toFixed(1)} s\n`);
   },
-};
+});
 
-const benchCommand: CommandModule<object, BenchArguments> = {
+const benchCommand = defineCommand({
   command: 'bench',
   describe: 'Time the MLP kernel (Adult-sized) and the boosted trees (CCD-sized) and print the figures',
   builder: (yargs: Argv) =>
-    yargs
-      .option('epochs', { type: 'number', default: 3, describe: 'MLP epochs to time' })
-      .option('json', jsonOption) as unknown as Argv<BenchArguments>,
+    yargs.option('epochs', { type: 'number', default: 3, describe: 'MLP epochs to time' }).option('json', jsonOption),
   handler: (args) => {
     checkIntegerFlag('--epochs', args.epochs, 1, 1000);
     const figures = benchmarkModels({ robust: ROBUST_BASE_SETTINGS, unstable: UNSTABLE_BASE_SETTINGS }, args.epochs);
@@ -185,7 +164,7 @@ const benchCommand: CommandModule<object, BenchArguments> = {
         `(CPU ${fixed(figures.treeCpuMilliseconds, 1)} ms)\n`,
     );
   },
-};
+});
 
 /** `fairaudit models train CONFIG` and `fairaudit models bench`. */
 export const modelsCommand = commandGroup(

@@ -1,4 +1,5 @@
-import type { Argv, CommandModule } from 'yargs';
+import type { Argv } from 'yargs';
+import { defineCommand } from '../define-command.js';
 import { loadConfig, parseOverride } from '../../harness/config.js';
 import { configReference } from '../../harness/config-reference.js';
 import { findKindRunner } from '../../harness/kind-runners.js';
@@ -7,19 +8,11 @@ import { buildPlan, cellShardRows, parseShard, shardSize } from '../../harness/p
 import { InputError } from '../../util/errors.js';
 import { textTable } from '../text-table.js';
 
-interface PlanArguments {
-  config?: string;
-  set?: string[];
-  shard?: string;
-  json: boolean;
-  reference: boolean;
-}
-
 /** The most cells the text output lists (the counts above the table cover them all). */
 const TABLE_CELLS = 100;
 
 /** `fairaudit plan CONFIG`: the cells and task counts of an experiment, without running it; O(grid axes) however many replicates or cells. */
-export const planCommand: CommandModule<object, PlanArguments> = {
+export const planCommand = defineCommand({
   command: 'plan [config]',
   describe: 'Validate an experiment config and print its cells and task counts without running it',
   builder: (yargs: Argv) =>
@@ -37,7 +30,7 @@ export const planCommand: CommandModule<object, PlanArguments> = {
         type: 'boolean',
         default: false,
         describe: 'Print the reference of every config key (Markdown, generated from the schemas) instead',
-      }) as unknown as Argv<PlanArguments>,
+      }),
   handler: (args) => {
     if (args.reference) {
       process.stdout.write(configReference());
@@ -100,4 +93,4 @@ export const planCommand: CommandModule<object, PlanArguments> = {
     if (listed < plan.cellCount) lines.push(`… and ${plan.cellCount - listed} more cells`);
     process.stdout.write(`${lines.join('\n')}\n`);
   },
-};
+});

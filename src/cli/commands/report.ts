@@ -1,5 +1,6 @@
 import { isAbsolute, relative } from 'node:path';
-import type { Argv, CommandModule } from 'yargs';
+import type { Argv } from 'yargs';
+import { defineCommand } from '../define-command.js';
 import { paperFolder, writeReport } from '../../report/write-report.js';
 import { inputError } from '../../util/errors.js';
 
@@ -9,15 +10,8 @@ function shown(path: string): string {
   return near === '' ? '.' : near.startsWith('..') || isAbsolute(near) ? path : near;
 }
 
-interface ReportArguments {
-  results: string;
-  published?: string;
-  sigmas: number;
-  png: boolean;
-}
-
 /** `fairaudit report RESULTS_DIR`: tables, charts and a self-contained report.html. */
-export const reportCommand: CommandModule<object, ReportArguments> = {
+export const reportCommand = defineCommand({
   command: 'report <results>',
   describe: 'Summarise a results folder: tables (Arrow, CSV, Markdown), charts (Vega-Lite, SVG, PNG) and report.html',
   builder: (yargs: Argv) =>
@@ -41,7 +35,7 @@ export const reportCommand: CommandModule<object, ReportArguments> = {
         type: 'boolean',
         default: true,
         describe: 'also rasterise each chart to PNG (--no-png to skip)',
-      }) as unknown as Argv<ReportArguments>,
+      }),
   handler: async (args) => {
     if (!(args.sigmas > 0)) throw inputError({ where: '--sigmas', expected: 'a positive number', found: args.sigmas });
     const folder = paperFolder(args.results);
@@ -77,4 +71,4 @@ export const reportCommand: CommandModule<object, ReportArguments> = {
       );
     console.log(`  ${shown(output.reportPath)}`);
   },
-};
+});

@@ -1,32 +1,22 @@
-import type { Argv, CommandModule } from 'yargs';
+import type { Argv } from 'yargs';
+import { defineCommand } from '../define-command.js';
 import { reproductionNames, reproductions } from '../registry.js';
 import { parseOverride } from '../../harness/config.js';
 import { inputError } from '../../util/errors.js';
 import { acquireForReproduction } from '../acquire-for-reproduction.js';
 import { checkIntegerFlag } from '../check-flag.js';
+import { threadsOption } from '../common-options.js';
 import { ProgressBar } from '../progress.js';
-
-interface ReproduceArguments {
-  name: string;
-  out?: string;
-  set?: string[];
-  threads?: number;
-  calibrated: boolean;
-  offline: boolean;
-  dataDir?: string;
-  retrain: boolean;
-  png: boolean;
-  quiet: boolean;
-  'model-seeds': number;
-  'split-seeds'?: number;
-}
 
 /**
  * seedCounts(args) reads --model-seeds K (default 1) and --split-seeds K (default: the
  * same K, so one K varies both axes); undefined for 1/1, the single run. Throws
  * InputError (exit 2) naming the flag unless each is an integer from 1 to 100.
  */
-function seedCounts(args: ReproduceArguments): { modelSeeds: number; splitSeeds: number } | undefined {
+function seedCounts(args: {
+  readonly 'model-seeds': number;
+  readonly 'split-seeds'?: number;
+}): { modelSeeds: number; splitSeeds: number } | undefined {
   checkIntegerFlag('--model-seeds', args['model-seeds'], 1, 100);
   const splitSeeds = args['split-seeds'] ?? args['model-seeds'];
   checkIntegerFlag('--split-seeds', splitSeeds, 1, 100);
@@ -39,7 +29,7 @@ function seedCounts(args: ReproduceArguments): { modelSeeds: number; splitSeeds:
  * datasets are downloaded first when the network answers (unless --calibrated,
  * --offline or FAIRAUDIT_OFFLINE=1); what could not be had is said in one stderr line.
  */
-export const reproduceCommand: CommandModule<object, ReproduceArguments> = {
+export const reproduceCommand = defineCommand({
   command: 'reproduce <name>',
   describe:
     "Reproduce a paper's tables and figures (paper-a, ..., or all) with the comparison to the published numbers",
@@ -60,7 +50,7 @@ export const reproduceCommand: CommandModule<object, ReproduceArguments> = {
         nargs: 1,
         describe: 'Override a setting of every config, e.g. --set replicates=1000 (repeatable)',
       })
-      .option('threads', { type: 'number', describe: 'Worker threads (default: one per core)' })
+      .option('threads', threadsOption)
       .option('calibrated', {
         type: 'boolean',
         default: false,
@@ -100,7 +90,7 @@ export const reproduceCommand: CommandModule<object, ReproduceArguments> = {
       .example(
         '$0 reproduce paper-a --model-seeds 5',
         'Adult models under 5 model seeds and 5 split seeds (9 seed pairs)',
-      ) as unknown as Argv<ReproduceArguments>,
+      ),
   handler: async (args) => {
     const names = reproductionNames();
     if (args.name !== 'all' && !names.includes(args.name)) {
@@ -109,9 +99,6 @@ export const reproduceCommand: CommandModule<object, ReproduceArguments> = {
         expected: `one of ${[...names, 'all'].join(', ')}`,
         found: args.name,
       });
-    }
-    if (args.threads !== undefined && !(Number.isInteger(args.threads) && args.threads >= 1 && args.threads <= 1024)) {
-      throw inputError({ where: '--threads', expected: 'an integer from 1 to 1024', found: args.threads });
     }
     const seeds = seedCounts(args);
     const overrides = (args.set ?? []).map(parseOverride);
@@ -157,4 +144,4 @@ export const reproduceCommand: CommandModule<object, ReproduceArguments> = {
       if (!args.quiet) process.stdout.write(`${result.lines.join('\n')}\n`);
     }
   },
-};
+});

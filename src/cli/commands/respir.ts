@@ -1,4 +1,5 @@
-import type { Argv, CommandModule } from 'yargs';
+import type { Argv } from 'yargs';
+import { defineCommand } from '../define-command.js';
 import { manipulationBounds, type SettingNames } from '../../respir/manipulation-bounds.js';
 import { type ExactManipulationCost, exactManipulationCost } from '../../respir/exact-manipulation-cost.js';
 import { AUDIT_DESIGNS, type AuditDesign } from '../../audit/audit-design.js';
@@ -10,27 +11,9 @@ import { paperBExactWorkload } from '../../../papers/paper-b/exact-minimum-workl
 import { paperBTable3Options, table3Rows, table3SummaryTable } from '../../../papers/paper-b/table-3.js';
 import { formatSummaryValue } from '../../report/summary-table.js';
 import { checkIntegerFlag, checkNumberFlag } from '../check-flag.js';
+import { threadsOption } from '../common-options.js';
 import { commandGroup } from '../command-group.js';
 import { textTable } from '../text-table.js';
-
-interface BoundsArguments {
-  candidates: number;
-  audit: number;
-  'candidates-min': number;
-  'audit-min': number;
-  gap: number;
-  tolerance?: number;
-  'hide-fraction'?: number;
-  'pass-probability': number;
-  'canary-effectiveness': number;
-  canaries: string;
-  json: boolean;
-  details: boolean;
-  exact: boolean;
-  'minority-rate'?: number;
-  design: AuditDesign;
-  'max-evaluations': number;
-}
 
 const flagNames: SettingNames = {
   candidateSetSize: '--candidates',
@@ -59,7 +42,11 @@ function parseCanaries(text: string): number[] {
   return counts;
 }
 
-function resolveTolerance(args: BoundsArguments): number {
+function resolveTolerance(args: {
+  readonly tolerance?: number;
+  readonly 'hide-fraction'?: number;
+  readonly gap: number;
+}): number {
   const hasTolerance = args.tolerance !== undefined;
   const hasFraction = args['hide-fraction'] !== undefined;
   if (hasTolerance === hasFraction) {
@@ -83,7 +70,7 @@ function formatProbability(value: number): string {
   return value.toFixed(4);
 }
 
-const boundsCommand: CommandModule<object, BoundsArguments> = {
+const boundsCommand = defineCommand({
   command: 'bounds',
   describe:
     'Flips that suffice to pass a vanilla vs a respir audit (paper B Prop. 1, Thms. 1-4: sufficient conditions), the exact minimum beside them, and canary detection (Eq. 3)',
@@ -145,7 +132,7 @@ const boundsCommand: CommandModule<object, BoundsArguments> = {
       .example(
         '$0 respir bounds --candidates 13500 --audit 6750 --candidates-min 5350 --audit-min 2675 --gap 0.028 --hide-fraction 0.5 --pass-probability 0.8 --minority-rate 0.137',
         'paper B Table 3, CCD gender',
-      ) as unknown as Argv<BoundsArguments>,
+      ),
   handler: (args) => {
     const setting = {
       candidateSetSize: args.candidates,
@@ -220,7 +207,7 @@ const boundsCommand: CommandModule<object, BoundsArguments> = {
     if (exact !== null) lines.push(exactSummary(exact, setting.passProbability));
     process.stdout.write(`${lines.join('\n')}\n`);
   },
-};
+});
 
 function exactFlipsText(exact: ExactManipulationCost): string {
   const respir = exact.respir;
@@ -267,11 +254,7 @@ function exactMinimumJson(exact: ExactManipulationCost) {
   };
 }
 
-interface Table3Arguments {
-  json: boolean;
-}
-
-const table3Command: CommandModule<object, Table3Arguments> = {
+const table3Command = defineCommand({
   command: 'table3',
   describe: 'Paper B Table 3 computed analytically from the published Table 2 (no data needed)',
   builder: (yargs: Argv) =>
@@ -279,7 +262,7 @@ const table3Command: CommandModule<object, Table3Arguments> = {
       type: 'boolean',
       default: false,
       describe: 'print the rows as JSON',
-    }) as unknown as Argv<Table3Arguments>,
+    }),
   handler: (args) => {
     const started = process.hrtime.bigint();
     const rows = table3Rows(publishedTable2(), paperBTable3Options);
@@ -304,24 +287,17 @@ const table3Command: CommandModule<object, Table3Arguments> = {
       ].join('\n'),
     );
   },
-};
-
-interface BenchRespirArguments {
-  draws: number;
-  threads: number;
-  json: boolean;
-  exact: boolean;
-}
+});
 
 /** `fairaudit bench respir`: audit-set draws per second through the harness, and the bare kernel. */
-export const benchRespirCommand: CommandModule<object, BenchRespirArguments> = {
+export const benchRespirCommand = defineCommand({
   command: 'respir',
   describe: 'Time 100,000 respir audit-set draws over a 13,500-row candidate set on the worker threads (bar: < 10 s)',
   builder: (yargs: Argv) =>
     yargs
       .option('draws', { type: 'number', default: 100_000, describe: 'audit-set draws (replicates)' })
       .option('threads', {
-        type: 'number',
+        ...threadsOption,
         default: 2,
         describe: 'worker threads (the harness run, and the exact minimum rows)',
       })
@@ -335,10 +311,9 @@ export const benchRespirCommand: CommandModule<object, BenchRespirArguments> = {
         type: 'boolean',
         default: false,
         describe: 'print the figures as JSON',
-      }) as unknown as Argv<BenchRespirArguments>,
+      }),
   handler: async (args) => {
     checkIntegerFlag('--draws', args.draws, 100);
-    checkIntegerFlag('--threads', args.threads, 1);
     const figures = await benchmarkRespir(args.draws, args.threads);
     const exact = args.exact
       ? await benchmarkExactMinimalFlips(paperBExactWorkload(publishedTable2()), { threads: args.threads })
@@ -372,7 +347,7 @@ export const benchRespirCommand: CommandModule<object, BenchRespirArguments> = {
       ].join('\n'),
     );
   },
-};
+});
 
 /** `fairaudit respir <what>`: paper B's manipulation bounds, simulations and reproductions. */
 export const respirCommand = commandGroup(

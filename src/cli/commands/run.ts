@@ -1,30 +1,19 @@
-import type { Argv, CommandModule } from 'yargs';
+import type { Argv } from 'yargs';
+import { defineCommand } from '../define-command.js';
 import { loadConfig, parseOverride } from '../../harness/config.js';
 import { parseShard } from '../../harness/plan.js';
 import { runExperiment } from '../../harness/run-experiment.js';
-import { inputError } from '../../util/errors.js';
+import { threadsOption } from '../common-options.js';
 import { ProgressBar } from '../progress.js';
 
-interface RunArguments {
-  config: string;
-  threads?: number;
-  out?: string;
-  shard?: string;
-  resume: boolean;
-  repair: boolean;
-  force: boolean;
-  set?: string[];
-  quiet: boolean;
-}
-
 /** `fairaudit run CONFIG`: run an experiment's replicates on worker threads into results/<experiment>/. */
-export const runCommand: CommandModule<object, RunArguments> = {
+export const runCommand = defineCommand({
   command: 'run <config>',
   describe: 'Run an experiment: replicates on worker threads, Arrow results, checkpoints, shards',
   builder: (yargs: Argv) =>
     yargs
       .positional('config', { type: 'string', demandOption: true, describe: 'The experiment YAML file' })
-      .option('threads', { type: 'number', describe: 'Worker threads (default: one per core)' })
+      .option('threads', threadsOption)
       .option('out', { type: 'string', describe: 'Output folder (default results/<experiment>, or .../shard-i-of-n)' })
       .option('shard', {
         type: 'string',
@@ -55,11 +44,8 @@ export const runCommand: CommandModule<object, RunArguments> = {
         type: 'boolean',
         default: false,
         describe: 'No progress bar and no summary',
-      }) as unknown as Argv<RunArguments>,
+      }),
   handler: async (args) => {
-    if (args.threads !== undefined && !(Number.isInteger(args.threads) && args.threads >= 1 && args.threads <= 1024)) {
-      throw inputError({ where: '--threads', expected: 'an integer from 1 to 1024', found: args.threads });
-    }
     const shard = args.shard === undefined ? undefined : parseShard(args.shard);
     const config = loadConfig(args.config, (args.set ?? []).map(parseOverride));
     let bar: ProgressBar | undefined;
@@ -88,4 +74,4 @@ export const runCommand: CommandModule<object, RunArguments> = {
       `wrote ${summary.resultsFile} (${summary.rows} replicates, ${summary.cells} cells) and run.json in ${summary.wallSeconds.toFixed(2)} s with ${summary.threads} thread${summary.threads === 1 ? '' : 's'}${resumed}\n`,
     );
   },
-};
+});
