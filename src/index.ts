@@ -13,7 +13,7 @@ export type { AuditPool } from './audit/pool.js';
 export { readPoolFile, writePoolFile, type ReadPoolOptions } from './audit/pool-io.js';
 export { type AuditSettings, auditSettingsSchema } from './audit/audit-settings.js';
 export { TEST_NAMES, type TestName } from './audit/audit-test.js';
-export type { CalibrationRecord, PricePoint } from './audit/calibration-record.js';
+export type { CalibrationRecord, PricePoint } from './audit/calibration/calibration-record.js';
 export {
   auditPool,
   calibrateForAuditPool,

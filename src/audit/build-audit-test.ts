@@ -8,7 +8,7 @@ import {
   calibrationSettingOf,
   type FoundCalibration,
   needsCalibration,
-} from './audit-calibration.js';
+} from './calibration/audit-calibration.js';
 import type { AuditSettings } from './audit-settings.js';
 import { toleranceOfAccess } from './audit-settings.js';
 import { startRuleOf, type TestName, testOf } from './audit-test.js';

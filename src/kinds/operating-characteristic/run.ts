@@ -4,7 +4,7 @@ import { type AuditTest, buildAuditTest } from '../../audit/build-audit-test.js'
 import { type MovedPool, redecideToGap, shiftToProxyGap } from '../../audit/move-gap.js';
 import type { AuditPool } from '../../audit/pool.js';
 import { type PreparedAudit, prepareAudit } from '../../audit/prepare-audit.js';
-import { prepareAuditCalibrations } from '../../audit/prepare-calibrations.js';
+import { prepareAuditCalibrations } from '../../audit/calibration/prepare-calibrations.js';
 import { runTestAudit } from '../../audit/run-test-audit.js';
 import { runSequentialAudit } from '../../audit/sequential-audit.js';
 import { loadPoolSource, poolSourceLabel, poolSourceSchema } from '../../data/pool-source.js';

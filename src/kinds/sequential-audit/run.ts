@@ -1,5 +1,5 @@
 import type { KindRunner, OutcomeColumn } from '../../harness/kind-runner.js';
-import { prepareAuditCalibrations } from '../../audit/prepare-calibrations.js';
+import { prepareAuditCalibrations } from '../../audit/calibration/prepare-calibrations.js';
 import { auditSettingsProblem, auditSettingsProperties } from '../../audit/audit-settings.js';
 import { testOf } from '../../audit/audit-test.js';
 import { type AuditTest, buildAuditTest } from '../../audit/build-audit-test.js';

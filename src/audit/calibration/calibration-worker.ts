@@ -1,5 +1,5 @@
 import { parentPort } from 'node:worker_threads';
-import { isInputError } from '../util/errors.js';
+import { isInputError } from '../../util/errors.js';
 import { runCalibrationChunk } from './calibrate-glr-thresholds.js';
 import type { CalibrationResultMessage, CalibrationWorkRequest } from './calibrate-on-threads.js';
 import { type CalibrationPlan, planCalibration } from './calibration-plan.js';

@@ -1,8 +1,8 @@
 import { availableParallelism } from 'node:os';
 import { Worker } from 'node:worker_threads';
-import type { SequentialThresholds } from '../stats/thresholds.js';
-import { InputError } from '../util/errors.js';
-import { compiledModule } from '../util/paths.js';
+import type { SequentialThresholds } from '../../stats/thresholds.js';
+import { InputError } from '../../util/errors.js';
+import { compiledModule } from '../../util/paths.js';
 import {
   type CalibrationChunkResult,
   type CalibrationProgress,
@@ -64,7 +64,7 @@ interface PoolWorker {
 }
 
 /**
- * A pool of calibration worker threads (dist/src/audit/calibration-worker.js) that any
+ * A pool of calibration worker threads (dist/src/audit/calibration/calibration-worker.js) that any
  * number of calibrations share at once: each calibration is planned once in every worker,
  * then its chunks join one queue, two in flight per worker (so a worker never waits for a
  * round trip), and each calibration's steps advance as their chunks come back. Small
@@ -79,7 +79,7 @@ export class CalibrationWorkers {
   private nextPlan = 0;
 
   constructor(readonly threads: number) {
-    const file = compiledModule('audit/calibration-worker.js');
+    const file = compiledModule('audit/calibration/calibration-worker.js');
     for (let i = 0; i < threads; i++) {
       const entry: PoolWorker = { worker: new Worker(file), pending: new Map() };
       const failAll = (error: Error) => {

@@ -1,9 +1,9 @@
-import { compareCountDifference } from '../stats/count-gap-comparison.js';
-import { checkTolerance } from '../stats/check-tolerance.js';
-import { checkErrorLevels } from '../stats/thresholds.js';
-import { inputError } from '../util/errors.js';
-import { deriveSeed } from '../util/random.js';
-import { ACCESS_REGIMES, type AccessRegime } from './access-regime.js';
+import { compareCountDifference } from '../../stats/count-gap-comparison.js';
+import { checkTolerance } from '../../stats/check-tolerance.js';
+import { checkErrorLevels } from '../../stats/thresholds.js';
+import { inputError } from '../../util/errors.js';
+import { deriveSeed } from '../../util/random.js';
+import { ACCESS_REGIMES, type AccessRegime } from '../access-regime.js';
 import type { CountCell, ThresholdGrid } from './threshold-paths.js';
 
 /** The audit setting whose GLR thresholds are calibrated. */

@@ -1,8 +1,8 @@
-import type { BernoulliGlrStream } from '../stats/bernoulli-glr-stream.js';
-import type { GlrStream } from '../stats/glr-stream.js';
-import type { Random } from '../util/random.js';
-import type { BalancedOrder } from './balanced-order.js';
-import { restoreOrder, shufflePosition } from './partial-shuffle.js';
+import type { BernoulliGlrStream } from '../../stats/bernoulli-glr-stream.js';
+import type { GlrStream } from '../../stats/glr-stream.js';
+import type { Random } from '../../util/random.js';
+import type { BalancedOrder } from '../balanced-order.js';
+import { restoreOrder, shufflePosition } from '../partial-shuffle.js';
 
 /**
  * The candidate thresholds of a calibration: upper_j = (j + 1) step for j < upperCount and

@@ -1,5 +1,5 @@
-import { clopperPearsonLower, clopperPearsonUpper, largestCountBelow } from '../stats/clopper-pearson.js';
-import { inputError } from '../util/errors.js';
+import { clopperPearsonLower, clopperPearsonUpper, largestCountBelow } from '../../stats/clopper-pearson.js';
+import { inputError } from '../../util/errors.js';
 import type { CalibrationPlan } from './calibration-plan.js';
 import { lowerThreshold, type ThresholdPathCounts, upperThreshold } from './threshold-paths.js';
 
