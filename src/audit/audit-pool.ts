@@ -18,6 +18,7 @@ import type { PricePoint } from './calibration/calibration-record.js';
 import type { FairnessMetric } from './metric.js';
 import type { AuditPool } from './pool.js';
 import { oracleDecision, prepareAudit } from './prepare-audit.js';
+import { QUERY_ORDERS, type QueryOrder } from './query-order.js';
 import { runAudit } from './run-audit.js';
 import type { SequentialAuditResult, SequentialDecision } from './sequential-audit.js';
 import { type AuditSummary, summarizeAudits } from './summarize-audits.js';
@@ -31,7 +32,7 @@ import { type AuditSummary, summarizeAudits } from './summarize-audits.js';
 export const auditPoolSettingsSchema = schema.object(
   {
     ...auditSettingsProperties,
-    order: schema.enumOf(['random', 'balanced', 'given'], {
+    order: schema.enumOf(QUERY_ORDERS, {
       default: 'random',
       description:
         "random: a uniform order without replacement, replicate r seeded by deriveSeed(seed, r); balanced: the groups alternate, each in random order; given: the pool's order.",
@@ -110,7 +111,7 @@ interface AuditPoolCommon {
     readonly lowerInterval: readonly [number | null, number | null];
     readonly price: readonly PricePoint[];
   };
-  readonly order: 'random' | 'balanced' | 'given';
+  readonly order: QueryOrder;
   readonly seed?: string;
 }
 

@@ -16,7 +16,7 @@ import {
   checkCertified,
 } from './calibration-record.js';
 import type { PreparedAudit } from '../prepare-audit.js';
-import type { QueryOrder } from '../run-test-audit.js';
+import type { QueryOrder } from '../query-order.js';
 
 /** The audit settings a calibration depends on (auditSettingsSchema's keys). */
 export type CalibratedAuditSettings = Pick<

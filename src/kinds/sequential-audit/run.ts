@@ -4,7 +4,7 @@ import { auditSettingsProblem, auditSettingsProperties } from '../../audit/audit
 import { testOf } from '../../audit/audit-test.js';
 import { type AuditTest, buildAuditTest } from '../../audit/build-audit-test.js';
 import { oracleDecision, type PreparedAudit, prepareAudit } from '../../audit/prepare-audit.js';
-import { runAudit } from '../../audit/run-audit.js';
+import { runAudit, runsPaperALoop } from '../../audit/run-audit.js';
 import { runSequentialAudit } from '../../audit/sequential-audit.js';
 import { loadPoolSource, poolSourceLabel, poolSourceSchema } from '../../data/pool-source.js';
 import type { Random } from '../../util/random.js';
@@ -72,7 +72,7 @@ export interface SequentialAuditContext {
 
 /** Whether a cell runs paper A's test through runSequentialAudit itself (no test object needed). */
 function paperAOwnLoop(settings: SequentialAuditCellSettings): boolean {
-  return testOf(settings) === 'wald-glr' && settings.order !== 'balanced';
+  return runsPaperALoop(testOf(settings), settings.order);
 }
 
 /** The settings that choose and size a built test (for the context key of the other cells). */
