@@ -73,6 +73,7 @@ export const auditPoolSettingsSchema = schema.object(
   },
 );
 
+/** The settings auditPool applies: auditPoolSettingsSchema's keys, defaults filled in. */
 export type AuditPoolSettings = Infer<typeof auditPoolSettingsSchema>;
 
 /** What every audit summary says: the settings as applied, the thresholds and the pool's oracle. */
@@ -238,6 +239,14 @@ function repeatedSummary(
  * without the access regime's column, a metric pool missing a group, or a calibration
  * that cannot meet alpha and beta. Running time O(pool size + replicates · min(budget,
  * pool size)), plus a calibration when one is needed and not cached.
+ * @param pool the model's outputs (readPoolFile)
+ * @param settings the audit's settings (auditPoolSettingsSchema's keys; absent keys take their defaults)
+ * @param name turns a settings key into the words of a message (a CLI flag, say)
+ * @param lookup where calibrations are cached and read
+ * @returns what `fairaudit audit --json` prints: the settings as applied, the oracle, and the audit or the replicates' summary
+ * @example
+ * const summary = auditPool(readPoolFile('outputs.csv'), { metric: 'sp', tolerance: 0.05, seed: 'audit-1' });
+ * console.log(summary.replicates === 1 ? summary.decision : summary.decisions);
  */
 export function auditPool(
   pool: AuditPool,
@@ -269,6 +278,15 @@ export function auditPool(
  * calibration in the cache or computes and saves it. Throws InputError as auditPool does,
  * and when alpha and beta cannot be met (naming the smallest it can). Running time: a
  * calibration on the threads.
+ * @param pool the model's outputs
+ * @param settings the audit's settings, as auditPool takes them
+ * @param name turns a settings key into the words of a message
+ * @param lookup where calibrations are cached and read
+ * @param threadOptions worker threads and a progress callback
+ * @returns the calibration found in the cache or computed and saved, or null when the settings need none
+ * @example
+ * await calibrateForAuditPool(pool, { test: 'calibrated-glr' }, undefined, {}, { threads: 2 });
+ * const summary = auditPool(pool, { test: 'calibrated-glr', seed: 's' }); // reads it from the cache
  */
 export async function calibrateForAuditPool(
   pool: AuditPool,

@@ -16,6 +16,7 @@ import { isShuffledOrder } from './query-order.js';
  *   the one whose state is a reportable confidence interval for the gap.
  */
 export const TEST_NAMES = ['wald-glr', 'calibrated-glr', 'betting', 'confidence-sequence'] as const;
+/** The name of a sequential test an audit can run: one of TEST_NAMES. */
 export type TestName = (typeof TEST_NAMES)[number];
 
 /** The `thresholds` setting: Wald's (paper A), calibrated (from the calibration cache), or given. */

@@ -176,6 +176,11 @@ export function exactMinimalFlipsWithEvaluator(
  * Cost: the bound of step 1 takes O(log² N) evaluations in practice, each
  * O(Σ x₀-window sizes) (≈ 2·10⁵ steps at N = 13,500, n = 6,750). Throws InputError
  * on a bad setting (validateExactMinimalFlipsSetting).
+ * @param setting the candidate population, |S|, the design, ε and 1 − δ
+ * @param options the tail bound and the evaluation budget
+ * @returns the minimal flips (or a certified bracket) and the pass probabilities
+ * @example
+ * const result = exactMinimalFlips({ population, auditSetSize: 500, design: 'uniform', tolerance: 0.05, passProbability: 0.8 });
  */
 export function exactMinimalFlips(
   setting: ExactMinimalFlipsSetting,
