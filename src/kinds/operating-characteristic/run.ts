@@ -4,10 +4,10 @@ import { type AuditTest, buildAuditTest } from '../../audit/build-audit-test.js'
 import { type MovedPool, redecideToGap, shiftToProxyGap } from '../../audit/move-gap.js';
 import type { AuditPool } from '../../audit/pool.js';
 import { type PreparedAudit, prepareAudit } from '../../audit/prepare-audit.js';
-import { prepareAuditCalibrations } from '../../audit/calibration/prepare-calibrations.js';
 import { runsPaperALoop } from '../../audit/run-audit.js';
 import { runTestAudit } from '../../audit/run-test-audit.js';
 import { runSequentialAudit } from '../../audit/sequential-audit.js';
+import { calibratePoolSourceCells } from '../../data/pool-source-calibrations.js';
 import { loadPoolSource, poolSourceLabel, poolSourceSchema } from '../../data/pool-source.js';
 import type { KindRunner, OutcomeColumn } from '../../harness/kind-runner.js';
 import { compareCountDifference } from '../../stats/count-gap-comparison.js';
@@ -266,15 +266,7 @@ export const operatingCharacteristicRunner: KindRunner<
       changedRows: moved.changedRows,
     };
   },
-  beforeRun: (cells, origin, options) =>
-    prepareAuditCalibrations(
-      cells.map((settings) => ({
-        settings,
-        pool: () => loadPoolSource(settings.pool, settings.access, origin),
-        where: `${origin.configFile}: settings.thresholds`,
-      })),
-      options,
-    ),
+  beforeRun: calibratePoolSourceCells,
   runReplicate(context, settings, random: Random) {
     const { prepared, auditTest } = context;
     const result =
