@@ -9,8 +9,8 @@ import {
   calibrationSettingOf,
   type FoundCalibration,
   needsCalibration,
-} from './audit-calibration.js';
-import type { CalibrationThreadOptions } from './calibrate-on-threads.js';
+} from './calibration/audit-calibration.js';
+import type { CalibrationThreadOptions } from './calibration/calibrate-on-threads.js';
 import {
   auditSettingsProblem,
   auditSettingsProperties,
@@ -20,10 +20,11 @@ import {
 import { TEST_NAMES, type TestName } from './audit-test.js';
 import { guaranteeText, nullHypothesisText, type Verdict, verdictOf, verdictText } from './audit-verdict.js';
 import { type AuditTest, buildAuditTest } from './build-audit-test.js';
-import type { PricePoint } from './calibration-record.js';
+import type { PricePoint } from './calibration/calibration-record.js';
 import type { FairnessMetric } from './metric.js';
 import type { AuditPool } from './pool.js';
 import { oracleDecision, prepareAudit } from './prepare-audit.js';
+import { QUERY_ORDERS, type QueryOrder } from './query-order.js';
 import { type AuditRunResult, runAudit } from './run-audit.js';
 import type { SequentialDecision } from './sequential-audit.js';
 import { type AuditSummary, summarizeAudits } from './summarize-audits.js';
@@ -43,7 +44,7 @@ export const auditPoolSettingsSchema = schema.object(
           "The sequential test (docs/error-control.md): betting (anytime-valid testing by betting, the default for a user's own pool), calibrated-glr (the GLR with Monte Carlo calibrated thresholds; the default when thresholds is calibrated or given), confidence-sequence (anytime-valid, weaker; reports a gap interval), wald-glr (paper A's GLR with Wald's thresholds, exactly as published; its false-violation rate is not controlled).",
       }),
     ),
-    order: schema.enumOf(['random', 'balanced', 'given'], {
+    order: schema.enumOf(QUERY_ORDERS, {
       default: 'random',
       description:
         "random: a uniform order without replacement, replicate r seeded by deriveSeed(seed, r); balanced: the groups alternate, each in random order; given: the pool's order.",
@@ -84,6 +85,7 @@ export const auditPoolSettingsSchema = schema.object(
   },
 );
 
+/** The settings auditPool applies: auditPoolSettingsSchema's keys, defaults filled in. */
 export type AuditPoolSettings = Infer<typeof auditPoolSettingsSchema>;
 
 /** What every audit summary says: the settings as applied, the thresholds and the pool's oracle. */
@@ -126,7 +128,7 @@ interface AuditPoolCommon {
     readonly lowerInterval: readonly [number | null, number | null];
     readonly price: readonly PricePoint[];
   };
-  readonly order: 'random' | 'balanced' | 'given';
+  readonly order: QueryOrder;
   readonly seed?: string;
 }
 
@@ -292,12 +294,14 @@ export function withDefaultTest<S extends Partial<AuditPoolSettings>>(settings: 
  * without the access regime's column, a metric pool missing a group, or a calibration
  * that cannot meet alpha and beta. Running time O(pool size + replicates · min(budget,
  * pool size)), plus a calibration when one is needed and not cached.
- * @param pool the pool (readPoolFile, or generated)
- * @param settings the settings as given (auditPoolSettingsSchema fills in the rest)
- * @param name the words of a settings key in messages
- * @param lookup where the calibration cache is
+ * @param pool the model's outputs (readPoolFile)
+ * @param settings the audit's settings (auditPoolSettingsSchema's keys; absent keys take their defaults)
+ * @param name turns a settings key into the words of a message (a CLI flag, say)
+ * @param lookup where calibrations are cached and read
  * @returns the summary `fairaudit audit --json` prints (src/audit/audit-output-schema.ts)
- * @example auditPool(readPoolFile('pool.csv'), { metric: 'sp', tolerance: 0.05, seed: '7' }).verdictText
+ * @example
+ * const summary = auditPool(readPoolFile('outputs.csv'), { metric: 'sp', tolerance: 0.05, seed: 'audit-1' });
+ * console.log(summary.verdictText);
  */
 export function auditPool(
   pool: AuditPool,
@@ -329,6 +333,15 @@ export function auditPool(
  * calibration in the cache or computes and saves it. Throws InputError as auditPool does,
  * and when alpha and beta cannot be met (naming the smallest it can). Running time: a
  * calibration on the threads.
+ * @param pool the model's outputs
+ * @param settings the audit's settings, as auditPool takes them
+ * @param name turns a settings key into the words of a message
+ * @param lookup where calibrations are cached and read
+ * @param threadOptions worker threads and a progress callback
+ * @returns the calibration found in the cache or computed and saved, or null when the settings need none
+ * @example
+ * await calibrateForAuditPool(pool, { test: 'calibrated-glr' }, undefined, {}, { threads: 2 });
+ * const summary = auditPool(pool, { test: 'calibrated-glr', seed: 's' }); // reads it from the cache
  */
 export async function calibrateForAuditPool(
   pool: AuditPool,

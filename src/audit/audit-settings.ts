@@ -1,7 +1,8 @@
 import { errorLevelsProblem } from '../stats/thresholds.js';
 import { type Infer, schema } from '../util/schema.js';
 import { ACCESS_REGIMES, type AccessRegime } from './access-regime.js';
-import { QUERY_ORDER_SETTINGS, TEST_NAMES, testSettingsProblem, type TestSettingsInput } from './audit-test.js';
+import { TEST_NAMES, testSettingsProblem, type TestSettingsInput } from './audit-test.js';
+import { SHUFFLED_QUERY_ORDERS } from './query-order.js';
 import { FAIRNESS_METRICS } from './metric.js';
 
 const openUnitInterval = { minimum: 0, maximum: 1, exclusiveMinimum: true, exclusiveMaximum: true } as const;
@@ -93,7 +94,7 @@ export const auditSettingsProperties = {
     ),
   ),
   order: schema.optional(
-    schema.enumOf(QUERY_ORDER_SETTINGS, {
+    schema.enumOf(SHUFFLED_QUERY_ORDERS, {
       description:
         'The query order: random (uniform without replacement, paper A; the default) or balanced (the groups alternate, each in random order; once one is exhausted the other continues).',
     }),

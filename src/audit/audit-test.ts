@@ -1,6 +1,7 @@
 import { type SequentialThresholds, thresholdsProblem } from '../stats/thresholds.js';
 import type { CrossKeyProblem } from '../util/schema.js';
 import type { AccessRegime } from './access-regime.js';
+import { isShuffledOrder } from './query-order.js';
 
 /**
  * The sequential tests an audit can run (the `test` setting, `--test`):
@@ -15,13 +16,11 @@ import type { AccessRegime } from './access-regime.js';
  *   the one whose state is a reportable confidence interval for the gap.
  */
 export const TEST_NAMES = ['wald-glr', 'calibrated-glr', 'betting', 'confidence-sequence'] as const;
+/** The name of a sequential test an audit can run: one of TEST_NAMES. */
 export type TestName = (typeof TEST_NAMES)[number];
 
 /** The `thresholds` setting: Wald's (paper A), calibrated (from the calibration cache), or given. */
 export type ThresholdsSetting = 'wald' | 'calibrated' | SequentialThresholds;
-
-/** The query orders a replicated audit may use: uniform without replacement, or the groups alternating. */
-export const QUERY_ORDER_SETTINGS = ['random', 'balanced'] as const;
 
 /** The settings that choose an audit's test, as the schema leaves them (absent keys undefined). */
 export interface TestChoice {
@@ -127,7 +126,7 @@ export function testSettingsProblem(settings: TestSettingsInput): CrossKeyProble
     };
   }
   if (test === 'betting' || test === 'confidence-sequence') {
-    if (settings.order !== undefined && settings.order !== 'random' && settings.order !== 'balanced') {
+    if (settings.order !== undefined && !isShuffledOrder(settings.order)) {
       return {
         key: 'order',
         expected: `"random" or "balanced" with test ${test} (its guarantee needs rows drawn at random)`,

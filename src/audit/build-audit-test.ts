@@ -8,11 +8,11 @@ import {
   calibrationSettingOf,
   type FoundCalibration,
   needsCalibration,
-} from './audit-calibration.js';
+} from './calibration/audit-calibration.js';
 import type { AuditSettings } from './audit-settings.js';
 import { toleranceOfAccess } from './audit-settings.js';
 import { startRuleOf, type TestName, testOf } from './audit-test.js';
-import { createSequentialTest } from './create-sequential-test.js';
+import { makeSequentialTest } from './create-sequential-test.js';
 import type { PreparedAudit } from './prepare-audit.js';
 
 /** The settings buildAuditTest reads: an audit's (auditSettingsSchema's keys). */
@@ -36,9 +36,10 @@ export interface AuditTest {
  * {upper, lower}, or with thresholds calibrated (or absent) the calibration of this
  * setting from the cache, computed in this thread when missing (calibrationFor; a run
  * computes it ahead on worker threads); the betting and confidence-sequence tests sized for
- * the pool, with the order and declared logit bounds. Validates through
- * createSequentialTest. Throws InputError for bad settings and for a calibration that
- * cannot meet alpha and beta. O(1) plus the calibration when it is not cached.
+ * the pool, with the order and declared logit bounds (makeSequentialTest: the settings
+ * were validated once, by the audit settings' schema and its cross-key rule). Kernel: no
+ * validation of the settings; throws InputError for a calibration that cannot meet alpha
+ * and beta. O(1) plus the calibration when it is not cached.
  */
 export function buildAuditTest(
   prepared: PreparedAudit,
@@ -54,7 +55,7 @@ export function buildAuditTest(
   else if (calibration !== null) thresholds = { upper: calibration.record.upper, lower: calibration.record.lower };
   else if (typeof settings.thresholds === 'object') thresholds = settings.thresholds;
   const minimumPerGroup = startRuleOf(name, prepared.access, settings.minimumPerGroup);
-  const test = createSequentialTest(prepared, {
+  const test = makeSequentialTest(prepared, {
     test: name,
     tolerance: toleranceOfAccess(settings, prepared.access),
     alpha: settings.alpha,

@@ -9,7 +9,7 @@ import { TwoSampleBettingTest } from '../stats/two-sample-betting-test.js';
 import { inputError } from '../util/errors.js';
 import { startRuleOf, TEST_NAMES, type TestName, testSettingsProblem } from './audit-test.js';
 import type { PreparedAudit } from './prepare-audit.js';
-import type { QueryOrder } from './run-test-audit.js';
+import type { QueryOrder } from './query-order.js';
 
 export { TEST_NAMES, type TestName } from './audit-test.js';
 
@@ -74,16 +74,19 @@ class RescaledTest implements SequentialTest {
 /**
  * createSequentialTest(prepared, settings) validates the settings for the pool's access
  * regime (the rules of testSettingsProblem, shared with the audit settings' schema) and
- * builds the test, sized for the pool's groups, with the start rule startRuleOf gives.
- * O(1), or O(pool size) buffers for the betting test. Throws InputError naming the
- * setting: a tolerance out of range (decision and score (0, 1); logit > 0), bad alpha /
- * beta, missing or bad thresholds for calibrated-glr (upper <= lower), minimumPerGroup not
- * an integer >= 1, a betting or confidence-sequence test with the pool's given order (it
- * needs random sampling) or with logit access and no declared logitBounds (logits are
- * unbounded: no finite-sample guarantee exists without a bound), or bounds that are not
- * finite with lower < upper.
+ * builds the test (makeSequentialTest), sized for the pool's groups, with the start rule
+ * startRuleOf gives. O(1), or O(pool size) buffers for the betting test. Throws InputError
+ * naming the setting: an unknown test, a tolerance out of range (decision and score (0, 1);
+ * logit > 0), bad alpha / beta, missing or bad thresholds for calibrated-glr (upper <=
+ * lower), minimumPerGroup not an integer >= 1, a betting or confidence-sequence test with
+ * the pool's given order (it needs random sampling) or with logit access and no declared
+ * logitBounds (logits are unbounded: no finite-sample guarantee exists without a bound),
+ * or bounds that are not finite with lower < upper.
  */
 export function createSequentialTest(prepared: PreparedAudit, settings: TestSettings): SequentialTest {
+  if (!TEST_NAMES.includes(settings.test)) {
+    throw inputError({ where: 'createSequentialTest: test', expected: TEST_NAMES.join(', '), found: settings.test });
+  }
   const where = `test ${settings.test}`;
   checkTolerance(settings.tolerance, `${where}: tolerance`, prepared.access === 'logit' ? Number.POSITIVE_INFINITY : 1);
   checkErrorLevels(settings.alpha, settings.beta, where);
@@ -108,6 +111,17 @@ export function createSequentialTest(prepared: PreparedAudit, settings: TestSett
   });
   if (problem)
     throw inputError({ where: `${where}: ${problem.key}`, expected: problem.expected, found: problem.found });
+  return makeSequentialTest(prepared, settings);
+}
+
+/**
+ * makeSequentialTest(prepared, settings) builds the test createSequentialTest builds, on
+ * settings already validated (by createSequentialTest, or by the audit settings' schema and
+ * its cross-key rule testSettingsProblem: buildAuditTest). Kernel: no validation;
+ * calibrated-glr needs its thresholds. O(1), or O(pool size) buffers for the betting test.
+ */
+export function makeSequentialTest(prepared: PreparedAudit, settings: TestSettings): SequentialTest {
+  const minimum = startRuleOf(settings.test, prepared.access, settings.minimumPerGroup);
   const glrStream = () => (prepared.family === 'bernoulli' ? new BernoulliGlrStream() : new GaussianGlrStream());
   if (settings.test === 'wald-glr' || settings.test === 'calibrated-glr') {
     const { upper, lower } =
@@ -115,9 +129,6 @@ export function createSequentialTest(prepared: PreparedAudit, settings: TestSett
         ? waldThresholds(settings.alpha, settings.beta)
         : (settings.thresholds as SequentialThresholds);
     return new GlrThresholdTest(glrStream(), settings.tolerance, upper, lower, minimum);
-  }
-  if (settings.test !== 'betting' && settings.test !== 'confidence-sequence') {
-    throw inputError({ where: 'test', expected: TEST_NAMES.join(', '), found: settings.test });
   }
   const bounds = prepared.access === 'logit' ? settings.logitBounds : undefined;
   const lower = bounds?.lower ?? 0;

@@ -85,10 +85,7 @@ export function operatingCurve(pool: AuditPool, settings: OperatingCurveSettings
       0,
       settings.replicates,
     );
-    const proxy =
-      prepared.family === 'gaussian'
-        ? prepared.totalB / prepared.countB - prepared.totalA / prepared.countA
-        : Number.NaN;
+    const proxy = prepared.family === 'gaussian' ? prepared.meanGap : Number.NaN;
     return {
       targetGap: gap,
       decisionGap: prepared.oracleSignedGap,

@@ -1,7 +1,8 @@
 import type { SequentialTest } from '../stats/sequential-test.js';
 import { createRandom, deriveSeed } from '../util/random.js';
 import type { PreparedAudit } from './prepare-audit.js';
-import { type QueryOrder, runTestAudit } from './run-test-audit.js';
+import type { QueryOrder } from './query-order.js';
+import { runTestAudit } from './run-test-audit.js';
 
 /** The decisions and query counts of a batch of audits; concatenates across chunks. */
 export interface AuditOutcomes {

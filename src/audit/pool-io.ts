@@ -268,6 +268,11 @@ function readPoolArrow(path: string, bytes: Uint8Array, options: ReadPoolOptions
  * Runs in O(rows x columns).
  * Throws InputError naming the file, row and column of the first bad cell, the
  * missing or doubled column, or a file larger than MAX_POOL_FILE_BYTES (500 MiB).
+ * @param path an .arrow (IPC) file or a CSV file with group,label,decision[,score,logit]
+ * @param options the pool's own column names and group values, when they differ from fairaudit's
+ * @returns the pool, its columns as typed arrays
+ * @example
+ * const pool = readPoolFile('outputs.csv');
  */
 export function readPoolFile(path: string, options?: ReadPoolOptions): AuditPool {
   const bytes = readFileBytes(path);
@@ -293,6 +298,10 @@ export function poolToArrowBytes(pool: AuditPool): Uint8Array {
 /**
  * writePoolFile(path, pool) writes the pool as an Arrow IPC file atomically
  * (temporary name, then rename), so a reader never sees half a pool. O(rows).
+ * @param path the Arrow file to write (written to a temporary name, then renamed)
+ * @param pool the pool to write
+ * @example
+ * writePoolFile('outputs.arrow', readPoolFile('outputs.csv'));
  */
 export function writePoolFile(path: string, pool: AuditPool): void {
   writeFileAtomic(path, poolToArrowBytes(pool));

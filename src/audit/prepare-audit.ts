@@ -36,7 +36,9 @@ export interface PreparedAudit {
   readonly oracleSignedGap: number;
   /** |oracleSignedGap|: the oracle the audits are judged against. */
   readonly oracleGap: number;
-  /** |mean_b - mean_a| of the score or logit on the metric's pool; NaN for decision access. */
+  /** The signed mean gap of the observed values (mean of b minus mean of a) on the metric's pool, any access. */
+  readonly meanGap: number;
+  /** |meanGap| of the score or logit on the metric's pool; NaN for decision access. */
   readonly proxyGap: number;
   readonly source: string;
   /** Scratch: the identity permutation, shuffled in place and restored by each replicate. */
@@ -100,6 +102,7 @@ export function prepareAudit(pool: AuditPool, metric: FairnessMetric, access: Ac
   }
   const oracleSignedGap = decisions[1] / counts[1] - decisions[0] / counts[0];
   const family = accessFamily(access);
+  const meanGap = totals[1] / counts[1] - totals[0] / counts[0];
   const order = new Int32Array(size);
   for (let i = 0; i < size; i++) order[i] = i;
   return {
@@ -117,7 +120,8 @@ export function prepareAudit(pool: AuditPool, metric: FairnessMetric, access: Ac
     decisionPositivesB: decisions[1],
     oracleSignedGap,
     oracleGap: Math.abs(oracleSignedGap),
-    proxyGap: family === 'gaussian' ? Math.abs(totals[1] / counts[1] - totals[0] / counts[0]) : Number.NaN,
+    meanGap,
+    proxyGap: family === 'gaussian' ? Math.abs(meanGap) : Number.NaN,
     source: pool.source,
     order,
     swaps: new Int32Array(size),

@@ -2,9 +2,11 @@ import { GlrThresholdTest } from '../stats/glr-threshold-test.js';
 import { TwoSampleBettingTest } from '../stats/two-sample-betting-test.js';
 import type { Random } from '../util/random.js';
 import { type AuditSettings, toleranceOfAccess } from './audit-settings.js';
+import type { TestName } from './audit-test.js';
 import type { AuditTest } from './build-audit-test.js';
 import type { PreparedAudit } from './prepare-audit.js';
-import { type QueryOrder, runTestAuditWithFixedSample } from './run-test-audit.js';
+import type { QueryOrder } from './query-order.js';
+import { runTestAuditWithFixedSample } from './run-test-audit.js';
 import { runSequentialAudit, type SequentialAuditResult } from './sequential-audit.js';
 
 /** The settings runAudit reads beyond the built test. */
@@ -32,6 +34,16 @@ function bettingLogEValue(test: TwoSampleBettingTest): number {
 }
 
 /**
+ * runsPaperALoop(test, order) says whether an audit runs paper A's own loop
+ * (runSequentialAudit, so its rows are exactly paper A's): paper A's test, wald-glr, in
+ * random or the pool's order; every other test, and the balanced order, runs a built test.
+ * O(1).
+ */
+export function runsPaperALoop(test: TestName, order: QueryOrder | undefined): boolean {
+  return test === 'wald-glr' && order !== 'balanced';
+}
+
+/**
  * runAudit(prepared, settings, auditTest, order, random) runs one audit of the prepared
  * pool with the built test (buildAuditTest) and the fixed-sample decision on the first
  * min(B, pool size) rows of the same order. Paper A's test in random or the pool's order
@@ -49,7 +61,7 @@ export function runAudit(
   order: QueryOrder,
   random: Random | null,
 ): AuditRunResult {
-  if (auditTest.name === 'wald-glr' && order !== 'balanced')
+  if (runsPaperALoop(auditTest.name, order))
     return runSequentialAudit(prepared, settings, order === 'given' ? null : random);
   const test = auditTest.test;
   const result = runTestAuditWithFixedSample(

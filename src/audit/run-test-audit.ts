@@ -3,6 +3,7 @@ import type { Random } from '../util/random.js';
 import { BalancedOrder } from './balanced-order.js';
 import { restoreOrder, shufflePosition } from './partial-shuffle.js';
 import type { PreparedAudit } from './prepare-audit.js';
+import type { QueryOrder } from './query-order.js';
 import type { FixedSampleDecision } from '../stats/fixed-sample-decision.js';
 import {
   addQueried,
@@ -11,14 +12,6 @@ import {
   type QueriedSums,
   type SequentialDecision,
 } from './sequential-audit.js';
-
-/**
- * The order in which an audit queries the pool: 'random' (a uniform permutation),
- * 'balanced' (groups alternate, each in uniform random order: BalancedOrder) or 'given'
- * (the pool's own order; not valid for the betting test, which needs random order).
- */
-export type QueryOrder = 'random' | 'balanced' | 'given';
-export const QUERY_ORDERS: readonly QueryOrder[] = ['random', 'balanced', 'given'];
 
 /** What one audit with a SequentialTest found. */
 export interface TestAuditResult {

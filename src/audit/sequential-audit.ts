@@ -93,9 +93,7 @@ export function fixedSampleOf(
   tolerance: number,
 ): { fixedDecision: FixedSampleDecision; fixedGap: number } {
   const wholePool = cap === prepared.size;
-  const fixedGap = wholePool
-    ? prepared.totalB / prepared.countB - prepared.totalA / prepared.countA
-    : sums.sumB / sums.countB - sums.sumA / sums.countA;
+  const fixedGap = wholePool ? prepared.meanGap : sums.sumB / sums.countB - sums.sumA / sums.countA;
   if (prepared.family === 'gaussian') return { fixedDecision: fixedSampleDecision(fixedGap, tolerance), fixedGap };
   const fixedDecision = wholePool
     ? countGapDecision(prepared.countA, prepared.totalA, prepared.countB, prepared.totalB, tolerance)

@@ -12,8 +12,12 @@ import { registerBuiltInKinds } from '../kinds/index.js';
 import type { ModelPreset } from '../models/model-preset.js';
 import { registerPaperLayout } from '../report/paper-layouts.js';
 import type { PaperLayout } from '../report/paper-layout.js';
+import { Registry } from '../util/registry.js';
 
-/** The model presets `fairaudit models train` knows: every paper's models. */
+/**
+ * The model presets `fairaudit models train` knows: every paper's models. A list, not a
+ * Registry: a preset's name is its spec's (trainFromConfig finds them by spec.name).
+ */
 export const modelPresets: readonly ModelPreset[] = [...PAPER_A_MODEL_PRESETS, ...PAPER_B_MODEL_PRESETS];
 
 /** The paper layouts `report` and `compare` know, one per paper. */
@@ -23,16 +27,16 @@ export const paperLayouts: readonly PaperLayout[] = [paperALayout, errorControlL
  * Every reproduction, in the order `fairaudit reproduce all` runs them. To add one,
  * write papers/<paper>/ with a Reproduction and add it here.
  */
-export const reproductions: readonly Reproduction[] = [
+export const reproductions: Registry<Reproduction> = Registry.of('reproduction', [
   paperAReproduction,
   errorControlReproduction,
   paperBReproduction,
   paperBPirReproduction,
-];
+]);
 
 /** reproductionNames() lists the names `fairaudit reproduce` accepts (plus "all"). */
 export function reproductionNames(): string[] {
-  return reproductions.map((reproduction) => reproduction.name);
+  return reproductions.names();
 }
 
 let registered = false;

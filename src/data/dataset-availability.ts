@@ -26,18 +26,20 @@ export function datasetAvailability(
   names?: readonly string[],
 ): DatasetAvailability[] {
   const locations = dataLocations(options);
-  return DATASETS.filter((definition) => names === undefined || names.includes(definition.name)).map((definition) => {
-    const manifest = readManifest(definition.name, options.manifestDirectory);
-    const forms = formAvailability(manifest, locations);
-    const ready = forms.find((entry) => entry.complete && entry.form.readable !== false);
-    const anyFound = forms.some((entry) => entry.found.size > 0);
-    return {
-      name: definition.name,
-      title: manifest.title,
-      summary: definition.summary,
-      status: ready !== undefined ? 'ready' : anyFound ? 'partial' : 'missing',
-      form: ready?.form.name ?? null,
-      forms,
-    };
-  });
+  return DATASETS.list()
+    .filter((definition) => names === undefined || names.includes(definition.name))
+    .map((definition) => {
+      const manifest = readManifest(definition.name, options.manifestDirectory);
+      const forms = formAvailability(manifest, locations);
+      const ready = forms.find((entry) => entry.complete && entry.form.readable !== false);
+      const anyFound = forms.some((entry) => entry.found.size > 0);
+      return {
+        name: definition.name,
+        title: manifest.title,
+        summary: definition.summary,
+        status: ready !== undefined ? 'ready' : anyFound ? 'partial' : 'missing',
+        form: ready?.form.name ?? null,
+        forms,
+      };
+    });
 }

@@ -263,6 +263,11 @@ function objectLocator(file: string, overrides: readonly Override[]): Locator {
  * Throws InputError naming the file and line (or the --set flag), the key path,
  * what was expected and what was found, with a "did you mean" for misspellings.
  * Runs in O(size of the file + cells × size of the settings).
+ * @param file the YAML config
+ * @param overrides --set overrides, applied before validation
+ * @returns the validated experiment config
+ * @example
+ * const config = loadConfig('configs/quickstart.yaml');
  */
 export function loadConfig(file: string, overrides: readonly Override[] = []): ExperimentConfig {
   return parseConfig(readConfigText(file), file, overrides);
@@ -304,6 +309,12 @@ export function readConfigObject(file: string): Record<string, unknown> {
  * it in messages ("file: key.path") and in run.json; its folder resolves relative
  * paths. The object is copied without prototypes (`__proto__`, `constructor` and
  * `prototype` keys refused). Throws InputError like loadConfig.
+ * @param raw the config as an object (a parsed YAML document)
+ * @param file names the config in messages, and is where relative paths start
+ * @param overrides --set overrides, applied before validation
+ * @returns the validated experiment config
+ * @example
+ * const config = configFromObject({ experiment: 'coins', kind: 'coin', seed: 1, replicates: 100, settings: {} }, 'coins.yaml');
  */
 export function configFromObject(
   raw: Record<string, unknown>,

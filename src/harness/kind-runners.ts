@@ -31,7 +31,12 @@ export function findKindRunner(name: string): AnyKindRunner | undefined {
   return runners.find(name);
 }
 
-/** kindRunners() lists the registered run halves in registration order. */
+/**
+ * kindRunners() lists the registered run halves in registration order.
+ * @returns the registered kinds' run halves, in registration order
+ * @example
+ * console.log(kindRunners().map((kind) => kind.name));
+ */
 export function kindRunners(): AnyKindRunner[] {
   return runners.list();
 }

@@ -132,6 +132,12 @@ function outcomeBlocks(batch: ResultBatch, names: readonly string[]): Record<str
  * number of rows. Throws InputError (exit 2) when a folder is not a shard run, the
  * shards belong to different plans, a shard is missing, given twice or damaged, or
  * `--out` is "" or a shard folder; nothing is written then.
+ * @param folders the shards' results folders
+ * @param outDirectory the merged results folder
+ * @param options progress and whether to replace another experiment's results
+ * @returns the merged rows and cells
+ * @example
+ * await mergeShards(['results/q/shard-1-of-2', 'results/q/shard-2-of-2'], 'results/q');
  */
 export async function mergeShards(
   folders: readonly string[],

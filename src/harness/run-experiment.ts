@@ -425,6 +425,11 @@ function writeResults(run: RunPlan, outcomes: ChunkOutcomes, started: Date, chec
  * SHA-256 and provenance; then the checkpoints are removed).
  * Memory: O(grid axes + distinct contexts + one batch + chunks / 8 bits when resuming).
  * Throws InputError for bad input (exit 2); the output folder is then as it was.
+ * @param config the validated config (loadConfig, configFromObject)
+ * @param options threads, output folder, shard, resume, progress
+ * @returns where the results went and how long it took
+ * @example
+ * const summary = await runExperiment(loadConfig('configs/quickstart.yaml'), { threads: 2 });
  */
 export async function runExperiment(config: ExperimentConfig, options: RunOptions = {}): Promise<RunSummary> {
   const started = new Date();

@@ -1,12 +1,11 @@
 import { existsSync } from 'node:fs';
 import { join, relative, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { Worker } from 'node:worker_threads';
-import { InputError } from '../util/errors.js';
 import { compiledModule, packageRoot } from '../util/paths.js';
+import { ThreadPool } from '../util/thread-pool.js';
 import type { KindRunner } from './kind-runner.js';
 import type { PlanCell, PlanChunk } from './plan.js';
-import type { WorkerCell, WorkerReply, WorkerRequest, WorkerSetup } from './worker-protocol.js';
+import type { WorkerCell, WorkerRequest, WorkerSetup } from './worker-protocol.js';
 
 /**
  * kindModuleFile(kind) is the file a worker thread imports to get the kind: its own
@@ -22,19 +21,6 @@ export function kindModuleFile(kind: KindRunner): string {
   const file = inSources ? join(root, 'dist', inPackage.replace(/\.ts$/, '.js')) : path;
   if (!existsSync(file)) throw new Error(`kind ${kind.name}: its module ${file} is missing; run "npm run build" first`);
   return file;
-}
-
-interface Pending {
-  resolve: (payload: Uint8Array | undefined) => void;
-  reject: (error: Error) => void;
-}
-
-interface PoolWorker {
-  worker: Worker;
-  /** Requests sent and not yet answered, by id. */
-  pending: Map<number, Pending>;
-  /** The cell of the last chunk sent to this worker (it keeps that one). */
-  lastCell: number;
 }
 
 /**
@@ -57,18 +43,19 @@ function workerCell(cell: PlanCell): WorkerCell {
 }
 
 /**
- * A fixed pool of worker threads running dist/src/harness/worker.js. run(chunk) queues
- * a chunk on the worker with the fewest requests in flight and resolves with the
- * chunk's payload bytes (encodeChunkPayload); check(cell) has a worker prepare the
- * cell's context. Callers keep at most `depth` requests in flight per worker
- * (run-experiment bounds them with p-limit), so a worker always has its next chunk
- * queued while the main thread handles the last one. A worker's InputError comes back
- * as an InputError; any other failure as an Error with the worker's stack.
+ * A fixed pool of worker threads running dist/src/harness/worker.js (a ThreadPool, with
+ * `depth` requests in flight per worker). run(chunk) sends a chunk to the worker with the
+ * fewest requests in flight and resolves with the chunk's payload bytes
+ * (encodeChunkPayload); check(cell) has a worker prepare the cell's context. Callers keep
+ * at most size × depth requests in flight (run-experiment bounds them with p-limit), so a
+ * worker always has its next chunk queued while the main thread handles the last one. A
+ * chunk carries its cell only when the worker's last chunk was of another cell. A worker's
+ * InputError comes back as an InputError; any other failure as an Error with the worker's stack.
  */
 export class WorkerPool implements ChunkRunner {
-  private readonly workers: PoolWorker[] = [];
-  private nextId = 0;
-  private nextCheck = 0;
+  private readonly pool: ThreadPool<WorkerRequest, Uint8Array | undefined>;
+  /** The cell of the last chunk sent to each worker (it keeps that one). */
+  private readonly lastCell: number[];
 
   constructor(
     readonly size: number,
@@ -76,59 +63,27 @@ export class WorkerPool implements ChunkRunner {
     /** Requests in flight per worker: 2 keeps the next chunk waiting in the worker. */
     readonly depth = 2,
   ) {
-    const file = compiledModule('harness/worker.js');
-    for (let i = 0; i < size; i++) {
-      const entry: PoolWorker = { worker: new Worker(file, { workerData: setup }), pending: new Map(), lastCell: -1 };
-      const failAll = (error: Error) => {
-        for (const pending of entry.pending.values()) pending.reject(error);
-        entry.pending.clear();
-      };
-      entry.worker.on('message', (reply: WorkerReply) => {
-        const pending = entry.pending.get(reply.id);
-        if (!pending) return;
-        entry.pending.delete(reply.id);
-        if (reply.type === 'done') pending.resolve(reply.payload);
-        else if (reply.inputError) pending.reject(new InputError(reply.message));
-        else pending.reject(new Error(`worker failed: ${reply.stack}`));
-      });
-      entry.worker.on('error', failAll);
-      entry.worker.on('exit', (code) => failAll(new Error(`worker exited with code ${code} during a chunk`)));
-      this.workers.push(entry);
-    }
+    this.pool = new ThreadPool(compiledModule('harness/worker.js'), { size, workerData: setup, depth, name: 'worker' });
+    this.lastCell = new Array<number>(size).fill(-1);
   }
 
-  private send(entry: PoolWorker, request: WorkerRequest): Promise<Uint8Array | undefined> {
-    return new Promise((resolve, reject) => {
-      entry.pending.set(request.id, { resolve, reject });
-      entry.worker.postMessage(request);
-    });
-  }
-
-  /**
-   * Runs one chunk on the worker with the fewest requests in flight (the first such);
-   * resolves with the chunk's payload bytes.
-   */
+  /** Runs one chunk on the worker with the fewest requests in flight; resolves with the chunk's payload bytes. */
   async run(chunk: PlanChunk, cell: PlanCell): Promise<Uint8Array> {
-    let entry = this.workers[0];
-    for (const candidate of this.workers) if (candidate.pending.size < entry.pending.size) entry = candidate;
-    const changed = entry.lastCell !== cell.index;
-    entry.lastCell = cell.index;
-    return (await this.send(entry, {
-      type: 'chunk',
-      id: this.nextId++,
-      chunk,
-      ...(changed ? { cell: workerCell(cell) } : {}),
-    })) as Uint8Array;
+    const request = (worker: number): WorkerRequest => {
+      const changed = this.lastCell[worker] !== cell.index;
+      this.lastCell[worker] = cell.index;
+      return { type: 'chunk', chunk, ...(changed ? { cell: workerCell(cell) } : {}) };
+    };
+    return (await this.pool.run(request)) as Uint8Array;
   }
 
-  /** Has a worker (the next in turn) prepare the context of a plan cell; rejects with its error. */
+  /** Has a worker prepare the context of a plan cell; rejects with its error. */
   async check(cell: PlanCell): Promise<void> {
-    const entry = this.workers[this.nextCheck++ % this.workers.length];
-    await this.send(entry, { type: 'check', id: this.nextId++, cell: workerCell(cell) });
+    await this.pool.run({ type: 'check', cell: workerCell(cell) });
   }
 
   /** Stops every worker. */
   async close(): Promise<void> {
-    await Promise.all(this.workers.map((w) => w.worker.terminate()));
+    await this.pool.close();
   }
 }

@@ -20,18 +20,11 @@ export interface WorkerCell {
 /**
  * A message from the main thread: prepare the context of a cell (the check, before
  * anything is written, that the run's input is good), or run a chunk. A worker
- * answers its requests one at a time, in the order they came. A chunk request carries
+ * answers its requests one at a time, in the order they came (serveThreadPool), with the
+ * chunk's payload as the bytes of encodeChunkPayload, transferred. A chunk request carries
  * its cell only when the worker's previous request was for another cell (the worker
  * keeps the last cell it was sent), so a plan's cells are never all held by a worker.
  */
 export type WorkerRequest =
-  | { type: 'check'; id: number; cell: WorkerCell }
-  | { type: 'chunk'; id: number; chunk: PlanChunk; cell?: WorkerCell };
-
-/**
- * A worker's answer to request `id`: done (for a chunk, its payload as the bytes of
- * encodeChunkPayload, transferred), or the error that stopped it.
- */
-export type WorkerReply =
-  | { type: 'done'; id: number; payload?: Uint8Array }
-  | { type: 'error'; id: number; message: string; stack: string; inputError: boolean };
+  | { type: 'check'; cell: WorkerCell }
+  | { type: 'chunk'; chunk: PlanChunk; cell?: WorkerCell };

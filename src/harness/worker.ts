@@ -1,10 +1,10 @@
 import { pathToFileURL } from 'node:url';
-import { parentPort, workerData } from 'node:worker_threads';
-import { isInputError } from '../util/errors.js';
+import { workerData } from 'node:worker_threads';
+import { serveThreadPool } from '../util/serve-thread-pool.js';
 import { encodeChunkPayload } from './chunk-payload.js';
 import type { KindRunner } from './kind-runner.js';
 import { runChunk } from './run-chunk.js';
-import type { WorkerCell, WorkerReply, WorkerRequest, WorkerSetup } from './worker-protocol.js';
+import type { WorkerCell, WorkerRequest, WorkerSetup } from './worker-protocol.js';
 
 /**
  * The worker thread: prepares contexts and runs chunks of replicates sent by the main
@@ -49,36 +49,22 @@ function contextFor(kind: KindRunner, settings: Record<string, unknown>): Promis
   return context;
 }
 
-async function answer(request: WorkerRequest): Promise<void> {
-  try {
-    const kind = await kindLoaded;
-    if (request.type === 'check') {
-      await contextFor(kind, request.cell.settings);
-      parentPort?.postMessage({ type: 'done', id: request.id } satisfies WorkerReply);
-      return;
-    }
-    if (request.cell !== undefined) lastCell = request.cell;
-    const cell = lastCell;
-    if (cell?.index !== request.chunk.cell)
-      throw new Error(`worker: chunk ${request.chunk.index} of cell ${request.chunk.cell} came without its cell`);
-    const context = await contextFor(kind, cell.settings);
-    const payload = encodeChunkPayload(kind.outcomeColumns, runChunk(kind, context, cell, setup.seed, request.chunk));
-    parentPort?.postMessage({ type: 'done', id: request.id, payload } satisfies WorkerReply, [
-      payload.buffer as ArrayBuffer,
-    ]);
-  } catch (error) {
-    parentPort?.postMessage({
-      type: 'error',
-      id: request.id,
-      message: (error as Error)?.message ?? String(error),
-      stack: (error as Error)?.stack ?? String(error),
-      inputError: isInputError(error),
-    } satisfies WorkerReply);
+async function answer(request: WorkerRequest): Promise<Uint8Array | undefined> {
+  const kind = await kindLoaded;
+  if (request.type === 'check') {
+    await contextFor(kind, request.cell.settings);
+    return undefined;
   }
+  if (request.cell !== undefined) lastCell = request.cell;
+  const cell = lastCell;
+  if (cell?.index !== request.chunk.cell)
+    throw new Error(`worker: chunk ${request.chunk.index} of cell ${request.chunk.cell} came without its cell`);
+  const context = await contextFor(kind, cell.settings);
+  return encodeChunkPayload(kind.outcomeColumns, runChunk(kind, context, cell, setup.seed, request.chunk));
 }
 
-// Requests are answered one at a time, in arrival order.
-let queue: Promise<void> = Promise.resolve();
-parentPort?.on('message', (request: WorkerRequest) => {
-  queue = queue.then(() => answer(request));
+// Requests are answered one at a time, in arrival order; a chunk's payload is transferred.
+serveThreadPool<WorkerRequest, Uint8Array | undefined>({
+  handle: answer,
+  transfer: (payload) => (payload === undefined ? [] : [payload.buffer as ArrayBuffer]),
 });

@@ -22,6 +22,9 @@ export interface ExperimentKind<Settings = any, Context = any> {
  * merge) and to the reporter (report, compare). Throws an Error when a half's name
  * differs from the kind's, the run half names no module, the report half reads an
  * outcome column the run half does not write, or the name is already registered.
+ * @param kind the kind's run and report halves, named alike
+ * @example
+ * registerKind({ name: 'coin', run: coinRunner, report: coinReporter });
  */
 export function registerKind(kind: ExperimentKind): void {
   if (kind.run.name !== kind.name || kind.report.name !== kind.name) {

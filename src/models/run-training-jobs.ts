@@ -1,33 +1,12 @@
-import { Worker } from 'node:worker_threads';
-import pLimit from 'p-limit';
 import { compiledModule } from '../util/paths.js';
+import { ThreadPool } from '../util/thread-pool.js';
 import type { ScoredModel } from './mlp-model.js';
 import { runTrainingJob, type TrainingJob } from './training-job.js';
-import { errorFromWorker, type WorkerFailure } from './worker-failure.js';
 import { workersAvailable } from './workers-available.js';
-
-function runInWorker(job: TrainingJob): Promise<ScoredModel> {
-  return new Promise((resolve, reject) => {
-    const worker = new Worker(compiledModule('models/training-worker.js'), { workerData: job });
-    let settled = false;
-    worker.once('message', (message: { result: ScoredModel } | WorkerFailure) => {
-      settled = true;
-      if ('result' in message) resolve(message.result);
-      else reject(errorFromWorker(message, `training worker failed on ${job.dataset}/${job.spec.name}`));
-    });
-    worker.once('error', (error) => {
-      settled = true;
-      reject(error);
-    });
-    worker.once('exit', (code) => {
-      if (!settled) reject(new Error(`training worker for ${job.dataset}/${job.spec.name} exited with code ${code}`));
-    });
-  });
-}
 
 /**
  * runTrainingJobs(jobs, threads, onDone) trains the jobs, `threads` at a time on
- * worker threads (which load the compiled dist/ code), or one after the other in this
+ * worker threads (a ThreadPool; they load the compiled dist/ code), or one after the other in this
  * thread when threads <= 1, there is a single job, or dist/ is not built. Results come back in the jobs'
  * order; each job's result does not depend on the thread count (its draws derive
  * from its own seed). onDone(index, result) is called as each job finishes.
@@ -46,14 +25,20 @@ export async function runTrainingJobs(
     }
     return results;
   }
-  const limit = pLimit(threads);
-  return Promise.all(
-    jobs.map((job, index) =>
-      limit(async () => {
-        const result = await runInWorker(job);
+  const pool = new ThreadPool<TrainingJob, ScoredModel>(compiledModule('models/training-worker.js'), {
+    size: Math.min(threads, jobs.length),
+    name: 'training worker',
+  });
+  try {
+    return await Promise.all(
+      jobs.map(async (job, index) => {
+        const context = `training worker failed on ${job.dataset}/${job.spec.name}`;
+        const result = await pool.run(job, { context });
         onDone?.(index, result);
         return result;
       }),
-    ),
-  );
+    );
+  } finally {
+    await pool.close();
+  }
 }

@@ -1,13 +1,10 @@
-import { parentPort, workerData } from 'node:worker_threads';
+import { serveThreadPool } from '../util/serve-thread-pool.js';
+import type { ScoredModel } from './mlp-model.js';
 import { runTrainingJob, type TrainingJob } from './training-job.js';
-import { workerFailure } from './worker-failure.js';
 
 /**
- * The worker-thread entry of runTrainingJobs: trains the job in workerData and posts
- * back { result } or a WorkerFailure (which keeps an InputError an InputError).
+ * The worker-thread entry of runTrainingJobs: trains each job it is sent and answers with
+ * the scored model (a failure goes back through the thread pool's codec, which keeps an
+ * InputError an InputError).
  */
-const job = workerData as TrainingJob;
-runTrainingJob(job).then(
-  (result) => parentPort?.postMessage({ result }),
-  (error) => parentPort?.postMessage(workerFailure(error)),
-);
+serveThreadPool<TrainingJob, ScoredModel>({ handle: runTrainingJob });

@@ -14,6 +14,11 @@ export const CANDIDATE_DIGEST_BYTES = 32;
  * not cover labels or decisions (those are what the PIR commitment fixes). Two lists
  * give the same digest iff they hold the same identifiers and groups in the same order
  * (up to SHA-256 collisions). O(N).
+ * @param ids the candidates' ids, or null for row numbers
+ * @param groups each candidate's group
+ * @returns the SHA-256 digest both parties bind the audit to
+ * @example
+ * const digest = candidateListDigest(null, pool.group);
  */
 export function candidateListDigest(ids: ArrayLike<number> | null, groups: ArrayLike<number>): Uint8Array {
   const count = groups.length;

@@ -39,6 +39,11 @@ export function publicMatrixRankModTwo(parameters: PirParameters, seed: Uint8Arr
  * for a uniform A with probability at most 2^(m−n). With m > n it returns false: the
  * hint is then n linear combinations of each row's m small entries, which this function
  * does not claim either way. O(m²n/32).
+ * @param parameters the PIR parameters
+ * @param seed the public matrix's seed
+ * @returns true when the hint alone determines the database (the public matrix has full column rank mod 2)
+ * @example
+ * hintRevealsDatabase(choosePirParameters({ entryCount: 1024, entryBits: 1 }), seed);
  */
 export function hintRevealsDatabase(parameters: PirParameters, seed: Uint8Array): boolean {
   if (parameters.columns > parameters.lweDimension) return false;

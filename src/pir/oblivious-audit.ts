@@ -12,6 +12,7 @@ import type { ProviderConnection } from './provider-connection.js';
 /** Paper B's fixed-size demographic-parity audit, or paper A's sequential GLR audit. */
 export type ObliviousTest = 'fixed' | 'sequential';
 
+/** What runObliviousAudit needs beyond the connection: the groups, |S| and its design, the canaries, the batch size, the test, the tolerance. */
 export interface ObliviousAuditOptions {
   /** The protected attribute of every candidate (0 = group a, 1 = group b), known to the auditor. */
   readonly groups: Uint8Array;
@@ -29,6 +30,7 @@ export interface ObliviousAuditOptions {
   readonly beta: number;
 }
 
+/** What an oblivious audit found: its verdict, the queries made and the traffic. */
 export interface ObliviousAuditResult {
   readonly test: ObliviousTest;
   /**
@@ -109,6 +111,13 @@ export function auditSetDigest(sample: readonly number[]): string {
  * groupAuditSizes (proportional or balanced, rounded as the respir simulation rounds
  * them), each group's rows by a partial Fisher-Yates shuffle, then S in random order.
  * O(N). Throws InputError unless 2 ≤ size ≤ N.
+ * @param groups each candidate's group
+ * @param size |S|, from 2 to the candidates
+ * @param design uniform, proportional or balanced
+ * @param random the generator of the draw (node:crypto's for a real audit)
+ * @returns the rows of S
+ * @example
+ * const rows = drawAuditSet(pool.group, 500, 'uniform', createCryptoRandom());
  */
 export function drawAuditSet(groups: Uint8Array, size: number, design: AuditDesign, random: Random): number[] {
   const total = groups.length;
@@ -142,6 +151,12 @@ export function drawAuditSet(groups: Uint8Array, size: number, design: AuditDesi
  * `inconclusive` with that reason (never `accept`: nothing was measured). Throws
  * InputError when the candidate set lacks a group (checkBothGroups).
  * O(|S|·(mn + ℓn)) on the auditor.
+ * @param connection the auditor's connection to the provider
+ * @param options the groups, tolerance, batch size and test
+ * @param random the generator of the audit set and the canaries
+ * @returns the audit's verdict, the queries made and what the provider saw
+ * @example
+ * const result = await runObliviousAudit(connection, { groups, sampleSize: 500, design: 'uniform', canaries, batchSize: 64, test: 'fixed', tolerance: 0.05 }, random);
  */
 export async function runObliviousAudit(
   connection: ProviderConnection,

@@ -91,6 +91,10 @@ function layout(entryCount: number, entryBits: number, elementBits: number) {
  * filled column by column, so an entry never straddles two columns. O(1).
  * Throws InputError when entryCount or entryBits is not a positive integer
  * (entryBits ≤ 32) or when no p ≥ 2 satisfies the bound.
+ * @param database the entries and their bits
+ * @returns SimplePIR parameters for the database (dimensions, modulus, noise)
+ * @example
+ * const parameters = choosePirParameters({ entryCount: 20000, entryBits: 1 });
  */
 export function choosePirParameters(database: { entryCount: number; entryBits: number }): PirParameters {
   const { entryCount, entryBits } = database;

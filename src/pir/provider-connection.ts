@@ -47,6 +47,14 @@ export const RESPONSE_TIMEOUT_MS = 300_000;
  * auditor from the database size, not taken from the provider), a PirClient whose
  * commitment check passed for this audit's nonce and candidate list, byte counters, and
  * the columns of D the provider's answers revealed. Make it with `ProviderConnection.connect`.
+ * @param url the provider's loopback address
+ * @param token the bearer token
+ * @param setup what the provider published
+ * @param client the PIR client
+ * @param binding the audit's binding
+ * @param traffic the bytes sent and received so far
+ * @example
+ * const connection = await ProviderConnection.connect(readProviderFile('provider.json', '--provider'), candidates);
  */
 export class ProviderConnection {
   readonly traffic: TrafficCounters;

@@ -14,6 +14,10 @@ const MAX_PROVIDER_FILE_BYTES = 4096;
  * with mode 0600 (owner read/write only) and renamed into place (writeFileAtomic), so
  * the token is never readable by another user, not even for a moment. Throws what the
  * write throws (the caller names the flag).
+ * @param path the file to write (mode 0600)
+ * @param endpoint the provider's address and token
+ * @example
+ * writeProviderFile('provider.json', { url: service.url, token: service.token });
  */
 export function writeProviderFile(path: string, endpoint: ProviderEndpoint): void {
   writeFileAtomic(
@@ -33,6 +37,11 @@ export interface ProviderFile extends ProviderEndpoint {
  * readProviderFile(path, where) reads a file written by writeProviderFile (at most
  * 4 KiB of a regular file). Throws InputError naming `where` and the path for a missing,
  * oversized or malformed file. O(1).
+ * @param path the provider file
+ * @param where names the file in messages (a flag)
+ * @returns the provider's address and token
+ * @example
+ * const endpoint = readProviderFile('provider.json', '--provider');
  */
 export function readProviderFile(path: string, where: string): ProviderFile {
   let text: string;

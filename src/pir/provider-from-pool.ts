@@ -31,6 +31,11 @@ export interface PoolProvider {
  * committing for each audit to the candidate list in the pool's order
  * (candidateListDigest of its id and group columns) and the auditor's nonce. O(ℓm) here,
  * O(ℓmn) per audit for the hint. Rejects with the listen error (EADDRINUSE: busy port).
+ * @param pool the provider's pool
+ * @param options the port, the token and what the provider may tamper with (tests)
+ * @returns the running provider service and its timings
+ * @example
+ * const provider = await startPoolProvider(readPoolFile('outputs.csv'), { port: 0, idleTimeoutMs: 60_000 });
  */
 export async function startPoolProvider(pool: AuditPool, options: PoolProviderOptions): Promise<PoolProvider> {
   const started = performance.now();

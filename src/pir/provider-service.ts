@@ -36,6 +36,7 @@ export interface CommitResponse {
   readonly providerShare: string;
 }
 
+/** How a provider service starts: its PIR server, setup, port, token and limits. */
 export interface ProviderServiceOptions {
   /** The database to commit to (a fresh hint and proof per audit, bound to its nonce). */
   readonly server: PirServer;
@@ -60,6 +61,7 @@ export interface ProviderServiceOptions {
   readonly maxBatch?: number;
 }
 
+/** A running provider service: its address, token and counters, and close(). */
 export interface ProviderService {
   readonly url: string;
   /** The bearer token (hex) every request needs: keep it out of logs (`pir serve` writes it to a 0600 file). */
@@ -362,6 +364,11 @@ function refuse(state: ProviderState, response: ServerResponse, error: unknown):
  * stops by itself after `idleTimeoutMs` without an authorised request. Stages: state
  * (setup, token), access (Host, token), routes, lifetime (idle timer, close), listen.
  * Rejects with the listen error (EADDRINUSE for a busy port).
+ * @param options the PIR server, the setup and the access rules
+ * @returns the running service (its url, token and close())
+ * @example
+ * const service = await startProviderService(options);
+ * await service.close();
  */
 export async function startProviderService(options: ProviderServiceOptions): Promise<ProviderService> {
   const http = createServer({ maxHeaderSize: 8192 }, (request, response) => {

@@ -126,6 +126,10 @@ function cellValue(block: ArrayLike<unknown>, type: string, row: number): string
  * Rows are then read on demand by rows(), each checked (its place in the plan, the
  * declared values of its outcome columns). Throws InputError (exit 2) naming the file
  * and what is wrong. O(size of results.arrow) to hash it; memory O(1).
+ * @param directory a results folder written by runExperiment
+ * @returns its run record and its result rows, checked
+ * @example
+ * const folder = await readResultsFolder('results/quickstart');
  */
 export async function readResultsFolder(directory: string): Promise<ResultsFolder> {
   const folder = resolve(directory);

@@ -18,7 +18,7 @@ import { summarizeResults, summaryTable } from './summarize-results.js';
 import type { SummaryTable } from './summary-table.js';
 import { writeTable } from './write-table.js';
 
-/** Options of summariseRun and writeReport. */
+/** Options of summarize and writeReport. */
 export interface ReportOptions {
   /** Folder of published-number files, or one file (default: the published numbers of every registered paper layout). */
   publishedFolder?: string;
@@ -51,7 +51,7 @@ export interface ReportOutput extends SummarisedRun {
 }
 
 /**
- * summariseRun(directory, options) runs the first stages of the report pipeline:
+ * summarize(directory, options) runs the first stages of the report pipeline:
  * open and check the results folder (stage 1: run.json, the SHA-256 of results.arrow,
  * its columns), find its kind (2), summarise each cell from the record batches, each
  * row checked as read (3), and compare with the published numbers of that experiment
@@ -60,8 +60,13 @@ export interface ReportOutput extends SummarisedRun {
  * unchecked (written before checksums) or unknown-kind folder, for results of an
  * experiment the folder's layout does not lay out, for bad published files and for an
  * unknown or bad layout. O(rows) time, O(cells) memory for kinds that accumulate.
+ * @param directory a results folder
+ * @param options where the published numbers are and the sigmas allowed
+ * @returns the cells' summaries and their comparison with published numbers
+ * @example
+ * const summary = await summarize('results/quickstart');
  */
-export async function summariseRun(directory: string, options: ReportOptions = {}): Promise<SummarisedRun> {
+export async function summarize(directory: string, options: ReportOptions = {}): Promise<SummarisedRun> {
   const results = await readResultsFolder(directory);
   const kind = findKindReporter(results.kind, `${join(directory, 'results.arrow')}: column kind`);
   const manifest = readPaperLayoutManifest(results.directory);
@@ -173,23 +178,28 @@ function provenanceRows(run: SummarisedRun): Array<[string, string]> {
 
 /**
  * writeReport(directory, options) runs the whole report pipeline on a results folder:
- * summarise and compare (summariseRun), write summary and paper tables as Arrow, CSV
+ * summarise and compare (summarize), write summary and paper tables as Arrow, CSV
  * and Markdown (stage 5), build, render and save the charts as Vega-Lite JSON, SVG
  * and PNG (6), and write the self-contained report.html (7). When the folder's
  * report-layout.json names a paper layout, its tables, charts (instead of the kind's),
  * annotated comparison (tables/<id>.*, shown in report.html) and notices join in. Throws InputError for
  * bad input (exit 2). O(rows + cells + chart pixels).
+ * @param directory a results folder
+ * @param options where the published numbers are, the sigmas allowed, progress
+ * @returns the files written (tables, charts, report.html)
+ * @example
+ * await writeReport('results/quickstart');
  */
 export async function writeReport(directory: string, options: ReportOptions = {}): Promise<ReportOutput> {
   // One writer per folder: a run writing here meanwhile would replace results.arrow under the report.
-  // (A folder that is not there is not made: summariseRun says what is missing.)
+  // (A folder that is not there is not made: summarize says what is missing.)
   const lock =
     existsSync(directory) && statSync(directory).isDirectory()
       ? acquireFolderLock(directory, '', `fairaudit report ${directory}`)
       : null;
   if (lock?.notice !== undefined) options.onNotice?.(lock.notice);
   try {
-    return await writeReportFiles(await summariseRun(directory, options), options);
+    return await writeReportFiles(await summarize(directory, options), options);
   } finally {
     lock?.release();
   }

@@ -137,6 +137,11 @@ export function bestManipulationKernel(counts: GroupCounts, maxFlips: number): M
  * bestManipulation(counts, maxFlips) validates, then returns bestManipulationKernel:
  * the at-most-maxFlips flips that bring |gap| lowest. O(min(maxFlips, N₁)). Throws
  * InputError on bad counts or a negative or fractional budget.
+ * @param counts the audit set's group sizes and positives
+ * @param maxFlips the most output flips allowed
+ * @returns the flips per group that bring the gap closest to 0 within maxFlips
+ * @example
+ * const flips = bestManipulation({ sizes: [200, 100], positives: [60, 50] }, 10);
  */
 export function bestManipulation(counts: GroupCounts, maxFlips: number): Manipulation {
   validateGroupCounts(counts, 'bestManipulation: counts');

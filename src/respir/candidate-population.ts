@@ -22,6 +22,14 @@ export interface CandidatePopulation {
  * candidatePopulationFromColumns(group, label, decision, metric, where) counts a pool's
  * columns (AuditPool's group/label/decision, 0/1 each) into a CandidatePopulation.
  * O(rows). Throws InputError when a group has no row the metric uses.
+ * @param group each row's group, 0 or 1
+ * @param label each row's label, 0 or 1
+ * @param decision each row's decision, 0 or 1
+ * @param metric parity (every row) or equal opportunity (rows with label 1)
+ * @param where names the source in messages
+ * @returns the candidate set's group sizes, metric rows and positives
+ * @example
+ * const population = candidatePopulationFromColumns(pool.group, pool.label, pool.decision, 'parity', 'outputs.csv');
  */
 export function candidatePopulationFromColumns(
   group: ArrayLike<number>,
@@ -94,6 +102,12 @@ export interface SyntheticCandidateSpec {
  * and rates: N₁ = round(share·N), N₀ = N − N₁; the metric's rows are all rows (SP) or
  * round(labelShare·Nₐ) (EO); positives round(rateₐ·rows). O(1). Throws InputError
  * when a group ends up empty.
+ * @param spec the size, minority share and rates of a generated candidate set
+ * @param metric parity or equal opportunity
+ * @param where names the spec in messages
+ * @returns the candidate set's group sizes, metric rows and positives
+ * @example
+ * const population = syntheticCandidatePopulation({ size: 10000, minorityShare: 0.3, positiveRates: [0.3, 0.2] }, 'parity', 'spec');
  */
 export function syntheticCandidatePopulation(
   spec: SyntheticCandidateSpec,

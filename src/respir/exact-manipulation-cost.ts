@@ -65,6 +65,13 @@ function detections(flips: number | null, setSize: number, setting: Manipulation
  * by `names`) on a bad setting or a rate outside [0, 1]. Cost: one exactMinimalFlips
  * (well under a second at paper B's sizes when ε is not tiny against the noise; several
  * seconds when both rates must be pushed toward 0 or 1).
+ * @param setting the audit (sizes, gap, tolerance, design, pass probability)
+ * @param names the words messages use for the setting's keys
+ * @param options the exact search's tuning
+ * @returns the exact minimal flips with respir's design and of vanilla auditing on S
+ * @example
+ * const { respir } = exactManipulationCost(setting);
+ * console.log(respir.flips ?? [respir.lowerBound, respir.upperBound]);
  */
 export function exactManipulationCost(
   setting: ExactCostSetting,

@@ -1,6 +1,5 @@
-import { Worker } from 'node:worker_threads';
-import { InputError } from '../util/errors.js';
 import { compiledModule } from '../util/paths.js';
+import { ThreadPool } from '../util/thread-pool.js';
 import { type ExactCostSetting, exactManipulationCost } from './exact-manipulation-cost.js';
 
 /** One setting of the benchmark: a label and what exactManipulationCost needs. */
@@ -71,46 +70,33 @@ function costliestFirst(rows: readonly ExactMinimumWorkloadRow[]): number[] {
   return rows.map((_, index) => index).sort((a, b) => estimate(rows[b]) - estimate(rows[a]));
 }
 
-/** Spreads the rows over `threads` workers, each taking the next row when it is free. */
+/** What a worker of the exact-minimum benchmark is sent: one row and the evaluation budget. */
+export interface ExactMinimumJob {
+  readonly row: ExactMinimumWorkloadRow;
+  readonly maxEvaluations?: number;
+}
+
+/** Spreads the rows over `threads` workers (a ThreadPool), the costliest queued first, each worker taking the next row when it is free. */
 async function computeOnWorkers(
   rows: readonly ExactMinimumWorkloadRow[],
   threads: number,
   maxEvaluations?: number,
 ): Promise<ExactMinimumBenchmarkRow[]> {
-  const queue = costliestFirst(rows);
   const results: ExactMinimumBenchmarkRow[] = new Array(rows.length);
-  const entry = compiledModule('respir/exact-minimal-flips-worker.js');
-  const runWorker = () =>
-    new Promise<void>((resolve, reject) => {
-      const worker = new Worker(entry);
-      const next = () => {
-        const index = queue.shift();
-        if (index === undefined) {
-          void worker.terminate().then(() => resolve());
-          return;
-        }
-        worker.postMessage({ index, row: rows[index], maxEvaluations });
-      };
-      worker.on(
-        'message',
-        (message: { index: number; result?: ExactMinimumBenchmarkRow; error?: string; inputError?: string }) => {
-          if (message.result === undefined) {
-            void worker.terminate();
-            reject(
-              message.inputError === undefined
-                ? new Error(`exact minimum worker failed on ${rows[message.index].label}: ${message.error}`)
-                : new InputError(message.inputError),
-            );
-            return;
-          }
-          results[message.index] = message.result;
-          next();
-        },
-      );
-      worker.once('error', reject);
-      next();
-    });
-  await Promise.all(Array.from({ length: Math.min(threads, rows.length) }, runWorker));
+  const pool = new ThreadPool<ExactMinimumJob, ExactMinimumBenchmarkRow>(
+    compiledModule('respir/exact-minimal-flips-worker.js'),
+    { size: Math.min(threads, rows.length), name: 'exact minimum worker' },
+  );
+  try {
+    await Promise.all(
+      costliestFirst(rows).map(async (index) => {
+        const context = `exact minimum worker failed on ${rows[index].label}`;
+        results[index] = await pool.run({ row: rows[index], maxEvaluations }, { context });
+      }),
+    );
+  } finally {
+    await pool.close();
+  }
   return results;
 }
 

@@ -1,24 +1,15 @@
-import { parentPort } from 'node:worker_threads';
-import { isInputError } from '../util/errors.js';
-import { exactMinimumBenchmarkRow, type ExactMinimumWorkloadRow } from './exact-minimal-flips-benchmark.js';
+import { serveThreadPool } from '../util/serve-thread-pool.js';
+import {
+  type ExactMinimumBenchmarkRow,
+  type ExactMinimumJob,
+  exactMinimumBenchmarkRow,
+} from './exact-minimal-flips-benchmark.js';
 
 /**
- * The worker-thread entry of benchmarkExactMinimalFlips: for each message
- * { index, row, maxEvaluations } it computes exactMinimumBenchmarkRow(row) and posts back
- * { index, result } or { index, error, inputError } (an InputError keeps its message
- * across the thread).
+ * The worker-thread entry of benchmarkExactMinimalFlips: answers each job { row,
+ * maxEvaluations } with exactMinimumBenchmarkRow(row) (a failure goes back through the
+ * thread pool's codec, which keeps an InputError an InputError).
  */
-parentPort?.on('message', (message: { index: number; row: ExactMinimumWorkloadRow; maxEvaluations?: number }) => {
-  try {
-    parentPort?.postMessage({
-      index: message.index,
-      result: exactMinimumBenchmarkRow(message.row, message.maxEvaluations),
-    });
-  } catch (error) {
-    parentPort?.postMessage({
-      index: message.index,
-      error: (error as Error)?.stack ?? String(error),
-      inputError: isInputError(error) ? error.message : undefined,
-    });
-  }
+serveThreadPool<ExactMinimumJob, ExactMinimumBenchmarkRow>({
+  handle: (job) => exactMinimumBenchmarkRow(job.row, job.maxEvaluations),
 });

@@ -17,6 +17,11 @@ import { inputError } from '../util/errors.js';
  * finish the job (e.g. n = (127, 13), positives (55, 10), ε = 0.02: 6, not 5). Returns
  * null when no flips reach the tolerance. O(min(n₀, n₁)). Throws InputError on bad
  * counts or a negative tolerance.
+ * @param auditCounts the audit set's group sizes and positives
+ * @param tolerance ε
+ * @returns the fewest flips that bring |d_S| within ε, or null when no flips can
+ * @example
+ * exactVanillaFlips({ sizes: [200, 100], positives: [60, 50] }, 0.05);
  */
 export function exactVanillaFlips(auditCounts: GroupCounts, tolerance: number): Manipulation | null {
   validateGroupCounts(auditCounts, 'exactVanillaFlips: auditCounts');

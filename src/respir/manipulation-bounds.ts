@@ -140,6 +140,11 @@ function detections(flips: number, setSize: number, setting: ManipulationSetting
  * each canary count; `details` adds γ, the target gap and Theorem 4's refinement
  * (majority sizes n − n_min and N − N_min). O(number of canary counts).
  * Throws InputError (validateManipulationSetting) on a bad setting.
+ * @param setting the audit: sizes, gap, tolerance, pass probability, canaries
+ * @param names the words messages use for the setting's keys
+ * @returns every bound of paper B for the setting (vanilla, respir, finite population, detection)
+ * @example
+ * const bounds = manipulationBounds(setting);
  */
 export function manipulationBounds(
   setting: ManipulationSetting,

@@ -66,6 +66,13 @@ function cellMemo(setup: Omit<ObliviousAuditSetup, 'manipulation'>, passProbabil
  * It is the simulation check of exactMinimalFlips. `setup.manipulation` is ignored.
  * O(log(m) × (drawsPerStep × strata × sd + m evaluations)), the exact parts computed
  * once per cell and reused.
+ * @param setup the simulated audit without a manipulation
+ * @param passProbability 1 − δ
+ * @param drawsPerStep simulated audits per flip count tried
+ * @param seed the seed of the simulation
+ * @returns the fewest flips whose simulated pass rate reaches 1 − δ
+ * @example
+ * const found = minimalPassingFlips(setup, 0.8, 2000, 'flips');
  */
 export function minimalPassingFlips(
   setup: Omit<ObliviousAuditSetup, 'manipulation'>,

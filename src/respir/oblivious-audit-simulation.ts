@@ -53,6 +53,10 @@ export interface AuditDrawOutcome {
 /**
  * prepareObliviousAudit(setup) builds the strata of C after the manipulation and the
  * audit-set drawer. O(N). Inputs are trusted.
+ * @param setup the candidate population, the manipulation, |S|, the design and the canaries
+ * @returns a simulation that drawObliviousAudit draws from
+ * @example
+ * const simulation = prepareObliviousAudit(setup);
  */
 export function prepareObliviousAudit(setup: ObliviousAuditSetup): ObliviousAuditSimulation {
   const strata = buildAuditStrata(setup.population, setup.manipulation);
@@ -99,6 +103,12 @@ const PASS_SLACK = 1e-12;
  * |d_S| ≤ ε; canaries catch flipped rows of S) and, when withVanilla, the vanilla audit
  * on the same S (the provider sees S and flips the fewest outputs of S that pass:
  * fewestFlipsToGap). O(strata × sd) for the draw plus O(vanilla flips).
+ * @param simulation a prepared simulation (prepareObliviousAudit)
+ * @param random the seeded generator of the draw
+ * @param withVanilla also judge the draw as a vanilla audit would
+ * @returns what one draw of S gave: pass or fail, and the canaries caught
+ * @example
+ * const outcome = drawObliviousAudit(prepareObliviousAudit(setup), createRandom('draw-1'));
  */
 export function drawObliviousAudit(
   simulation: ObliviousAuditSimulation,

@@ -55,6 +55,14 @@ export function respirFlipsForMargin(
  * at least 1 − δ; best effort (remove the whole gap) when ε − γ < 0; 0 when |d_C| ≤ ε.
  * A sufficient condition: the provider may need fewer (exactMinimalFlips). O(1). The
  * caller validates its inputs.
+ * @param gap |d_C|
+ * @param tolerance ε
+ * @param failureProbability δ
+ * @param auditMinoritySize minority rows in S
+ * @param candidateMinoritySize minority rows in C
+ * @returns respir's bound on the flips a provider needs
+ * @example
+ * respirFlipBound(0.1, 0.05, 0.2, 150, 1500);
  */
 export function respirFlipBound(
   gap: number,

@@ -21,6 +21,10 @@ import type { GlrStream } from './glr-stream.js';
  * `statistic` is the exact signed statistic of bernoulliGlrKernel.
  * O(1) per add, no allocation (the face problems live in typed arrays, so no double is
  * boxed crossing a call).
+ * @example
+ * const stream = new BernoulliGlrStream();
+ * stream.add(0, 1);
+ * stream.add(1, 0);
  */
 export class BernoulliGlrStream implements GlrStream {
   statistic = 0;

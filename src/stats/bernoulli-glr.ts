@@ -81,6 +81,11 @@ function checkCounts(counts: BernoulliCounts, where: string): void {
  * of a violation, negative of compliance, 0 on the boundary. O(1).
  * Throws InputError unless each count is an integer >= 1, each positives an integer in
  * [0, count], and tolerance in (0, 1).
+ * @param counts rows and positives of groups a and b
+ * @param tolerance δ in (0, 1)
+ * @returns the signed GLR statistic: positive is evidence that |gap| > δ, negative that it is within δ
+ * @example
+ * const statistic = bernoulliGlr({ countA: 400, positivesA: 160, countB: 300, positivesB: 90 }, 0.05);
  */
 export function bernoulliGlr(counts: BernoulliCounts, tolerance: number): number {
   checkCounts(counts, 'bernoulliGlr');

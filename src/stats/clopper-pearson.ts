@@ -14,6 +14,12 @@ function binomialAtMost(successes: number, trials: number, p: number): number {
  * Exact coverage >= confidence for every p. Bisection to 1e-15, O(60 incomplete-beta
  * evaluations). Kernel: no validation (integers 0 <= successes <= trials, trials >= 1,
  * confidence in (0, 1)).
+ * @param successes observed successes, 0 to trials
+ * @param trials the trials, at least 1
+ * @param confidence the one-sided confidence, in (0, 1)
+ * @returns the exact upper confidence bound of the success probability
+ * @example
+ * clopperPearsonUpper(5, 100, 0.975); // about 0.113
  */
 export function clopperPearsonUpper(successes: number, trials: number, confidence: number): number {
   if (successes >= trials) return 1;
@@ -31,6 +37,12 @@ export function clopperPearsonUpper(successes: number, trials: number, confidenc
 /**
  * clopperPearsonLower(successes, trials, confidence) is the one-sided lower bound: the p
  * with P(Bin(trials, p) >= successes) = 1 - confidence (0 when successes = 0). Same method.
+ * @param successes observed successes, 0 to trials
+ * @param trials the trials, at least 1
+ * @param confidence the one-sided confidence, in (0, 1)
+ * @returns the exact lower confidence bound of the success probability
+ * @example
+ * clopperPearsonLower(5, 100, 0.975); // about 0.0164
  */
 export function clopperPearsonLower(successes: number, trials: number, confidence: number): number {
   if (successes <= 0) return 0;

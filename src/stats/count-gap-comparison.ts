@@ -80,6 +80,14 @@ export function countGapExceedsTolerance(
  * countGapExceedsTolerance), accept otherwise; inconclusive when a group has no
  * observation, since the gap is then undefined and nothing was measured (no verdict
  * without evidence: an empty group never passes an audit). O(1).
+ * @param countA rows of group a
+ * @param positivesA rows of group a decided 1
+ * @param countB rows of group b
+ * @param positivesB rows of group b decided 1
+ * @param tolerance δ, compared as the decimal it prints as
+ * @returns reject when the rates' gap exceeds δ exactly, else accept
+ * @example
+ * countGapDecision(100, 40, 100, 45, 0.05); // 'accept': a gap of exactly 0.05
  */
 export function countGapDecision(
   countA: number,

@@ -12,6 +12,11 @@ export type FixedSampleDecision = 'reject' | 'accept' | 'inconclusive';
  * A floating comparison, for means of scores or logits; a gap of hard decisions is a
  * difference of count ratios and is compared exactly by countGapDecision
  * (count-gap-comparison.ts) instead.
+ * @param gap the plug-in gap of a fixed sample (NaN when a group is missing)
+ * @param tolerance the tolerance it is compared with
+ * @returns reject when |gap| > tolerance, accept otherwise, inconclusive for NaN
+ * @example
+ * fixedSampleDecision(0.08, 0.05); // 'reject'
  */
 export function fixedSampleDecision(gap: number, tolerance: number): FixedSampleDecision {
   if (Number.isNaN(gap)) return 'inconclusive';

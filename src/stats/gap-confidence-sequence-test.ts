@@ -23,6 +23,16 @@ const MARGIN = 1e-12;
  * four one-sided bounds and the two groups' evidence does not add up. Kept as the
  * confidence-sequence view of the audit (its intervals are reportable) and as a baseline.
  * O(1) per add (one sequence per group and level updates). Kernel: no validation.
+ * @param countA rows of group a in the pool
+ * @param countB rows of group b in the pool
+ * @param tolerance δ on the gap, values in [0, 1]
+ * @param alpha the level of false violations
+ * @param beta the level of false compliance
+ * @param integerValues true when every value is 0 or 1 (decisions)
+ * @example
+ * const test = new GapConfidenceSequenceTest(600, 400, 0.05, 0.05, 0.2, true);
+ * test.add(0, 1);
+ * const [low, high] = test.gapInterval();
  */
 export class GapConfidenceSequenceTest implements SequentialTest {
   verdict = CONTINUE;

@@ -8,6 +8,10 @@ import type { GlrStream } from './glr-stream.js';
  * with one division and one log1p. The statistic is `ready` once both groups have an
  * observation and the pooled residual sum of squares is positive (before that the
  * profiled variance is 0 and the statistic would be infinite).
+ * @example
+ * const stream = new GaussianGlrStream();
+ * stream.add(0, 0.7);
+ * stream.add(1, 0.4);
  */
 export class GaussianGlrStream implements GlrStream {
   statistic = 0;

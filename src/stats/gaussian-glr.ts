@@ -47,6 +47,11 @@ export function gaussianGlrFromResiduals(
  * deviations for that). O(1).
  * Throws InputError unless each count is an integer >= 1, the sums are finite, each sum
  * of squares at least sum^2/count up to rounding, and tolerance > 0.
+ * @param sums count, sum and sum of squares of the values of groups a and b
+ * @param tolerance τ > 0 on the gap of means
+ * @returns the signed Gaussian proxy GLR statistic (positive: evidence that |gap| > τ)
+ * @example
+ * const statistic = gaussianGlr({ countA: 3, sumA: 1.2, sumOfSquaresA: 0.6, countB: 3, sumB: 2.1, sumOfSquaresB: 1.6 }, 0.05);
  */
 export function gaussianGlr(sums: GaussianSums, tolerance: number): number {
   const groups: Array<['A' | 'B', number, number, number]> = [

@@ -9,6 +9,15 @@ import { ACCEPT, CONTINUE, REJECT, type SequentialTest } from './sequential-test
  * it is paper A's test; with calibrated ones (calibrateGlrThresholds) it is the
  * calibrated GLR. Exactly the rule of runSequentialAudit. Kernel: no validation
  * (upper > lower, minimumPerGroup >= 1). O(1) per add beyond the stream's own update.
+ * @param stream the GLR's running statistic (BernoulliGlrStream or GaussianGlrStream)
+ * @param tolerance δ or τ
+ * @param upper reject once the statistic reaches it
+ * @param lower accept once the statistic falls to it
+ * @param minimumPerGroup observations each group needs before the test may decide
+ * @example
+ * const { upper, lower } = sequentialThresholds(0.05, 0.2);
+ * const test = new GlrThresholdTest(new BernoulliGlrStream(), 0.05, upper, lower, 1);
+ * test.add(0, 1); // group a, decision 1; test.verdict is REJECT, ACCEPT or CONTINUE
  */
 export class GlrThresholdTest implements SequentialTest {
   verdict = CONTINUE;

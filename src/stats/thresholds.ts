@@ -54,6 +54,11 @@ export function waldThresholds(alpha: number, beta: number): SequentialThreshold
  * operational thresholds of paper A section 3.5: upper = log((1 - beta) / alpha),
  * lower = log(beta / (1 - alpha)). For alpha = 0.05, beta = 0.2 they are 2.7726 and
  * -1.5581. O(1). Throws InputError unless alpha, beta in (0, 1) with alpha + beta < 1.
+ * @param alpha the level of false violations, in (0, 1)
+ * @param beta the level of false compliance, in (0, 1), with alpha + beta < 1
+ * @returns Wald's thresholds {upper: log((1-β)/α), lower: log(β/(1-α))}
+ * @example
+ * const { upper, lower } = sequentialThresholds(0.05, 0.2); // 2.773, -1.558
  */
 export function sequentialThresholds(alpha: number, beta: number): SequentialThresholds {
   checkErrorLevels(alpha, beta);

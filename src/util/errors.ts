@@ -30,6 +30,9 @@ export function shortenText(text: string, limit: number): string {
  * internal failure (exit 1, with the stack). Messages longer than
  * MAX_MESSAGE_CHARACTERS are shortened (shortenText), so no input, however large,
  * floods the terminal.
+ * @param message what was wrong, in words: where, what was expected, what was found (shortened past MAX_MESSAGE_CHARACTERS)
+ * @example
+ * throw new InputError('pool.csv, row 12, column decision: expected 0 or 1, found 7');
  */
 export class InputError extends Error {
   readonly exitCode = 2;

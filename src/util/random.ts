@@ -11,6 +11,11 @@ export type Random = () => number;
 /**
  * createRandom(seed) returns a seeded generator (seedrandom's Alea: fast, 2^116
  * period, identical streams on every platform for the same seed string).
+ * @param seed any string or number; the same seed gives the same sequence
+ * @returns a generator of uniform numbers in [0, 1)
+ * @example
+ * const random = createRandom('replicate-1');
+ * const u = random();
  */
 export function createRandom(seed: string | number): Random {
   const generator = seedrandom.alea(String(seed));
@@ -22,6 +27,10 @@ export function createRandom(seed: string | number): Random {
  * a replicate index, ...) into a seed string, so a replicate's stream never depends
  * on run order, thread count or sharding (benchopt's rule).
  * Runs in O(total length of parts).
+ * @param parts the coordinates of what is seeded (experiment seed, cell key, replicate)
+ * @returns a seed string that depends on the parts and their order only
+ * @example
+ * const random = createRandom(deriveSeed('20260629', 'pool=compliant', 3));
  */
 export function deriveSeed(...parts: Array<string | number>): string {
   const hash = createHash('sha256');

@@ -18,6 +18,16 @@ export class Registry<Entry extends Named> {
   constructor(readonly what: string) {}
 
   /**
+   * Registry.of(what, entries) is a registry holding the entries in their order; throws
+   * as register does on an empty or repeated name. O(entries).
+   */
+  static of<Entry extends Named>(what: string, entries: readonly Entry[]): Registry<Entry> {
+    const registry = new Registry<Entry>(what);
+    for (const entry of entries) registry.register(entry);
+    return registry;
+  }
+
+  /**
    * register(entry) adds the entry. Throws an Error (a programming mistake, not bad
    * input) when its name is empty or already registered. O(1).
    */

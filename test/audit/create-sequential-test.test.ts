@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { createSequentialTest } from '../../src/audit/create-sequential-test.js';
+import { createSequentialTest, makeSequentialTest, type TestSettings } from '../../src/audit/create-sequential-test.js';
 import { prepareAudit } from '../../src/audit/prepare-audit.js';
 import { runTestAudit } from '../../src/audit/run-test-audit.js';
 import { generateSyntheticPool } from '../../src/data/synthetic-pool.js';
@@ -87,5 +87,39 @@ describe('createSequentialTest(prepared, settings)', () => {
     );
     // The aborted audit restored the scratch order.
     expect(Array.from(logits.order)).toEqual(Array.from({ length: logits.size }, (_, i) => i));
+  });
+});
+
+describe('createSequentialTest(prepared, {test: unknown})', () => {
+  it('names the unknown test before anything else', () => {
+    const prepared = prepareAudit(pool, 'sp', 'decision');
+    const settings = { ...base, test: 'bet' } as unknown as TestSettings;
+    expect(() => createSequentialTest(prepared, settings)).toThrow(
+      'createSequentialTest: test: expected wald-glr, calibrated-glr, betting, confidence-sequence, found "bet"',
+    );
+  });
+});
+
+describe('makeSequentialTest(prepared, settings)', () => {
+  it('builds what createSequentialTest builds on valid settings: the same decisions on the same order', () => {
+    const prepared = prepareAudit(pool, 'sp', 'decision');
+    for (const test of ['wald-glr', 'betting', 'confidence-sequence'] as const) {
+      const settings = { ...base, test };
+      const checked = runTestAudit(
+        prepared,
+        createSequentialTest(prepared, settings),
+        4000,
+        'random',
+        createRandom(test),
+      );
+      const trusted = runTestAudit(
+        prepared,
+        makeSequentialTest(prepared, settings),
+        4000,
+        'random',
+        createRandom(test),
+      );
+      expect(trusted).toEqual(checked);
+    }
   });
 });

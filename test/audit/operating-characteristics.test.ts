@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { countPool } from '../../src/audit/count-pool.js';
+import { countPool } from '../../src/audit/calibration/count-pool.js';
 import { operatingCurve } from '../../src/audit/operating-characteristic-curve.js';
 import { mergeAuditOutcomes, operatingPoint, simulateAudits } from '../../src/audit/operating-characteristics.js';
 import { prepareAudit } from '../../src/audit/prepare-audit.js';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { countPool } from '../../src/audit/count-pool.js';
+import { countPool } from '../../src/audit/calibration/count-pool.js';
 import { generateSyntheticPool } from '../../src/data/synthetic-pool.js';
 import { prepareAudit } from '../../src/audit/prepare-audit.js';
 import { runTestAudit } from '../../src/audit/run-test-audit.js';

@@ -31,3 +31,14 @@ describe('Registry(what)', () => {
     );
   });
 });
+
+describe('Registry.of(what, entries)', () => {
+  it('holds the entries in their order and refuses a repeated name, as register does', () => {
+    const registry = Registry.of('dataset', [{ name: 'adult' }, { name: 'ccd' }]);
+    expect(registry.names()).toEqual(['adult', 'ccd']);
+    expect(registry.get('ccd', '--dataset')).toEqual({ name: 'ccd' });
+    expect(() => Registry.of('dataset', [{ name: 'adult' }, { name: 'adult' }])).toThrow(
+      'register dataset: "adult" is already registered; choose another name',
+    );
+  });
+});

@@ -1,9 +1,9 @@
 import { resolve } from 'node:path';
 import type { Argv, CommandModule } from 'yargs';
 import { calibrateForAuditPool } from '../../audit/audit-pool.js';
-import { calibrationCacheDirectory, calibrationCacheFile } from '../../audit/calibration-cache.js';
-import type { CalibrationRecord, PricePoint } from '../../audit/calibration-record.js';
-import { countPool } from '../../audit/count-pool.js';
+import { calibrationCacheDirectory, calibrationCacheFile } from '../../audit/calibration/calibration-cache.js';
+import type { CalibrationRecord, PricePoint } from '../../audit/calibration/calibration-record.js';
+import { countPool } from '../../audit/calibration/count-pool.js';
 import type { AuditPool } from '../../audit/pool.js';
 import { writeFileAtomic } from '../../util/atomic-write.js';
 import { inputError } from '../../util/errors.js';

@@ -1,7 +1,7 @@
 import type { Argv, CommandModule } from 'yargs';
 import { type ComparisonRow, regressionFailures } from '../../report/compare-published.js';
 import type { PaperLayoutParts } from '../../report/paper-layout.js';
-import { paperFolder, summariseRun } from '../../report/write-report.js';
+import { paperFolder, summarize } from '../../report/write-report.js';
 import { inputError } from '../../util/errors.js';
 
 interface CompareArguments {
@@ -80,7 +80,7 @@ export const compareCommand: CommandModule<object, CompareArguments> = {
       paper: PaperLayoutParts | null;
     } =
       folder === null
-        ? await summariseRun(args.results, { publishedFolder: args.published, sigmas: args.sigmas })
+        ? await summarize(args.results, { publishedFolder: args.published, sigmas: args.sigmas })
         : (() => {
             // A paper-level reproduction folder (results/paper-b): its recorded cells against the published ones.
             const compared = folder.layout.compare(args.results, folder.options);

@@ -102,7 +102,9 @@ export const reproduceCommand = defineCommand({
     }
     const seeds = seedCounts(args);
     const overrides = (args.set ?? []).map(parseOverride);
-    const chosen = reproductions.filter((reproduction) => args.name === 'all' || reproduction.name === args.name);
+    const chosen = reproductions
+      .list()
+      .filter((reproduction) => args.name === 'all' || reproduction.name === args.name);
     const datasets = [...new Set(chosen.flatMap((reproduction) => reproduction.datasets ?? []))];
     if (!args.calibrated && datasets.length > 0) {
       await acquireForReproduction(datasets, {

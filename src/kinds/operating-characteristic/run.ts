@@ -4,9 +4,10 @@ import { type AuditTest, buildAuditTest } from '../../audit/build-audit-test.js'
 import { type MovedPool, redecideToGap, shiftToProxyGap } from '../../audit/move-gap.js';
 import type { AuditPool } from '../../audit/pool.js';
 import { type PreparedAudit, prepareAudit } from '../../audit/prepare-audit.js';
-import { prepareAuditCalibrations } from '../../audit/prepare-calibrations.js';
+import { runsPaperALoop } from '../../audit/run-audit.js';
 import { runTestAudit } from '../../audit/run-test-audit.js';
 import { runSequentialAudit } from '../../audit/sequential-audit.js';
+import { calibratePoolSourceCells } from '../../data/pool-source-calibrations.js';
 import { loadPoolSource, poolSourceLabel, poolSourceSchema } from '../../data/pool-source.js';
 import type { KindRunner, OutcomeColumn } from '../../harness/kind-runner.js';
 import { compareCountDifference } from '../../stats/count-gap-comparison.js';
@@ -120,8 +121,7 @@ function targetGap(
 ): number {
   const gap = settings.gap as number;
   if (settings.gapUnit === 'absolute') return gap;
-  const own =
-    move === 're-decide' ? unmoved.oracleSignedGap : unmoved.totalB / unmoved.countB - unmoved.totalA / unmoved.countA;
+  const own = move === 're-decide' ? unmoved.oracleSignedGap : unmoved.meanGap;
   return (own < 0 ? -1 : 1) * gap * tolerance;
 }
 
@@ -232,8 +232,7 @@ export const operatingCharacteristicRunner: KindRunner<
   async prepare(settings, origin) {
     const pool = await loadPoolSource(settings.pool, settings.access, origin);
     const unmoved = prepareAudit(pool, settings.metric, settings.access);
-    const ownLoop = testOf(settings) === 'wald-glr' && settings.order !== 'balanced';
-    const auditTest = ownLoop ? null : buildAuditTest(unmoved, settings);
+    const auditTest = runsPaperALoop(testOf(settings), settings.order) ? null : buildAuditTest(unmoved, settings);
     const tolerance = toleranceOfAccess(settings, settings.access);
     let moved: MovedPool = { pool, changedRows: 0 };
     const hardScores = settings.access === 'score' && scoresAreDecisions(pool);
@@ -255,10 +254,7 @@ export const operatingCharacteristicRunner: KindRunner<
     }
     const prepared = prepareAudit(moved.pool, settings.metric, settings.access);
     const decisionGap = prepared.oracleSignedGap;
-    const proxyGap =
-      prepared.family === 'gaussian'
-        ? prepared.totalB / prepared.countB - prepared.totalA / prepared.countA
-        : Number.NaN;
+    const proxyGap = prepared.family === 'gaussian' ? prepared.meanGap : Number.NaN;
     const trueGap = settings.access === 'decision' ? decisionGap : proxyGap;
     return {
       prepared,
@@ -270,15 +266,7 @@ export const operatingCharacteristicRunner: KindRunner<
       changedRows: moved.changedRows,
     };
   },
-  beforeRun: (cells, origin, options) =>
-    prepareAuditCalibrations(
-      cells.map((settings) => ({
-        settings,
-        pool: () => loadPoolSource(settings.pool, settings.access, origin),
-        where: `${origin.configFile}: settings.thresholds`,
-      })),
-      options,
-    ),
+  beforeRun: calibratePoolSourceCells,
   runReplicate(context, settings, random: Random) {
     const { prepared, auditTest } = context;
     const result =

@@ -1,11 +1,11 @@
 import type { KindRunner, OutcomeColumn } from '../../harness/kind-runner.js';
-import { prepareAuditCalibrations } from '../../audit/prepare-calibrations.js';
 import { auditSettingsProblem, auditSettingsProperties } from '../../audit/audit-settings.js';
 import { testOf } from '../../audit/audit-test.js';
 import { type AuditTest, buildAuditTest } from '../../audit/build-audit-test.js';
 import { oracleDecision, type PreparedAudit, prepareAudit } from '../../audit/prepare-audit.js';
-import { runAudit } from '../../audit/run-audit.js';
+import { runAudit, runsPaperALoop } from '../../audit/run-audit.js';
 import { runSequentialAudit } from '../../audit/sequential-audit.js';
+import { calibratePoolSourceCells } from '../../data/pool-source-calibrations.js';
 import { loadPoolSource, poolSourceLabel, poolSourceSchema } from '../../data/pool-source.js';
 import type { Random } from '../../util/random.js';
 import { canonicalJson } from '../../util/canonical-json.js';
@@ -72,7 +72,7 @@ export interface SequentialAuditContext {
 
 /** Whether a cell runs paper A's test through runSequentialAudit itself (no test object needed). */
 function paperAOwnLoop(settings: SequentialAuditCellSettings): boolean {
-  return testOf(settings) === 'wald-glr' && settings.order !== 'balanced';
+  return runsPaperALoop(testOf(settings), settings.order);
 }
 
 /** The settings that choose and size a built test (for the context key of the other cells). */
@@ -110,15 +110,7 @@ export const sequentialAuditRunner: KindRunner<SequentialAuditCellSettings, Sequ
     );
     return { prepared, auditTest: paperAOwnLoop(settings) ? null : buildAuditTest(prepared, settings) };
   },
-  beforeRun: (cells, origin, options) =>
-    prepareAuditCalibrations(
-      cells.map((settings) => ({
-        settings,
-        pool: () => loadPoolSource(settings.pool, settings.access, origin),
-        where: `${origin.configFile}: settings.thresholds`,
-      })),
-      options,
-    ),
+  beforeRun: calibratePoolSourceCells,
   runReplicate({ prepared, auditTest }, settings, random: Random) {
     const result =
       auditTest === null

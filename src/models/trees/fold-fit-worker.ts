@@ -1,11 +1,12 @@
-import { parentPort, workerData } from 'node:worker_threads';
+import { workerData } from 'node:worker_threads';
+import { serveThreadPool } from '../../util/serve-thread-pool.js';
 import type { GradientBoostingSettings } from './gradient-boosting.js';
 import { type FoldFit, scoreFoldFit } from './random-search.js';
-import { workerFailure } from '../worker-failure.js';
 
 /**
  * The worker-thread entry of foldFitPool: holds one search's data (workerData) and
- * answers each FoldFit message with { index, accuracy, iterations } or { index } and a WorkerFailure.
+ * answers each FoldFit job with its { accuracy, iterations } (a failure goes back through
+ * the thread pool's codec).
  */
 const setup = workerData as {
   features: Float64Array;
@@ -14,11 +15,6 @@ const setup = workerData as {
   base: GradientBoostingSettings;
   seed: string;
 };
-parentPort?.on('message', (message: { index: number; fit: FoldFit }) => {
-  try {
-    const outcome = scoreFoldFit(setup, setup.label, setup.base, setup.seed, message.fit);
-    parentPort?.postMessage({ index: message.index, ...outcome });
-  } catch (error) {
-    parentPort?.postMessage({ index: message.index, ...workerFailure(error) });
-  }
+serveThreadPool<FoldFit, { accuracy: number; iterations: number }>({
+  handle: (fit) => scoreFoldFit(setup, setup.label, setup.base, setup.seed, fit),
 });

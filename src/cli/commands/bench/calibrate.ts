@@ -1,5 +1,5 @@
 import type { Argv, CommandModule } from 'yargs';
-import { benchmarkCalibration } from '../../../audit/calibration-benchmark.js';
+import { benchmarkCalibration } from '../../../audit/calibration/calibration-benchmark.js';
 import { checkIntegerFlag } from '../../check-flag.js';
 import { checkThreadsFlag } from '../../audit-options.js';
 

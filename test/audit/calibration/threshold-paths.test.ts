@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { countPool } from '../../src/audit/count-pool.js';
-import { prepareAudit } from '../../src/audit/prepare-audit.js';
-import { runTestAudit } from '../../src/audit/run-test-audit.js';
+import { countPool } from '../../../src/audit/calibration/count-pool.js';
+import { prepareAudit } from '../../../src/audit/prepare-audit.js';
+import { runTestAudit } from '../../../src/audit/run-test-audit.js';
 import {
   emptyPathCounts,
   lowerThreshold,
@@ -11,10 +11,10 @@ import {
   type ThresholdGrid,
   type ThresholdPathCounts,
   upperThreshold,
-} from '../../src/audit/threshold-paths.js';
-import { BernoulliGlrStream } from '../../src/stats/bernoulli-glr-stream.js';
-import { GlrThresholdTest } from '../../src/stats/glr-threshold-test.js';
-import { createRandom, standardNormal } from '../../src/util/random.js';
+} from '../../../src/audit/calibration/threshold-paths.js';
+import { BernoulliGlrStream } from '../../../src/stats/bernoulli-glr-stream.js';
+import { GlrThresholdTest } from '../../../src/stats/glr-threshold-test.js';
+import { createRandom, standardNormal } from '../../../src/util/random.js';
 
 const grid: ThresholdGrid = { step: 0.25, upperCount: 20, lowerCount: 16 };
 

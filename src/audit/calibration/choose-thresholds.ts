@@ -1,5 +1,5 @@
-import { clopperPearsonLower, clopperPearsonUpper, largestCountBelow } from '../stats/clopper-pearson.js';
-import { inputError } from '../util/errors.js';
+import { clopperPearsonLower, clopperPearsonUpper, largestCountBelow } from '../../stats/clopper-pearson.js';
+import { inputError } from '../../util/errors.js';
 import type { CalibrationPlan } from './calibration-plan.js';
 import { lowerThreshold, type ThresholdPathCounts, upperThreshold } from './threshold-paths.js';
 
@@ -84,6 +84,69 @@ function lowerBoundLimit(paths: number, limit: number): number {
 }
 
 /**
+ * tailCounts(bins, rows, columns, maximum) is, for each row r and column c, the paths of
+ * row r's histogram (columns + 1 bins) above bin c: tail[r * columns + c] = Σ bins[r *
+ * (columns + 1) + c' + 1] over c' ≥ c; it raises maximum to the tail where the tail is
+ * larger (the worst cell). O(rows x columns).
+ */
+function tailCounts(bins: Float64Array, rows: number, columns: number, maximum: Float64Array): Float64Array {
+  const tail = new Float64Array(rows * columns);
+  const width = columns + 1;
+  for (let r = 0; r < rows; r++) {
+    let above = 0;
+    for (let c = columns - 1; c >= 0; c--) {
+      above += bins[r * width + c + 1];
+      tail[r * columns + c] = above;
+      if (above > maximum[r * columns + c]) maximum[r * columns + c] = above;
+    }
+  }
+  return tail;
+}
+
+/** Each cell's tuning errors at the chosen thresholds (upper index j, lower index k), with their upper bounds. */
+function tuningErrorsAt(
+  plan: CalibrationPlan,
+  perCellRejects: ReadonlyArray<Float64Array | null>,
+  perCellAccepts: ReadonlyArray<Float64Array | null>,
+  j: number,
+  k: number,
+  confidence: number,
+): CellError[] {
+  const { upperCount, lowerCount } = plan.grid;
+  const paths = plan.paths;
+  const tuningErrors: CellError[] = [];
+  plan.cells.forEach((cell, index) => {
+    const cellRejects = perCellRejects[index];
+    const cellAccepts = perCellAccepts[index];
+    if (cellRejects !== null) {
+      const count = cellRejects[k * upperCount + j];
+      tuningErrors.push({
+        cell: cell.key,
+        role: cell.role,
+        error: 'reject',
+        count,
+        paths,
+        rate: count / paths,
+        upperBound: clopperPearsonUpper(count, paths, confidence),
+      });
+    }
+    if (cellAccepts !== null) {
+      const count = cellAccepts[j * lowerCount + k];
+      tuningErrors.push({
+        cell: cell.key,
+        role: cell.role,
+        error: 'accept',
+        count,
+        paths,
+        rate: count / paths,
+        upperBound: clopperPearsonUpper(count, paths, confidence),
+      });
+    }
+  });
+  return tuningErrors;
+}
+
+/**
  * chooseThresholds(plan, tuning) picks the calibrated thresholds from the merged tuning
  * histograms (one ThresholdPathCounts per cell, in plan.cells order, each with plan.paths
  * paths): with R(u, l) the largest rejection count over compliant cells and A(u, l) the
@@ -109,38 +172,12 @@ export function chooseThresholds(plan: CalibrationPlan, tuning: readonly Thresho
   // rejects[k * U + j] and accepts[j * L + k], maximised over cells, plus per cell for the report.
   const rejects = new Float64Array(lowerCount * upperCount);
   const accepts = new Float64Array(upperCount * lowerCount);
-  const perCellRejects: Array<Float64Array | null> = [];
-  const perCellAccepts: Array<Float64Array | null> = [];
-  tuning.forEach((counts) => {
-    let cellRejects: Float64Array | null = null;
-    let cellAccepts: Float64Array | null = null;
-    if (counts.nullBins !== null) {
-      cellRejects = new Float64Array(lowerCount * upperCount);
-      const width = upperCount + 1;
-      for (let k = 0; k < lowerCount; k++) {
-        let above = 0;
-        for (let j = upperCount - 1; j >= 0; j--) {
-          above += counts.nullBins[k * width + j + 1];
-          cellRejects[k * upperCount + j] = above;
-          if (above > rejects[k * upperCount + j]) rejects[k * upperCount + j] = above;
-        }
-      }
-    }
-    if (counts.alternativeBins !== null) {
-      cellAccepts = new Float64Array(upperCount * lowerCount);
-      const width = lowerCount + 1;
-      for (let j = 0; j < upperCount; j++) {
-        let above = 0;
-        for (let k = lowerCount - 1; k >= 0; k--) {
-          above += counts.alternativeBins[j * width + k + 1];
-          cellAccepts[j * lowerCount + k] = above;
-          if (above > accepts[j * lowerCount + k]) accepts[j * lowerCount + k] = above;
-        }
-      }
-    }
-    perCellRejects.push(cellRejects);
-    perCellAccepts.push(cellAccepts);
-  });
+  const perCellRejects = tuning.map((counts) =>
+    counts.nullBins === null ? null : tailCounts(counts.nullBins, lowerCount, upperCount, rejects),
+  );
+  const perCellAccepts = tuning.map((counts) =>
+    counts.alternativeBins === null ? null : tailCounts(counts.alternativeBins, upperCount, lowerCount, accepts),
+  );
   const confidence = testConfidence(plan);
   const rejectLimit = tuningLimit(paths, setting.alpha, confidence);
   const acceptLimit = tuningLimit(paths, setting.beta, confidence);
@@ -180,35 +217,7 @@ export function chooseThresholds(plan: CalibrationPlan, tuning: readonly Thresho
     nextK = firstLower(j);
     if (nextK === k) break;
   }
-  const tuningErrors: CellError[] = [];
-  cells.forEach((cell, index) => {
-    const cellRejects = perCellRejects[index];
-    const cellAccepts = perCellAccepts[index];
-    if (cellRejects !== null) {
-      const count = cellRejects[k * upperCount + j];
-      tuningErrors.push({
-        cell: cell.key,
-        role: cell.role,
-        error: 'reject',
-        count,
-        paths,
-        rate: count / paths,
-        upperBound: clopperPearsonUpper(count, paths, confidence),
-      });
-    }
-    if (cellAccepts !== null) {
-      const count = cellAccepts[j * lowerCount + k];
-      tuningErrors.push({
-        cell: cell.key,
-        role: cell.role,
-        error: 'accept',
-        count,
-        paths,
-        rate: count / paths,
-        upperBound: clopperPearsonUpper(count, paths, confidence),
-      });
-    }
-  });
+  const tuningErrors = tuningErrorsAt(plan, perCellRejects, perCellAccepts, j, k, confidence);
   const significantAbove = (limit: number) => lowerBoundLimit(paths, limit);
   const significantBelow = (limit: number) => largestCountBelow(paths, limit, 0.975);
   const scanUpper = (limitCount: number): number => {

@@ -1,8 +1,7 @@
 import { availableParallelism } from 'node:os';
-import { Worker } from 'node:worker_threads';
-import type { SequentialThresholds } from '../stats/thresholds.js';
-import { InputError } from '../util/errors.js';
-import { compiledModule } from '../util/paths.js';
+import type { SequentialThresholds } from '../../stats/thresholds.js';
+import { compiledModule } from '../../util/paths.js';
+import { ThreadPool } from '../../util/thread-pool.js';
 import {
   type CalibrationChunkResult,
   type CalibrationProgress,
@@ -19,31 +18,23 @@ import {
   planCalibration,
 } from './calibration-plan.js';
 
-/** A message to a calibration worker: plan a calibration (once per calibration), or run one of its chunks. */
-export type CalibrationWorkRequest =
+/** What a calibration worker is told: plan a calibration (once per calibration, by id), or forget one. */
+export type CalibrationNotice =
   | {
       readonly type: 'plan';
       readonly planId: number;
       readonly setting: CalibrationSetting;
       readonly options: CalibrationOptions;
     }
-  | { readonly type: 'forget'; readonly planId: number }
-  | {
-      readonly type: 'chunk';
-      readonly id: number;
-      readonly planId: number;
-      readonly stage: CalibrationStage;
-      readonly thresholds?: SequentialThresholds;
-      readonly chunk: CalibrationChunk;
-    };
+  | { readonly type: 'forget'; readonly planId: number };
 
-/** A worker's answer to a chunk: its result, or what stopped it. */
-export type CalibrationResultMessage =
-  | { readonly id: number; readonly result: CalibrationChunkResult }
-  | {
-      readonly id: number;
-      readonly failure: { readonly message: string; readonly stack: string; readonly inputError: boolean };
-    };
+/** A job of a calibration worker: run one chunk of a planned calibration. */
+export interface CalibrationChunkRequest {
+  readonly planId: number;
+  readonly stage: CalibrationStage;
+  readonly thresholds?: SequentialThresholds;
+  readonly chunk: CalibrationChunk;
+}
 
 /** How calibrateGlrThresholdsOnThreads runs. */
 export interface CalibrationThreadOptions {
@@ -52,71 +43,24 @@ export interface CalibrationThreadOptions {
   readonly onProgress?: CalibrationProgress;
 }
 
-interface Job {
-  readonly request: Extract<CalibrationWorkRequest, { type: 'chunk' }>;
-  readonly resolve: (result: CalibrationChunkResult) => void;
-  readonly reject: (error: Error) => void;
-}
-
-interface PoolWorker {
-  readonly worker: Worker;
-  readonly pending: Map<number, Job>;
-}
-
 /**
- * A pool of calibration worker threads (dist/src/audit/calibration-worker.js) that any
- * number of calibrations share at once: each calibration is planned once in every worker,
- * then its chunks join one queue, two in flight per worker (so a worker never waits for a
+ * A pool of calibration worker threads (dist/src/audit/calibration/calibration-worker.js, a
+ * ThreadPool) that any number of calibrations share at once: each calibration is planned once
+ * in every worker (a notice), then its chunks join the pool's one queue, two in flight per worker (so a worker never waits for a
  * round trip), and each calibration's steps advance as their chunks come back. Small
  * calibrations (score and logit access: a few chunks each) thus keep every thread busy
  * together, and no calibration pays for starting threads. A worker's InputError comes
  * back as an InputError; any other failure as an Error with the worker's stack.
  */
 export class CalibrationWorkers {
-  private readonly workers: PoolWorker[] = [];
-  private readonly queue: Job[] = [];
-  private nextId = 0;
+  private readonly pool: ThreadPool<CalibrationChunkRequest, CalibrationChunkResult, CalibrationNotice>;
   private nextPlan = 0;
 
   constructor(readonly threads: number) {
-    const file = compiledModule('audit/calibration-worker.js');
-    for (let i = 0; i < threads; i++) {
-      const entry: PoolWorker = { worker: new Worker(file), pending: new Map() };
-      const failAll = (error: Error) => {
-        for (const job of entry.pending.values()) job.reject(error);
-        entry.pending.clear();
-      };
-      entry.worker.on('message', (message: CalibrationResultMessage) => {
-        const job = entry.pending.get(message.id);
-        if (job === undefined) return;
-        entry.pending.delete(message.id);
-        if ('result' in message) job.resolve(message.result);
-        else
-          job.reject(
-            message.failure.inputError
-              ? new InputError(message.failure.message)
-              : new Error(`calibration worker failed: ${message.failure.stack}`),
-          );
-        this.feed(entry);
-      });
-      entry.worker.on('error', failAll);
-      entry.worker.on('exit', (code) => failAll(new Error(`calibration worker exited with code ${code}`)));
-      this.workers.push(entry);
-    }
-  }
-
-  private feed(entry: PoolWorker): void {
-    while (entry.pending.size < 2 && this.queue.length > 0) {
-      const job = this.queue.shift() as Job;
-      entry.pending.set(job.request.id, job);
-      entry.worker.postMessage(job.request);
-    }
-  }
-
-  private submit(request: Job['request']): Promise<CalibrationChunkResult> {
-    return new Promise((resolve, reject) => {
-      this.queue.push({ request, resolve, reject });
-      for (const entry of this.workers) this.feed(entry);
+    this.pool = new ThreadPool(compiledModule('audit/calibration/calibration-worker.js'), {
+      size: threads,
+      depth: 2,
+      name: 'calibration worker',
     });
   }
 
@@ -132,8 +76,7 @@ export class CalibrationWorkers {
   ): Promise<CalibrationResult> {
     const plan = planCalibration(setting, options);
     const planId = this.nextPlan++;
-    for (const entry of this.workers)
-      entry.worker.postMessage({ type: 'plan', planId, setting, options } satisfies CalibrationWorkRequest);
+    this.pool.notify({ type: 'plan', planId, setting, options });
     try {
       const steps = calibrationSteps(plan);
       let next = steps.next([]);
@@ -141,8 +84,7 @@ export class CalibrationWorkers {
       return next.value;
     } finally {
       // The workers drop the plan and its scratch (projected pools): a pool may serve many calibrations.
-      for (const entry of this.workers)
-        entry.worker.postMessage({ type: 'forget', planId } satisfies CalibrationWorkRequest);
+      this.pool.notify({ type: 'forget', planId });
     }
   }
 
@@ -154,25 +96,25 @@ export class CalibrationWorkers {
     let done = 0;
     return Promise.all(
       step.chunks.map((chunk) =>
-        this.submit({
-          type: 'chunk',
-          id: this.nextId++,
-          planId,
-          stage: step.stage,
-          thresholds: step.thresholds,
-          chunk,
-        }).then((result) => {
-          done++;
-          progress?.(step.stage, done, step.chunks.length);
-          return result;
-        }),
+        this.pool
+          .run({
+            planId,
+            stage: step.stage,
+            thresholds: step.thresholds,
+            chunk,
+          })
+          .then((result) => {
+            done++;
+            progress?.(step.stage, done, step.chunks.length);
+            return result;
+          }),
       ),
     );
   }
 
   /** Stops every worker. */
   async close(): Promise<void> {
-    await Promise.all(this.workers.map((entry) => entry.worker.terminate()));
+    await this.pool.close();
   }
 }
 

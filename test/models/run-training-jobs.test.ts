@@ -3,35 +3,13 @@ import { paperAModelPreset } from '../../papers/paper-a/models.js';
 import { runTrainingJobs } from '../../src/models/run-training-jobs.js';
 import { syntheticTabularData } from '../../src/models/synthetic-tabular.js';
 import type { TrainingJob } from '../../src/models/training-job.js';
-import { errorFromWorker, workerFailure } from '../../src/models/worker-failure.js';
-import { InputError, inputError } from '../../src/util/errors.js';
+import { InputError } from '../../src/util/errors.js';
 import { createRandom } from '../../src/util/random.js';
-
-describe('workerFailure(thrown) and errorFromWorker(failure, context)', () => {
-  it('keeps an InputError an InputError across the thread boundary, with its message', () => {
-    const thrown = inputError({
-      where: 'exponentiatedGradient: differenceBound',
-      expected: 'a number in (0, 1)',
-      found: 2,
-    });
-    const failure = structuredClone(workerFailure(thrown));
-    const rebuilt = errorFromWorker(failure, 'training worker failed on x/y');
-    expect(rebuilt).toBeInstanceOf(InputError);
-    expect(rebuilt.message).toBe('exponentiatedGradient: differenceBound: expected a number in (0, 1), found 2');
-  });
-
-  it('turns any other error into an internal Error naming the job, with the stack', () => {
-    const failure = structuredClone(workerFailure(new TypeError('boom')));
-    const rebuilt = errorFromWorker(failure, 'training worker failed on x/y');
-    expect(rebuilt).not.toBeInstanceOf(InputError);
-    expect(rebuilt.message).toMatch(/^training worker failed on x\/y: TypeError: boom/);
-  });
-});
 
 // Worker threads run the compiled dist/: skip when it is absent.
 describe('runTrainingJobs(jobs, 2) with a job that has bad settings', () => {
   it('rejects with an InputError (exit 2), not an internal error, as on one thread', async () => {
-    // Before workerFailure, the worker's InputError reached the parent as a plain Error.
+    // An Error loses its class across threads: the thread pool's failure codec keeps this one an InputError.
     const shape = { numericColumns: 2, categoricalLevels: [3], groupEffect: 1, rows: 60 };
     const data = syntheticTabularData(shape, createRandom('worker-failure'));
     const preset = paperAModelPreset('unstable-dp');

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
-import { canonicalJson } from '../util/canonical-json.js';
-import { inputError } from '../util/errors.js';
+import { canonicalJson } from '../../util/canonical-json.js';
+import { inputError } from '../../util/errors.js';
 import type { CalibrationResult } from './calibrate-glr-thresholds.js';
 import type { CalibrationPlan, CalibrationSetting } from './calibration-plan.js';
 import type { CellError } from './choose-thresholds.js';

@@ -1,7 +1,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { writeFileAtomic } from '../util/atomic-write.js';
-import { packageRoot } from '../util/paths.js';
+import { writeFileAtomic } from '../../util/atomic-write.js';
+import { packageRoot } from '../../util/paths.js';
 import { CALIBRATION_FORMAT, type CalibrationRecord } from './calibration-record.js';
 
 /**

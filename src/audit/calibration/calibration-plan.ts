@@ -1,9 +1,10 @@
-import { compareCountDifference } from '../stats/count-gap-comparison.js';
-import { checkTolerance } from '../stats/check-tolerance.js';
-import { checkErrorLevels } from '../stats/thresholds.js';
-import { inputError } from '../util/errors.js';
-import { deriveSeed } from '../util/random.js';
-import { ACCESS_REGIMES, type AccessRegime } from './access-regime.js';
+import { compareCountDifference } from '../../stats/count-gap-comparison.js';
+import { checkTolerance } from '../../stats/check-tolerance.js';
+import { checkErrorLevels } from '../../stats/thresholds.js';
+import { inputError } from '../../util/errors.js';
+import { deriveSeed } from '../../util/random.js';
+import { ACCESS_REGIMES, type AccessRegime } from '../access-regime.js';
+import { isShuffledOrder, type ShuffledQueryOrder } from '../query-order.js';
 import type { CountCell, ThresholdGrid } from './threshold-paths.js';
 
 /** The audit setting whose GLR thresholds are calibrated. */
@@ -24,7 +25,7 @@ export interface CalibrationSetting {
   readonly tolerance: number;
   readonly budget: number;
   readonly minimumPerGroup: number;
-  readonly order: 'random' | 'balanced';
+  readonly order: ShuffledQueryOrder;
   /** Target: sup over compliant pools of P(reject) <= alpha. */
   readonly alpha: number;
   /** Target: sup over violating pools of P(accept) <= beta. */
@@ -192,7 +193,7 @@ export function planCalibration(setting: CalibrationSetting, options: Calibratio
   checkErrorLevels(setting.alpha, setting.beta, WHERE);
   checkInteger(setting.budget, 1, 'budget');
   checkInteger(setting.minimumPerGroup, 1, 'minimumPerGroup');
-  if (setting.order !== 'random' && setting.order !== 'balanced') {
+  if (!isShuffledOrder(setting.order)) {
     throw inputError({
       where: `${WHERE}: order`,
       expected: '"random" or "balanced" (a given order has no randomness to calibrate)',

@@ -1,6 +1,6 @@
-import type { AuditSettings } from './audit-settings.js';
-import { toleranceOfAccess } from './audit-settings.js';
-import { startRuleOf, testOf } from './audit-test.js';
+import type { AuditSettings } from '../audit-settings.js';
+import { toleranceOfAccess } from '../audit-settings.js';
+import { startRuleOf, testOf } from '../audit-test.js';
 import { type CalibrationResult, calibrateGlrThresholds } from './calibrate-glr-thresholds.js';
 import {
   type CalibrationThreadOptions,
@@ -15,8 +15,8 @@ import {
   calibrationRecord,
   checkCertified,
 } from './calibration-record.js';
-import type { PreparedAudit } from './prepare-audit.js';
-import type { QueryOrder } from './run-test-audit.js';
+import type { PreparedAudit } from '../prepare-audit.js';
+import type { QueryOrder } from '../query-order.js';
 
 /** The audit settings a calibration depends on (auditSettingsSchema's keys). */
 export type CalibratedAuditSettings = Pick<

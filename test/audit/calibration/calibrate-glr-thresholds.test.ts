@@ -1,19 +1,19 @@
 import { describe, expect, it } from 'vitest';
-import { calibrateGlrThresholds } from '../../src/audit/calibrate-glr-thresholds.js';
-import { runTuningChunk } from '../../src/audit/calibration-chunks.js';
-import { type CalibrationSetting, planCalibration } from '../../src/audit/calibration-plan.js';
-import { chooseThresholds } from '../../src/audit/choose-thresholds.js';
-import { countPool } from '../../src/audit/count-pool.js';
-import { nullProjection } from '../../src/audit/null-projection.js';
-import { prepareAudit } from '../../src/audit/prepare-audit.js';
-import { runTestAudit } from '../../src/audit/run-test-audit.js';
-import { emptyPathCounts, mergePathCounts } from '../../src/audit/threshold-paths.js';
-import { BernoulliGlrStream } from '../../src/stats/bernoulli-glr-stream.js';
-import { clopperPearsonLower } from '../../src/stats/clopper-pearson.js';
-import { GaussianGlrStream } from '../../src/stats/gaussian-glr-stream.js';
-import { GlrThresholdTest } from '../../src/stats/glr-threshold-test.js';
-import { InputError } from '../../src/util/errors.js';
-import { createRandom, standardNormal } from '../../src/util/random.js';
+import { calibrateGlrThresholds } from '../../../src/audit/calibration/calibrate-glr-thresholds.js';
+import { runTuningChunk } from '../../../src/audit/calibration/calibration-chunks.js';
+import { type CalibrationSetting, planCalibration } from '../../../src/audit/calibration/calibration-plan.js';
+import { chooseThresholds } from '../../../src/audit/calibration/choose-thresholds.js';
+import { countPool } from '../../../src/audit/calibration/count-pool.js';
+import { nullProjection } from '../../../src/audit/calibration/null-projection.js';
+import { prepareAudit } from '../../../src/audit/prepare-audit.js';
+import { runTestAudit } from '../../../src/audit/run-test-audit.js';
+import { emptyPathCounts, mergePathCounts } from '../../../src/audit/calibration/threshold-paths.js';
+import { BernoulliGlrStream } from '../../../src/stats/bernoulli-glr-stream.js';
+import { clopperPearsonLower } from '../../../src/stats/clopper-pearson.js';
+import { GaussianGlrStream } from '../../../src/stats/gaussian-glr-stream.js';
+import { GlrThresholdTest } from '../../../src/stats/glr-threshold-test.js';
+import { InputError } from '../../../src/util/errors.js';
+import { createRandom, standardNormal } from '../../../src/util/random.js';
 
 /** A small decision setting: 300 + 200 rows, budget 300, tolerance 0.1. */
 const small: CalibrationSetting = {

@@ -1,8 +1,9 @@
-import type { BernoulliGlrStream } from '../stats/bernoulli-glr-stream.js';
-import type { GlrStream } from '../stats/glr-stream.js';
-import type { Random } from '../util/random.js';
-import type { BalancedOrder } from './balanced-order.js';
-import { restoreOrder, shufflePosition } from './partial-shuffle.js';
+import type { BernoulliGlrStream } from '../../stats/bernoulli-glr-stream.js';
+import type { GlrStream } from '../../stats/glr-stream.js';
+import type { Random } from '../../util/random.js';
+import type { BalancedOrder } from '../balanced-order.js';
+import { restoreOrder, shufflePosition } from '../partial-shuffle.js';
+import type { ShuffledQueryOrder } from '../query-order.js';
 
 /**
  * The candidate thresholds of a calibration: upper_j = (j + 1) step for j < upperCount and
@@ -32,7 +33,7 @@ export interface PathSettings {
   readonly budget: number;
   /** The test starts once each group has this many observations (and the statistic is defined). */
   readonly minimumPerGroup: number;
-  readonly order: 'random' | 'balanced';
+  readonly order: ShuffledQueryOrder;
 }
 
 /**

@@ -1,9 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { calibrateGlrThresholds } from '../../src/audit/calibrate-glr-thresholds.js';
-import { CalibrationWorkers, calibrateGlrThresholdsOnThreads } from '../../src/audit/calibrate-on-threads.js';
-import type { CalibrationSetting } from '../../src/audit/calibration-plan.js';
-import { calibrationRecord } from '../../src/audit/calibration-record.js';
-import { createRandom, standardNormal } from '../../src/util/random.js';
+import { calibrateGlrThresholds } from '../../../src/audit/calibration/calibrate-glr-thresholds.js';
+import {
+  CalibrationWorkers,
+  calibrateGlrThresholdsOnThreads,
+} from '../../../src/audit/calibration/calibrate-on-threads.js';
+import type { CalibrationSetting } from '../../../src/audit/calibration/calibration-plan.js';
+import { calibrationRecord } from '../../../src/audit/calibration/calibration-record.js';
+import { createRandom, standardNormal } from '../../../src/util/random.js';
 
 /** A small decision setting: 300 + 200 rows, budget 300, tolerance 0.1. */
 const small: CalibrationSetting = {

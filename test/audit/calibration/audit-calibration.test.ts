@@ -8,16 +8,20 @@ import {
   calibrationOptionsOf,
   calibrationSettingOf,
   needsCalibration,
-} from '../../src/audit/audit-calibration.js';
-import { auditSettingsSchema } from '../../src/audit/audit-settings.js';
-import { calibrationCacheFile, readCachedCalibration } from '../../src/audit/calibration-cache.js';
-import { planCalibration } from '../../src/audit/calibration-plan.js';
-import { type CalibrationRecord, calibrationFingerprint, checkCertified } from '../../src/audit/calibration-record.js';
-import { countPool } from '../../src/audit/count-pool.js';
-import { prepareAuditCalibrations } from '../../src/audit/prepare-calibrations.js';
-import { prepareAudit } from '../../src/audit/prepare-audit.js';
-import { generateSyntheticPool } from '../../src/data/synthetic-pool.js';
-import { validate } from '../../src/util/schema.js';
+} from '../../../src/audit/calibration/audit-calibration.js';
+import { auditSettingsSchema } from '../../../src/audit/audit-settings.js';
+import { calibrationCacheFile, readCachedCalibration } from '../../../src/audit/calibration/calibration-cache.js';
+import { planCalibration } from '../../../src/audit/calibration/calibration-plan.js';
+import {
+  type CalibrationRecord,
+  calibrationFingerprint,
+  checkCertified,
+} from '../../../src/audit/calibration/calibration-record.js';
+import { countPool } from '../../../src/audit/calibration/count-pool.js';
+import { prepareAuditCalibrations } from '../../../src/audit/calibration/prepare-calibrations.js';
+import { prepareAudit } from '../../../src/audit/prepare-audit.js';
+import { generateSyntheticPool } from '../../../src/data/synthetic-pool.js';
+import { validate } from '../../../src/util/schema.js';
 
 const settings = validate(
   {

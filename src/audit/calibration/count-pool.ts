@@ -1,4 +1,4 @@
-import type { AuditPool } from './pool.js';
+import type { AuditPool } from '../pool.js';
 import type { CountCell } from './threshold-paths.js';
 
 /**

@@ -1,0 +1,31 @@
+import { serveThreadPool } from '../../util/serve-thread-pool.js';
+import { type CalibrationChunkResult, runCalibrationChunk } from './calibrate-glr-thresholds.js';
+import type { CalibrationChunkRequest, CalibrationNotice } from './calibrate-on-threads.js';
+import { type CalibrationPlan, planCalibration } from './calibration-plan.js';
+
+/**
+ * The worker-thread entry of CalibrationWorkers: a 'plan' notice plans a calibration (the
+ * same plan as the parent's: planCalibration is pure) and keeps it by id, a 'forget' notice
+ * drops a finished one; each job runs one chunk of a kept plan (runCalibrationChunk) and
+ * answers with its result, the histograms' buffers transferred.
+ */
+const plans = new Map<number, CalibrationPlan>();
+serveThreadPool<CalibrationChunkRequest, CalibrationChunkResult, CalibrationNotice>({
+  notice: (notice) => {
+    if (notice.type === 'plan') plans.set(notice.planId, planCalibration(notice.setting, notice.options));
+    else plans.delete(notice.planId);
+  },
+  handle: (request) => {
+    const plan = plans.get(request.planId);
+    if (plan === undefined) throw new Error(`calibration worker: no plan ${request.planId}`);
+    return runCalibrationChunk(plan, { stage: request.stage, thresholds: request.thresholds }, request.chunk);
+  },
+  transfer: (result) => {
+    const transfer: ArrayBuffer[] = [];
+    if ('nullBins' in result) {
+      if (result.nullBins !== null) transfer.push(result.nullBins.buffer as ArrayBuffer);
+      if (result.alternativeBins !== null) transfer.push(result.alternativeBins.buffer as ArrayBuffer);
+    }
+    return transfer;
+  },
+});

@@ -1,0 +1,15 @@
+import type { ThreadFailure } from './thread-failure.js';
+
+/**
+ * A message from a ThreadPool to one of its workers: a job to answer (its id comes back
+ * with the answer), or a notice to take in without answering (a plan to keep, a plan to
+ * forget). A worker handles its messages one at a time, in the order they came.
+ */
+export type ThreadPoolMessage<Request, Notice> =
+  | { readonly type: 'job'; readonly id: number; readonly request: Request }
+  | { readonly type: 'notice'; readonly notice: Notice };
+
+/** A worker's answer to job `id`: its result, or the failure that stopped it (decodeFailure rebuilds the error). */
+export type ThreadPoolAnswer<Result> =
+  | { readonly id: number; readonly result: Result }
+  | { readonly id: number; readonly failure: ThreadFailure };
