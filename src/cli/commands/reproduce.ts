@@ -5,6 +5,8 @@ import { inputError } from '../../util/errors.js';
 import { acquireForReproduction } from '../acquire-for-reproduction.js';
 import { checkIntegerFlag } from '../check-flag.js';
 import { ProgressBar } from '../progress.js';
+import { closingBlock, recordReproduction } from '../closing-block.js';
+import type { ReproductionResult } from '../../../papers/reproduction.js';
 
 interface ReproduceArguments {
   name: string;
@@ -124,6 +126,7 @@ export const reproduceCommand: CommandModule<object, ReproduceArguments> = {
         ...(args.dataDir === undefined ? {} : { dataDirectory: args.dataDir }),
       });
     }
+    const done: ReproductionResult[] = [];
     for (const reproduction of chosen) {
       let bar: ProgressBar | undefined;
       let barStage = '';
@@ -142,7 +145,7 @@ export const reproduceCommand: CommandModule<object, ReproduceArguments> = {
           if (done === undefined || total === undefined) {
             bar?.finish();
             bar = undefined;
-            if (!args.quiet && process.stderr.isTTY) process.stderr.write(`${reproduction.name}: ${stage}\n`);
+            if (!args.quiet) process.stderr.write(`${reproduction.name}: ${stage}\n`);
             return;
           }
           if (bar === undefined || barStage !== stage) {
@@ -154,7 +157,12 @@ export const reproduceCommand: CommandModule<object, ReproduceArguments> = {
         },
       });
       bar?.finish();
+      recordReproduction(result, reproduction.title);
+      done.push(result);
       if (!args.quiet) process.stdout.write(`${result.lines.join('\n')}\n`);
     }
+    const root = args.name === 'all' && args.out !== undefined ? args.out : undefined;
+    const block = closingBlock(done, root);
+    if (!args.quiet) process.stdout.write(`${block.join('\n')}\n`);
   },
 };
