@@ -60,6 +60,7 @@ export function trainedPools(options: TrainedPoolsOptions = {}): TrainedPoolsPro
         refresh: options.refresh ?? false,
         onModelReady: (model) =>
           options.onStage?.(`model ${name}/${model.name} ${model.fromCache ? 'read from the cache' : 'trained'}`),
+        onModelStart: (model) => options.onStage?.(`model ${model}: training (not in the model cache)`),
       });
     } catch (error) {
       if (isInputError(error)) return { available: false, reason: error.message };

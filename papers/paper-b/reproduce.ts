@@ -127,6 +127,7 @@ async function candidateSetsOfModels(out: string, options: PaperBOptions, progre
       dataDirectory: options.dataDirectory,
       threads: options.threads,
       refresh: options.refreshModels,
+      onProgress: progress,
     });
   for (const [index, setting] of paperBModelSettings.entries()) {
     progress(`model ${setting.dataset} ${setting.attribute}`, index, paperBModelSettings.length);

@@ -25,22 +25,32 @@ function runInWorker(job: TrainingJob): Promise<ScoredModel> {
   });
 }
 
+/** What runTrainingJobs reports besides each result: a job starting, and a job's fits in this thread. */
+export interface TrainingProgress {
+  onStart?: (index: number) => void;
+  /** A boosted-trees search's fits done of total (jobs trained in this thread only). */
+  onProgress?: (index: number, done: number, total: number) => void;
+}
+
 /**
- * runTrainingJobs(jobs, threads, onDone) trains the jobs, `threads` at a time on
+ * runTrainingJobs(jobs, threads, onDone, progress) trains the jobs, `threads` at a time on
  * worker threads (which load the compiled dist/ code), or one after the other in this
  * thread when threads <= 1, there is a single job, or dist/ is not built. Results come back in the jobs'
  * order; each job's result does not depend on the thread count (its draws derive
- * from its own seed). onDone(index, result) is called as each job finishes.
+ * from its own seed). onDone(index, result) is called as each job finishes; progress
+ * says when each starts and, in this thread, how far its search is.
  */
 export async function runTrainingJobs(
   jobs: readonly TrainingJob[],
   threads: number,
   onDone?: (index: number, result: ScoredModel) => void,
+  progress: TrainingProgress = {},
 ): Promise<ScoredModel[]> {
   if (threads <= 1 || jobs.length <= 1 || !workersAvailable()) {
     const results: ScoredModel[] = [];
     for (const [index, job] of jobs.entries()) {
-      const result = await runTrainingJob(job);
+      progress.onStart?.(index);
+      const result = await runTrainingJob(job, (done, total) => progress.onProgress?.(index, done, total));
       onDone?.(index, result);
       results.push(result);
     }
@@ -50,6 +60,7 @@ export async function runTrainingJobs(
   return Promise.all(
     jobs.map((job, index) =>
       limit(async () => {
+        progress.onStart?.(index);
         const result = await runInWorker(job);
         onDone?.(index, result);
         return result;
