@@ -6,6 +6,7 @@ import { EAGER_CELL_LIMIT } from '../../harness/config.js';
 import { buildPlan, cellShardRows, parseShard, shardSize } from '../../harness/plan.js';
 import { InputError } from '../../util/errors.js';
 import { textTable } from '../text-table.js';
+import { planNotes } from '../plan-notes.js';
 
 interface PlanArguments {
   config?: string;
@@ -38,7 +39,7 @@ export const planCommand: CommandModule<object, PlanArguments> = {
         default: false,
         describe: 'Print the reference of every config key (Markdown, generated from the schemas) instead',
       }) as unknown as Argv<PlanArguments>,
-  handler: (args) => {
+  handler: async (args) => {
     if (args.reference) {
       process.stdout.write(configReference());
       return;
@@ -98,6 +99,7 @@ export const planCommand: CommandModule<object, PlanArguments> = {
     });
     lines.push('', ...textTable(header, rows));
     if (listed < plan.cellCount) lines.push(`… and ${plan.cellCount - listed} more cells`);
+    lines.push(...(await planNotes(config, kind, plan)));
     process.stdout.write(`${lines.join('\n')}\n`);
   },
 };
