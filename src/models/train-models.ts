@@ -170,7 +170,10 @@ export async function runTrainingPlans(plans: readonly SplitTrainingPlan[], thre
 
 /** The progress callbacks of runTrainingJobs, named by each job's dataset and model. */
 function progressOf(queue: ReadonlyArray<{ plan: SplitTrainingPlan; entry: PendingModel }>) {
-  const name = (k: number) => `${queue[k].plan.prepared.split.dataset}/${queue[k].entry.name}`;
+  const name = (k: number) => {
+    const { dataset, protectedAttribute } = queue[k].plan.prepared.split;
+    return `${dataset}/${protectedAttribute}/${queue[k].entry.name}`;
+  };
   return {
     onStart: (k: number) => queue[k].plan.onModelStart?.(name(k)),
     onProgress: (k: number, done: number, total: number) => queue[k].plan.onModelProgress?.(name(k), done, total),

@@ -154,7 +154,7 @@ export const reproduceCommand: CommandModule<object, ReproduceArguments> = {
             }
             if (bar === undefined || barStage !== stage) {
               bar?.finish();
-              bar = new ProgressBar(stage, total, args.quiet, 'audits');
+              bar = new ProgressBar(stage, total, args.quiet, stage.endsWith('search fits') ? 'fits' : 'audits');
               barStage = stage;
             }
             bar.update(done);
