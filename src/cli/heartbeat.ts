@@ -39,7 +39,9 @@ export class Heartbeat {
     const now = Date.now();
     if (this.stage === '' || now - this.lastSign < this.seconds * 1000) return;
     this.lastSign = now;
-    this.write(`${this.stage}: still running (${Math.round((now - this.stageStarted) / 1000)} s)\n`);
+    this.write(
+      `${this.stage} (still running, ${Math.round((now - this.stageStarted) / 1000)} s since this stage began)\n`,
+    );
   }
 
   stop(): void {

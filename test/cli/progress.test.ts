@@ -55,7 +55,7 @@ describe('Heartbeat(write, seconds)', () => {
     vi.advanceTimersByTime(4000);
     expect(lines).toEqual([]);
     vi.advanceTimersByTime(2000);
-    expect(lines).toEqual(['paper-b: training ccd/boosted-trees: still running (5 s)\n']);
+    expect(lines).toEqual(['paper-b: training ccd/boosted-trees (still running, 5 s since this stage began)\n']);
     heartbeat.touch('paper-b: training ccd/boosted-trees');
     vi.advanceTimersByTime(3000);
     expect(lines).toHaveLength(1);
