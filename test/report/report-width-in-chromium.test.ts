@@ -87,3 +87,33 @@ describe.skipIf(chromiumMissing !== undefined)('every report.html at 1,400 px in
     expect(missing).toEqual([]);
   });
 });
+
+// With FAIRAUDIT_WIDTH_REPORTS=<folder> (for example results/ after `make reproduce` with data),
+// every report.html under that folder is checked the same way.
+const extra = process.env.FAIRAUDIT_WIDTH_REPORTS;
+describe.skipIf(chromiumMissing !== undefined || extra === undefined)(
+  'every report.html under FAIRAUDIT_WIDTH_REPORTS at 1,400 px',
+  () => {
+    it('no chart or table box is wider than the viewport and every chart draws its legend', async () => {
+      const problems: string[] = [];
+      const reports = reportsUnder(extra as string);
+      expect(reports.length).toBeGreaterThan(0);
+      for (const report of reports) {
+        const name = relative(extra as string, report);
+        const check = await openReport(
+          report,
+          join(screenshots, 'given', name.replaceAll('/', '_').replace(/\.html$/, '.png')),
+        );
+        problems.push(...check.tooWide.map((entry) => `${name}: ${entry}`));
+        if (check.pageScrollWidth > check.viewportWidth)
+          problems.push(`${name}: page ${check.pageScrollWidth} px wide`);
+        problems.push(
+          ...check.visibleChartIds
+            .filter((id) => !check.legendChartIds.includes(id))
+            .map((id) => `${name}: ${id} has no legend`),
+        );
+      }
+      expect(problems).toEqual([]);
+    }, 600_000);
+  },
+);

@@ -113,7 +113,9 @@ export function barChartSpec(data: BarDatum[], options: BarChartOptions): Record
   const step = hasSeries && !options.stacked ? Math.max(22, Math.ceil(64 / seriesCount)) : 64;
   const slots = new Set(values.map((datum) => datum.category)).size * (hasSeries && !options.stacked ? seriesCount : 1);
   const panels = new Set(values.map((datum) => datum.panel)).size;
-  const fitted = panelWidth(step * slots, hasPanels ? panels : 1);
-  const inner = { width: fitted < step * slots ? fitted : { step }, height: 220, layer: layers };
+  // The drawn width is about 1.35 × step × slots: the padding between categories and between offset bars.
+  const drawn = Math.ceil(1.35 * step * slots);
+  const fitted = panelWidth(drawn, hasPanels ? panels : 1);
+  const inner = { width: fitted < drawn ? fitted : { step }, height: 220, layer: layers };
   return panelledChartSpec(options, values, inner, hasPanels);
 }
