@@ -1,4 +1,5 @@
 import type { Override } from '../src/harness/config.js';
+import type { CellStatus } from '../src/report/reproduction-status.js';
 
 /** Options every reproduction accepts (the flags of `fairaudit reproduce`). */
 export interface ReproductionOptions {
@@ -27,6 +28,12 @@ export interface ReproductionResult {
   outDirectory: string;
   /** Lines for the terminal: mode, runs, comparison verdict, where to look. */
   lines: string[];
+  /** Every published cell it covers, with its status and why (for results/index.html and the closing block). */
+  cells: CellStatus[];
+  /** Its reports (absolute paths), main report first, for the index. */
+  reports: Array<{ title: string; path: string }>;
+  /** Published tables it rebuilds with no printed cell to compare with, and why (none when absent). */
+  uncompared?: Array<{ table: string; why: string }>;
 }
 
 /** A reproduction `fairaudit reproduce NAME` knows. */

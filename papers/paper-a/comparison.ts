@@ -1,6 +1,7 @@
 import { type CellSummary, findCells } from '../../src/report/cell-results.js';
 import { type ComparisonRow, comparisonRecord } from '../../src/report/compare-published.js';
 import type { PublishedCell } from '../../src/report/published.js';
+import type { CellStatus, ReproductionStatus as ReaderStatus } from '../../src/report/reproduction-status.js';
 import type { SummaryTable } from '../../src/report/summary-table.js';
 import { type CellVariability, VARIABILITY_COLUMNS, variabilityRecord } from '../../src/report/training-variability.js';
 import type { PoolProvenance } from './pool-sources.js';
@@ -24,6 +25,54 @@ export interface PaperAComparisonRow extends ComparisonRow {
   why: string;
   /** With --model-seeds/--split-seeds: the cell over the seed pairs (trained pools only). */
   variability?: CellVariability;
+}
+
+/**
+ * paperAStatus(row) is the reader's status of an annotated row: calibrated synthetic
+ * cells are "synthetic", never reproduced; "outside training variability" differs;
+ * a missing cell is "not reproduced", an unmapped one "not comparable".
+ * @param row an annotated comparison row
+ * @returns its status in the counts every surface prints
+ * @example paperAStatus({ ...row, verdict: 'not reproduced (calibrated synthetic)' }) // 'synthetic'
+ */
+export function paperAStatus(row: PaperAComparisonRow): ReaderStatus {
+  switch (row.verdict) {
+    case 'reproduced':
+    case 'differs':
+    case 'within training variability':
+      return row.verdict;
+    case 'outside training variability':
+      return 'differs';
+    case 'not reproduced (calibrated synthetic)':
+      return 'synthetic';
+    case 'missing':
+      return row.status === 'unmapped' ? 'not comparable' : 'not reproduced';
+  }
+}
+
+/**
+ * paperACellStatuses(rows) is each annotated row's status and why, for the counts and
+ * the index. O(rows).
+ * @param rows explainPaperAComparison's rows
+ * @returns one CellStatus per row
+ * @example paperACellStatuses(rows).filter((cell) => cell.status === 'differs')
+ */
+export function paperACellStatuses(rows: readonly PaperAComparisonRow[]): CellStatus[] {
+  return rows.map((row) => ({ id: row.id, table: row.table, status: paperAStatus(row), why: row.why }));
+}
+
+const BY_CONSTRUCTION = 'Equal by construction: the calibrated pool was built from this published gap.';
+const ON_SYNTHETIC =
+  'Audit run on a calibrated synthetic pool (decision counts from Table 1; scores and logits from an assumed generative model).';
+
+/**
+ * The why of a row as the comparison table shows it: a synthetic row's first sentence
+ * only, the dataset's reason being said once in the report's notice, not on every row.
+ */
+function tableWhy(row: PaperAComparisonRow): string {
+  if (row.verdict !== 'not reproduced (calibrated synthetic)') return row.why;
+  const first = row.why.startsWith(BY_CONSTRUCTION) ? BY_CONSTRUCTION : ON_SYNTHETIC;
+  return `${first} Why there is no real data: the notice at the top of the report.`;
 }
 
 const GAP_STATISTICS = new Set(['oracle_gap', 'oracle_decision']);
@@ -106,8 +155,8 @@ function explainRows(
         data: 'calibrated synthetic',
         verdict: 'not reproduced (calibrated synthetic)',
         why: byConstruction
-          ? `Equal by construction: the calibrated pool was built from this published gap. ${sourced.reason ?? ''}`.trim()
-          : `Audit run on a calibrated synthetic pool (decision counts from Table 1; scores and logits from an assumed generative model). ${sourced.reason ?? ''}`.trim(),
+          ? `${BY_CONSTRUCTION} ${sourced.reason ?? ''}`.trim()
+          : `${ON_SYNTHETIC} ${sourced.reason ?? ''}`.trim(),
       };
     }
     const data = sourced.cached ? 'real data, trained model (cached)' : 'real data, trained model';
@@ -184,6 +233,6 @@ function comparisonOfSeedZero(rows: PaperAComparisonRow[]): SummaryTable {
       { name: 'data', label: 'Data', type: 'string' },
       { name: 'id', label: 'Cell id', type: 'string' },
     ],
-    rows: rows.map((row) => ({ ...comparisonRecord(row), data: row.data, verdict: row.verdict, why: row.why })),
+    rows: rows.map((row) => ({ ...comparisonRecord(row), data: row.data, verdict: row.verdict, why: tableWhy(row) })),
   };
 }

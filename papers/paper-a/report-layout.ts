@@ -8,7 +8,7 @@ import type { PublishedCell } from '../../src/report/published.js';
 import { inputError } from '../../src/util/errors.js';
 import { paperAPublishedPath } from './files.js';
 import { beyondTables } from './beyond-the-paper.js';
-import { explainPaperAComparison, paperAComparisonTable } from './comparison.js';
+import { explainPaperAComparison, paperACellStatuses, paperAComparisonTable } from './comparison.js';
 import { figure1Chart, type PublishedFigurePoint } from './figure-1.js';
 import type { PoolDataLabels } from './pool-data-labels.js';
 import type { PoolProvenance } from './pool-sources.js';
@@ -117,7 +117,8 @@ export function datasetNotices(pools: readonly PoolProvenance[]): string[] {
     const label = PAPER_A_POOLS.find((entry) => entry.dataset === dataset)?.datasetLabel ?? dataset;
     const reason = (calibrated[0].reason ?? '').replace(CALIBRATED_SYNTHETIC_NOTICE, '').trim();
     notices.push(
-      `${label} not reproduced: its pools are calibrated synthetic data built from the published Table 1. ${reason}`.trim(),
+      `${label} not reproduced: its pools are calibrated synthetic data built from the published Table 1, so every cell of ` +
+        `${calibrated.map((pool) => pool.name).join(', ')} (rows of Tables 1-5) is marked synthetic. ${reason}`.trim(),
     );
   }
   return notices;
@@ -202,6 +203,7 @@ export const paperALayout: PaperLayout = {
       variability,
     );
     parts.comparisonTable = paperAComparisonTable(explained);
+    parts.statuses = paperACellStatuses(explained);
     parts.reasons = Object.fromEntries(
       explained.filter((row) => row.why !== '').map((row) => [row.id, `${row.verdict}: ${row.why}`]),
     );

@@ -16,7 +16,13 @@ import { type RunSummary, runExperiment } from '../../src/harness/run-experiment
 import { writeFileAtomic } from '../../src/util/atomic-write.js';
 import type { ReproductionOptions } from '../reproduction.js';
 import { paperAConfigFolder, paperAPublishedPath } from './files.js';
-import { explainPaperAComparison, type PaperAComparisonRow } from './comparison.js';
+import { explainPaperAComparison, type PaperAComparisonRow, paperACellStatuses } from './comparison.js';
+import {
+  type CellStatus,
+  countStatuses,
+  countsSentence,
+  type ReproductionCounts,
+} from '../../src/report/reproduction-status.js';
 import { calibratedPools, poolProvenance, type SourcedPool, type TrainedPoolsProvider } from './pool-sources.js';
 import { runBeyondThePaper } from './beyond-the-paper.js';
 import type { PaperALayoutOptions } from './report-layout.js';
@@ -66,6 +72,9 @@ export interface PaperAReproduction {
     notReproduced: number;
     total: number;
   };
+  /** Every published cell's status for readers (the counts console, README.md, report.html and compare share). */
+  cells: CellStatus[];
+  counts: ReproductionCounts;
   /** The seed pairs' counts when options.seeds asked for more than the single run, else null. */
   seeds: { modelSeeds: number; splitSeeds: number; pairs: number } | null;
   seconds: { pools: number; total: number };
@@ -373,6 +382,7 @@ function writeSummary(
   started: number,
 ): PaperAReproduction {
   const count = (verdict: string) => rows.filter((row) => row.verdict === verdict).length;
+  const cells = paperACellStatuses(rows);
   const result: PaperAReproduction = {
     outDirectory: plan.out,
     mode: written.mode,
@@ -388,6 +398,8 @@ function writeSummary(
       notReproduced: count('not reproduced (calibrated synthetic)'),
       total: rows.length,
     },
+    cells,
+    counts: countStatuses(cells),
     seeds: seedCounts(written.layoutOptions),
     seconds: { pools: written.seconds, total: (performance.now() - started) / 1000 },
     summaryPath: join(plan.out, 'README.md'),
@@ -454,7 +466,9 @@ function reproductionReadme(result: PaperAReproduction, rows: PaperAComparisonRo
   lines.push(
     '## Comparison',
     '',
-    `${c.total} published cells: ${c.reproduced} reproduced within Monte Carlo tolerance, ${c.differs} differ, ${c.missing} missing, ${c.notReproduced} not reproduced (calibrated synthetic).`,
+    `${countsSentence(result.counts)}.`,
+    '',
+    '"reproduced": real data, within the Monte Carlo tolerance; "differs": real data, outside it (the table below says why); "synthetic": calibrated synthetic data built from the published numbers, not a reproduction.',
     '',
   );
   if (result.seeds !== null) {

@@ -1,4 +1,5 @@
 import type { Reproduction } from '../reproduction.js';
+import { countsSentence } from '../../src/report/reproduction-status.js';
 import { reproducePaperA } from './reproduce.js';
 
 /** `fairaudit reproduce paper-a`: its entry in the composition root (src/cli/registry.ts lists it). */
@@ -16,11 +17,12 @@ export const paperAReproduction: Reproduction = {
           `  ${run.experiment}: ${run.cells} cells, ${run.rows} audits in ${run.auditSeconds.toFixed(2)} s (${run.threads} threads) -> ${run.reportPath}`,
       ),
       result.seeds === null
-        ? `  comparison: ${c.total} published cells: ${c.reproduced} reproduced, ${c.differs} differ, ${c.missing} missing, ${c.notReproduced} not reproduced (calibrated synthetic)`
-        : `  comparison over ${result.seeds.pairs} seed pairs (${result.seeds.modelSeeds} model seeds, ${result.seeds.splitSeeds} split seeds): ${c.total} published cells: ${c.reproduced} reproduced, ` +
-          `${c.withinVariability} within training variability, ${c.outsideVariability} outside training variability, ${c.differs} differ, ${c.missing} missing, ${c.notReproduced} not reproduced (calibrated synthetic)`,
+        ? `  comparison: ${countsSentence(result.counts)}`
+        : `  comparison over ${result.seeds.pairs} seed pairs (${result.seeds.modelSeeds} model seeds, ${result.seeds.splitSeeds} split seeds): ${countsSentence(result.counts)} ` +
+          `(${c.outsideVariability} of the differing cells outside training variability)`,
       `  summary: ${result.summaryPath} (total ${result.seconds.total.toFixed(1)} s, pools ${result.seconds.pools.toFixed(1)} s)`,
     ];
-    return { name: 'paper-a', outDirectory: result.outDirectory, lines };
+    const reports = result.runs.map((run) => ({ title: `Paper A: ${run.experiment}`, path: run.reportPath }));
+    return { name: 'paper-a', outDirectory: result.outDirectory, lines, cells: result.cells, reports };
   },
 };

@@ -51,6 +51,7 @@ export function trainedPools(options: TrainedPoolsOptions = {}): TrainedPoolsPro
     const configFile = paperAModelConfig(name);
     const config = loadModelTrainingConfig(configFile);
     let models: TrainedModel[];
+    const training = new Set<string>();
     try {
       options.onStage?.(`models: ${name} (trained, or read from the cache)`);
       models = await trainFromConfig(config, PAPER_A_MODEL_PRESETS, configFile, {
@@ -58,8 +59,18 @@ export function trainedPools(options: TrainedPoolsOptions = {}): TrainedPoolsPro
         cacheDirectory: options.cacheDirectory,
         threads: options.threads,
         refresh: options.refresh ?? false,
-        onModelReady: (model) =>
-          options.onStage?.(`model ${name}/${model.name} ${model.fromCache ? 'read from the cache' : 'trained'}`),
+        onModelReady: (model) => {
+          // Models train side by side: say which are still training, so a heartbeat names the work going on.
+          training.delete(model.name);
+          const still = training.size > 0 ? `; still training ${[...training].join(', ')}` : '';
+          options.onStage?.(
+            `model ${name}/${model.name} ${model.fromCache ? 'read from the cache' : 'trained'}${still}`,
+          );
+        },
+        onModelStart: (model) => {
+          training.add(model.split('/').pop() as string);
+          options.onStage?.(`model ${model}: training (not in the model cache)`);
+        },
       });
     } catch (error) {
       if (isInputError(error)) return { available: false, reason: error.message };

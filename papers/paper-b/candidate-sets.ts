@@ -25,6 +25,8 @@ export function trainedCandidateSets(options: {
   dataDirectory?: string;
   threads?: number;
   refresh?: boolean;
+  /** Progress: a model starting to train, then its search's fits done of total. */
+  onProgress?: (stage: string, done?: number, total?: number) => void;
 }): CandidateSetProvider {
   return async (setting) => {
     const configFile = paperBModelConfig(setting.dataset, setting.attribute);
@@ -32,6 +34,8 @@ export function trainedCandidateSets(options: {
       threads: options.threads ?? 1,
       dataDirectory: options.dataDirectory,
       refresh: options.refresh ?? false,
+      onModelStart: (name) => options.onProgress?.(`training ${name} (not in the model cache)`),
+      onModelProgress: (name, done, total) => options.onProgress?.(`training ${name}: search fits`, done, total),
     });
     return candidateSetOfModel(setting, model);
   };

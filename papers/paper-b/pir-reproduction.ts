@@ -1,6 +1,6 @@
 import { join } from 'node:path';
 import { benchmarkPir, type PirBenchmarkRow } from '../../src/pir/benchmark-pir.js';
-import { paperBTableOneSizes, writePaperBTableOne } from './table-1.js';
+import { paperBTableOneSizes, TABLE_ONE_NOT_COMPARED, writePaperBTableOne } from './table-1.js';
 import { packageRoot } from '../../src/util/paths.js';
 import type { Reproduction } from '../reproduction.js';
 
@@ -36,8 +36,11 @@ export const paperBPirReproduction: Reproduction = {
         `paper-b-pir: Table 1 measured at ${rows.length} database sizes (${REPETITIONS} repetitions each, one core)`,
         `  at ${largest.entries} entries: answer ${largest.answerMs.toFixed(3)} ms (${largest.answerGBps.toFixed(1)} GB/s), query ${largest.queryMs.toFixed(2)} ms, recovery ${largest.recoverMs.toFixed(3)} ms`,
         `  every recovered column checked against the database: ${wrong === 0 ? 'all correct' : `${wrong} sizes WRONG`}`,
-        `  table: ${paths[0]}`,
+        `  table: ${paths[0]}; report: ${paths[paths.length - 1]}`,
       ],
+      cells: [],
+      reports: [{ title: 'Paper B: Table 1 (PIR online phase)', path: paths[paths.length - 1] }],
+      uncompared: [{ table: 'Table 1', why: TABLE_ONE_NOT_COMPARED }],
     };
   },
 };

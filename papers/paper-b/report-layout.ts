@@ -8,13 +8,15 @@ import {
   comparisonTable,
 } from '../../src/report/compare-published.js';
 import type { PaperFolderComparison, PaperFolderReport, PaperLayout } from '../../src/report/paper-layout.js';
-import { loadPublishedFile } from '../../src/report/published.js';
+import { loadPublishedFile, type PublishedCell } from '../../src/report/published.js';
 import { type RenderedChart, reportHtml } from '../../src/report/report-html.js';
 import type { SummaryTable } from '../../src/report/summary-table.js';
 import { writeTable } from '../../src/report/write-table.js';
 import { writeFileAtomic } from '../../src/util/atomic-write.js';
 import { inputError } from '../../src/util/errors.js';
+import type { CellStatus } from '../../src/report/reproduction-status.js';
 import { type DatasetCharacteristics, publishedTable2 } from './dataset-characteristics.js';
+import { HATEDAY_NOT_REPRODUCED, table2Statuses } from './table-2-statuses.js';
 import { paperBPublishedPath } from './files.js';
 import { figure1Charts, figure1Series } from './figure-1.js';
 import { figure2Chart, figure2Series } from './figure-2.js';
@@ -49,7 +51,36 @@ interface PaperBParts {
   charts: ChartSpec[];
   series: SummaryTable[];
   comparison: ComparisonRow[];
+  /** Every published Table 2 cell's status and why. */
+  statuses: CellStatus[];
   notices: string[];
+}
+
+/**
+ * unavailableNotices(unavailable) says once per reason (one dataset's loader message,
+ * shared by its attributes) which Table 2 rows have no model, naming them. O(settings).
+ */
+export function unavailableNotices(unavailable: ReadonlyArray<{ setting: string; reason: string }>): string[] {
+  const settingsByReason = new Map<string, string[]>();
+  for (const missing of unavailable) {
+    const reason = missing.reason.split('\n')[0].trim();
+    settingsByReason.set(reason, [...(settingsByReason.get(reason) ?? []), missing.setting]);
+  }
+  return [...settingsByReason].map(
+    ([reason, settings]) => `Table 2 rows ${settings.join(', ')} not reproduced (no model): ${reason}`,
+  );
+}
+
+/** The published Table 2 cells (all settings, HateDay included). */
+function publishedTable2Cells(): PublishedCell[] {
+  return cellsForExperiment([loadPublishedFile(paperBPublishedPath())], 'paper-b-table-2');
+}
+
+/** reasonsOf(statuses) is each cell's "status: why" for cells that are not reproduced, by id. */
+function reasonsOf(statuses: readonly CellStatus[]): Record<string, string> {
+  return Object.fromEntries(
+    statuses.filter((cell) => cell.why !== '').map((cell) => [cell.id, `${cell.status}: ${cell.why}`]),
+  );
 }
 
 function seriesTable(id: string, title: string, rows: ReadonlyArray<object>): SummaryTable {
@@ -74,9 +105,7 @@ function seriesTable(id: string, title: string, rows: ReadonlyArray<object>): Su
 /** The Table 2 comparison of our models' rows with the published cells (HateDay is not ours). */
 function table2Comparison(reproduced: readonly DatasetCharacteristics[]): ComparisonRow[] {
   if (reproduced.length === 0) return [];
-  const cells = cellsForExperiment([loadPublishedFile(paperBPublishedPath())], 'paper-b-table-2').filter(
-    (cell) => cell.where?.dataset !== 'hateday',
-  );
+  const cells = publishedTable2Cells().filter((cell) => cell.where?.dataset !== 'hateday');
   return comparePublished(cells, table2Summaries(reproduced), table2ReportKind);
 }
 
@@ -154,7 +183,7 @@ function paperBParts(record: PaperBFolderRecord): PaperBParts {
       );
       series.push(seriesTable('figure-2-models', 'Figure 2 data (our Table 2)', figure2Own));
     }
-    for (const missing of record.unavailable) notices.push(`${missing.setting}: no model (${missing.reason}).`);
+    notices.push(...unavailableNotices(record.unavailable), `Table 2 rows HateDay: ${HATEDAY_NOT_REPRODUCED}`);
     if (record.variability !== undefined) {
       const cells = cellsForExperiment([loadPublishedFile(paperBPublishedPath())], 'paper-b-table-2');
       const variability = paperBVariabilityParts(record.variability, cells);
@@ -167,7 +196,9 @@ function paperBParts(record: PaperBFolderRecord): PaperBParts {
       'Analytic only (--calibrated): Table 2 was not measured on our own models, so there is nothing to compare with the published Table 2.',
     );
   }
-  return { tables, charts, series, comparison: table2Comparison(record.reproduced), notices };
+  const comparison = table2Comparison(record.reproduced);
+  const statuses = table2Statuses(publishedTable2Cells(), comparison, record.unavailable, record.models);
+  return { tables, charts, series, comparison, statuses, notices };
 }
 
 function parseRecord(options: Record<string, unknown>, where: string): PaperBFolderRecord {
@@ -207,7 +238,11 @@ export async function writePaperBReport(
   for (const table of parts.series) files.push(...writeTable(join(folder, 'series'), table));
   const comparison =
     parts.comparison.length > 0
-      ? { rows: parts.comparison, table: comparisonTable(parts.comparison, 'paper-b-table-2') }
+      ? {
+          rows: parts.comparison,
+          table: comparisonTable(parts.comparison, 'paper-b-table-2', reasonsOf(parts.statuses)),
+          statuses: parts.statuses,
+        }
       : null;
   if (comparison) files.push(...writeTable(folder, comparison.table));
   const rendered: RenderedChart[] = [];
@@ -255,7 +290,7 @@ export async function writePaperBReport(
     }),
   );
   files.push(reportPath);
-  return { experiment: 'paper-b', comparison: parts.comparison, notices, reportPath, files };
+  return { experiment: 'paper-b', comparison: parts.comparison, statuses: parts.statuses, notices, reportPath, files };
 }
 
 /** relativeRuns(directory, runs) makes the runs' report paths relative to the folder (a moved folder still links them). */
@@ -276,11 +311,14 @@ export const paperBLayout: PaperLayout = {
   folder: {
     compare(directory, options): PaperFolderComparison {
       const record = parseRecord(options, join(directory, 'report-layout.json'));
-      const parts = {
-        comparison: table2Comparison(record.models ? record.reproduced : []),
-        notices: paperBParts(record).notices,
+      const parts = paperBParts(record);
+      return {
+        experiment: 'paper-b-table-2',
+        comparison: record.models ? parts.comparison : [],
+        notices: parts.notices,
+        statuses: parts.statuses,
+        reasons: reasonsOf(parts.statuses),
       };
-      return { experiment: 'paper-b-table-2', ...parts };
     },
     write(directory, options, report) {
       return writePaperBReport(directory, parseRecord(options, join(directory, 'report-layout.json')), report);

@@ -1,3 +1,4 @@
+import type { CellStatus } from '../../src/report/reproduction-status.js';
 import { join, resolve } from 'node:path';
 import { writePoolFile } from '../../src/audit/pool-io.js';
 import { writePaperLayoutManifest } from '../../src/report/paper-layout.js';
@@ -53,6 +54,8 @@ export interface PaperBResult {
   unavailable: Array<{ setting: string; reason: string }>;
   reproducedRows: number;
   comparison: { total: number; within: number; outside: number; missing: number };
+  /** Every published Table 2 cell's status for readers, with why (HateDay and missing data included). */
+  cells: CellStatus[];
   /** With seed pairs: the verdict counts over the seeds (the report's notice), else empty. */
   variability: string[];
   runs: Array<{ experiment: string; rows: number; seconds: number; reportPath: string }>;
@@ -124,6 +127,7 @@ async function candidateSetsOfModels(out: string, options: PaperBOptions, progre
       dataDirectory: options.dataDirectory,
       threads: options.threads,
       refresh: options.refreshModels,
+      onProgress: progress,
     });
   for (const [index, setting] of paperBModelSettings.entries()) {
     progress(`model ${setting.dataset} ${setting.attribute}`, index, paperBModelSettings.length);
@@ -257,6 +261,7 @@ async function writePaperLevelReport(
       outside: count('outside'),
       missing: count('missing'),
     },
+    cells: report.statuses,
     variability: report.notices.filter((notice) => notice.startsWith('Training variability')),
     runs,
     seconds: (performance.now() - started) / 1000,

@@ -1,3 +1,4 @@
+import { countStatuses, countsSentence } from '../../src/report/reproduction-status.js';
 import type { Reproduction } from '../reproduction.js';
 import { runPaperB } from './reproduce.js';
 import { paperBModelSettings } from './table-2.js';
@@ -39,14 +40,24 @@ export const paperBReproduction: Reproduction = {
       `paper-b: analytic Table 3 and Figures 1-2 from the published Table 2; Table 2 from ${result.reproducedRows} of our models`,
       ...unavailableLines(result.unavailable),
       c.total === 0
-        ? '  Table 2 comparison: none (no dataset available for our own models)'
-        : `  Table 2 comparison: ${c.total} published cells: ${c.within} within rounding, ${c.outside} differ, ${c.missing} missing`,
+        ? `  Table 2 comparison: none compared (no model of ours): ${countsSentence(countStatuses(result.cells))}`
+        : `  Table 2 comparison: ${countsSentence(countStatuses(result.cells))}`,
       ...result.variability.map((line) => `  ${line}`),
       ...result.runs.map(
         (run) => `  ${run.experiment}: ${run.rows} replicates in ${run.seconds.toFixed(1)} s -> ${run.reportPath}`,
       ),
       `  report: ${result.reportPath} (total ${result.seconds.toFixed(1)} s)`,
     ];
-    return { name: 'paper-b', outDirectory: result.outDirectory, lines };
+    const reports = [
+      { title: 'Paper B: Tables 2-3, Figures 1-2', path: result.reportPath },
+      ...result.runs.map((run) => ({ title: `Paper B: ${run.experiment}`, path: run.reportPath })),
+    ];
+    const uncompared = [
+      {
+        table: 'Table 3',
+        why: "Table 3 is an image in the paper's text: ours is computed from Table 2 with Proposition 1 and Theorem 1, so there is no printed cell to compare with.",
+      },
+    ];
+    return { name: 'paper-b', outDirectory: result.outDirectory, lines, cells: result.cells, reports, uncompared };
   },
 };

@@ -4,6 +4,13 @@ import { writeChart } from '../../src/report/charts/write-chart.js';
 import type { SummaryTable } from '../../src/report/summary-table.js';
 import { writeTable } from '../../src/report/write-table.js';
 import type { PirBenchmarkRow } from '../../src/pir/benchmark-pir.js';
+import { reportHtml } from '../../src/report/report-html.js';
+import { writeFileAtomic } from '../../src/util/atomic-write.js';
+import { join } from 'node:path';
+
+/** Why paper B's Table 1 has no comparison: its timings are not in our copy of the paper's text. */
+export const TABLE_ONE_NOT_COMPARED =
+  "The paper's own timings are not in our copy of its text, so there is nothing published to compare with: these are measurements.";
 
 /** Candidate-set sizes N of paper B Table 2: CCD (gender) 13,500, COMPAS 2,778, HateDay 36,450. */
 export const PAPER_B_CANDIDATE_SETS: ReadonlyArray<{ dataset: string; entries: number }> = [
@@ -108,9 +115,27 @@ export function paperBTableOneChart(rows: readonly PirBenchmarkRow[]): ChartSpec
 export async function writePaperBTableOne(
   folder: string,
   rows: readonly PirBenchmarkRow[],
-  options: { png?: boolean } = {},
+  options: { png?: boolean; now?: Date } = {},
 ): Promise<string[]> {
-  const paths = writeTable(folder, paperBTableOne(rows));
+  const table = paperBTableOne(rows);
+  const paths = writeTable(folder, table);
   const chart = await writeChart(folder, paperBTableOneChart(rows), options.png !== false);
-  return [...paths, ...chart.files];
+  const reportPath = join(folder, 'report.html');
+  writeFileAtomic(
+    reportPath,
+    reportHtml({
+      experiment: 'paper-b-pir',
+      kind: 'paper-b-pir (PIR online phase, measured here)',
+      kindDescription: `Paper B Table 1 measured on this machine. ${TABLE_ONE_NOT_COMPARED}`,
+      generatedAt: (options.now ?? new Date()).toISOString(),
+      provenance: [['database sizes', rows.map((row) => sizeLabel(row.entries)).join(', ')]],
+      config: null,
+      summary: table,
+      paperTables: [],
+      charts: [chart.rendered],
+      comparison: null,
+      notices: chart.pngProblem === null ? [] : [`PNG files were not written (${chart.pngProblem}).`],
+    }),
+  );
+  return [...paths, ...chart.files, reportPath];
 }

@@ -1,12 +1,29 @@
+/** Seconds between the plain progress lines written when stderr is not a terminal. */
+export const PLAIN_PROGRESS_SECONDS = 5;
+
 /**
- * A one-line progress bar on stderr: done/total, rate, ETA. Silent when quiet, when
- * stderr is not a terminal, or until the work has run for a second. Library code
- * reports progress through a callback; only the CLI draws it.
+ * etaText(done, total, seconds) is the estimated time left, or "estimating" while the
+ * rate says little: before the first task is done, and until 5% of the tasks or 20 s
+ * have gone (the first tasks carry warm-up, and extrapolating them gave ETAs of hours
+ * for minutes of work).
+ */
+export function etaText(done: number, total: number, seconds: number): string {
+  if (done <= 0 || (done / total < 0.05 && seconds < 20)) return 'estimating';
+  const eta = ((total - done) * seconds) / done;
+  return eta >= 120 ? `${Math.round(eta / 60)} min` : `${eta.toFixed(0)}s`;
+}
+
+/**
+ * A one-line progress bar on stderr: done/total, rate, ETA. On a terminal it redraws in
+ * place; when stderr is not a terminal (a log file, CI) it writes a plain line every
+ * PLAIN_PROGRESS_SECONDS instead. Silent when quiet, or until the work has run for a
+ * second. Library code reports progress through a callback; only the CLI draws it.
  */
 export class ProgressBar {
   private readonly started = Date.now();
   private lastDraw = 0;
   private drawn = false;
+  private readonly terminal = Boolean(process.stderr.isTTY);
   constructor(
     private readonly label: string,
     private readonly total: number,
@@ -14,24 +31,27 @@ export class ProgressBar {
     private readonly unit = 'tasks',
   ) {}
 
-  private get enabled(): boolean {
-    return !this.quiet && Boolean(process.stderr.isTTY);
-  }
-
   update(done: number): void {
-    if (!this.enabled) return;
+    if (this.quiet) return;
     const now = Date.now();
-    if (now - this.started < 1000 || (now - this.lastDraw < 100 && done < this.total)) return;
-    this.lastDraw = now;
     const seconds = (now - this.started) / 1000;
     const rate = done / seconds;
-    const eta = rate > 0 ? (this.total - done) / rate : Number.POSITIVE_INFINITY;
+    if (!this.terminal) {
+      if (now - this.lastDraw < PLAIN_PROGRESS_SECONDS * 1000 || now - this.started < 1000) return;
+      this.lastDraw = now;
+      const percent = this.total > 0 ? ((100 * done) / this.total).toFixed(0) : '100';
+      process.stderr.write(
+        `${this.label}: ${done}/${this.total} ${this.unit} (${percent}%), ${seconds.toFixed(0)} s, ETA ${etaText(done, this.total, seconds)}\n`,
+      );
+      return;
+    }
+    if (now - this.started < 1000 || (now - this.lastDraw < 100 && done < this.total)) return;
+    this.lastDraw = now;
     const width = 28;
     const filled = this.total > 0 ? Math.round((width * done) / this.total) : width;
     const bar = `${'#'.repeat(filled)}${'-'.repeat(width - filled)}`;
-    const etaText = Number.isFinite(eta) ? `${eta.toFixed(0)}s` : '?';
     process.stderr.write(
-      `\r${this.label} [${bar}] ${done}/${this.total} ${rate.toFixed(1)} ${this.unit}/s ETA ${etaText}   `,
+      `\r${this.label} [${bar}] ${done}/${this.total} ${rate.toFixed(1)} ${this.unit}/s ETA ${etaText(done, this.total, seconds)}   `,
     );
     this.drawn = true;
   }

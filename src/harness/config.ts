@@ -51,7 +51,9 @@ export const envelopeSchema = schema.object(
         {
           open: true,
           description:
-            'Settings to vary: a setting key (dotted for nested keys, e.g. pool.synthetic.size) mapped to a list of values. Cells are all combinations.',
+            'Settings to vary: a setting key (dotted for nested keys, e.g. pool.synthetic.size) mapped to a list of values. Cells are all combinations. ' +
+            '`zip` (or any key starting with `zip`, e.g. zip-tolerances) links settings that move together: a list of mappings of the same setting keys, ' +
+            'one cell per mapping instead of their product (e.g. zip: [{tolerance: 0.02, scoreTolerance: 0.02}, {tolerance: 0.05, scoreTolerance: 0.05}]).',
         },
       ),
     ),
@@ -61,10 +63,20 @@ export const envelopeSchema = schema.object(
 
 type Envelope = Infer<typeof envelopeSchema>;
 
-/** One axis of the grid: a setting path and its values, in the order listed. */
+/**
+ * One axis of the grid: a setting path and its values, in the order listed. A linked
+ * axis (grid.zip) sets several settings at once: `linked` lists them (sorted), each
+ * value is a mapping of those keys, and `key` is the grid key it was written under.
+ */
 export interface GridAxis {
   key: string;
   values: unknown[];
+  linked?: string[];
+}
+
+/** isLinkedAxisKey(key): a grid key whose values are mappings of several settings (zip, zip-...). */
+export function isLinkedAxisKey(key: string): boolean {
+  return key === 'zip' || key.startsWith('zip-') || key.startsWith('zip_');
 }
 
 /** A cell of the grid: its coordinates (grid key → value) and its full, validated settings. */
@@ -386,6 +398,10 @@ function readGrid(rawGrid: Record<string, unknown>, kind: KindRunner, locator: L
   const known = settingPaths(kind.settings);
   const axes: GridAxis[] = [];
   for (const [key, values] of Object.entries(rawGrid)) {
+    if (isLinkedAxisKey(key)) {
+      axes.push(readLinkedAxis(key, values, kind, known, locator));
+      continue;
+    }
     const keySchema = schemaAt(kind.settings, key.split('.'));
     if (!keySchema) {
       const hint = closestName(key, known);
@@ -413,7 +429,71 @@ function readGrid(rawGrid: Record<string, unknown>, kind: KindRunner, locator: L
     });
     axes.push({ key, values });
   }
+  const varied = new Map<string, string>();
+  for (const axis of axes) {
+    for (const setting of axis.linked ?? [axis.key]) {
+      const other = varied.get(setting);
+      if (other !== undefined) {
+        throw locator.error(
+          ['grid', axis.key],
+          `each setting varied by one axis only`,
+          `${setting} also in grid.${other}`,
+        );
+      }
+      varied.set(setting, axis.key);
+    }
+  }
   return axes.sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
+}
+
+/**
+ * readLinkedAxis(key, values, kind, known, locator) reads grid.zip: a non-empty list of
+ * mappings with the same setting keys (each a setting of the kind), no two alike.
+ * Throws InputError at grid.zip[index] naming what was expected and found.
+ */
+function readLinkedAxis(
+  key: string,
+  values: unknown,
+  kind: KindRunner,
+  known: readonly string[],
+  locator: Locator,
+): GridAxis {
+  if (!Array.isArray(values) || values.length === 0) {
+    throw locator.error(['grid', key], 'a non-empty list of mappings of setting keys to values', describeFound(values));
+  }
+  let linked: string[] | null = null;
+  const seen = new Map<string, number>();
+  values.forEach((value, index) => {
+    if (!isMapping(value) || Object.keys(value).length === 0) {
+      throw locator.error(['grid', key, index], 'a mapping of setting keys to values', describeFound(value));
+    }
+    const keys = Object.keys(value).sort();
+    for (const setting of keys) {
+      if (!schemaAt(kind.settings, setting.split('.'))) {
+        const hint = closestName(setting, known);
+        throw locator.error(
+          ['grid', key, index, setting],
+          `a setting of kind ${kind.name}${hint ? ` (did you mean ${JSON.stringify(hint)}?)` : ''}`,
+          `the unknown key ${JSON.stringify(setting)}`,
+        );
+      }
+    }
+    if (linked === null) linked = keys;
+    else if (keys.join('\u0000') !== linked.join('\u0000')) {
+      throw locator.error(['grid', key, index], `the same keys as item 0 (${linked.join(', ')})`, keys.join(', '));
+    }
+    const text = canonicalJson(value);
+    const earlier = seen.get(text);
+    if (earlier !== undefined) {
+      throw locator.error(
+        ['grid', key, index],
+        `values different from one another (the same as item ${earlier})`,
+        describeFound(value),
+      );
+    }
+    seen.set(text, index);
+  });
+  return { key, values, linked: linked ?? [] };
 }
 
 /** The cells of a grid, made from its axes on demand. */
@@ -489,22 +569,32 @@ function validateCell(
     const axis = grid[a];
     const i = rest % axis.values.length;
     rest = Math.floor(rest / axis.values.length);
-    coordinates[axis.key] = axis.values[i];
     valueIndex[axis.key] = i;
+    if (axis.linked === undefined) coordinates[axis.key] = axis.values[i];
+    else for (const key of axis.linked) coordinates[key] = (axis.values[i] as Record<string, unknown>)[key];
   }
-  for (const axis of grid) setIn(merged, axis.key.split('.'), structuredClone(coordinates[axis.key]));
+  for (const axis of grid) {
+    for (const key of axis.linked ?? [axis.key]) setIn(merged, key.split('.'), structuredClone(coordinates[key]));
+  }
   try {
     return { coordinates, settings: validate(merged, kind.settings, ['settings']) as Record<string, unknown> };
   } catch (error) {
     if (!(error instanceof SchemaViolation)) throw error;
     const path = error.problem.path.slice(1).map(String);
-    const axis = grid.find((g) => {
-      const parts = g.key.split('.');
-      return parts.every((part, i) => path[i] === part);
-    });
-    const located = axis
-      ? ['grid', axis.key, valueIndex[axis.key], ...error.problem.path.slice(1 + axis.key.split('.').length)]
-      : error.problem.path;
+    const settingOf = (g: GridAxis) =>
+      (g.linked ?? [g.key]).find((key) => key.split('.').every((part, i) => path[i] === part));
+    const axis = grid.find((g) => settingOf(g) !== undefined);
+    const setting = axis === undefined ? undefined : settingOf(axis);
+    const located =
+      axis === undefined || setting === undefined
+        ? error.problem.path
+        : [
+            'grid',
+            axis.key,
+            valueIndex[axis.key],
+            ...(axis.linked === undefined ? [] : [setting]),
+            ...error.problem.path.slice(1 + setting.split('.').length),
+          ];
     throw locator.error(located, error.problem.expected, error.problem.found);
   }
 }

@@ -75,6 +75,12 @@ export interface KindRunner<Settings = Record<string, unknown>, Context = unknow
    */
   readonly recordedSettings?: readonly string[];
   /**
+   * ignoredSetting?(key, settings) says why a cell with these settings ignores the
+   * setting `key` (e.g. "score access tests against scoreTolerance"), or null when the
+   * setting can change the cell's audits; `plan` warns of a grid axis some cells ignore.
+   */
+  ignoredSetting?(key: string, settings: Record<string, unknown>): string | null;
+  /**
    * A short label for a grid value of an object-valued setting (e.g. a pool's name),
    * used in the setting's result column; defaults to the value's canonical JSON.
    */

@@ -134,7 +134,12 @@ function planFingerprint(config: ExperimentConfig, labels: readonly string[][]):
     return {
       key: axis.key,
       labels: labels[a],
-      values: axis.values.map((_, i) => valueAt(config.cellAt(i * step).settings, axis.key)),
+      // A linked axis (grid.zip) gives each value's settings under their keys; a plain axis is as in format 2.
+      values: axis.values.map((_, i) =>
+        axis.linked === undefined
+          ? valueAt(config.cellAt(i * step).settings, axis.key)
+          : Object.fromEntries(axis.linked.map((key) => [key, valueAt(config.cellAt(i * step).settings, key)])),
+      ),
     };
   });
   return createHash('sha256')
@@ -184,15 +189,29 @@ export function buildPlan(config: ExperimentConfig, kind: KindRunner): Plan {
     const plain = key.replaceAll('.', '_');
     return { key, column: reserved.has(plain) ? `setting_${plain}` : plain, type: columnTypeOf(kind, key) };
   };
-  const gridColumns: GridColumn[] = config.grid.map((axis) => columnOf(axis.key));
+  // One column per setting: a linked axis (grid.zip) has one per setting it links.
+  const axisColumns: GridColumn[][] = config.grid.map((axis) => (axis.linked ?? [axis.key]).map(columnOf));
+  const gridColumns: GridColumn[] = axisColumns.flat();
+  const columnValues: ColumnValue[][][] = config.grid.map((axis, a) =>
+    axisColumns[a].map((column) =>
+      axis.values.map((value) =>
+        columnValue(kind, column, axis.linked === undefined ? value : (value as Record<string, unknown>)[column.key]),
+      ),
+    ),
+  );
+  // An axis's label per value: its one column's, or its columns' joined (checked distinct below).
   const values: ColumnValue[][] = config.grid.map((axis, a) =>
-    axis.values.map((value) => columnValue(kind, gridColumns[a], value)),
+    axis.values.map((_, i) =>
+      axisColumns[a].length === 1 && axis.linked === undefined
+        ? columnValues[a][0][i]
+        : axisColumns[a].map((column, c) => `${column.key}=${columnValues[a][c][i]}`).join(', '),
+    ),
   );
   // Settings the kind records whenever a cell sets them (not coordinates: they leave the cell keys alone).
   const probes = kind.recordedSettings === undefined ? [] : probeCells(config);
   const recorded = (kind.recordedSettings ?? []).filter(
     (key) =>
-      !config.grid.some((axis) => axis.key === key) &&
+      !gridColumns.some((column) => column.key === key) &&
       probes.some((index) => config.cellAt(index).settings[key] !== undefined),
   );
   const recordedColumns = recorded.map((key): GridColumn => ({ ...columnOf(key), recorded: true }));
@@ -226,10 +245,13 @@ export function buildPlan(config: ExperimentConfig, kind: KindRunner): Plan {
     let rest = index;
     for (let a = config.grid.length - 1; a >= 0; a--) {
       const length = config.grid[a].values.length;
-      const value = values[a][rest % length];
+      const i = rest % length;
       rest = Math.floor(rest / length);
-      columns[gridColumns[a].column] = value;
-      labelled[gridColumns[a].key] = coordinates[gridColumns[a].key] === null ? null : value;
+      axisColumns[a].forEach((column, c) => {
+        const value = columnValues[a][c][i];
+        columns[column.column] = value;
+        labelled[column.key] = coordinates[column.key] === null ? null : value;
+      });
     }
     for (const column of recordedColumns)
       columns[column.column] = columnValue(kind, column, settings[column.key] ?? '');

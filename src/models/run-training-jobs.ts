@@ -1,25 +1,36 @@
+import pLimit from 'p-limit';
 import { compiledModule } from '../util/paths.js';
 import { ThreadPool } from '../util/thread-pool.js';
 import type { ScoredModel } from './mlp-model.js';
 import { runTrainingJob, type TrainingJob } from './training-job.js';
 import { workersAvailable } from './workers-available.js';
 
+/** What runTrainingJobs reports besides each result: a job starting, and a job's fits in this thread. */
+export interface TrainingProgress {
+  onStart?: (index: number) => void;
+  /** A boosted-trees search's fits done of total (jobs trained in this thread only). */
+  onProgress?: (index: number, done: number, total: number) => void;
+}
+
 /**
- * runTrainingJobs(jobs, threads, onDone) trains the jobs, `threads` at a time on
+ * runTrainingJobs(jobs, threads, onDone, progress) trains the jobs, `threads` at a time on
  * worker threads (a ThreadPool; they load the compiled dist/ code), or one after the other in this
  * thread when threads <= 1, there is a single job, or dist/ is not built. Results come back in the jobs'
  * order; each job's result does not depend on the thread count (its draws derive
- * from its own seed). onDone(index, result) is called as each job finishes.
+ * from its own seed). onDone(index, result) is called as each job finishes; progress
+ * says when each starts and, in this thread, how far its search is.
  */
 export async function runTrainingJobs(
   jobs: readonly TrainingJob[],
   threads: number,
   onDone?: (index: number, result: ScoredModel) => void,
+  progress: TrainingProgress = {},
 ): Promise<ScoredModel[]> {
   if (threads <= 1 || jobs.length <= 1 || !workersAvailable()) {
     const results: ScoredModel[] = [];
     for (const [index, job] of jobs.entries()) {
-      const result = await runTrainingJob(job);
+      progress.onStart?.(index);
+      const result = await runTrainingJob(job, (done, total) => progress.onProgress?.(index, done, total));
       onDone?.(index, result);
       results.push(result);
     }
@@ -29,14 +40,19 @@ export async function runTrainingJobs(
     size: Math.min(threads, jobs.length),
     name: 'training worker',
   });
+  // At most `threads` jobs are handed to the pool at once, so a job's start is when it starts training.
+  const limit = pLimit(threads);
   try {
     return await Promise.all(
-      jobs.map(async (job, index) => {
-        const context = `training worker failed on ${job.dataset}/${job.spec.name}`;
-        const result = await pool.run(job, { context });
-        onDone?.(index, result);
-        return result;
-      }),
+      jobs.map((job, index) =>
+        limit(async () => {
+          progress.onStart?.(index);
+          const context = `training worker failed on ${job.dataset}/${job.spec.name}`;
+          const result = await pool.run(job, { context });
+          onDone?.(index, result);
+          return result;
+        }),
+      ),
     );
   } finally {
     await pool.close();

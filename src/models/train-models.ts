@@ -40,6 +40,10 @@ export interface ModelTrainingOptions {
   readonly refresh?: boolean;
   /** Called when a model is ready (trained or read from the cache). */
   readonly onModelReady?: (model: TrainedModel) => void;
+  /** Called when a model starts training ("adult/robust-dp"), not for models read from the cache. */
+  readonly onModelStart?: (model: string) => void;
+  /** A boosted-trees model's search: fits done of total (when it trains in this thread). */
+  readonly onModelProgress?: (model: string, done: number, total: number) => void;
 }
 
 /** A split plus what identifies it in the cache key (dataset files, split settings). */
@@ -81,6 +85,8 @@ export interface SplitTrainingPlan {
   readonly results: Array<TrainedModel | undefined>;
   readonly pending: readonly PendingModel[];
   readonly onModelReady?: (model: TrainedModel) => void;
+  readonly onModelStart?: (model: string) => void;
+  readonly onModelProgress?: (model: string, done: number, total: number) => void;
 }
 
 /**
@@ -121,7 +127,14 @@ export function planModelsOnSplit(
         : { kind: 'mlp', spec: preset.spec, ...common };
     pending.push({ index, name, cost: preset.expectedCost ?? 1, directory, job });
   });
-  return { prepared, results, pending, onModelReady: options.onModelReady };
+  return {
+    prepared,
+    results,
+    pending,
+    onModelReady: options.onModelReady,
+    onModelStart: options.onModelStart,
+    onModelProgress: options.onModelProgress,
+  };
 }
 
 /**
@@ -137,17 +150,34 @@ export async function runTrainingPlans(plans: readonly SplitTrainingPlan[], thre
   const jobs = queue.map(({ entry }) =>
     entry.job.kind === 'boosted-trees' && queue.length === 1 ? { ...entry.job, threads } : entry.job,
   );
-  await runTrainingJobs(jobs, threads, (k, scored) => {
-    const { plan, entry } = queue[k];
-    const { split } = plan.prepared;
-    const auditPool =
-      split.auditRows === null ? null : subsetPool(scored.pool, split.auditRows, `${scored.pool.source}/audit`);
-    const card = { ...scored.card, cacheKey: basename(entry.directory), split: plan.prepared.fingerprint };
-    const stored = writeCachedModel(entry.directory, scored.pool, auditPool, card);
-    const model: TrainedModel = { ...stored, name: entry.name, fromCache: false };
-    plan.results[entry.index] = model;
-    plan.onModelReady?.(model);
-  });
+  await runTrainingJobs(
+    jobs,
+    threads,
+    (k, scored) => {
+      const { plan, entry } = queue[k];
+      const { split } = plan.prepared;
+      const auditPool =
+        split.auditRows === null ? null : subsetPool(scored.pool, split.auditRows, `${scored.pool.source}/audit`);
+      const card = { ...scored.card, cacheKey: basename(entry.directory), split: plan.prepared.fingerprint };
+      const stored = writeCachedModel(entry.directory, scored.pool, auditPool, card);
+      const model: TrainedModel = { ...stored, name: entry.name, fromCache: false };
+      plan.results[entry.index] = model;
+      plan.onModelReady?.(model);
+    },
+    progressOf(queue),
+  );
+}
+
+/** The progress callbacks of runTrainingJobs, named by each job's dataset and model. */
+function progressOf(queue: ReadonlyArray<{ plan: SplitTrainingPlan; entry: PendingModel }>) {
+  const name = (k: number) => {
+    const { dataset, protectedAttribute } = queue[k].plan.prepared.split;
+    return `${dataset}/${protectedAttribute}/${queue[k].entry.name}`;
+  };
+  return {
+    onStart: (k: number) => queue[k].plan.onModelStart?.(name(k)),
+    onProgress: (k: number, done: number, total: number) => queue[k].plan.onModelProgress?.(name(k), done, total),
+  };
 }
 
 /**

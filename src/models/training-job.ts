@@ -29,13 +29,17 @@ export type TrainingJob =
 
 /**
  * runTrainingJob(job) trains the job's model (in this thread, or its CV fits on workers)
- * and returns its pool and card. MLPs train on the WebAssembly kernels (assembled on the
+ * and returns its pool and card; onProgress(done, total) counts a boosted-trees search's
+ * fits (draws × folds + 1) as they finish. MLPs train on the WebAssembly kernels (assembled on the
  * fly where dist/ is not built; same results as the JavaScript kernel).
  */
-export async function runTrainingJob(job: TrainingJob): Promise<ScoredModel> {
+export async function runTrainingJob(
+  job: TrainingJob,
+  onProgress?: (done: number, total: number) => void,
+): Promise<ScoredModel> {
   if (job.kind === 'mlp') {
     await prepareMlpKernels();
     return trainMlpModel(job.spec, job.dataset, job.train, job.heldOut, job.seed);
   }
-  return trainBoostedTreesModel(job.spec, job.dataset, job.train, job.heldOut, job.seed, job.threads);
+  return trainBoostedTreesModel(job.spec, job.dataset, job.train, job.heldOut, job.seed, job.threads, onProgress);
 }

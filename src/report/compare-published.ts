@@ -226,8 +226,26 @@ export function comparisonRecord(row: ComparisonRow): Record<string, SummaryValu
   };
 }
 
-/** comparisonTable(rows) lays the comparison out as a SummaryTable for the writers. */
-export function comparisonTable(rows: ComparisonRow[], experiment: string): SummaryTable {
+/**
+ * comparisonTable(rows, experiment, reasons) lays the comparison out as a SummaryTable
+ * for the writers; with `reasons` (by cell id), a wrapped Why column says why each
+ * cell that is not reproduced is not.
+ */
+export function comparisonTable(
+  rows: ComparisonRow[],
+  experiment: string,
+  reasons?: Record<string, string>,
+): SummaryTable {
+  const table = genericComparisonTable(rows, experiment);
+  if (reasons === undefined) return table;
+  return {
+    ...table,
+    columns: [...table.columns, { name: 'why', label: 'Why', type: 'string', wrap: true }],
+    rows: table.rows.map((row) => ({ ...row, why: reasons[String(row.id)] ?? '' })),
+  };
+}
+
+function genericComparisonTable(rows: ComparisonRow[], experiment: string): SummaryTable {
   return {
     id: 'comparison',
     title: `Comparison with published numbers (${experiment})`,

@@ -6,6 +6,7 @@ import type { CellSummary } from './cell-results.js';
 import type { ChartSpec } from './charts/chart-spec.js';
 import type { ComparisonRow } from './compare-published.js';
 import type { PublishedCell } from './published.js';
+import type { CellStatus } from './reproduction-status.js';
 import type { SummaryTable } from './summary-table.js';
 import { parseJsonUntrusted } from '../util/parse-untrusted.js';
 import { MAX_JSON_FILE_BYTES, readFileCapped } from '../util/read-capped.js';
@@ -57,6 +58,8 @@ export interface PaperLayoutParts {
   comparisonTable?: SummaryTable;
   /** Why each published cell differs or is not reproduced, by cell id (for `compare`). */
   reasons?: Record<string, string>;
+  /** Each published cell's status for readers (reproduced, differs, synthetic, ...); generic when absent. */
+  statuses?: CellStatus[];
 }
 
 /** What a paper-level folder (no results.arrow of its own) compares: experiment, rows, notices. */
@@ -64,6 +67,10 @@ export interface PaperFolderComparison {
   experiment: string;
   comparison: ComparisonRow[];
   notices: string[];
+  /** Each published cell's status and why (every cell of the paper's tables, compared or not). */
+  statuses: CellStatus[];
+  /** "status: why" of the cells that are not reproduced, by id (for `compare`). */
+  reasons?: Record<string, string>;
 }
 
 /** What writing a paper-level folder's report produced. */

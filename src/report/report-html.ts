@@ -1,5 +1,6 @@
 import type { ComparisonRow } from './compare-published.js';
 import type { ChartSpec } from './charts/chart-spec.js';
+import { type CellStatus, countStatuses, countsSentence, STATUS_STYLE, statusClass } from './reproduction-status.js';
 import type { SummaryTable } from './summary-table.js';
 import { escapeHtml, tableToHtml } from './table-to-html.js';
 
@@ -24,7 +25,8 @@ export interface ReportContent {
   summary: SummaryTable;
   paperTables: SummaryTable[];
   charts: RenderedChart[];
-  comparison: { rows: ComparisonRow[]; table: SummaryTable } | null;
+  /** The comparison, its table, and each published cell's status for readers (the counts and row colours). */
+  comparison: { rows: ComparisonRow[]; table: SummaryTable; statuses: CellStatus[] } | null;
   /** Sentences shown at the top (unmapped published cells, missing run.json, ...). */
   notices: string[];
 }
@@ -35,10 +37,11 @@ header{background:#1f3b57;color:#fff;padding:18px 32px}header h1{margin:0;font-s
 main{padding:8px 32px 40px;max-width:1500px}nav a{margin-right:14px}
 section{background:#fff;border:1px solid #e2e2e2;border-radius:6px;padding:12px 20px;margin:18px 0}
 h2{font-size:19px;border-bottom:1px solid #eee;padding-bottom:4px}
-.table-wrap{overflow-x:auto;margin:10px 0 18px}table{border-collapse:collapse;font-size:13px}
+.table-wrap{overflow-x:auto;max-width:100%;margin:10px 0 18px}table{border-collapse:collapse;font-size:13px}
+.table-wrap tbody th:first-child,.table-wrap td:first-child,.table-wrap thead th:first-child{position:sticky;left:0;z-index:1;background:#fff;box-shadow:1px 0 0 #ddd}
 caption{text-align:left;padding:6px 0;caption-side:top}caption span{color:#555;font-weight:normal}
-th,td{border:1px solid #ddd;padding:3px 8px;white-space:nowrap}th{background:#f0f3f6;cursor:help}td.num{text-align:right;font-variant-numeric:tabular-nums}td.wrap{white-space:normal;width:520px;min-width:520px}
-tr.within td{background:#eef8ee}tr.outside td{background:#fde8e8}tr.missing td,tr.unmapped td{background:#f4f4f4;color:#666}
+th,td{border:1px solid #ddd;padding:3px 8px;white-space:nowrap}th{background:#f0f3f6;cursor:help}td.num{text-align:right;font-variant-numeric:tabular-nums}td.wrap{white-space:normal;min-width:320px;max-width:480px}
+${STATUS_STYLE}
 figure{margin:16px 0 28px}figure .chart{overflow-x:auto}figcaption{color:#444;font-size:13px;max-width:900px}
 .notice{background:#fff7e0;border:1px solid #f0d890;padding:6px 10px;border-radius:4px}
 .verdict{font-weight:bold}pre{background:#f6f6f6;padding:10px;overflow:auto;font-size:12px;max-height:420px}
@@ -52,10 +55,9 @@ function scopeSvgIds(svg: string, prefix: string): string {
     .replace(/href="#([^"]+)"/g, `href="#${prefix}-$1"`);
 }
 
-function comparisonVerdict(rows: ComparisonRow[]): string {
-  const count = (status: string) => rows.filter((row) => row.status === status).length;
+function comparisonVerdict(rows: ComparisonRow[], statuses: CellStatus[]): string {
   const failed = rows.filter((row) => row.regression && row.status !== 'within').length;
-  return `${count('within')} within tolerance, ${count('outside')} outside, ${count('missing')} missing, ${count('unmapped')} unmapped; regression checks failing: ${failed}.`;
+  return `${countsSentence(countStatuses(statuses))}; regression checks failing: ${failed}.`;
 }
 
 /**
@@ -114,10 +116,17 @@ export function reportHtml(content: ReportContent): string {
     parts.push(`</section>`);
   }
   if (content.comparison) {
+    const { rows, table, statuses } = content.comparison;
     parts.push(
-      `<section id="comparison"><h2>Comparison with published numbers</h2><p class="verdict">${escapeHtml(comparisonVerdict(content.comparison.rows))}</p>`,
+      `<section id="comparison"><h2>Comparison with published numbers</h2><p class="verdict">${escapeHtml(comparisonVerdict(rows, statuses))}</p>`,
     );
-    parts.push(tableToHtml(content.comparison.table, (row) => String(row.status)));
+    const byId = new Map(statuses.map((cell) => [cell.id, cell.status]));
+    parts.push(
+      tableToHtml(table, (row) => {
+        const status = byId.get(String(row.id));
+        return status === undefined ? undefined : statusClass(status);
+      }),
+    );
     parts.push(`</section>`);
   }
   parts.push(`<section id="summary"><h2>Summary per cell</h2>${tableToHtml(content.summary)}</section>`);

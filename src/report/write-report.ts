@@ -12,7 +12,8 @@ import { findPaperLayout, paperLayouts } from './paper-layouts.js';
 import { loadPublishedFiles, loadPublishedNumbers } from './published.js';
 import type { KindReporter } from './kind-reporter.js';
 import { findKindReporter } from './kind-reporters.js';
-import { type RenderedChart, reportHtml } from './report-html.js';
+import { type RenderedChart, type ReportContent, reportHtml } from './report-html.js';
+import { genericCellStatuses } from './reproduction-status.js';
 import { type ResultsFolder, readResultsFolder } from './results-folder.js';
 import { summarizeResults, summaryTable } from './summarize-results.js';
 import type { SummaryTable } from './summary-table.js';
@@ -226,13 +227,14 @@ async function writeReportFiles(run: SummarisedRun, options: ReportOptions): Pro
     charts.push(written.rendered);
   }
 
-  let comparison: { rows: ComparisonRow[]; table: SummaryTable } | null = null;
+  let comparison: ReportContent['comparison'] = null;
   if (run.comparison.length > 0) {
     const generic = comparisonTable(run.comparison, results.experiment);
     files.push(...writeTable(folder, generic));
     const annotated = run.paper?.comparisonTable;
     if (annotated !== undefined) files.push(...writeTable(join(folder, 'tables'), annotated));
-    comparison = { rows: run.comparison, table: annotated ?? generic };
+    const statuses = run.paper?.statuses ?? genericCellStatuses(run.comparison, run.paper?.reasons);
+    comparison = { rows: run.comparison, table: annotated ?? generic, statuses };
   }
   const notices: string[] = [...(run.paper?.notices ?? [])];
   if (pngProblem !== null) notices.push(`PNG files were not written (${pngProblem}); the SVG charts are complete.`);

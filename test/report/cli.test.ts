@@ -73,9 +73,9 @@ describe('fairaudit compare RESULTS_DIR', () => {
     ]);
     expect(code).toBe(0);
     expect(text).toMatch(
-      /acs-decision-queries\s+queries_mean\s+2349 ± 1345\s+2550\s+201\s+\S+\s+within \[regression\]/,
+      /acs-decision-queries\s+queries_mean\s+2349 ± 1345\s+2550\s+201\s+\S+\s+reproduced \[regression\]/,
     );
-    expect(text).toMatch(/1 within, 0 outside/);
+    expect(text).toMatch(/1 published cells: 1 reproduced, 0 within training variability, 0 differs/);
   });
   it('compare exits 1 when a regression cell is out of tolerance', async () => {
     const folder = join(mkdtempSync(join(tmpdir(), 'fairaudit-cli-')), 'fixture');
@@ -138,7 +138,7 @@ describe('fairaudit compare RESULTS_DIR', () => {
     const file = join(publishedFolder([{ ...queriesCell, value: 2349 }]), 'test.json');
     const one = await runCliInProcess(['compare', folder, '--published', file]);
     expect(one.code).toBe(0);
-    expect(one.stdout).toMatch(/1 within/);
+    expect(one.stdout).toMatch(/1 published cells: 1 reproduced/);
     const absent = await runCliInProcess(['compare', folder, '--published', join(folder, 'no-such.json')]);
     expect(absent.code).toBe(2);
     expect(absent.stderr).toMatch(/--published: expected a folder of published-number JSON files, or one such file/);

@@ -27,6 +27,13 @@ export interface BrowserCheck {
   visibleChartIds: string[];
   /** Texts of the notices at the top of the report. */
   notices: string[];
+  /** The viewport's width and how wide the page scrolls (wider: the page scrolls sideways). */
+  viewportWidth: number;
+  pageScrollWidth: number;
+  /** Charts and table boxes wider than the viewport or reaching past its right edge, with their widths. */
+  tooWide: string[];
+  /** Ids of the chart figures whose SVG draws a legend. */
+  legendChartIds: string[];
 }
 
 /**
@@ -90,6 +97,33 @@ export async function openReport(htmlPath: string, screenshotPath: string): Prom
     const notices = await page.$$eval('p.notice', (paragraphs) =>
       paragraphs.map((paragraph) => paragraph.textContent ?? ''),
     );
+    const viewport = (await page.evaluate('document.documentElement.clientWidth')) as number;
+    const scroll = (await page.evaluate('document.documentElement.scrollWidth')) as number;
+    const boxes = [
+      ...(await page.$$eval('figure.chart-figure', (figures) =>
+        figures.map((figure) => {
+          const box = figure.querySelector('.chart svg')?.getBoundingClientRect();
+          return { name: `chart ${figure.id}`, width: box?.width ?? 0, right: box?.right ?? 0 };
+        }),
+      )),
+      ...(await page.$$eval('.table-wrap', (wraps) =>
+        wraps.map((wrap) => {
+          const box = wrap.getBoundingClientRect();
+          return {
+            name: `table box ${wrap.querySelector('table')?.id ?? '(no id)'}`,
+            width: box.width,
+            right: box.right,
+          };
+        }),
+      )),
+    ];
+    const tooWide = boxes
+      .filter((box) => box.width > viewport || box.right > viewport + 0.5)
+      .map((box) => `${box.name}: ${Math.round(box.width)} px`);
+    const widths = { viewport, scroll, tooWide };
+    const legendChartIds = await page.$$eval('figure.chart-figure', (figures) =>
+      figures.filter((figure) => figure.querySelector('.chart svg .role-legend') !== null).map((figure) => figure.id),
+    );
     mkdirSync(dirname(screenshotPath), { recursive: true });
     await page.screenshot({ path: screenshotPath, fullPage: true });
     return {
@@ -101,6 +135,10 @@ export async function openReport(htmlPath: string, screenshotPath: string): Prom
       visibleTableIds,
       visibleChartIds,
       notices,
+      viewportWidth: widths.viewport,
+      pageScrollWidth: widths.scroll,
+      tooWide: widths.tooWide,
+      legendChartIds,
     };
   } finally {
     await context.close();

@@ -42,11 +42,22 @@ function tableChart(
   title: string,
   valueTitle: string,
   caption: string,
+  reference?: { value: number; label: string },
 ): ChartSpec {
   const data: BarDatum[] = [];
   for (const row of table.rows) {
     const value = row[column];
-    if (typeof value !== 'number' || !Number.isFinite(value)) continue;
+    if (typeof value !== 'number' || !Number.isFinite(value)) {
+      // A cell that was not run (or has no value) is said so, not drawn as a zero bar.
+      data.push({
+        category: String(row.pool),
+        series: String(row.test),
+        panel: `${row.metric} · ${row.access}`,
+        value: 0,
+        note: 'not run',
+      });
+      continue;
+    }
     const error = errorColumn === null ? Number.NaN : Number(row[errorColumn]);
     data.push({
       category: String(row.pool),
@@ -64,10 +75,8 @@ function tableChart(
     panelTitle: 'Metric · access',
     errorBars: errorColumn !== null,
     independentPanels: true,
+    ...(reference === undefined ? {} : { reference }),
   });
-  // Six panels (SP and EO x three access regimes): wrap them in rows of three.
-  const facet = spec.facet as { column: Record<string, unknown> } | undefined;
-  if (facet !== undefined) Object.assign(spec, { facet: facet.column, columns: 3 });
   return { id, title, caption, spec };
 }
 
@@ -83,6 +92,11 @@ export const errorControlLayout: PaperLayout = {
   build(input): PaperLayoutParts {
     const options = parseOptions(input.options, `${input.directory}/report-layout.json`);
     const table = errorControlTable(input.summaries, options.pools);
+    const settings = (input.config?.settings ?? {}) as { alpha?: unknown; beta?: unknown };
+    const errorRates = {
+      alpha: typeof settings.alpha === 'number' ? settings.alpha : 0.05,
+      beta: typeof settings.beta === 'number' ? settings.beta : 0.2,
+    };
     return {
       description: 'Beyond paper A: error-controlled tests.',
       notices: options.notice === null ? [] : [options.notice],
@@ -95,7 +109,8 @@ export const errorControlLayout: PaperLayout = {
           'worst-false-violation',
           'Worst false-violation rate over compliant gaps',
           'P(reject) at the worst compliant gap',
-          "Largest P(reject) over gaps 0, half the tolerance and the tolerance (and the pool's own gap when compliant); error bars ±1 Monte Carlo standard error. The new tests keep it below α = 0.05.",
+          "Largest P(reject) over gaps 0, half the tolerance and the tolerance (and the pool's own gap when compliant); error bars ±1 Monte Carlo standard error. The new tests keep it below α = 0.05 (dashed line).",
+          { value: errorRates.alpha, label: `α = ${errorRates.alpha}` },
         ),
         tableChart(
           table,
@@ -104,7 +119,8 @@ export const errorControlLayout: PaperLayout = {
           'false-compliance-at-tolerance',
           'False-compliance rate at the tolerance',
           'P(accept) at |gap| = tolerance',
-          "P(accept) with the gap moved to the tolerance, on the side of the pool's own gap; error bars ±1 Monte Carlo standard error. The new tests keep it below β = 0.2.",
+          "P(accept) with the gap moved to the tolerance, on the side of the pool's own gap; error bars ±1 Monte Carlo standard error. The new tests keep it below β = 0.2 (dashed line).",
+          { value: errorRates.beta, label: `β = ${errorRates.beta}` },
         ),
         tableChart(
           table,

@@ -21,6 +21,9 @@ export const errorControlReproduction: Reproduction = {
         `  error-control: ${result.cells} cells, ${result.rows} audits in ${result.auditSeconds.toFixed(2)} s (${result.threads} threads, calibrations included) -> ${result.reportPath}`,
         `  total ${result.totalSeconds.toFixed(1)} s`,
       ],
+      // Beyond the paper: no published cell, so it adds a report to the index and no table.
+      cells: [],
+      reports: [{ title: 'Error control beyond paper A', path: result.reportPath }],
     };
   },
 };

@@ -2,6 +2,12 @@ import type { Argv, CommandModule } from 'yargs';
 import { type ComparisonRow, regressionFailures } from '../../report/compare-published.js';
 import type { PaperLayoutParts } from '../../report/paper-layout.js';
 import { paperFolder, summarize } from '../../report/write-report.js';
+import {
+  type CellStatus,
+  countStatuses,
+  countsSentence,
+  genericCellStatuses,
+} from '../../report/reproduction-status.js';
 import { inputError } from '../../util/errors.js';
 
 interface CompareArguments {
@@ -17,7 +23,7 @@ function shortNumber(value: number | string | null): string {
   return Number.isInteger(value) ? String(value) : String(Number(value.toPrecision(4)));
 }
 
-function printRows(rows: ComparisonRow[]): void {
+function printRows(rows: ComparisonRow[], statuses: ReadonlyMap<string, CellStatus>, explained: boolean): void {
   const lines = rows.map((row) => [
     row.id,
     row.statistic ?? '-',
@@ -25,7 +31,7 @@ function printRows(rows: ComparisonRow[]): void {
     shortNumber(row.reproduced),
     shortNumber(row.difference),
     shortNumber(row.tolerance),
-    row.status + (row.regression ? ' [regression]' : ''),
+    (statuses.get(row.id)?.status ?? row.status) + (row.regression ? ' [regression]' : ''),
   ]);
   const header = ['cell', 'statistic', 'published', 'reproduced', 'difference', 'tolerance', 'status'];
   const widths = header.map((title, i) => Math.max(title.length, ...lines.map((line) => line[i].length)));
@@ -36,9 +42,36 @@ function printRows(rows: ComparisonRow[]): void {
       .trimEnd();
   console.log(format(header));
   for (const line of lines) console.log(format(line));
-  const unexplained = rows.filter((row) => row.status === 'missing' || row.status === 'unmapped');
+  // A paper layout's reasons are printed by printReasons; without one, the notes say why.
+  const unexplained = explained ? [] : rows.filter((row) => row.status === 'missing' || row.status === 'unmapped');
   if (unexplained.length > 0) console.log('');
   for (const row of unexplained) console.log(`${row.id}: ${row.status}: ${row.note}`);
+}
+
+/**
+ * printReasons(statuses) prints why the cells that differ are different, one line each,
+ * and one line per shared reason of the cells that are not reproduced or are synthetic,
+ * naming how many cells and the tables it covers (a missing dataset's reason once,
+ * not once per cell).
+ */
+function printReasons(statuses: readonly CellStatus[]): void {
+  const lines: string[] = [];
+  const shared = new Map<string, CellStatus[]>();
+  for (const cell of statuses) {
+    if (cell.why === '') continue;
+    if (cell.status === 'differs' || cell.status === 'within training variability') {
+      lines.push(`${cell.id}: ${cell.status}: ${cell.why}`);
+      continue;
+    }
+    const key = `${cell.status}: ${cell.why}`;
+    shared.set(key, [...(shared.get(key) ?? []), cell]);
+  }
+  for (const [reason, cells] of shared) {
+    const tables = [...new Set(cells.map((cell) => cell.table))].join(', ');
+    lines.push(cells.length === 1 ? `${cells[0].id}: ${reason}` : `${cells.length} cells of ${tables}: ${reason}`);
+  }
+  if (lines.length > 0) console.log('');
+  for (const line of lines) console.log(line);
 }
 
 /**
@@ -88,20 +121,33 @@ export const compareCommand: CommandModule<object, CompareArguments> = {
               results: { experiment: compared.experiment },
               comparison: compared.comparison,
               unassignedPublishedCells: 0,
-              paper: { notices: compared.notices, tables: [] },
+              paper: {
+                notices: compared.notices,
+                tables: [],
+                statuses: compared.statuses,
+                ...(compared.reasons === undefined ? {} : { reasons: compared.reasons }),
+              },
             };
           })();
     const failures = regressionFailures(run.comparison);
+    const statuses = run.paper?.statuses ?? genericCellStatuses(run.comparison, run.paper?.reasons);
+    const statusById = new Map(statuses.map((cell) => [cell.id, cell]));
+    const counts = countStatuses(statuses);
     if (args.json) {
       const reasons = run.paper?.reasons ?? {};
-      const rows = run.comparison.map((row) =>
-        reasons[row.id] === undefined ? row : { ...row, reason: reasons[row.id] },
-      );
+      const rows = run.comparison.map((row) => ({
+        ...row,
+        ...(statusById.has(row.id) ? { verdict: statusById.get(row.id)?.status } : {}),
+        ...(reasons[row.id] === undefined ? {} : { reason: reasons[row.id] }),
+      }));
       console.log(
         JSON.stringify(
           {
             experiment: run.results.experiment,
+            counts,
+            countsSentence: countsSentence(counts),
             notices: run.paper?.notices ?? [],
+            cells: statuses,
             rows,
             regressionFailures: failures.map((row) => row.id),
           },
@@ -116,15 +162,10 @@ export const compareCommand: CommandModule<object, CompareArguments> = {
         console.log(`  (${run.unassignedPublishedCells} published cells name no experiment; see docs/report.md)`);
     } else {
       for (const notice of run.paper?.notices ?? []) console.log(`note: ${notice}`);
-      printRows(run.comparison);
-      const reasons = run.paper?.reasons ?? {};
-      const differing = run.comparison.filter((row) => row.status === 'outside' && reasons[row.id] !== undefined);
-      if (differing.length > 0) console.log('');
-      for (const row of differing) console.log(`${row.id}: ${reasons[row.id]}`);
-      const count = (status: string) => run.comparison.filter((row) => row.status === status).length;
+      printRows(run.comparison, statusById, run.paper?.statuses !== undefined);
+      if (run.paper?.statuses !== undefined) printReasons(statuses);
       console.log(
-        `compare: ${run.results.experiment}: ${count('within')} within, ${count('outside')} outside, ${count('missing')} missing, ${count('unmapped')} unmapped; ` +
-          `${failures.length} regression check(s) failing`,
+        `compare: ${run.results.experiment}: ${countsSentence(counts)}; ${failures.length} regression check(s) failing`,
       );
     }
     // A gate must not pass when nothing was checked: no published cell for this experiment

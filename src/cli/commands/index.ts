@@ -3,6 +3,7 @@ import { auditCommand } from './audit.js';
 import { benchCommand } from './bench.js';
 import { calibrateCommand } from './calibrate.js';
 import { dataCommand } from './data.js';
+import { exportCommand } from './export.js';
 import { glrCommand } from './glr.js';
 import { mergeCommand } from './merge.js';
 import { modelsCommand } from './models.js';
@@ -29,6 +30,7 @@ export const commands: CommandModule<any, any>[] = [
   respirCommand,
   reportCommand,
   compareCommand,
+  exportCommand,
   reproduceCommand,
   dataCommand,
   pirCommand,

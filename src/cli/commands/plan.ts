@@ -7,6 +7,7 @@ import { EAGER_CELL_LIMIT } from '../../harness/config.js';
 import { buildPlan, cellShardRows, parseShard, shardSize } from '../../harness/plan.js';
 import { InputError } from '../../util/errors.js';
 import { textTable } from '../text-table.js';
+import { planNotes } from '../plan-notes.js';
 
 /** The most cells the text output lists (the counts above the table cover them all). */
 const TABLE_CELLS = 100;
@@ -31,7 +32,7 @@ export const planCommand = defineCommand({
         default: false,
         describe: 'Print the reference of every config key (Markdown, generated from the schemas) instead',
       }),
-  handler: (args) => {
+  handler: async (args) => {
     if (args.reference) {
       process.stdout.write(configReference());
       return;
@@ -91,6 +92,7 @@ export const planCommand = defineCommand({
     });
     lines.push('', ...textTable(header, rows));
     if (listed < plan.cellCount) lines.push(`… and ${plan.cellCount - listed} more cells`);
+    lines.push(...(await planNotes(config, kind, plan)));
     process.stdout.write(`${lines.join('\n')}\n`);
   },
 });

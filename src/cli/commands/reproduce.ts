@@ -7,6 +7,9 @@ import { acquireForReproduction } from '../acquire-for-reproduction.js';
 import { checkIntegerFlag } from '../check-flag.js';
 import { threadsOption } from '../common-options.js';
 import { ProgressBar } from '../progress.js';
+import { closingBlock, recordReproduction } from '../closing-block.js';
+import { Heartbeat } from '../heartbeat.js';
+import type { ReproductionResult } from '../../../papers/reproduction.js';
 
 /**
  * seedCounts(args) reads --model-seeds K (default 1) and --split-seeds K (default: the
@@ -113,37 +116,49 @@ export const reproduceCommand = defineCommand({
         ...(args.dataDir === undefined ? {} : { dataDirectory: args.dataDir }),
       });
     }
-    for (const reproduction of chosen) {
-      let bar: ProgressBar | undefined;
-      let barStage = '';
-      const result = await reproduction.run({
-        ...(args.out === undefined
-          ? {}
-          : { outDirectory: args.name === 'all' ? `${args.out}/${reproduction.name}` : args.out }),
-        overrides,
-        ...(args.threads === undefined ? {} : { threads: args.threads }),
-        calibrated: args.calibrated,
-        ...(args.dataDir === undefined ? {} : { dataDirectory: args.dataDir }),
-        refreshModels: args.retrain,
-        png: args.png,
-        ...(seeds === undefined ? {} : { seeds }),
-        onProgress: (stage, done, total) => {
-          if (done === undefined || total === undefined) {
-            bar?.finish();
-            bar = undefined;
-            if (!args.quiet && process.stderr.isTTY) process.stderr.write(`${reproduction.name}: ${stage}\n`);
-            return;
-          }
-          if (bar === undefined || barStage !== stage) {
-            bar?.finish();
-            bar = new ProgressBar(stage, total, args.quiet, 'audits');
-            barStage = stage;
-          }
-          bar.update(done);
-        },
-      });
-      bar?.finish();
-      if (!args.quiet) process.stdout.write(`${result.lines.join('\n')}\n`);
+    const done: ReproductionResult[] = [];
+    const heartbeat = new Heartbeat((line) => process.stderr.write(line), 5, args.quiet);
+    try {
+      for (const reproduction of chosen) {
+        let bar: ProgressBar | undefined;
+        let barStage = '';
+        const result = await reproduction.run({
+          ...(args.out === undefined
+            ? {}
+            : { outDirectory: args.name === 'all' ? `${args.out}/${reproduction.name}` : args.out }),
+          overrides,
+          ...(args.threads === undefined ? {} : { threads: args.threads }),
+          calibrated: args.calibrated,
+          ...(args.dataDir === undefined ? {} : { dataDirectory: args.dataDir }),
+          refreshModels: args.retrain,
+          png: args.png,
+          ...(seeds === undefined ? {} : { seeds }),
+          onProgress: (stage, done, total) => {
+            heartbeat.touch(`${reproduction.name}: ${stage}`);
+            if (done === undefined || total === undefined) {
+              bar?.finish();
+              bar = undefined;
+              if (!args.quiet) process.stderr.write(`${reproduction.name}: ${stage}\n`);
+              return;
+            }
+            if (bar === undefined || barStage !== stage) {
+              bar?.finish();
+              bar = new ProgressBar(stage, total, args.quiet, stage.endsWith('search fits') ? 'fits' : 'audits');
+              barStage = stage;
+            }
+            bar.update(done);
+          },
+        });
+        bar?.finish();
+        recordReproduction(result, reproduction.title);
+        done.push(result);
+        if (!args.quiet) process.stdout.write(`${result.lines.join('\n')}\n`);
+      }
+    } finally {
+      heartbeat.stop();
     }
+    const root = args.name === 'all' && args.out !== undefined ? args.out : undefined;
+    const block = closingBlock(done, root);
+    if (!args.quiet) process.stdout.write(`${block.join('\n')}\n`);
   },
 });

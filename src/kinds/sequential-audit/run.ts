@@ -98,6 +98,17 @@ export const sequentialAuditRunner: KindRunner<SequentialAuditCellSettings, Sequ
   settings: sequentialAuditCellSettings,
   outcomeColumns,
   recordedSettings: ['test', 'thresholds', 'order'],
+  ignoredSetting(key, settings) {
+    // Each access regime tests against its own tolerance (DESIGN.md: decision uses δ, score and logit their own).
+    const own = { decision: 'tolerance', score: 'scoreTolerance', logit: 'logitTolerance' } as const;
+    const access = settings.access as keyof typeof own;
+    const used = own[access];
+    if (used === undefined || !Object.values(own).includes(key as (typeof own)[keyof typeof own]) || key === used)
+      return null;
+    return key === 'tolerance'
+      ? `${access} access tests against ${used}; tolerance moves only the oracle decision (and so the accuracy)`
+      : `${access} access tests against ${used}`;
+  },
   contextKey: (settings) =>
     paperAOwnLoop(settings)
       ? canonicalJson({ pool: settings.pool, metric: settings.metric, access: settings.access })

@@ -1,4 +1,4 @@
-import { panelledChartSpec } from './chart-style.js';
+import { panelledChartSpec, panelWidth } from './chart-style.js';
 
 /** One bar: its category, optional series and panel, value and error-bar ends. */
 export interface BarDatum {
@@ -8,6 +8,8 @@ export interface BarDatum {
   value: number;
   lower?: number;
   upper?: number;
+  /** Drawn as this word at zero instead of a bar ("not run"), so a missing value never reads as 0. */
+  note?: string;
 }
 
 /** What a bar chart shows, in words. */
@@ -28,6 +30,8 @@ export interface BarChartOptions {
   seriesColors?: Record<string, string>;
   /** Stack series on top of each other (shares summing to 1) instead of side by side. */
   stacked?: boolean;
+  /** A dashed horizontal line where a rate is judged (α for false violations), with its label. */
+  reference?: { value: number; label: string };
 }
 
 /**
@@ -43,7 +47,12 @@ export function barChartSpec(data: BarDatum[], options: BarChartOptions): Record
     options.errorBars === true &&
     !options.stacked &&
     data.some((datum) => datum.lower !== undefined && datum.upper !== undefined);
-  const values = data.map((datum) => ({ ...datum, series: datum.series ?? '', panel: datum.panel ?? '' }));
+  const values = data.map((datum) => ({
+    ...datum,
+    series: datum.series ?? '',
+    panel: datum.panel ?? '',
+    note: datum.note ?? '',
+  }));
   const longLabels = data.some((datum) => datum.category.length > 9);
   // Long category labels wrap onto lines (at " / " when present, else at spaces) instead of rotating.
   const axis = longLabels
@@ -77,10 +86,36 @@ export function barChartSpec(data: BarDatum[], options: BarChartOptions): Record
       encoding: { x, ...offset, y: { field: 'lower', type: 'quantitative' }, y2: { field: 'upper' } },
     });
   }
+  if (values.some((datum) => datum.note !== '')) {
+    layers.push({
+      transform: [{ filter: "datum.note != ''" }],
+      mark: { type: 'text', angle: 270, align: 'left', dx: 3, fontSize: 10, color: '#666' },
+      encoding: { x, ...offset, y: { datum: 0, type: 'quantitative' }, text: { field: 'note' } },
+    });
+  }
+  if (options.reference !== undefined) {
+    const { value, label } = options.reference;
+    layers.push(
+      {
+        mark: { type: 'rule', strokeDash: [6, 4], color: '#b00', strokeWidth: 1.5 },
+        encoding: { y: { datum: value } },
+      },
+      {
+        mark: { type: 'text', align: 'right', baseline: 'bottom', dx: -2, dy: -2, color: '#b00', fontSize: 11 },
+        encoding: { text: { value: label }, x: { value: { expr: 'width' } }, y: { datum: value } },
+      },
+    );
+  }
   // Width by step: each category gets at least 64 px for its label and 22 px per
-  // side-by-side bar (with xOffset, Vega-Lite's step is one bar within a category).
+  // side-by-side bar (with xOffset, Vega-Lite's step is one bar within a category),
+  // unless that is wider than a panel may be at 1,400 px: then the panel's width.
   const seriesCount = new Set(values.map((datum) => datum.series)).size;
   const step = hasSeries && !options.stacked ? Math.max(22, Math.ceil(64 / seriesCount)) : 64;
-  const inner = { width: { step }, height: 220, layer: layers };
+  const slots = new Set(values.map((datum) => datum.category)).size * (hasSeries && !options.stacked ? seriesCount : 1);
+  const panels = new Set(values.map((datum) => datum.panel)).size;
+  // The drawn width is about 1.35 × step × slots: the padding between categories and between offset bars.
+  const drawn = Math.ceil(1.35 * step * slots);
+  const fitted = panelWidth(drawn, hasPanels ? panels : 1);
+  const inner = { width: fitted < drawn ? fitted : { step }, height: 220, layer: layers };
   return panelledChartSpec(options, values, inner, hasPanels);
 }

@@ -1,4 +1,4 @@
-import { panelledChartSpec } from './chart-style.js';
+import { panelledChartSpec, panelWidth } from './chart-style.js';
 
 /** One point of a line over a swept numeric setting. */
 export interface LineDatum {
@@ -81,6 +81,7 @@ export function lineChartSpec(data: LineDatum[], options: LineChartOptions): Rec
       encoding: { x: { datum: rule, type: 'quantitative' } },
     });
   }
-  const inner = { width: 280, height: 220, layer: layers };
+  const panels = hasPanels ? new Set(values.map((datum) => datum.panel)).size : 1;
+  const inner = { width: panelWidth(280, panels), height: 220, layer: layers };
   return panelledChartSpec(options, values, inner, hasPanels);
 }

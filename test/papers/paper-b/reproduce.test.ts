@@ -94,8 +94,20 @@ describe('runPaperB({ candidateSets, simulate: false })', () => {
     expect(result.comparison.missing).toBe(32);
     const comparison = readFileSync(join(out, 'comparison.csv'), 'utf8');
     expect(comparison).toMatch(/paper-b\/table2\/compas\/race\/candidate-set-size.*within/);
+    // Every published Table 2 cell has a status; each that differs says why, naming both numbers.
+    expect(result.cells).toHaveLength(56);
+    const differing = result.cells.filter((cell) => cell.status === 'differs');
+    expect(differing.length).toBeGreaterThan(0);
+    for (const cell of differing) expect(cell.why, cell.id).toMatch(/ours .* against the published/);
+    const hateday = result.cells.filter((cell) => cell.id.includes('/hateday/'));
+    expect(hateday.map((cell) => cell.status)).toEqual(Array(8).fill('not reproduced'));
+    expect(
+      result.cells.filter((cell) => cell.id.includes('/ccd/')).every((cell) => /No CCD \w+ model/.test(cell.why)),
+    ).toBe(true);
     expect(readFileSync(join(out, 'tables', 'paper-b-table-2.csv'), 'utf8')).toMatch(/HateDay.*published/);
-    expect(readFileSync(result.reportPath, 'utf8')).toContain('CCD gender: no model');
+    expect(readFileSync(result.reportPath, 'utf8')).toContain(
+      'Table 2 rows CCD gender, CCD education, CCD marriage, CCD age not reproduced (no model)',
+    );
     // Table 3 with the exact minimum: our two COMPAS rows computed, HateDay named as not computed.
     const exact = readFileSync(join(out, 'tables', 'paper-b-table-3-exact.md'), 'utf8');
     expect(exact).toMatch(/\| COMPAS \| gender \|/);
