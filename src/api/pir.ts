@@ -1,5 +1,6 @@
 /**
- * fairaudit/pir: the oblivious audit over private information retrieval: SimplePIR
+ * fairaudit/pir: the oblivious audit: the default label transport, a k-out-of-N oblivious
+ * transfer from an RFC 9497 verifiable OPRF (VoprfConnection, verifyVoprfTranscript), and SimplePIR
  * with a VeriSimplePIR-style commitment (client, server, parameters), the provider
  * service over loopback HTTP (bearer token, Host check, size caps) and the auditor's
  * connection to it, the audit's binding (candidate-list digest, auditor nonce, provider
@@ -17,9 +18,12 @@ export {
   drawAuditSet,
   type ObliviousAuditOptions,
   type ObliviousAuditResult,
-  type ObliviousTest,
+  type ObliviousProcedure,
   runObliviousAudit,
 } from '../pir/oblivious-audit.js';
+export { drawAuditPlan } from '../pir/audit-plan.js';
+export { VoprfConnection } from '../pir/voprf-connection.js';
+export { verifyVoprfTranscript } from '../pir/voprf-transcript.js';
 export { choosePirParameters, noiseBound, type PirParameters } from '../pir/parameters.js';
 export { PirClient } from '../pir/pir-client.js';
 export { PirServer } from '../pir/pir-server.js';

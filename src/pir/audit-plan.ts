@@ -1,0 +1,67 @@
+import type { AuditDesign } from '../audit/audit-design.js';
+import { inputError } from '../util/errors.js';
+import type { Random } from '../util/random.js';
+import { drawAuditSet } from './oblivious-audit.js';
+
+/** One retrieval of the audit: a candidate of S, or a canary whose label the auditor knows. */
+export interface PlannedRetrieval {
+  readonly index: number;
+  readonly canary: boolean;
+}
+
+/** The auditor's secret plan: S, the canaries (disjoint from S) and the order they are retrieved in. */
+export interface AuditPlan {
+  readonly auditSet: readonly number[];
+  readonly canaries: ReadonlyArray<{ index: number; label: number }>;
+  /** S in its drawn random order with each canary inserted at a uniformly random position: |S| + k retrievals. */
+  readonly order: readonly PlannedRetrieval[];
+}
+
+export interface AuditPlanOptions {
+  readonly groups: Uint8Array;
+  /** The labels the auditor already knows (the canaries' labels are read from it). */
+  readonly knownLabels: ArrayLike<number>;
+  /** n = |S| (canaries excluded). */
+  readonly auditSetSize: number;
+  /** k, canaries planted among the retrievals. */
+  readonly canaryCount: number;
+  readonly design: AuditDesign;
+}
+
+/**
+ * drawAuditPlan(options, random) draws what the provider must not predict: S ⊂ C by
+ * drawAuditSet (uniform or stratified), k canaries uniformly from C \ S, and the order of
+ * the |S| + k retrievals (each canary at a uniformly random position). `random` comes from
+ * node:crypto in a real audit (createCryptoRandom); a seeded one only for tests. O(N).
+ * Throws InputError when |S| + k > N or the audit set size is out of range.
+ * @param options the candidates' groups, the known labels, n, k and the design
+ * @param random uniform numbers in [0, 1)
+ * @returns S, the canaries and the retrieval order
+ * @example drawAuditPlan({ groups, knownLabels, auditSetSize: 1000, canaryCount: 10, design: 'uniform' }, createCryptoRandom())
+ */
+export function drawAuditPlan(options: AuditPlanOptions, random: Random): AuditPlan {
+  const { groups, knownLabels, auditSetSize, canaryCount, design } = options;
+  const total = groups.length;
+  if (auditSetSize + canaryCount > total) {
+    throw inputError({
+      where: '--canaries',
+      expected: `|S| + k at most N = ${total} (canaries are drawn outside S)`,
+      found: `${auditSetSize} + ${canaryCount}`,
+    });
+  }
+  const auditSet = drawAuditSet(groups, auditSetSize, design, random);
+  const taken = new Uint8Array(total);
+  for (const index of auditSet) taken[index] = 1;
+  const canaries: Array<{ index: number; label: number }> = [];
+  while (canaries.length < canaryCount) {
+    const index = Math.floor(random() * total);
+    if (taken[index]) continue;
+    taken[index] = 1;
+    canaries.push({ index, label: knownLabels[index] });
+  }
+  const order: PlannedRetrieval[] = auditSet.map((index) => ({ index, canary: false }));
+  for (const canary of canaries) {
+    order.splice(Math.floor(random() * (order.length + 1)), 0, { index: canary.index, canary: true });
+  }
+  return { auditSet, canaries, order };
+}
