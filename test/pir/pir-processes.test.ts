@@ -53,7 +53,7 @@ describe('fairaudit pir serve | pir audit as two processes', () => {
       urlFile,
       '--pool',
       pool,
-      '--sample-size',
+      '--audit-set-size',
       '600',
       '--json',
       '--shutdown',
@@ -64,7 +64,9 @@ describe('fairaudit pir serve | pir audit as two processes', () => {
     expect(report.results.map((result: { decision: string }) => result.decision)).toEqual(['reject', 'reject']);
     const served = await provider.done;
     expect(served.code).toBe(0);
-    expect(served.stdout).toMatch(/stopped: 1 commitments, \d+ queries answered/);
+    expect(served.stdout).toMatch(/stopped: 1 commitments, 610 evaluations answered, 0 evaluations refused/);
+    expect(report.transport).toBe('voprf');
+    expect(report.labelsRevealed).toBe(610);
     // The token is in the 0600 file only: never on the provider's or the auditor's output.
     expect(served.stdout + served.stderr + audit.stdout + audit.stderr).not.toContain(written.token);
   });
@@ -76,7 +78,7 @@ describe('fairaudit pir serve: where the URL and token go', () => {
     const pool = join(folder, 'pool.csv');
     writeFileSync(
       pool,
-      `group,label,decision\n${Array.from({ length: 64 }, (_, i) => `${i % 2},${i % 3 === 0 ? 1 : 0},${i % 3 === 0 ? 1 : 0}`).join('\n')}\n`,
+      `id,group,label,decision\n${Array.from({ length: 64 }, (_, i) => `${i},${i % 2},${i % 3 === 0 ? 1 : 0},${i % 3 === 0 ? 1 : 0}`).join('\n')}\n`,
     );
     return pool;
   }

@@ -12,7 +12,7 @@ import {
   runObliviousAudit,
 } from '../../pir/oblivious-audit.js';
 import { PirVerificationError } from '../../pir/pir-verification-error.js';
-import { type ProviderEndpoint, ProviderConnection } from '../../pir/provider-connection.js';
+import { loopbackBase, type ProviderEndpoint, ProviderConnection } from '../../pir/provider-connection.js';
 import { readProviderFile } from '../../pir/provider-file.js';
 import { LABEL_TRANSPORTS, type LabelTransportName } from '../../pir/provider-service.js';
 import { VoprfConnection } from '../../pir/voprf-connection.js';
@@ -283,6 +283,7 @@ export const pirAuditCommand: CommandModule<object, AuditArguments> = {
     checkBothGroups(pool.group, `${pool.source}: column group`);
     checkPublicChecksSound(argv, pool);
     const endpoint = providerEndpoint(argv);
+    loopbackBase(endpoint.url);
     const seed = argv.seed;
     if (seed !== undefined) {
       process.stderr.write(
