@@ -35,14 +35,14 @@ function honestCandidates(): { groups: Uint8Array; decisions: Uint8Array } {
 }
 
 /**
- * cheatingTable(groups, decisions, seed, sampleSize) is what the provider serves: it
+ * cheatingTable(groups, decisions, seed, auditSetSize) is what the provider serves: it
  * reruns the auditor's seeded calls to predict the canaries and S, and flips the fewest
  * labels inside S (never a canary) that bring S's gap within ε (fewestFlipsToGap: group
  * b's 1s lowered, group a's 0s raised). Returns the table and the flips it made.
  */
-function cheatingTable(groups: Uint8Array, decisions: Uint8Array, seed: string, sampleSize: number) {
+function cheatingTable(groups: Uint8Array, decisions: Uint8Array, seed: string, auditSetSize: number) {
   const drawn = drawAuditPlan(
-    { groups, knownLabels: decisions, auditSetSize: sampleSize, canaryCount: CANARIES, design: 'uniform' },
+    { groups, knownLabels: decisions, auditSetSize, canaryCount: CANARIES, design: 'uniform' },
     createRandom(`${seed}:plan`),
   );
   const canaries = new Set(drawn.canaries.map((canary) => canary.index));
@@ -111,10 +111,10 @@ describe('a provider that predicts S from the project code (an S the provider ca
   const auditorPool = poolFile(groups, decisions);
 
   /** Exact P(pass) of a uniform S of n from a table with these positives (hypergeometric law, integer comparison as pir audit makes it). */
-  const passProbability = (sampleSize: number, positives: [number, number]) =>
+  const passProbability = (auditSetSize: number, positives: [number, number]) =>
     createPassProbabilityEvaluator({
       population: { groupSizes: sizes, eligibleSizes: sizes, eligiblePositives: positives },
-      auditSetSize: sampleSize,
+      auditSetSize,
       design: 'uniform',
       tolerance: TOLERANCE,
     }).outcomes(positives[0], positives[1]).pass;
@@ -122,7 +122,7 @@ describe('a provider that predicts S from the project code (an S the provider ca
   async function serve(table: Uint8Array) {
     const provider = await startPoolProvider(poolOf(groups, table), { idleTimeoutMs: 120_000, transport: 'simplepir' });
     providers.push(provider);
-    return (sampleSize: number, extra: string[]) =>
+    return (auditSetSize: number, extra: string[]) =>
       runCliInProcess([
         'pir',
         'audit',
@@ -131,7 +131,7 @@ describe('a provider that predicts S from the project code (an S the provider ca
         '--pool',
         auditorPool,
         '--audit-set-size',
-        String(sampleSize),
+        String(auditSetSize),
         '--canaries',
         String(CANARIES),
         '--tolerance',
@@ -149,8 +149,8 @@ describe('a provider that predicts S from the project code (an S the provider ca
     const trueGap = honest[1] / sizes[1] - honest[0] / sizes[0];
     expect(trueGap).toBeGreaterThan(0.11);
     expect(trueGap).toBeLessThan(0.13);
-    for (const sampleSize of [1000, 3000]) {
-      const cheat = cheatingTable(groups, decisions, OLD_DEFAULT_SEED, sampleSize);
+    for (const auditSetSize of [1000, 3000]) {
+      const cheat = cheatingTable(groups, decisions, OLD_DEFAULT_SEED, auditSetSize);
       expect(cheat.flips).toBeGreaterThan(0);
       expect(cheat.flips).toBeLessThan(120); // under 0.9 % of C: C's gap stays far above ε
       for (const canary of cheat.canaries) expect(cheat.table[canary]).toBe(decisions[canary]);
