@@ -490,6 +490,10 @@ export async function startProviderService(options: ProviderServiceOptions): Pro
     state.counters.requests++;
     route(state, request, response).catch((error: unknown) => refuse(state, response, error));
   });
+  // An auditor computes its next batch between requests (blinding, proof checks): on a loaded
+  // machine that can outlast Node's 5 s keep-alive, and a request racing the socket's close
+  // fails. Keep idle sockets for 30 s (below the 60 s header timeout).
+  http.keepAliveTimeout = 30_000;
   const life = lifetime(http, options.idleTimeoutMs);
   const state = providerState(options, life.close);
   await new Promise<void>((resolve, reject) => {

@@ -131,7 +131,7 @@ function servedDescription(provider: PoolProvider): string {
     const { labels, maxEvaluationsPerAudit } = provider.labelProvider;
     return (
       `${labels.entryCount} labels masked under a fresh ${VOPRF_SUITE} key in ${provider.packMs.toFixed(0)} ms ` +
-      `(T ${(provider.hintBytes / 1e6).toFixed(3)} MB; at most ${maxEvaluationsPerAudit} labels per audit, each audit's commitment bound to its nonce)`
+      `(T ${(provider.hintBytes / 1e3).toFixed(1)} kB; at most ${maxEvaluationsPerAudit} labels per audit, each audit's commitment bound to its nonce)`
     );
   }
   const { parameters } = provider.server as PirServer;
