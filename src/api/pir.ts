@@ -13,15 +13,13 @@ export { CANDIDATE_DIGEST_BYTES, candidateListDigest } from '../pir/candidate-di
 export { type CommitmentBinding, NONCE_BYTES, publicSeeds } from '../pir/commitment-binding.js';
 export { databaseFromHint, hintRevealsDatabase, publicMatrixRankModTwo } from '../pir/hint-leakage.js';
 export {
-  auditSetDigest,
   checkBothGroups,
-  drawAuditSet,
   type ObliviousAuditOptions,
   type ObliviousAuditResult,
   type ObliviousProcedure,
   runObliviousAudit,
 } from '../pir/oblivious-audit.js';
-export { drawAuditPlan } from '../pir/audit-plan.js';
+export { auditSetDigest, drawAuditPlan, drawAuditSet } from '../pir/audit-plan.js';
 export { VoprfConnection } from '../pir/voprf-connection.js';
 export { verifyVoprfTranscript } from '../pir/voprf-transcript.js';
 export { choosePirParameters, noiseBound, type PirParameters } from '../pir/parameters.js';

@@ -1,7 +1,44 @@
-import type { AuditDesign } from '../audit/audit-design.js';
+import { createHash } from 'node:crypto';
+import { type AuditDesign, groupAuditSizes } from '../audit/audit-design.js';
 import { inputError } from '../util/errors.js';
-import type { Random } from '../util/random.js';
-import { drawAuditSet } from './oblivious-audit.js';
+import { partialShuffle, type Random, shuffleInPlace } from '../util/random.js';
+
+/**
+ * auditSetDigest(sample) is the SHA-256 (hex) of the candidate indices of S sorted
+ * ascending, each a u32 little-endian: the same for the same set whatever its order. O(n log n).
+ */
+export function auditSetDigest(sample: readonly number[]): string {
+  const sorted = Uint32Array.from(sample).sort();
+  return createHash('sha256')
+    .update(new Uint8Array(sorted.buffer, sorted.byteOffset, sorted.byteLength))
+    .digest('hex');
+}
+
+/**
+ * drawAuditSet(groups, size, design, random) draws S ⊂ C without replacement:
+ * uniformly (paper B §4.1), or stratified by group with the per-group sizes of
+ * groupAuditSizes (proportional or balanced, rounded as the respir simulation rounds
+ * them), each group's rows by a partial Fisher-Yates shuffle, then S in random order.
+ * O(N). Throws InputError unless 2 ≤ size ≤ N.
+ */
+export function drawAuditSet(groups: Uint8Array, size: number, design: AuditDesign, random: Random): number[] {
+  const total = groups.length;
+  if (!Number.isInteger(size) || size < 2 || size > total) {
+    throw inputError({ where: '--audit-set-size', expected: `an integer in [2, ${total}]`, found: size });
+  }
+  if (design === 'uniform') {
+    const order = Int32Array.from({ length: total }, (_, i) => i);
+    return Array.from(partialShuffle(order, size, random));
+  }
+  const byGroup: number[][] = [[], []];
+  groups.forEach((group, index) => {
+    byGroup[group === 1 ? 1 : 0].push(index);
+  });
+  const counts = groupAuditSizes(design, [byGroup[0].length, byGroup[1].length], size) as [number, number];
+  const chosen: number[] = [];
+  for (const group of [0, 1]) chosen.push(...partialShuffle(Int32Array.from(byGroup[group]), counts[group], random));
+  return shuffleInPlace(random, chosen);
+}
 
 /** One retrieval of the audit: a candidate of S, or a canary whose label the auditor knows. */
 export interface PlannedRetrieval {
