@@ -278,12 +278,23 @@ export async function requestBytes(
   what: string,
   body?: Uint8Array,
 ): Promise<Uint8Array> {
-  const response = await fetch(`${base}${path}`, {
-    method: body === undefined ? 'GET' : 'POST',
-    headers: { authorization: `Bearer ${token}` },
-    signal: AbortSignal.timeout(RESPONSE_TIMEOUT_MS),
-    ...(body === undefined ? {} : { body }),
-  });
+  let response: Response;
+  try {
+    response = await fetch(`${base}${path}`, {
+      method: body === undefined ? 'GET' : 'POST',
+      headers: { authorization: `Bearer ${token}` },
+      signal: AbortSignal.timeout(RESPONSE_TIMEOUT_MS),
+      ...(body === undefined ? {} : { body }),
+    });
+  } catch (error) {
+    // Before /setup the caller reports an unreachable URL as bad input; later a lost
+    // connection is the provider's failure to answer.
+    if (what === 'setup') throw error;
+    const cause = (error as { cause?: { code?: string; message?: string } }).cause;
+    throw new PirVerificationError(
+      `provider ${what}: no answer (${cause?.code ?? cause?.message ?? (error as Error).message})`,
+    );
+  }
   const bytes = await readCappedBody(response, limit, what);
   if (response.status === 401 || response.status === 403) {
     throw inputError({
