@@ -41,7 +41,8 @@ describe('fairaudit pir serve | pir audit as two processes', () => {
     writeFileSync(pool, `${lines.join('\n')}\n`);
     const urlFile = join(folder, 'provider.json');
     const provider = run(['pir', 'serve', '--pool', pool, '--url-file', urlFile, '--idle-timeout', '30']);
-    const written = JSON.parse(await waitForFile(urlFile, 20_000));
+    // The provider builds its OPRF-masked table first (about 4 s of CPU for 2,778 labels; longer on a loaded machine).
+    const written = JSON.parse(await waitForFile(urlFile, 150_000));
     expect(written.format).toBe('fairaudit-pir-provider/1');
     expect(written.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
     expect(written.token).toMatch(/^[0-9a-f]{64}$/);
@@ -69,7 +70,7 @@ describe('fairaudit pir serve | pir audit as two processes', () => {
     expect(report.labelsRevealed).toBe(610);
     // The token is in the 0600 file only: never on the provider's or the auditor's output.
     expect(served.stdout + served.stderr + audit.stdout + audit.stderr).not.toContain(written.token);
-  });
+  }, 300_000);
 });
 
 describe('fairaudit pir serve: where the URL and token go', () => {
