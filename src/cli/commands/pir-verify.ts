@@ -64,7 +64,17 @@ export const pirVerifyCommand: CommandModule<object, VerifyArguments> = {
       const pool = readPoolFile(argv.pool);
       digest = Buffer.from(candidateListDigest(pool.id, pool.group)).toString('hex');
     }
-    const result = verifyVoprfTranscript(transcript, digest);
+    let result: ReturnType<typeof verifyVoprfTranscript>;
+    try {
+      result = verifyVoprfTranscript(transcript, digest);
+    } catch (error) {
+      // A field of the wrong type or size (the library refuses it): the file is not a transcript.
+      throw inputError({
+        where: argv.transcript,
+        expected: 'a transcript written by pir audit --transcript',
+        found: (error as Error).message.slice(0, 100),
+      });
+    }
     if (argv.json) process.stdout.write(`${JSON.stringify({ transcript: argv.transcript, ...result })}\n`);
     else if (result.verified) {
       process.stdout.write(
