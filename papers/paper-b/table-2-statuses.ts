@@ -18,7 +18,7 @@ function number(value: number | string | null): string {
  * attribute's groups are formed (the minority sizes and share). O(1).
  * @param row a Table 2 comparison row outside its rounding
  * @returns one or two sentences naming the cause and both numbers
- * @example table2Reason(accuracyRow) // 'A different trained model: ...'
+ * @example table2Reason(row) // 'A different trained model: ...'
  */
 export function table2Reason(row: ComparisonRow): string {
   const both = `ours ${number(row.reproduced)} against the published ${number(row.published)}`;

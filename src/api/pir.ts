@@ -1,5 +1,7 @@
 /**
- * fairaudit/pir: the oblivious audit over private information retrieval: the provider
+ * fairaudit/pir: the oblivious audit: the default label transport, a k-out-of-N oblivious
+ * transfer from an RFC 9497 verifiable OPRF (VoprfConnection, verifyVoprfTranscript), and SimplePIR
+ * with a VeriSimplePIR-style commitment, the provider
  * service over loopback HTTP (bearer token, Host check, size caps) and the auditor's
  * connection to it, SimplePIR's parameters and its verification error, the candidate
  * list's digest, what the hint reveals, the audit set's draw and the auditor's online
@@ -8,12 +10,14 @@
 export { candidateListDigest } from '../pir/candidate-digest.js';
 export { hintRevealsDatabase } from '../pir/hint-leakage.js';
 export {
-  drawAuditSet,
   type ObliviousAuditOptions,
   type ObliviousAuditResult,
-  type ObliviousTest,
+  type ObliviousProcedure,
   runObliviousAudit,
 } from '../pir/oblivious-audit.js';
+export { drawAuditPlan, drawAuditSet } from '../pir/audit-plan.js';
+export { VoprfConnection } from '../pir/voprf-connection.js';
+export { verifyVoprfTranscript } from '../pir/voprf-transcript.js';
 export { choosePirParameters, type PirParameters } from '../pir/parameters.js';
 export { PirVerificationError } from '../pir/pir-verification-error.js';
 export { type AgreedCandidates, type ProviderEndpoint, ProviderConnection } from '../pir/provider-connection.js';

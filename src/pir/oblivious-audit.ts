@@ -1,38 +1,32 @@
-import { createHash } from 'node:crypto';
 import { BernoulliGlrStream } from '../stats/bernoulli-glr-stream.js';
 import { countGapDecision } from '../stats/count-gap-comparison.js';
 import { sequentialThresholds } from '../stats/thresholds.js';
 import { inputError } from '../util/errors.js';
-import { type AuditDesign, groupAuditSizes } from '../audit/audit-design.js';
-import { partialShuffle, type Random, shuffleInPlace } from '../util/random.js';
-import { entryLocation } from './packing.js';
+import { type AuditPlan, auditSetDigest } from './audit-plan.js';
+import type { LabelTransport } from './label-transport.js';
 import { PirVerificationError } from './pir-verification-error.js';
-import type { ProviderConnection } from './provider-connection.js';
 
 /** Paper B's fixed-size demographic-parity audit, or paper A's sequential GLR audit. */
-export type ObliviousTest = 'fixed' | 'sequential';
+export type ObliviousProcedure = 'fixed' | 'sequential';
 
 /** What runObliviousAudit needs beyond the connection: the groups, |S| and its design, the canaries, the batch size, the test, the tolerance. */
 export interface ObliviousAuditOptions {
   /** The protected attribute of every candidate (0 = group a, 1 = group b), known to the auditor. */
   readonly groups: Uint8Array;
-  /** |S| without the canaries. */
-  readonly sampleSize: number;
-  /** How S is drawn from C (the designs of the respir simulation, src/audit/audit-design.ts). */
-  readonly design: AuditDesign;
-  /** Candidates whose label the auditor already knows (canaries), planted in S. */
-  readonly canaries: ReadonlyArray<{ index: number; label: number }>;
+  /** S, the canaries and their retrieval order (drawAuditPlan). */
+  readonly plan: AuditPlan;
   readonly batchSize: number;
-  readonly test: ObliviousTest;
+  /** The procedures run on the one stream of labels of S, in order. */
+  readonly procedures: readonly ObliviousProcedure[];
   /** Demographic-parity tolerance ε (δ of paper A). */
   readonly tolerance: number;
   readonly alpha: number;
   readonly beta: number;
 }
 
-/** What an oblivious audit found: its verdict, the queries made and the traffic. */
+/** One procedure's verdict. */
 export interface ObliviousAuditResult {
-  readonly test: ObliviousTest;
+  readonly procedure: ObliviousProcedure;
   /**
    * reject (violation), accept, inconclusive (no verdict: a group has no label in S, or
    * the sequential statistic stayed between its thresholds), or provider-rejected.
@@ -40,10 +34,18 @@ export interface ObliviousAuditResult {
   readonly decision: 'reject' | 'accept' | 'inconclusive' | 'provider-rejected';
   /** Why the provider was rejected (verification failure or a wrong canary), or why the audit is inconclusive. */
   readonly reason?: string;
-  /** Labels of S the test consumed before deciding. */
+  /** Labels of S the procedure consumed before deciding. */
   readonly labelsUsed: number;
-  /** PIR queries sent (labels of S and canaries, whole batches). */
-  readonly pirQueries: number;
+  /** The signed GLR (sequential) or the gap d_S = p_b - p_a (fixed) at the decision. */
+  readonly statistic: number;
+  readonly gap: number;
+}
+
+/** One audit: the procedures' verdicts on one S, and what it cost and revealed. */
+export interface ObliviousAuditRun {
+  readonly results: ObliviousAuditResult[];
+  /** Labels retrieved (of S and canaries, whole batches). */
+  readonly labelsRetrieved: number;
   readonly canariesChecked: number;
   /**
    * SHA-256 (hex) of S as drawn (canaries not added), its candidate indices sorted
@@ -51,15 +53,8 @@ export interface ObliviousAuditResult {
    * (up to collisions). It names S without listing it (auditSetDigest).
    */
   readonly auditSetDigest: string;
-  /**
-   * Distinct candidate labels the auditor could decrypt from this test's answers: every
-   * entry of every column of D answered (SimplePIR decrypts the whole column), about
-   * |S|·ℓ·k for |S| queries on distinct columns, not |S|.
-   */
+  /** Distinct labels the auditor could read from all it received (the transport's honest count). */
   readonly labelsRevealed: number;
-  /** The signed GLR (sequential) or the gap d_S = p_b - p_a (fixed) at the decision. */
-  readonly statistic: number;
-  readonly gap: number;
   readonly bytesSent: number;
   readonly bytesReceived: number;
   readonly onlineMs: number;
@@ -94,177 +89,157 @@ function missingGroupReason(labelCounts: readonly number[]): string | undefined 
   return `no label of group ${groupNames[missing]} in S: the gap d_S is undefined, and no verdict is given without evidence`;
 }
 
-/**
- * auditSetDigest(sample) is the SHA-256 (hex) of the candidate indices of S sorted
- * ascending, each a u32 little-endian: the same for the same set whatever its order. O(n log n).
- */
-export function auditSetDigest(sample: readonly number[]): string {
-  const sorted = Uint32Array.from(sample).sort();
-  return createHash('sha256')
-    .update(new Uint8Array(sorted.buffer, sorted.byteOffset, sorted.byteLength))
-    .digest('hex');
-}
-
-/**
- * drawAuditSet(groups, size, design, random) draws S ⊂ C without replacement:
- * uniformly (paper B §4.1), or stratified by group with the per-group sizes of
- * groupAuditSizes (proportional or balanced, rounded as the respir simulation rounds
- * them), each group's rows by a partial Fisher-Yates shuffle, then S in random order.
- * O(N). Throws InputError unless 2 ≤ size ≤ N.
- * @param groups each candidate's group
- * @param size |S|, from 2 to the candidates
- * @param design uniform, proportional or balanced
- * @param random the generator of the draw (node:crypto's for a real audit)
- * @returns the rows of S
- * @example
- * const rows = drawAuditSet(pool.group, 500, 'uniform', createCryptoRandom());
- */
-export function drawAuditSet(groups: Uint8Array, size: number, design: AuditDesign, random: Random): number[] {
-  const total = groups.length;
-  if (!Number.isInteger(size) || size < 2 || size > total) {
-    throw inputError({ where: '--sample-size', expected: `an integer in [2, ${total}]`, found: size });
-  }
-  if (design === 'uniform') {
-    const order = Int32Array.from({ length: total }, (_, i) => i);
-    return Array.from(partialShuffle(order, size, random));
-  }
-  const byGroup: number[][] = [[], []];
-  groups.forEach((group, index) => {
-    byGroup[group === 1 ? 1 : 0].push(index);
-  });
-  const counts = groupAuditSizes(design, [byGroup[0].length, byGroup[1].length], size) as [number, number];
-  const chosen: number[] = [];
-  for (const group of [0, 1]) chosen.push(...partialShuffle(Int32Array.from(byGroup[group]), counts[group], random));
-  return shuffleInPlace(random, chosen);
-}
-
-/**
- * runObliviousAudit(connection, options, random) is the auditor's online phase of
- * respir (paper B Algorithm 2) through verified PIR: it draws S, plants the
- * canaries at random positions, retrieves labels in batches of PIR queries, checks
- * every answer against the commitment and every canary against its known label, and
- * runs either (a) paper B's fixed-size demographic-parity test on all of S (reject
- * when |d_S| > ε) or (b) paper A's sequential Bernoulli GLR, one label per query,
- * stopping at the first batch where the statistic crosses log((1-β)/α) or
- * log(β/(1-α)). A provider whose answers fail verification or a canary is reported
- * as `provider-rejected`. When S holds no label of one group, both tests end
- * `inconclusive` with that reason (never `accept`: nothing was measured). Throws
- * InputError when the candidate set lacks a group (checkBothGroups).
- * O(|S|·(mn + ℓn)) on the auditor.
- * @param connection the auditor's connection to the provider
- * @param options the groups, tolerance, batch size and test
- * @param random the generator of the audit set and the canaries
- * @returns the audit's verdict, the queries made and what the provider saw
- * @example
- * const result = await runObliviousAudit(connection, { groups, sampleSize: 500, design: 'uniform', canaries, batchSize: 64, test: 'fixed', tolerance: 0.05 }, random);
- */
-export async function runObliviousAudit(
-  connection: ProviderConnection,
-  options: ObliviousAuditOptions,
-  random: Random,
-): Promise<ObliviousAuditResult> {
-  const { groups, tolerance, batchSize, test } = options;
-  if (groups.length !== connection.parameters.entryCount) {
-    throw inputError({
-      where: 'candidate set',
-      expected: `${connection.parameters.entryCount} candidates (the provider's database)`,
-      found: groups.length,
-    });
-  }
-  if (!Number.isInteger(batchSize) || batchSize < 1 || batchSize > connection.setup.maxBatch) {
-    throw inputError({
-      where: '--batch-size',
-      expected: `an integer in [1, ${connection.setup.maxBatch}]`,
-      found: batchSize,
-    });
-  }
-  checkBothGroups(groups, 'candidate set');
-  const thresholds = sequentialThresholds(options.alpha, options.beta);
-  const sample = drawAuditSet(groups, options.sampleSize, options.design, random);
-  const canaryLabel = new Map(options.canaries.map((canary) => [canary.index, canary.label]));
-  const plan: Array<{ index: number; canary: boolean }> = sample
-    .filter((index) => !canaryLabel.has(index))
-    .map((index) => ({ index, canary: false }));
-  for (const canary of options.canaries) {
-    plan.splice(Math.floor(random() * (plan.length + 1)), 0, { index: canary.index, canary: true });
-  }
-  const glr = new BernoulliGlrStream();
-  glr.reset(tolerance);
-  const counts = [
+/** One procedure's running state over the stream of labels. */
+class ProcedureState {
+  readonly glr = new BernoulliGlrStream();
+  readonly counts = [
     [0, 0],
     [0, 0],
   ];
-  const sentBefore = connection.traffic.bytesSent;
-  const receivedBefore = connection.traffic.bytesReceived;
+  labelsUsed = 0;
+  statistic = 0;
+  decision: ObliviousAuditResult['decision'] | undefined;
+  reason: string | undefined;
+
+  constructor(
+    readonly procedure: ObliviousProcedure,
+    readonly tolerance: number,
+    private readonly thresholds: { upper: number; lower: number },
+  ) {
+    this.glr.reset(tolerance);
+  }
+
+  gap(): number {
+    return this.counts[1][1] / this.counts[1][0] - this.counts[0][1] / this.counts[0][0];
+  }
+
+  /** add(group, label) consumes one label of S unless decided. */
+  add(group: number, label: number): void {
+    if (this.decision !== undefined) return;
+    this.counts[group][0]++;
+    this.counts[group][1] += label;
+    this.labelsUsed++;
+    if (this.procedure !== 'sequential') return;
+    this.glr.add(group, label);
+    this.statistic = this.glr.statistic;
+    if (this.glr.ready && this.statistic >= this.thresholds.upper) this.decision = 'reject';
+    else if (this.glr.ready && this.statistic <= this.thresholds.lower) this.decision = 'accept';
+  }
+
+  /** finish() decides at the end of S: the fixed test on all of it, or the sequential one inconclusive. */
+  finish(): ObliviousAuditResult {
+    if (this.decision === undefined) {
+      const { counts } = this;
+      this.reason = missingGroupReason([counts[0][0], counts[1][0]]);
+      if (this.procedure === 'fixed') {
+        this.statistic = this.gap();
+        // Exact on counts: a gap of exactly the tolerance passes (H0 is |gap| <= tolerance);
+        // an empty group is inconclusive (countGapDecision), with the reason above.
+        this.decision = countGapDecision(counts[0][0], counts[0][1], counts[1][0], counts[1][1], this.tolerance);
+      } else {
+        this.decision = 'inconclusive';
+        this.reason ??= `the statistic stayed between log(β/(1-α)) and log((1-β)/α) after all ${this.labelsUsed} labels of S`;
+      }
+    }
+    return {
+      procedure: this.procedure,
+      decision: this.decision,
+      ...(this.reason === undefined ? {} : { reason: this.reason }),
+      labelsUsed: this.labelsUsed,
+      statistic: this.statistic,
+      gap: this.gap(),
+    };
+  }
+}
+
+/** Checks the transport's size and the batch size against the provider's setup (InputError). */
+function checkAuditOptions(transport: LabelTransport, options: ObliviousAuditOptions): void {
+  if (options.groups.length !== transport.entryCount) {
+    throw inputError({
+      where: 'candidate set',
+      expected: `${transport.entryCount} candidates (the provider's database)`,
+      found: options.groups.length,
+    });
+  }
+  if (!Number.isInteger(options.batchSize) || options.batchSize < 1 || options.batchSize > transport.maxBatch) {
+    throw inputError({
+      where: '--batch-size',
+      expected: `an integer in [1, ${transport.maxBatch}]`,
+      found: options.batchSize,
+    });
+  }
+  checkBothGroups(options.groups, 'candidate set');
+}
+
+/**
+ * runObliviousAudit(transport, options) is the auditor's online phase of respir (paper B
+ * Algorithm 2) through a verified label transport: it retrieves the labels of the plan
+ * (S and the canaries in their secret order) in batches, checks every canary against its
+ * known label, and feeds the labels of S to each procedure: (a) paper B's fixed-size
+ * demographic-parity test on all of S (reject when |d_S| > ε), (b) paper A's sequential
+ * Bernoulli GLR, one label at a time, stopping at the first label where the statistic
+ * crosses log((1-β)/α) or log(β/(1-α)). Retrieval stops once every procedure has decided.
+ * At the first failed verification or wrong canary every procedure is `provider-rejected`
+ * and nothing more is asked. When S holds no label of one group, both end `inconclusive`
+ * with that reason. Throws InputError when the candidate set lacks a group or does not
+ * match the provider's. O(|S|) retrievals.
+ * @param transport the auditor's label transport (a VoprfConnection, or the SimplePIR connection)
+ * @param options the candidates' groups, the plan of S and the canaries, tolerance, batch size and procedure
+ * @returns each procedure's verdict, the labels retrieved and what the provider saw
+ * @example
+ * const audit = await runObliviousAudit(connection, { groups, plan, batchSize: 64, procedures: ['fixed'], tolerance: 0.05, alpha: 0.05, beta: 0.2 });
+ */
+export async function runObliviousAudit(
+  transport: LabelTransport,
+  options: ObliviousAuditOptions,
+): Promise<ObliviousAuditRun> {
+  checkAuditOptions(transport, options);
+  const { groups, plan, batchSize } = options;
+  const thresholds = sequentialThresholds(options.alpha, options.beta);
+  const states = options.procedures.map((procedure) => new ProcedureState(procedure, options.tolerance, thresholds));
+  const canaryLabel = new Map(plan.canaries.map((canary) => [canary.index, canary.label]));
+  const sentBefore = transport.traffic.bytesSent;
+  const receivedBefore = transport.traffic.bytesReceived;
   const started = performance.now();
-  const answeredColumns = new Set<number>();
-  let labelsUsed = 0;
-  let pirQueries = 0;
+  let labelsRetrieved = 0;
   let canariesChecked = 0;
-  let statistic = 0;
-  let decision: ObliviousAuditResult['decision'] | undefined;
-  let reason: string | undefined;
-  const gap = () => counts[1][1] / counts[1][0] - counts[0][1] / counts[0][0];
-  for (let start = 0; start < plan.length && decision === undefined; start += batchSize) {
-    const batch = plan.slice(start, start + batchSize);
+  let rejection: string | undefined;
+  const undecided = () => states.some((state) => state.decision === undefined || state.procedure === 'fixed');
+  for (let start = 0; start < plan.order.length && rejection === undefined && undecided(); start += batchSize) {
+    const batch = plan.order.slice(start, start + batchSize);
     let labels: number[];
-    pirQueries += batch.length;
+    labelsRetrieved += batch.length;
     try {
-      labels = await connection.retrieve(batch.map((item) => item.index));
-      for (const item of batch) answeredColumns.add(entryLocation(item.index, connection.parameters).column);
+      labels = await transport.retrieve(batch.map((item) => item.index));
     } catch (error) {
       if (!(error instanceof PirVerificationError)) throw error;
-      decision = 'provider-rejected';
-      reason = error.message;
+      rejection = error.message;
       break;
     }
-    for (let k = 0; k < batch.length && decision === undefined; k++) {
+    for (let k = 0; k < batch.length && rejection === undefined; k++) {
       const { index, canary } = batch[k];
-      if (canary) {
-        canariesChecked++;
-        if (labels[k] !== canaryLabel.get(index)) {
-          decision = 'provider-rejected';
-          reason = `canary ${index}: the provider's label ${labels[k]} differs from the known label ${canaryLabel.get(index)}`;
-        }
+      if (!canary) {
+        for (const state of states) state.add(groups[index] === 1 ? 1 : 0, labels[k]);
         continue;
       }
-      const group = groups[index] === 1 ? 1 : 0;
-      counts[group][0]++;
-      counts[group][1] += labels[k];
-      labelsUsed++;
-      if (test === 'sequential') {
-        glr.add(group, labels[k]);
-        statistic = glr.statistic;
-        if (glr.ready && statistic >= thresholds.upper) decision = 'reject';
-        else if (glr.ready && statistic <= thresholds.lower) decision = 'accept';
+      canariesChecked++;
+      if (labels[k] !== canaryLabel.get(index)) {
+        rejection = `canary ${index}: the provider's label ${labels[k]} differs from the known label ${canaryLabel.get(index)}`;
       }
     }
   }
-  if (decision === undefined) {
-    reason = missingGroupReason([counts[0][0], counts[1][0]]);
-    if (test === 'fixed') {
-      statistic = gap();
-      // Exact on counts: a gap of exactly the tolerance passes (H0 is |gap| <= tolerance);
-      // an empty group is inconclusive (countGapDecision), with the reason above.
-      decision = countGapDecision(counts[0][0], counts[0][1], counts[1][0], counts[1][1], tolerance);
-    } else {
-      decision = 'inconclusive';
-      reason ??= `the statistic stayed between log(β/(1-α)) and log((1-β)/α) after all ${labelsUsed} labels of S`;
-    }
-  }
+  const results = states.map((state) => {
+    const result = state.finish();
+    return rejection === undefined ? result : { ...result, decision: 'provider-rejected' as const, reason: rejection };
+  });
   return {
-    test,
-    decision,
-    ...(reason === undefined ? {} : { reason }),
-    labelsUsed,
-    pirQueries,
+    results,
+    labelsRetrieved,
     canariesChecked,
-    auditSetDigest: auditSetDigest(sample),
-    labelsRevealed: connection.labelsRevealed(answeredColumns),
-    statistic,
-    gap: gap(),
-    bytesSent: connection.traffic.bytesSent - sentBefore,
-    bytesReceived: connection.traffic.bytesReceived - receivedBefore,
+    auditSetDigest: auditSetDigest(plan.auditSet),
+    labelsRevealed: transport.labelsRevealed(),
+    bytesSent: transport.traffic.bytesSent - sentBefore,
+    bytesReceived: transport.traffic.bytesReceived - receivedBefore,
     onlineMs: performance.now() - started,
   };
 }

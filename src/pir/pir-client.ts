@@ -34,9 +34,12 @@ export interface RecoveredColumn {
 /**
  * The SimplePIR client (the auditor): from the parameters, the seed of A and the
  * hint H, it builds Regev encryptions of unit vectors (queries) and decrypts the
- * answers. Every answer's noise is checked row by row against the 2^-40 bound B:
- * rows computed from any other database decrypt to noise that is uniform modulo q.
- * Create it with `PirClient.create`.
+ * answers. Every answer's noise is checked row by row against the 2^-40 bound B. That
+ * check alone does not bind the answers to the committed D: an answer computed from
+ * another database D′ decrypts to D′'s column plus the row terms of (D′ − D)·A·s, which
+ * stay small for many D′ (an entry-wise shift, a table equal to D in most rows). What
+ * binds them is the commitment check Z·u = C·v (verifyCommitment) with a C the provider
+ * does not know (the secret challenge). Create it with `PirClient.create`.
  */
 export class PirClient {
   /** Offsets of C (λ × ℓ' words, ℓ' = ℓ rounded up to 16) and Z once verified. */

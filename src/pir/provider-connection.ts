@@ -9,6 +9,7 @@ import { PirClient, type QueryState } from './pir-client.js';
 import { PirVerificationError } from './pir-verification-error.js';
 import {
   type CommitResponse,
+  LABEL_TRANSPORTS,
   LOOPBACK_HOST,
   MAX_JSON_BYTES,
   PIR_PROTOCOL,
@@ -16,6 +17,7 @@ import {
 } from './provider-service.js';
 import { secretChallengeShape } from './secret-challenge.js';
 import { decodeMessage, encodeMessage, HEADER_BYTES } from './wire-format.js';
+import type { LabelTransport, TrafficCounters } from './label-transport.js';
 
 /** Where the provider listens and the bearer token it requires (`pir serve` writes both to its --url-file). */
 export interface ProviderEndpoint {
@@ -28,15 +30,6 @@ export interface AgreedCandidates {
   readonly entryCount: number;
   readonly entryBits: number;
   readonly digest: Uint8Array;
-}
-
-/** Bytes and time spent talking to the provider. */
-export interface TrafficCounters {
-  offlineBytesReceived: number;
-  offlineBytesSent: number;
-  bytesSent: number;
-  bytesReceived: number;
-  offlineMs: number;
 }
 
 /** How long the auditor waits for one response of the provider (the adversary may stall). */
@@ -56,7 +49,8 @@ export const RESPONSE_TIMEOUT_MS = 300_000;
  * @example
  * const connection = await ProviderConnection.connect(readProviderFile('provider.json', '--provider'), candidates);
  */
-export class ProviderConnection {
+export class ProviderConnection implements LabelTransport {
+  readonly transport = 'simplepir' as const;
   readonly traffic: TrafficCounters;
   /** Columns of D whose answers this connection decrypted (each reveals every entry in it). */
   readonly answeredColumns = new Set<number>();
@@ -75,6 +69,14 @@ export class ProviderConnection {
 
   get parameters(): PirParameters {
     return this.client.parameters;
+  }
+
+  get entryCount(): number {
+    return this.setup.entryCount;
+  }
+
+  get maxBatch(): number {
+    return this.setup.maxBatch;
   }
 
   /**
@@ -126,19 +128,31 @@ export class ProviderConnection {
       });
     }
     const setup = parseSetup(setupBytes);
+    if (setup.transport !== 'simplepir') {
+      throw inputError({
+        where: '--transport',
+        expected: `the provider's transport (${setup.transport})`,
+        found: 'simplepir',
+      });
+    }
     checkAgreement(setup, candidates);
     const parameters = choosePirParameters({ entryCount: setup.entryCount, entryBits: setup.entryBits });
     const nonce = new Uint8Array(randomBytes(NONCE_BYTES));
     const commitBody = Buffer.from(JSON.stringify({ nonce: Buffer.from(nonce).toString('hex') }));
     const share = parseCommit(await request('/commit', MAX_JSON_BYTES, 'commit', commitBody));
+    const audit = `?audit=${Buffer.from(nonce).toString('hex')}`;
     const binding: CommitmentBinding = {
       candidateDigest: candidates.digest,
       auditorNonce: nonce,
       providerShare: share,
     };
     const seeds = publicSeeds(binding);
-    const hintBytes = await request('/hint', HEADER_BYTES + parameters.rows * parameters.lweDimension * 4, 'hint');
-    const proofBytes = await request('/proof', HEADER_BYTES + CHALLENGE_ROWS * parameters.columns * 4, 'proof');
+    const hintBytes = await request(
+      `/hint${audit}`,
+      HEADER_BYTES + parameters.rows * parameters.lweDimension * 4,
+      'hint',
+    );
+    const proofBytes = await request(`/proof${audit}`, HEADER_BYTES + CHALLENGE_ROWS * parameters.columns * 4, 'proof');
     const hint = asVerification(() =>
       decodeMessage(hintBytes, 'hint', parameters.lweDimension, parameters.rows, 'PIR hint'),
     );
@@ -150,7 +164,7 @@ export class ProviderConnection {
     );
     const client = await PirClient.create(parameters, seeds.matrix, hint.words);
     client.verifyCommitment(new Int32Array(proof.words.buffer, proof.words.byteOffset, proof.words.length), binding);
-    if (options.secretChallenge ?? true) await secretChallenge(request, client, seeds.challengeMatrix);
+    if (options.secretChallenge ?? true) await secretChallenge(request, client, seeds.challengeMatrix, audit);
     traffic.offlineMs = performance.now() - started;
     return new ProviderConnection(base, endpoint.token, setup, client, binding, traffic);
   }
@@ -192,12 +206,21 @@ export class ProviderConnection {
   }
 
   /**
-   * labelsRevealed(columns?) is how many distinct entries (candidate labels) the auditor
-   * could decrypt from the answers it received: every entry of every answered column
-   * (SimplePIR decrypts a whole column per answer), over this connection's answers or
-   * the given columns. O(columns).
+   * labelsRevealed() is N: SimplePIR is not symmetric. The hint H = D·A is ℓ·n words for ℓ·m
+   * small entries with m ≤ n, so it determines D information-theoretically at every size (an
+   * elimination mod 2^32 recovers it whenever A mod 2 has full rank, databaseFromHint), and the
+   * secret challenge's hints H₂ determine it by a second route. Counted before any answer. O(1).
    */
-  labelsRevealed(columns: Iterable<number> = this.answeredColumns): number {
+  labelsRevealed(): number {
+    return this.setup.entryCount;
+  }
+
+  /**
+   * labelsRevealedByAnswers(columns?) counts the entries the answers alone decrypt: every
+   * entry of every answered column (SimplePIR decrypts a whole column per answer), over this
+   * connection's answers or the given columns. O(columns).
+   */
+  labelsRevealedByAnswers(columns: Iterable<number> = this.answeredColumns): number {
     let total = 0;
     for (const column of columns) total += entriesInColumn(column, this.parameters);
     return total;
@@ -210,6 +233,12 @@ export class ProviderConnection {
    */
   hintRevealsAllLabels(): boolean {
     return hintRevealsDatabase(this.parameters, this.client.seed);
+  }
+
+  /** close() tells the provider this audit is over, so it can forget its commitment (POST /close). */
+  async close(): Promise<void> {
+    const audit = Buffer.from(this.binding.auditorNonce).toString('hex');
+    await requestBytes(this.url, this.token, `/close?audit=${audit}`, 64, 'close', new Uint8Array(0));
   }
 
   /** shutdown() asks the provider to stop (POST /shutdown). */
@@ -228,7 +257,7 @@ export class ProviderConnection {
 }
 
 /** http://127.0.0.1:PORT from a URL, or InputError naming --provider. */
-function loopbackBase(url: string): string {
+export function loopbackBase(url: string): string {
   let parsed: URL;
   try {
     parsed = new URL(url);
@@ -249,7 +278,7 @@ function loopbackBase(url: string): string {
  * token or URL is wrong: the user's to fix); any other non-2xx status and an oversized
  * body are PirVerificationError.
  */
-async function requestBytes(
+export async function requestBytes(
   base: string,
   token: string,
   path: string,
@@ -257,12 +286,23 @@ async function requestBytes(
   what: string,
   body?: Uint8Array,
 ): Promise<Uint8Array> {
-  const response = await fetch(`${base}${path}`, {
-    method: body === undefined ? 'GET' : 'POST',
-    headers: { authorization: `Bearer ${token}` },
-    signal: AbortSignal.timeout(RESPONSE_TIMEOUT_MS),
-    ...(body === undefined ? {} : { body }),
-  });
+  let response: Response;
+  try {
+    response = await fetch(`${base}${path}`, {
+      method: body === undefined ? 'GET' : 'POST',
+      headers: { authorization: `Bearer ${token}` },
+      signal: AbortSignal.timeout(RESPONSE_TIMEOUT_MS),
+      ...(body === undefined ? {} : { body }),
+    });
+  } catch (error) {
+    // Before /setup the caller reports an unreachable URL as bad input; later a lost
+    // connection is the provider's failure to answer.
+    if (what === 'setup') throw error;
+    const cause = (error as { cause?: { code?: string; message?: string } }).cause;
+    throw new PirVerificationError(
+      `provider ${what}: no answer (${cause?.code ?? cause?.message ?? (error as Error).message})`,
+    );
+  }
   const bytes = await readCappedBody(response, limit, what);
   if (response.status === 401 || response.status === 403) {
     throw inputError({
@@ -311,11 +351,12 @@ async function secretChallenge(
   request: (path: string, limit: number, what: string, body?: Uint8Array) => Promise<Uint8Array>,
   client: PirClient,
   challengeSeed: Uint8Array,
+  audit: string,
 ): Promise<void> {
   const { parameters } = client;
   const shape = secretChallengeShape(parameters);
   const hintBytes = await request(
-    '/challenge-hints',
+    `/challenge-hints${audit}`,
     HEADER_BYTES + shape.planes * parameters.columns * LWE_DIMENSION * 4,
     'challenge hints',
   );
@@ -331,7 +372,7 @@ async function secretChallenge(
   const { encrypted, state } = client.beginSecretChallenge(challengeSeed);
   const body = encodeMessage('challenge', encrypted, parameters.rows, CHALLENGE_ROWS);
   const bytes = await request(
-    '/challenge',
+    `/challenge${audit}`,
     HEADER_BYTES + shape.planes * parameters.columns * CHALLENGE_ROWS * 4,
     'secret challenge',
     body,
@@ -352,7 +393,7 @@ function asVerification<T>(decode: () => T): T {
 }
 
 /** Parses and checks GET /setup's JSON (protocol, sizes, digest, batch), or PirVerificationError. */
-function parseSetup(bytes: Uint8Array): ProviderSetup {
+export function parseSetup(bytes: Uint8Array): ProviderSetup {
   let setup: ProviderSetup;
   try {
     setup = JSON.parse(Buffer.from(bytes).toString('utf8')) as ProviderSetup;
@@ -361,6 +402,7 @@ function parseSetup(bytes: Uint8Array): ProviderSetup {
   }
   if (
     setup?.protocol !== PIR_PROTOCOL ||
+    !LABEL_TRANSPORTS.includes(setup.transport) ||
     !Number.isInteger(setup.entryCount) ||
     setup.entryCount < 1 ||
     !Number.isInteger(setup.entryBits) ||
@@ -378,7 +420,7 @@ function parseSetup(bytes: Uint8Array): ProviderSetup {
 }
 
 /** The provider must serve the auditor's candidate list: the same N, d and digest in the agreed order. */
-function checkAgreement(setup: ProviderSetup, candidates: AgreedCandidates): void {
+export function checkAgreement(setup: ProviderSetup, candidates: AgreedCandidates): void {
   if (candidates.entryCount !== setup.entryCount || candidates.entryBits !== setup.entryBits) {
     throw new PirVerificationError(
       `setup: the provider serves ${setup.entryCount} entries of ${setup.entryBits} bits, the candidate set has ${candidates.entryCount} of ${candidates.entryBits}`,

@@ -7,6 +7,8 @@ import { type CommitmentBinding, NONCE_BYTES, publicSeeds } from './commitment-b
 import { CHALLENGE_ROWS } from './parameters.js';
 import type { PirServer } from './pir-server.js';
 import { secretChallengeShape } from './secret-challenge.js';
+import { ProviderRefusal, type VoprfLabelProvider } from './voprf-provider.js';
+import { ELEMENT_BYTES, tableBytes } from './voprf-suite.js';
 import { decodeMessage, encodeMessage, HEADER_BYTES } from './wire-format.js';
 
 /** The only address the PIR services bind to or talk to. */
@@ -16,7 +18,16 @@ export const LOOPBACK_HOST = '127.0.0.1';
 export const LOOPBACK_NAMES: readonly string[] = [LOOPBACK_HOST, 'localhost'];
 
 /** The protocol both sides speak; /setup names it and the auditor refuses any other. */
-export const PIR_PROTOCOL = 'fairaudit-pir/2';
+export const PIR_PROTOCOL = 'fairaudit-pir/3';
+
+/**
+ * The label transports: `voprf`, the k-out-of-N oblivious transfer from a verifiable
+ * OPRF (the auditor learns exactly the labels it pays for), and `simplepir`, SimplePIR
+ * with a VeriSimplePIR commitment (post-quantum hiding of S, but not symmetric: the
+ * auditor can read every label).
+ */
+export type LabelTransportName = 'voprf' | 'simplepir';
+export const LABEL_TRANSPORTS: readonly LabelTransportName[] = ['voprf', 'simplepir'];
 
 /** The largest JSON body the provider reads (POST /commit) and the auditor accepts (/setup, /commit). */
 export const MAX_JSON_BYTES = 4096;
@@ -24,11 +35,17 @@ export const MAX_JSON_BYTES = 4096;
 /** What the provider publishes at GET /setup (the auditor derives the parameters itself). */
 export interface ProviderSetup {
   readonly protocol: typeof PIR_PROTOCOL;
+  readonly transport: LabelTransportName;
   readonly entryCount: number;
   readonly entryBits: number;
   /** candidateListDigest of the provider's candidate list, hex: it must equal the auditor's. */
   readonly candidateDigest: string;
   readonly maxBatch: number;
+  /** voprf only: pk and the table id (hex), the most labels one audit may learn, and |T| in bytes. */
+  readonly publicKey?: string;
+  readonly tableId?: string;
+  readonly maxEvaluationsPerAudit?: number;
+  readonly tableBytes?: number;
 }
 
 /** What POST /commit returns: the provider's share of the public seeds, hex (the hint and proof follow at GET /hint, /proof). */
@@ -38,8 +55,10 @@ export interface CommitResponse {
 
 /** How a provider service starts: its PIR server, setup, port, token and limits. */
 export interface ProviderServiceOptions {
-  /** The database to commit to (a fresh hint and proof per audit, bound to its nonce). */
-  readonly server: PirServer;
+  /** simplepir: the database to commit to (a fresh hint and proof per audit, bound to its nonce). */
+  readonly server?: PirServer;
+  /** voprf: the masked label table and its per-audit budgets (exactly one of server and labelProvider). */
+  readonly labelProvider?: VoprfLabelProvider;
   /** candidateListDigest of the candidate list the database labels, in its order. */
   readonly candidateDigest: Uint8Array;
   /**
@@ -93,15 +112,18 @@ interface Commitment {
 /** What the request handler of a provider service works with. */
 interface ProviderState {
   readonly setup: ProviderSetup;
-  readonly server: PirServer;
-  readonly answerFrom: PirServer;
+  readonly server?: PirServer;
+  readonly answerFrom?: PirServer;
+  readonly labelProvider?: VoprfLabelProvider;
   readonly candidateDigest: Uint8Array;
   readonly replay: boolean;
   readonly token: Buffer;
   readonly maxBatch: number;
   readonly counters: ProviderService['counters'];
-  /** The current audit's commitment (one auditor at a time: a new POST /commit replaces it). */
-  commitment?: Commitment;
+  /** Each audit's commitment, keyed by the auditor's nonce (hex): audits never share state. */
+  readonly commitments: Map<string, Commitment>;
+  /** A replaying provider's first commitment (`replay`), sent to every later audit. */
+  firstCommitment?: Commitment;
   port: number;
   readonly close: () => Promise<void>;
 }
@@ -135,24 +157,40 @@ async function readBody(request: IncomingMessage, limit: number, what: string): 
 
 /** Stage 1: what the provider publishes (setup) and its counters; commitments come per audit. */
 function providerState(options: ProviderServiceOptions, close: () => Promise<void>): ProviderState {
-  const { server, candidateDigest } = options;
-  const { parameters } = server;
+  const { server, labelProvider, candidateDigest } = options;
+  if ((server === undefined) === (labelProvider === undefined)) {
+    throw new Error('startProviderService: give exactly one of server (simplepir) and labelProvider (voprf)');
+  }
   if (candidateDigest.length !== CANDIDATE_DIGEST_BYTES) {
     throw new Error(
       `startProviderService: the candidate digest must have ${CANDIDATE_DIGEST_BYTES} bytes, found ${candidateDigest.length}`,
     );
   }
   const maxBatch = options.maxBatch ?? 256;
+  const hex = (bytes: Uint8Array) => Buffer.from(bytes).toString('hex');
+  const labels = labelProvider?.labels;
+  const entryCount = server?.parameters.entryCount ?? (labels?.entryCount as number);
+  const entryBits = server?.parameters.entryBits ?? (labels?.entryBits as number);
   return {
     setup: {
       protocol: PIR_PROTOCOL,
-      entryCount: parameters.entryCount,
-      entryBits: parameters.entryBits,
-      candidateDigest: Buffer.from(candidateDigest).toString('hex'),
+      transport: server ? 'simplepir' : 'voprf',
+      entryCount,
+      entryBits,
+      candidateDigest: hex(candidateDigest),
       maxBatch,
+      ...(labelProvider && labels
+        ? {
+            publicKey: hex(labels.publicKey),
+            tableId: hex(labels.tableId),
+            maxEvaluationsPerAudit: labelProvider.maxEvaluationsPerAudit,
+            tableBytes: tableBytes(entryCount, entryBits),
+          }
+        : {}),
     },
-    server,
-    answerFrom: options.answerFrom ?? server,
+    ...(server ? { server, answerFrom: options.answerFrom ?? server } : {}),
+    ...(labelProvider ? { labelProvider } : {}),
+    commitments: new Map(),
     candidateDigest,
     replay: options.replay ?? false,
     token: Buffer.from(options.token ?? randomBytes(32).toString('hex')),
@@ -196,82 +234,110 @@ function checkAccess(state: ProviderState, request: IncomingMessage): void {
   }
 }
 
-/**
- * POST /commit: the auditor's fresh nonce in ({"nonce": 64 hex digits}), the provider's
- * share out; commits to D for this audit: seeds of A and A_2 from (share, nonce,
- * candidate digest), hint H = D·A, the Fiat-Shamir challenge over all of it, proof Z.
- * A replaying provider (`replay`) keeps its first commitment whatever the nonce.
- */
-async function commit(state: ProviderState, request: IncomingMessage): Promise<Uint8Array> {
-  const body = await readBody(request, MAX_JSON_BYTES, 'PIR commit request');
+/** The most SimplePIR audits whose commitments (a hint each) the service keeps at once; more is a 503. */
+export const MAX_OPEN_SIMPLEPIR_AUDITS = 64;
+
+/** Parses a JSON body {"nonce": 64 hex digits, ...}, or InputError naming `what`. */
+async function readNonceRequest(
+  state: ProviderState,
+  request: IncomingMessage,
+  what: string,
+): Promise<{ nonce: string; evaluations?: unknown }> {
+  const body = await readBody(request, MAX_JSON_BYTES, what);
   state.counters.bytesIn += body.length;
-  let nonce: unknown;
+  let parsed: { nonce?: unknown; evaluations?: unknown } | undefined;
   try {
-    nonce = (JSON.parse(Buffer.from(body).toString('utf8')) as { nonce?: unknown })?.nonce;
+    parsed = JSON.parse(Buffer.from(body).toString('utf8')) as typeof parsed;
   } catch {
-    nonce = undefined;
+    parsed = undefined;
   }
+  const nonce = parsed?.nonce;
   if (typeof nonce !== 'string' || !new RegExp(`^[0-9a-f]{${2 * NONCE_BYTES}}$`).test(nonce)) {
     throw inputError({
-      where: 'PIR commit request',
+      where: what,
       expected: `{"nonce": ${2 * NONCE_BYTES} hex digits}`,
       found: Buffer.from(body).toString('utf8').slice(0, 100),
     });
   }
-  if (!(state.replay && state.commitment)) {
-    const { parameters } = state.server;
+  return { nonce, evaluations: parsed?.evaluations };
+}
+
+/**
+ * POST /commit (simplepir): the auditor's fresh nonce in ({"nonce": 64 hex digits}), the
+ * provider's share out; commits to D for this audit: seeds of A and A_2 from (share, nonce,
+ * candidate digest), hint H = D·A, the Fiat-Shamir challenge over all of it, proof Z. The
+ * commitment is kept under this nonce only: another audit's /commit never replaces it. A
+ * replaying provider (`replay`) answers every nonce with its first commitment.
+ */
+async function commit(state: ProviderState, request: IncomingMessage): Promise<Uint8Array> {
+  const server = state.server as PirServer;
+  const { nonce } = await readNonceRequest(state, request, 'PIR commit request');
+  if (state.commitments.has(nonce))
+    throw new RequestError(409, 'this nonce already has a commitment: draw a fresh one');
+  if (state.commitments.size >= MAX_OPEN_SIMPLEPIR_AUDITS) {
+    throw new RequestError(503, `${MAX_OPEN_SIMPLEPIR_AUDITS} audits are open: POST /close for finished ones`);
+  }
+  let commitment = state.replay ? state.firstCommitment : undefined;
+  if (!commitment) {
+    const { parameters } = server;
     const binding: CommitmentBinding = {
       candidateDigest: state.candidateDigest,
       auditorNonce: new Uint8Array(Buffer.from(nonce, 'hex')),
       providerShare: new Uint8Array(randomBytes(NONCE_BYTES)),
     };
-    const { hint, proof } = state.server.commit(binding);
-    state.commitment = {
+    const { hint, proof } = server.commit(binding);
+    commitment = {
       binding,
       challengeSeed: publicSeeds(binding).challengeMatrix,
       hintMessage: encodeMessage('hint', hint, parameters.rows, parameters.lweDimension),
       proofMessage: encodeMessage('proof', proof, proof.length / parameters.columns, parameters.columns),
     };
+    state.firstCommitment ??= commitment;
     state.counters.commitments++;
   }
-  const response: CommitResponse = {
-    providerShare: Buffer.from(state.commitment.binding.providerShare).toString('hex'),
-  };
+  state.commitments.set(nonce, commitment);
+  const response: CommitResponse = { providerShare: Buffer.from(commitment.binding.providerShare).toString('hex') };
   return Buffer.from(JSON.stringify(response));
 }
 
-function currentCommitment(state: ProviderState): Commitment {
-  if (!state.commitment) throw new RequestError(409, 'no commitment yet: POST /commit with the audit nonce first');
-  return state.commitment;
+/** The commitment of the audit named by ?audit=NONCE (409 when that audit has none). */
+function auditCommitment(state: ProviderState, audit: string | null): Commitment {
+  const commitment = audit === null ? undefined : state.commitments.get(audit);
+  if (!commitment) throw new RequestError(409, 'no commitment for this audit: POST /commit with its nonce first');
+  return commitment;
 }
 
 /** POST /answer: framed queries in, one matrix product per batch, framed answers out. */
 async function answerQueries(state: ProviderState, request: IncomingMessage): Promise<Uint8Array> {
-  const { parameters } = state.server;
+  const { parameters } = state.server as PirServer;
   const body = await readBody(request, HEADER_BYTES + state.maxBatch * parameters.columns * 4, 'PIR query');
   state.counters.bytesIn += body.length;
   const { words, count } = decodeMessage(body, 'query', parameters.columns, state.maxBatch, 'PIR query');
   state.counters.queries += count;
-  return encodeMessage('answer', state.answerFrom.answer(words, count), count, parameters.rows);
+  return encodeMessage('answer', (state.answerFrom as PirServer).answer(words, count), count, parameters.rows);
 }
 
-/** GET /challenge-hints: the hints of the secret challenge's matrix A_2 of this audit, built once per commitment. */
-function challengeHints(state: ProviderState): Uint8Array {
-  const { parameters } = state.server;
-  const commitment = currentCommitment(state);
+/** GET /challenge-hints?audit=NONCE: the hints of this audit's A_2, built once per commitment. */
+function challengeHints(state: ProviderState, audit: string | null): Uint8Array {
+  const { parameters } = state.server as PirServer;
+  const commitment = auditCommitment(state, audit);
   commitment.challengeHintMessage ??= encodeMessage(
     'challenge-hint',
-    state.answerFrom.challengeHints(commitment.challengeSeed),
+    (state.answerFrom as PirServer).challengeHints(commitment.challengeSeed),
     secretChallengeShape(parameters).planes * parameters.columns,
     parameters.lweDimension,
   );
   return commitment.challengeHintMessage;
 }
 
-/** POST /challenge: the auditor's secret challenge vectors in, their answers out. */
-async function answerChallenge(state: ProviderState, request: IncomingMessage): Promise<Uint8Array> {
-  const { parameters } = state.server;
-  currentCommitment(state);
+/** POST /challenge?audit=NONCE: the auditor's secret challenge vectors in, their answers out. */
+async function answerChallenge(
+  state: ProviderState,
+  request: IncomingMessage,
+  audit: string | null,
+): Promise<Uint8Array> {
+  const { parameters } = state.server as PirServer;
+  auditCommitment(state, audit);
   const body = await readBody(request, HEADER_BYTES + parameters.rows * CHALLENGE_ROWS * 4, 'PIR secret challenge');
   state.counters.bytesIn += body.length;
   const { words } = decodeMessage(body, 'challenge', CHALLENGE_ROWS, parameters.rows, 'PIR secret challenge');
@@ -282,7 +348,7 @@ async function answerChallenge(state: ProviderState, request: IncomingMessage): 
       found: words.length / CHALLENGE_ROWS,
     });
   }
-  const answers = state.answerFrom.answerChallenge(words);
+  const answers = (state.answerFrom as PirServer).answerChallenge(words);
   return encodeMessage(
     'challenge-answer',
     answers,
@@ -291,22 +357,68 @@ async function answerChallenge(state: ProviderState, request: IncomingMessage): 
   );
 }
 
-/** Stage 2b: one authorised request, routed; an unknown route is a 404. */
+/** POST /voprf/commit: {"nonce", "evaluations": |S|+k} in, {"commitment": hex} out (one audit's budget). */
+async function openLabelAudit(state: ProviderState, request: IncomingMessage): Promise<Uint8Array> {
+  const provider = state.labelProvider as VoprfLabelProvider;
+  const { nonce, evaluations } = await readNonceRequest(state, request, 'label-transfer commit request');
+  if (typeof evaluations !== 'number' || !Number.isInteger(evaluations) || evaluations < 1) {
+    throw inputError({
+      where: 'label-transfer commit request',
+      expected: '"evaluations": a positive integer (|S| + k)',
+      found: String(evaluations).slice(0, 40),
+    });
+  }
+  const commitment = provider.open(new Uint8Array(Buffer.from(nonce, 'hex')), evaluations);
+  state.counters.commitments++;
+  return Buffer.from(JSON.stringify({ commitment }));
+}
+
+/** POST /voprf/evaluate?audit=NONCE: blinded elements in, evaluated elements and one DLEQ proof out. */
+async function evaluateBlinded(
+  state: ProviderState,
+  request: IncomingMessage,
+  audit: string | null,
+): Promise<Uint8Array> {
+  const provider = state.labelProvider as VoprfLabelProvider;
+  const body = await readBody(request, state.maxBatch * ELEMENT_BYTES, 'label-transfer evaluation');
+  state.counters.bytesIn += body.length;
+  const out = provider.evaluate(audit ?? '', body);
+  state.counters.queries += body.length / ELEMENT_BYTES;
+  return out;
+}
+
+/** POST /close?audit=NONCE: forget a finished audit's SimplePIR commitment (its hint). */
+function closeAudit(state: ProviderState, audit: string | null): Uint8Array {
+  if (audit !== null) state.commitments.delete(audit);
+  return Buffer.from('closed');
+}
+
+/** Stage 2b: one authorised request, routed by transport; an unknown route is a 404. */
 async function route(state: ProviderState, request: IncomingMessage, response: ServerResponse): Promise<void> {
-  const path = `${request.method} ${request.url}`;
+  const url = new URL(request.url ?? '/', 'http://loopback');
+  const audit = url.searchParams.get('audit');
+  const path = `${request.method} ${url.pathname}`;
   const binary = 'application/octet-stream';
   const json = 'application/json';
-  if (path === 'GET /setup') return send(state, response, 200, json, Buffer.from(JSON.stringify(state.setup)));
-  if (path === 'POST /commit') return send(state, response, 200, json, await commit(state, request));
-  if (path === 'GET /hint') return send(state, response, 200, binary, currentCommitment(state).hintMessage);
-  if (path === 'GET /proof') return send(state, response, 200, binary, currentCommitment(state).proofMessage);
-  if (path === 'POST /answer') return send(state, response, 200, binary, await answerQueries(state, request));
-  if (path === 'GET /challenge-hints') return send(state, response, 200, binary, challengeHints(state));
-  if (path === 'POST /challenge') return send(state, response, 200, binary, await answerChallenge(state, request));
+  const reply = (type: string, body: Uint8Array) => send(state, response, 200, type, body);
+  if (path === 'GET /setup') return reply(json, Buffer.from(JSON.stringify(state.setup)));
   if (path === 'POST /shutdown') {
-    send(state, response, 200, 'text/plain', Buffer.from('stopping'));
+    reply('text/plain', Buffer.from('stopping'));
     setImmediate(() => void state.close());
     return;
+  }
+  if (state.labelProvider) {
+    if (path === 'POST /voprf/commit') return reply(json, await openLabelAudit(state, request));
+    if (path === 'GET /voprf/table') return reply(binary, state.labelProvider.table());
+    if (path === 'POST /voprf/evaluate') return reply(binary, await evaluateBlinded(state, request, audit));
+  } else {
+    if (path === 'POST /commit') return reply(json, await commit(state, request));
+    if (path === 'GET /hint') return reply(binary, auditCommitment(state, audit).hintMessage);
+    if (path === 'GET /proof') return reply(binary, auditCommitment(state, audit).proofMessage);
+    if (path === 'POST /answer') return reply(binary, await answerQueries(state, request));
+    if (path === 'GET /challenge-hints') return reply(binary, challengeHints(state, audit));
+    if (path === 'POST /challenge') return reply(binary, await answerChallenge(state, request, audit));
+    if (path === 'POST /close') return reply('text/plain', closeAudit(state, audit));
   }
   send(state, response, 404, 'text/plain', Buffer.from(`no route ${path.slice(0, 200)}`));
 }
@@ -340,7 +452,8 @@ function lifetime(http: Server, idleTimeoutMs: number) {
 
 /** Refusals and failures as text: 401 (with WWW-Authenticate), 403, 409, 400 for bad input, 500 otherwise. */
 function refuse(state: ProviderState, response: ServerResponse, error: unknown): void {
-  const status = error instanceof RequestError ? error.status : isInputError(error) ? 400 : 500;
+  const status =
+    error instanceof RequestError || error instanceof ProviderRefusal ? error.status : isInputError(error) ? 400 : 500;
   const headers = status === 401 ? { 'www-authenticate': 'Bearer realm="fairaudit-pir"' } : {};
   if (response.headersSent) {
     response.destroy();
@@ -384,6 +497,10 @@ export async function startProviderService(options: ProviderServiceOptions): Pro
     state.counters.requests++;
     route(state, request, response).catch((error: unknown) => refuse(state, response, error));
   });
+  // An auditor computes its next batch between requests (blinding, proof checks): on a loaded
+  // machine that can outlast Node's 5 s keep-alive, and a request racing the socket's close
+  // fails. Keep idle sockets for 30 s (below the 60 s header timeout).
+  http.keepAliveTimeout = 30_000;
   const life = lifetime(http, options.idleTimeoutMs);
   const state = providerState(options, life.close);
   await new Promise<void>((resolve, reject) => {

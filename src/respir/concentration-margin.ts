@@ -10,13 +10,13 @@ export function hoeffdingMargin(failureProbability: number, auditMinoritySize: n
 }
 
 /**
- * finitePopulationFactor(sampleSize, populationSize) is paper B's ρₐ (Appendix D,
+ * finitePopulationFactor(auditSetSize, populationSize) is paper B's ρₐ (Appendix D,
  * after Bardenet and Maillard 2015): 1 − (nₐ − 1)/Nₐ when nₐ ≤ Nₐ/2, else
  * (1 − nₐ/Nₐ)(1 + 1/nₐ). O(1).
  */
-export function finitePopulationFactor(sampleSize: number, populationSize: number): number {
-  if (sampleSize <= populationSize / 2) return 1 - (sampleSize - 1) / populationSize;
-  return (1 - sampleSize / populationSize) * (1 + 1 / sampleSize);
+export function finitePopulationFactor(auditSetSize: number, populationSize: number): number {
+  if (auditSetSize <= populationSize / 2) return 1 - (auditSetSize - 1) / populationSize;
+  return (1 - auditSetSize / populationSize) * (1 + 1 / auditSetSize);
 }
 
 /** The group sizes that Theorem 4 needs: audit-set and candidate-set size of each group. */

@@ -1,6 +1,9 @@
 import { afterEach, describe, expect, test } from 'vitest';
-import { createRandom } from '../../src/util/random.js';
-import { drawAuditSet, runObliviousAudit } from '../../src/pir/oblivious-audit.js';
+import { createRandom, type Random } from '../../src/util/random.js';
+import type { AuditDesign } from '../../src/audit/audit-design.js';
+import type { LabelTransport } from '../../src/pir/label-transport.js';
+import { drawAuditSet } from '../../src/pir/audit-plan.js';
+import { type ObliviousProcedure, runObliviousAudit } from '../../src/pir/oblivious-audit.js';
 import { drawObliviousAudit, prepareObliviousAudit } from '../../src/respir/oblivious-audit-simulation.js';
 import { InputError } from '../../src/util/errors.js';
 import { candidateListDigest } from '../../src/pir/candidate-digest.js';
@@ -60,15 +63,44 @@ function connectTo(service: ProviderService, groups: Uint8Array, options: { secr
 }
 
 const auditSettings = {
-  sampleSize: 1500,
-  design: 'uniform' as const,
+  auditSetSize: 1500,
+  design: 'uniform' as AuditDesign,
   batchSize: 50,
   tolerance: 0.05,
   alpha: 0.05,
   beta: 0.2,
 };
 
-describe('runObliviousAudit(connection, options, random) over loopback HTTP', () => {
+/**
+ * audit(connection, options, random) runs one procedure on a plan of S (drawAuditSet) with
+ * the given canaries (outside S) at random positions, as drawAuditPlan orders them.
+ */
+async function audit(
+  connection: LabelTransport,
+  options: typeof auditSettings & {
+    groups: Uint8Array;
+    canaries: Array<{ index: number; label: number }>;
+    test: ObliviousProcedure;
+  },
+  random: Random,
+) {
+  const canaryIndices = new Set(options.canaries.map((canary) => canary.index));
+  const auditSet = drawAuditSet(options.groups, options.auditSetSize, options.design, random).filter(
+    (index) => !canaryIndices.has(index),
+  );
+  const order = auditSet.map((index) => ({ index, canary: false }));
+  for (const canary of options.canaries) {
+    order.splice(Math.floor(random() * (order.length + 1)), 0, { index: canary.index, canary: true });
+  }
+  const run = await runObliviousAudit(connection, {
+    ...options,
+    plan: { auditSet, canaries: options.canaries, order },
+    procedures: [options.test],
+  });
+  return { ...run, ...run.results[0] };
+}
+
+describe('runObliviousAudit(transport, options) over SimplePIR on loopback HTTP', () => {
   test('a fair provider is accepted and an unfair one rejected, by both tests, with canaries passing', async () => {
     for (const [rateB, expected] of [
       [0.3, 'accept'],
@@ -79,7 +111,7 @@ describe('runObliviousAudit(connection, options, random) over loopback HTTP', ()
       const connection = await connectTo(service, groups);
       const canaries = [11, 222, 3333, 4444, 5555].map((index) => ({ index, label: labels[index] }));
       for (const testKind of ['fixed', 'sequential'] as const) {
-        const result = await runObliviousAudit(
+        const result = await audit(
           connection,
           { ...auditSettings, groups, canaries, test: testKind },
           createRandom(`audit-${rateB}-${testKind}`),
@@ -88,7 +120,7 @@ describe('runObliviousAudit(connection, options, random) over loopback HTTP', ()
         if (testKind === 'fixed') expect(result.labelsUsed + result.canariesChecked).toBeGreaterThanOrEqual(1500);
         if (testKind === 'sequential') expect(result.labelsUsed).toBeLessThan(1500);
         expect(result.bytesSent).toBe(
-          result.pirQueries * connection.parameters.columns * 4 + 16 * Math.ceil(result.pirQueries / 50),
+          result.labelsRetrieved * connection.parameters.columns * 4 + 16 * Math.ceil(result.labelsRetrieved / 50),
         );
       }
     }
@@ -100,9 +132,9 @@ describe('runObliviousAudit(connection, options, random) over loopback HTTP', ()
       const service = await provide(labels, groups, cheat);
       // Figure 3's public checks only: the tampering shows up online, answer by answer.
       const connection = await connectTo(service, groups, { secretChallenge: false });
-      const result = await runObliviousAudit(
+      const result = await audit(
         connection,
-        { ...auditSettings, sampleSize: 400, groups, canaries: [], test: 'sequential' },
+        { ...auditSettings, auditSetSize: 400, groups, canaries: [], test: 'sequential' },
         createRandom(`tampered-${cheat}`),
       );
       expect(result.decision).toBe('provider-rejected');
@@ -124,9 +156,9 @@ describe('runObliviousAudit(connection, options, random) over loopback HTTP', ()
     lying[77] = 1 - lying[77];
     const service = await provide(lying, groups);
     const connection = await connectTo(service, groups);
-    const result = await runObliviousAudit(
+    const result = await audit(
       connection,
-      { ...auditSettings, sampleSize: 400, groups, canaries: [{ index: 77, label: labels[77] }], test: 'fixed' },
+      { ...auditSettings, auditSetSize: 400, groups, canaries: [{ index: 77, label: labels[77] }], test: 'fixed' },
       createRandom('canary-audit'),
     );
     expect(result.decision).toBe('provider-rejected');
@@ -161,9 +193,9 @@ describe('runObliviousAudit(connection, options, random) over loopback HTTP', ()
     const service = await provide(labels, groups);
     const connection = await connectTo(service, groups);
     for (const testKind of ['fixed', 'sequential'] as const) {
-      const result = await runObliviousAudit(
+      const result = await audit(
         connection,
-        { ...auditSettings, sampleSize: 100, design: 'proportional', groups, canaries: [], test: testKind },
+        { ...auditSettings, auditSetSize: 100, design: 'proportional', groups, canaries: [], test: testKind },
         createRandom(`one-group-${testKind}`),
       );
       expect(result.decision).toBe('inconclusive');
@@ -193,9 +225,9 @@ describe('runObliviousAudit(connection, options, random) over loopback HTTP', ()
     const groups = new Uint8Array(500);
     const service = await provide(labels, groups);
     const connection = await connectTo(service, groups);
-    const attempt = runObliviousAudit(
+    const attempt = audit(
       connection,
-      { ...auditSettings, sampleSize: 50, groups, canaries: [], test: 'fixed' },
+      { ...auditSettings, auditSetSize: 50, groups, canaries: [], test: 'fixed' },
       createRandom('one-group-set'),
     );
     await expect(attempt).rejects.toThrow(InputError);

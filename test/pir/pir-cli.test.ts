@@ -115,9 +115,9 @@ describe('fairaudit bench pir', () => {
 });
 
 describe('fairaudit pir audit', () => {
-  test('audits an in-process provider over loopback and reports both decisions as JSON', async () => {
+  test('--transport simplepir audits an in-process provider and reports that the auditor can read every label', async () => {
     const path = writePool(6000, 0.3, 0.5);
-    const provider = await startPoolProvider(readPoolFile(path), { idleTimeoutMs: 30_000 });
+    const provider = await startPoolProvider(readPoolFile(path), { idleTimeoutMs: 30_000, transport: 'simplepir' });
     providers.push(provider);
     const { code, stdout: out } = await runCliInProcess([
       'pir',
@@ -126,25 +126,30 @@ describe('fairaudit pir audit', () => {
       providerFileFor(provider.service),
       '--pool',
       path,
-      '--sample-size',
+      '--audit-set-size',
       '800',
       '--canaries',
       '5',
+      '--transport',
+      'simplepir',
       '--json',
     ]);
     expect(code).toBe(0);
     const report = JSON.parse(out);
+    expect(report.transport).toBe('simplepir');
+    expect(report.transportNote).toBe('not symmetric: the auditor can read every label');
     expect(report.secretChallenge).toBe(true);
-    expect(report.results.map((result: { test: string }) => result.test)).toEqual(['fixed', 'sequential']);
+    expect(report.results.map((result: { procedure: string }) => result.procedure)).toEqual(['fixed', 'sequential']);
     expect(report.results.map((result: { decision: string }) => result.decision)).toEqual(['reject', 'reject']);
-    expect(report.results[0].canariesChecked).toBe(5);
-    // What the auditor learned: 800 queries over the 32 columns of D (6,000 labels,
-    // 24 rows × 8 per byte = 192 per column) decrypt every column, so every label; and
-    // the hint alone determines D (m = 32 ≤ n = 1024).
+    expect(report.canariesChecked).toBe(5);
+    // What the auditor learned: the hint determines D (information-theoretically at every
+    // size), and so do the secret challenge's hints H₂; 805 queries over the 32 columns of D
+    // (6,000 labels, 24 rows × 8 per byte = 192 per column) decrypt every column too.
     expect([report.rows, report.columns]).toEqual([24, 32]);
     expect(report.labelsRevealed).toBe(6000);
     expect(report.labelsRevealedByHint).toBe(6000);
-    expect(report.results[0].labelsRevealed).toBe(6000);
+    expect(report.labelsRevealedByChallengeHints).toBe(6000);
+    expect(report.labelsRevealedByAnswers).toBe(6000);
     expect(report.binding.candidateDigest).toMatch(/^[0-9a-f]{64}$/);
     expect(report.binding.auditorNonce).toMatch(/^[0-9a-f]{64}$/);
     expect(report.binding.providerShare).toMatch(/^[0-9a-f]{64}$/);
@@ -152,7 +157,11 @@ describe('fairaudit pir audit', () => {
 
   test('a cheating provider (pir serve --tamper second-database) is reported as provider-rejected offline', async () => {
     const path = writePool(3000, 0.3, 0.3);
-    const provider = await startPoolProvider(readPoolFile(path), { idleTimeoutMs: 30_000, tamper: 'second-database' });
+    const provider = await startPoolProvider(readPoolFile(path), {
+      idleTimeoutMs: 30_000,
+      tamper: 'second-database',
+      transport: 'simplepir',
+    });
     providers.push(provider);
     const { code, stdout: out } = await runCliInProcess([
       'pir',
@@ -161,19 +170,25 @@ describe('fairaudit pir audit', () => {
       providerFileFor(provider.service),
       '--pool',
       path,
-      '--sample-size',
+      '--audit-set-size',
       '300',
-      '--test',
+      '--procedure',
       'fixed',
+      '--transport',
+      'simplepir',
       '--json',
     ]);
-    expect(code).toBe(0);
+    expect(code).toBe(3);
     expect(JSON.parse(out).decision).toBe('provider-rejected');
   });
 
   test('with --no-secret-challenge the same cheat is caught online, answer by answer', async () => {
     const path = writePool(3000, 0.3, 0.3);
-    const provider = await startPoolProvider(readPoolFile(path), { idleTimeoutMs: 30_000, tamper: 'flip-label' });
+    const provider = await startPoolProvider(readPoolFile(path), {
+      idleTimeoutMs: 30_000,
+      tamper: 'flip-label',
+      transport: 'simplepir',
+    });
     providers.push(provider);
     const { code, stdout: out } = await runCliInProcess([
       'pir',
@@ -182,14 +197,16 @@ describe('fairaudit pir audit', () => {
       providerFileFor(provider.service),
       '--pool',
       path,
-      '--sample-size',
+      '--audit-set-size',
       '300',
-      '--test',
+      '--procedure',
       'fixed',
       '--no-secret-challenge',
+      '--transport',
+      'simplepir',
       '--json',
     ]);
-    expect(code).toBe(0);
+    expect(code).toBe(3);
     const report = JSON.parse(out);
     expect(report.secretChallenge).toBe(false);
     expect(report.results[0].decision).toBe('provider-rejected');
@@ -197,7 +214,11 @@ describe('fairaudit pir audit', () => {
 
   test("pir serve --tamper replay: the second audit gets the first audit's transcript and rejects the provider offline", async () => {
     const path = writePool(3000, 0.3, 0.3);
-    const provider = await startPoolProvider(readPoolFile(path), { idleTimeoutMs: 30_000, tamper: 'replay' });
+    const provider = await startPoolProvider(readPoolFile(path), {
+      idleTimeoutMs: 30_000,
+      tamper: 'replay',
+      transport: 'simplepir',
+    });
     providers.push(provider);
     const audit = () =>
       runCliInProcess([
@@ -207,16 +228,18 @@ describe('fairaudit pir audit', () => {
         providerFileFor(provider.service),
         '--pool',
         path,
-        '--sample-size',
+        '--audit-set-size',
         '300',
-        '--test',
+        '--procedure',
         'fixed',
+        '--transport',
+        'simplepir',
         '--json',
       ]);
     const first = JSON.parse((await audit()).stdout);
     expect(first.results[0].decision).not.toBe('provider-rejected');
     const second = await audit();
-    expect(second.code).toBe(0);
+    expect(second.code).toBe(3);
     expect(JSON.parse(second.stdout).decision).toBe('provider-rejected');
     expect(JSON.parse(second.stdout).reason).toMatch(/^commitment: Z·A ≠ C·H/);
   });
@@ -241,11 +264,11 @@ describe('fairaudit pir audit', () => {
       providerFileFor(provider.service),
       '--pool',
       path,
-      '--test',
+      '--procedure',
       'fixed',
       '--json',
     ]);
-    expect(run.code).toBe(0);
+    expect(run.code).toBe(3);
     expect(JSON.parse(run.stdout).decision).toBe('provider-rejected');
     expect(JSON.parse(run.stdout).reason).toMatch(/^candidate list: the provider commits to a list with digest/);
   });
@@ -270,6 +293,8 @@ describe('fairaudit pir audit', () => {
       providerFileFor({ url: provider.service.url, token: 'c'.repeat(64) }),
       '--pool',
       path,
+      '--audit-set-size',
+      '50',
     ]);
     expect(wrong.code).toBe(2);
     expect(wrong.stderr).toMatch(
@@ -283,7 +308,16 @@ describe('fairaudit pir audit', () => {
     const path = writePool(100, 0.3, 0.3);
     const port = await closedPort();
     const { code, stderr: err } = await withToken(someToken, () =>
-      runCliInProcess(['pir', 'audit', '--provider', `http://127.0.0.1:${port}`, '--pool', path]),
+      runCliInProcess([
+        'pir',
+        'audit',
+        '--provider',
+        `http://127.0.0.1:${port}`,
+        '--pool',
+        path,
+        '--audit-set-size',
+        '50',
+      ]),
     );
     expect(code).toBe(2);
     expect(err).toContain(
@@ -291,12 +325,14 @@ describe('fairaudit pir audit', () => {
     );
   });
 
-  test('bad --alpha, --beta or --sample-size exit 2 before contacting the provider', async () => {
+  test('bad --alpha, --beta or --audit-set-size exit 2 before contacting the provider; --sample-size and --test were renamed', async () => {
     const path = writePool(100, 0.3, 0.3);
     for (const [flag, value, expected] of [
       ['--alpha', '2', /--alpha: expected a number in \(0, 1\), found 2/],
       ['--beta', '0', /--beta: expected a number in \(0, 1\), found 0/],
-      ['--sample-size', '1.5', /--sample-size: expected an integer ≥ 2, found 1\.5/],
+      ['--audit-set-size', '1.5', /--audit-set-size: expected an integer ≥ 2, found 1\.5/],
+      ['--sample-size', '40', /--sample-size: expected --audit-set-size N .*: the flag was renamed, found 40/],
+      ['--test', 'fixed', /--test: expected --procedure fixed, sequential or both .*: the flag was renamed/],
     ] as const) {
       const { code, stderr: err } = await runCliInProcess([
         'pir',
@@ -318,7 +354,7 @@ describe('fairaudit pir audit', () => {
     const path = join(folder, 'pool.csv');
     writeFileSync(
       path,
-      `group,label,decision\n${Array.from({ length: 50 }, (_, i) => `0,${i % 2},${i % 2}`).join('\n')}\n`,
+      `id,group,label,decision\n${Array.from({ length: 50 }, (_, i) => `${i},0,${i % 2},${i % 2}`).join('\n')}\n`,
     );
     const port = await closedPort();
     const { code, stderr: err } = await runCliInProcess([

@@ -41,7 +41,8 @@ describe('fairaudit pir serve | pir audit as two processes', () => {
     writeFileSync(pool, `${lines.join('\n')}\n`);
     const urlFile = join(folder, 'provider.json');
     const provider = run(['pir', 'serve', '--pool', pool, '--url-file', urlFile, '--idle-timeout', '30']);
-    const written = JSON.parse(await waitForFile(urlFile, 20_000));
+    // The provider builds its OPRF-masked table first (about 4 s of CPU for 2,778 labels; longer on a loaded machine).
+    const written = JSON.parse(await waitForFile(urlFile, 150_000));
     expect(written.format).toBe('fairaudit-pir-provider/1');
     expect(written.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
     expect(written.token).toMatch(/^[0-9a-f]{64}$/);
@@ -53,7 +54,7 @@ describe('fairaudit pir serve | pir audit as two processes', () => {
       urlFile,
       '--pool',
       pool,
-      '--sample-size',
+      '--audit-set-size',
       '600',
       '--json',
       '--shutdown',
@@ -64,10 +65,12 @@ describe('fairaudit pir serve | pir audit as two processes', () => {
     expect(report.results.map((result: { decision: string }) => result.decision)).toEqual(['reject', 'reject']);
     const served = await provider.done;
     expect(served.code).toBe(0);
-    expect(served.stdout).toMatch(/stopped: 1 commitments, \d+ queries answered/);
+    expect(served.stdout).toMatch(/stopped: 1 commitments, 610 evaluations answered, 0 evaluations refused/);
+    expect(report.transport).toBe('voprf');
+    expect(report.labelsRevealed).toBe(610);
     // The token is in the 0600 file only: never on the provider's or the auditor's output.
     expect(served.stdout + served.stderr + audit.stdout + audit.stderr).not.toContain(written.token);
-  });
+  }, 300_000);
 });
 
 describe('fairaudit pir serve: where the URL and token go', () => {
@@ -76,7 +79,7 @@ describe('fairaudit pir serve: where the URL and token go', () => {
     const pool = join(folder, 'pool.csv');
     writeFileSync(
       pool,
-      `group,label,decision\n${Array.from({ length: 64 }, (_, i) => `${i % 2},${i % 3 === 0 ? 1 : 0},${i % 3 === 0 ? 1 : 0}`).join('\n')}\n`,
+      `id,group,label,decision\n${Array.from({ length: 64 }, (_, i) => `${i},${i % 2},${i % 3 === 0 ? 1 : 0},${i % 3 === 0 ? 1 : 0}`).join('\n')}\n`,
     );
     return pool;
   }

@@ -63,7 +63,7 @@ describe('startProviderService(options): who may ask', () => {
     await new Promise((resolve) => setTimeout(resolve, 50));
     const ok = await fetch(`${service.url}/setup`, { headers: { authorization: `Bearer ${service.token}` } });
     expect(ok.status).toBe(200);
-    expect(JSON.parse(await ok.text()).protocol).toBe('fairaudit-pir/2');
+    expect(JSON.parse(await ok.text()).protocol).toBe('fairaudit-pir/3');
     expect(service.counters.refused).toBe(3);
     const connection = await ProviderConnection.connect(service, agreed);
     expect(await connection.retrieve([0, 1, 2, 3])).toEqual([1, 0, 0, 1]);
@@ -101,7 +101,7 @@ describe('startProviderService(options): who may ask', () => {
     const headers = { authorization: `Bearer ${service.token}` };
     const early = await fetch(`${service.url}/hint`, { headers });
     expect(early.status).toBe(409);
-    expect(await early.text()).toBe('no commitment yet: POST /commit with the audit nonce first');
+    expect(await early.text()).toBe('no commitment for this audit: POST /commit with its nonce first');
     const bad = await fetch(`${service.url}/commit`, { method: 'POST', headers, body: '{"nonce": "00"}' });
     expect(bad.status).toBe(400);
   });
@@ -139,15 +139,16 @@ describe('ProviderConnection.connect(endpoint, candidates): a binding, fresh com
     expect(service.counters.commitments).toBe(0);
   });
 
-  test('retrieving one label decrypts its whole column: labelsRevealed counts ℓ·k labels, not 1', async () => {
+  test('labelsRevealed() is N before any answer (the hint determines D); one answer decrypts its whole column', async () => {
     const service = await provide();
     const connection = await ProviderConnection.connect(service, agreed);
-    const { rows, entriesPerElement } = connection.parameters;
-    expect(connection.labelsRevealed()).toBe(0);
+    const { rows, entriesPerElement, entryCount } = connection.parameters;
+    expect(connection.labelsRevealed()).toBe(entryCount);
+    expect(connection.labelsRevealedByAnswers()).toBe(0);
     await connection.retrieve([0]);
-    expect(connection.labelsRevealed()).toBe(rows * entriesPerElement);
+    expect(connection.labelsRevealedByAnswers()).toBe(rows * entriesPerElement);
     await connection.retrieve([1]); // the same column
-    expect(connection.labelsRevealed()).toBe(rows * entriesPerElement);
+    expect(connection.labelsRevealedByAnswers()).toBe(rows * entriesPerElement);
     expect(connection.hintRevealsAllLabels()).toBe(true);
   });
 

@@ -70,7 +70,7 @@ describe('respirFlipBound(gap, tolerance, failureProbability, auditMinoritySize,
   });
 });
 
-describe('finitePopulationFactor(sampleSize, populationSize)', () => {
+describe('finitePopulationFactor(auditSetSize, populationSize)', () => {
   it('follows both branches of paper B Appendix D', () => {
     expect(finitePopulationFactor(200, 1000)).toBeCloseTo(1 - 199 / 1000, 15);
     expect(finitePopulationFactor(800, 1000)).toBeCloseTo((1 - 0.8) * (1 + 1 / 800), 15);

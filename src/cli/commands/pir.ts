@@ -1,47 +1,29 @@
 import type { Argv, CommandModule } from 'yargs';
-import { AUDIT_DESIGNS, type AuditDesign } from '../../audit/audit-design.js';
 import { readPoolFile } from '../../audit/pool-io.js';
-import { checkBothGroups, type ObliviousTest, runObliviousAudit } from '../../pir/oblivious-audit.js';
-import { PirVerificationError } from '../../pir/pir-verification-error.js';
-import { candidateListDigest } from '../../pir/candidate-digest.js';
-import { type ProviderEndpoint, ProviderConnection } from '../../pir/provider-connection.js';
-import { readProviderFile, writeProviderFile } from '../../pir/provider-file.js';
-import { startPoolProvider } from '../../pir/provider-from-pool.js';
-import type { ProviderService } from '../../pir/provider-service.js';
+import type { PirServer } from '../../pir/pir-server.js';
+import { writeProviderFile } from '../../pir/provider-file.js';
+import { type PoolProvider, startPoolProvider } from '../../pir/provider-from-pool.js';
+import { LABEL_TRANSPORTS, type LabelTransportName, type ProviderService } from '../../pir/provider-service.js';
 import { TAMPER_MODES, type TamperMode } from '../../pir/tamper.js';
-import { createCryptoRandom } from '../../util/crypto-random.js';
-import { createRandom, type Random, shuffleInPlace } from '../../util/random.js';
-import { checkErrorLevelFlags, checkIntegerFlag, checkNumberFlag, checkProbabilityFlag } from '../check-flag.js';
+import { VOPRF_SUITE } from '../../pir/voprf-suite.js';
+import { checkIntegerFlag, checkNumberFlag } from '../check-flag.js';
 import { inputError, isInputError } from '../../util/errors.js';
 import { commandGroup } from '../command-group.js';
+import { pirAuditCommand } from './pir-audit.js';
+import { requireIdColumn, SIMPLEPIR_NOTE, TRANSPORT_HELP } from './pir-transport-notes.js';
+import { pirVerifyCommand } from './pir-verify.js';
 
 interface ServeArguments {
   pool: string;
+  transport: LabelTransportName;
+  'max-evaluations'?: number;
+  threads: number;
   port: number;
   'idle-timeout': number;
   'max-batch': number;
   tamper?: string;
   'url-file'?: string;
   'print-token': boolean;
-}
-
-interface AuditArguments {
-  provider?: string;
-  'provider-file'?: string;
-  pool: string;
-  'sample-size': number;
-  design: AuditDesign;
-  sampling?: string;
-  canaries: number;
-  'batch-size': number;
-  tolerance: number;
-  alpha: number;
-  beta: number;
-  test: string;
-  seed?: string;
-  json: boolean;
-  shutdown: boolean;
-  'secret-challenge': boolean;
 }
 
 const serveCommand: CommandModule<object, ServeArguments> = {
@@ -55,6 +37,16 @@ const serveCommand: CommandModule<object, ServeArguments> = {
         demandOption: true,
         describe: 'pool file (Arrow or CSV): the candidate set and the model decisions',
       })
+      .option('transport', {
+        choices: LABEL_TRANSPORTS,
+        default: 'voprf' as LabelTransportName,
+        describe: TRANSPORT_HELP,
+      })
+      .option('max-evaluations', {
+        type: 'number',
+        describe: 'voprf: the most labels one audit may learn (default ⌈N/2⌉ + 1000)',
+      })
+      .option('threads', { type: 'number', default: 1, describe: 'voprf: threads to build the label table on' })
       .option('port', { type: 'number', default: 0, describe: 'TCP port on 127.0.0.1 (0: any free port)' })
       .option('idle-timeout', {
         type: 'number',
@@ -86,8 +78,15 @@ const serveCommand: CommandModule<object, ServeArguments> = {
     checkIntegerFlag('--port', argv.port, 0, 65535);
     checkIntegerFlag('--max-batch', argv['max-batch'], 1, 4096);
     checkNumberFlag('--idle-timeout', argv['idle-timeout'], { low: 0, high: 86_400, lowOpen: true }, 'seconds');
+    checkIntegerFlag('--threads', argv.threads, 1, 64);
     const pool = readPoolFile(argv.pool);
+    requireIdColumn(pool, '--pool');
+    if (argv['max-evaluations'] !== undefined)
+      checkIntegerFlag('--max-evaluations', argv['max-evaluations'], 1, pool.size);
     const provider = await startPoolProvider(pool, {
+      transport: argv.transport,
+      threads: argv.threads,
+      ...(argv['max-evaluations'] === undefined ? {} : { maxEvaluationsPerAudit: argv['max-evaluations'] }),
       port: argv.port,
       idleTimeoutMs: argv['idle-timeout'] * 1000,
       maxBatch: argv['max-batch'],
@@ -103,13 +102,10 @@ const serveCommand: CommandModule<object, ServeArguments> = {
       }
       throw error;
     });
-    const { parameters } = provider.server;
     if (argv['url-file']) await writeUrlFileOrStop(argv['url-file'], provider.service);
     else if (!argv['print-token']) await refuseWithoutToken(provider.service);
     process.stdout.write(
-      `fairaudit pir serve: ${pool.size} candidates packed in ${provider.packMs.toFixed(0)} ms ` +
-        `(p = ${parameters.plaintextModulus}, D ${parameters.rows}×${parameters.columns}; per audit a commitment bound to its nonce: hint ${(provider.hintBytes / 1e6).toFixed(2)} MB, ` +
-        `proof ${(provider.proofBytes / 1e6).toFixed(2)} MB)${argv.tamper ? `, CHEATING: ${argv.tamper}` : ''}\n` +
+      `fairaudit pir serve: ${servedDescription(provider)}${argv.tamper ? `, CHEATING: ${argv.tamper}` : ''}\n` +
         `listening on ${provider.service.url} (stops after ${argv['idle-timeout']} s idle or POST /shutdown)` +
         `${argv['url-file'] ? `; URL and bearer token in ${argv['url-file']} (mode 0600)` : ''}\n` +
         `${argv['print-token'] ? `token ${provider.service.token}\n` : ''}`,
@@ -122,10 +118,29 @@ const serveCommand: CommandModule<object, ServeArguments> = {
     process.off('SIGTERM', stop);
     const { counters } = provider.service;
     process.stdout.write(
-      `stopped: ${counters.commitments} commitments, ${counters.queries} queries answered, ${counters.bytesIn} bytes in, ${counters.bytesOut} bytes out, ${counters.refused} requests refused (Host or token)\n`,
+      `stopped: ${counters.commitments} commitments, ${counters.queries} ${provider.transport === 'voprf' ? 'evaluations' : 'queries'} answered` +
+        `${provider.labelProvider ? `, ${provider.labelProvider.counters.evaluationsRefused} evaluations refused (beyond a budget or off the group)` : ''}, ` +
+        `${counters.bytesIn} bytes in, ${counters.bytesOut} bytes out, ${counters.refused} requests refused (Host or token)\n`,
     );
   },
 };
+
+/** What pir serve says it serves, per transport. */
+function servedDescription(provider: PoolProvider): string {
+  if (provider.labelProvider) {
+    const { labels, maxEvaluationsPerAudit } = provider.labelProvider;
+    return (
+      `${labels.entryCount} labels masked under a fresh ${VOPRF_SUITE} key in ${provider.packMs.toFixed(0)} ms ` +
+      `(T ${(provider.hintBytes / 1e3).toFixed(1)} kB; at most ${maxEvaluationsPerAudit} labels per audit, each audit's commitment bound to its nonce)`
+    );
+  }
+  const { parameters } = provider.server as PirServer;
+  return (
+    `${parameters.entryCount} candidates packed in ${provider.packMs.toFixed(0)} ms ` +
+    `(p = ${parameters.plaintextModulus}, D ${parameters.rows}×${parameters.columns}; per audit a commitment bound to its nonce: ` +
+    `hint ${(provider.hintBytes / 1e6).toFixed(2)} MB, proof ${(provider.proofBytes / 1e6).toFixed(2)} MB; ${SIMPLEPIR_NOTE})`
+  );
+}
 
 /**
  * Writes the provider file (URL and token, mode 0600); when that fails the service is
@@ -161,224 +176,9 @@ async function refuseWithoutToken(service: ProviderService): Promise<never> {
   });
 }
 
-/** The environment variable that holds the bearer token when pir audit is given --provider URL. */
-const TOKEN_VARIABLE = 'FAIRAUDIT_PIR_TOKEN';
-
-/**
- * The provider to audit: --provider-file FILE (URL and token, as pir serve --url-file
- * wrote it; a warning when others may read it), or --provider URL with the token in
- * FAIRAUDIT_PIR_TOKEN. Exactly one of the two flags.
- */
-function providerEndpoint(argv: AuditArguments): ProviderEndpoint {
-  if ((argv.provider === undefined) === (argv['provider-file'] === undefined)) {
-    throw inputError({
-      where: '--provider-file/--provider',
-      expected: `exactly one of --provider-file FILE (written by pir serve --url-file) or --provider URL (token in ${TOKEN_VARIABLE})`,
-      found: argv.provider === undefined ? 'neither' : 'both',
-    });
-  }
-  if (argv['provider-file'] !== undefined) {
-    const file = readProviderFile(argv['provider-file'], '--provider-file');
-    if ((file.mode & 0o077) !== 0) {
-      process.stderr.write(
-        `warning: ${argv['provider-file']} has mode 0${file.mode.toString(8)}: other users may read the provider's token (pir serve writes it 0600)\n`,
-      );
-    }
-    return { url: file.url, token: file.token };
-  }
-  const token = process.env[TOKEN_VARIABLE];
-  if (token === undefined || !/^[0-9a-f]{64}$/.test(token)) {
-    throw inputError({
-      where: TOKEN_VARIABLE,
-      expected:
-        "the provider's bearer token (64 hex digits, as pir serve --url-file writes it) when --provider URL is given",
-      found: token === undefined ? 'nothing' : `${token.length} characters`,
-    });
-  }
-  return { url: argv.provider as string, token };
-}
-
-const auditCommand: CommandModule<object, AuditArguments> = {
-  command: 'audit',
-  describe:
-    'Auditor: draw S ⊂ C, plant canaries, retrieve labels through verified PIR, run the fixed and sequential audits',
-  builder: (yargs: Argv) =>
-    yargs
-      .option('provider-file', {
-        type: 'string',
-        describe: 'the file pir serve --url-file wrote: the provider URL (http://127.0.0.1:PORT) and its bearer token',
-      })
-      .option('provider', {
-        type: 'string',
-        describe: `the provider URL, http://127.0.0.1:PORT, with the token in ${TOKEN_VARIABLE}`,
-      })
-      .option('pool', {
-        type: 'string',
-        demandOption: true,
-        describe: 'the candidate set: its group column (and, for the canaries only, the decisions the auditor knows)',
-      })
-      .option('sample-size', { type: 'number', default: 1000, describe: 'n = |S| (canaries excluded)' })
-      .option('design', {
-        choices: AUDIT_DESIGNS,
-        default: 'uniform' as AuditDesign,
-        describe:
-          'how S is drawn from C: uniform, or stratified by group with proportional or balanced allocation (as in respir configs)',
-      })
-      .option('sampling', { type: 'string', hidden: true, describe: 'Removed: --design' })
-      .option('canaries', { type: 'number', default: 10, describe: 'k, candidates with known labels planted in S' })
-      .option('batch-size', { type: 'number', default: 64, describe: 'PIR queries per request' })
-      .option('tolerance', {
-        type: 'number',
-        default: 0.05,
-        describe: 'ε (δ of paper A): the tolerance on the demographic-parity gap of S',
-      })
-      .option('alpha', { type: 'number', default: 0.05 })
-      .option('beta', { type: 'number', default: 0.2 })
-      .option('test', { type: 'string', choices: ['fixed', 'sequential', 'both'], default: 'both' })
-      .option('seed', {
-        type: 'string',
-        describe:
-          'replay the draw of S and of the canaries from this seed (tests and demonstrations only: the provider can then predict S); default: node:crypto',
-      })
-      .option('secret-challenge', {
-        type: 'boolean',
-        default: true,
-        describe:
-          "VeriSimplePIR's secret-challenge preprocessing (--no-secret-challenge: Figure 3's public checks only)",
-      })
-      .option('json', { type: 'boolean', default: false, describe: 'print the results as one JSON object' })
-      .option('shutdown', {
-        type: 'boolean',
-        default: false,
-        describe: 'stop the provider afterwards',
-      }) as Argv<AuditArguments>,
-  handler: async (argv) => {
-    checkIntegerFlag('--canaries', argv.canaries, 0, 10_000);
-    checkIntegerFlag('--batch-size', argv['batch-size'], 1, 4096);
-    checkIntegerFlag('--sample-size', argv['sample-size'], 2);
-    checkProbabilityFlag('--tolerance', argv.tolerance);
-    checkErrorLevelFlags(argv.alpha, argv.beta);
-    if (argv.sampling !== undefined) {
-      throw inputError({
-        where: '--sampling',
-        expected: '--design uniform, proportional or balanced (the flag was renamed; stratified is now proportional)',
-        found: argv.sampling,
-      });
-    }
-    const pool = readPoolFile(argv.pool);
-    checkBothGroups(pool.group, `${pool.source}: column group`);
-    const endpoint = providerEndpoint(argv);
-    const candidateDigest = candidateListDigest(pool.id, pool.group);
-    let connection: ProviderConnection;
-    try {
-      connection = await ProviderConnection.connect(
-        endpoint,
-        { entryCount: pool.size, entryBits: 1, digest: candidateDigest },
-        { secretChallenge: argv['secret-challenge'] },
-      );
-    } catch (error) {
-      if (!(error instanceof PirVerificationError)) throw error;
-      if (argv.shutdown) await ProviderConnection.requestShutdown(endpoint);
-      if (argv.json) {
-        process.stdout.write(
-          `${JSON.stringify({ provider: endpoint.url, decision: 'provider-rejected', reason: error.message })}\n`,
-        );
-      } else {
-        process.stdout.write(
-          `provider ${endpoint.url}: provider-rejected during the offline phase (${error.message})\n`,
-        );
-      }
-      return;
-    }
-    const seed = argv.seed;
-    if (seed !== undefined) {
-      process.stderr.write(
-        `warning: --seed ${JSON.stringify(seed)} makes S and the canaries predictable to anyone who knows the seed; a real audit leaves --seed out\n`,
-      );
-    }
-    const drawRandom = (stream: string): Random =>
-      seed === undefined ? createCryptoRandom() : createRandom(`${seed}${stream}`);
-    const random = drawRandom('');
-    const candidates = shuffleInPlace(
-      random,
-      Array.from({ length: pool.size }, (_, i) => i),
-    );
-    const canaries = candidates.slice(0, argv.canaries).map((index) => ({ index, label: pool.decision[index] }));
-    const tests: ObliviousTest[] = argv.test === 'both' ? ['fixed', 'sequential'] : [argv.test as ObliviousTest];
-    const results = [];
-    for (const test of tests) {
-      results.push(
-        await runObliviousAudit(
-          connection,
-          {
-            groups: pool.group,
-            sampleSize: Math.min(argv['sample-size'], pool.size),
-            design: argv.design,
-            canaries,
-            batchSize: argv['batch-size'],
-            test,
-            tolerance: argv.tolerance,
-            alpha: argv.alpha,
-            beta: argv.beta,
-          },
-          drawRandom(`:${test}`),
-        ),
-      );
-    }
-    if (argv.shutdown) await connection.shutdown();
-    const { parameters, traffic, binding } = connection;
-    const labelsRevealed = connection.labelsRevealed();
-    const labelsRevealedByHint = connection.hintRevealsAllLabels() ? pool.size : null;
-    if (argv.json) {
-      const hex = (bytes: Uint8Array) => Buffer.from(bytes).toString('hex');
-      process.stdout.write(
-        `${JSON.stringify({
-          provider: connection.url,
-          candidates: pool.size,
-          plaintextModulus: parameters.plaintextModulus,
-          rows: parameters.rows,
-          columns: parameters.columns,
-          secretChallenge: connection.client.secretChallenge,
-          binding: {
-            candidateDigest: hex(binding.candidateDigest),
-            auditorNonce: hex(binding.auditorNonce),
-            providerShare: hex(binding.providerShare),
-          },
-          labelsRevealed,
-          labelsRevealedByHint,
-          offlineBytesReceived: traffic.offlineBytesReceived,
-          offlineBytesSent: traffic.offlineBytesSent,
-          offlineMs: traffic.offlineMs,
-          results,
-        })}\n`,
-      );
-      return;
-    }
-    process.stdout.write(
-      `provider ${connection.url}: ${pool.size} candidates, candidate list and commitment bound to this audit's nonce, digest verified (‖Z‖∞ ≤ p·ℓ, Z·A = C·H)` +
-        `${connection.client.secretChallenge ? ' and secret challenge C installed' : ' (public challenge only)'} in ${traffic.offlineMs.toFixed(0)} ms, ` +
-        `${(traffic.offlineBytesReceived / 1e6).toFixed(2)} MB down, ${(traffic.offlineBytesSent / 1e6).toFixed(2)} MB up offline\n`,
-    );
-    for (const result of results) {
-      process.stdout.write(
-        `${result.test === 'fixed' ? 'fixed-size DP audit (paper B)' : 'sequential GLR audit (paper A)'}: ${result.decision}` +
-          `${result.reason ? ` (${result.reason})` : ''}\n` +
-          `  labels used ${result.labelsUsed}, PIR queries ${result.pirQueries}, canaries checked ${result.canariesChecked}, ` +
-          `gap d_S = ${Number.isFinite(result.gap) ? result.gap.toFixed(4) : 'n/a'}, statistic ${result.statistic.toFixed(4)}\n` +
-          `  sent ${result.bytesSent} bytes, received ${result.bytesReceived} bytes, ${result.onlineMs.toFixed(0)} ms online, ` +
-          `labels the answers reveal ${result.labelsRevealed}\n`,
-      );
-    }
-    process.stdout.write(
-      `what the auditor learned: the answers decrypt ${labelsRevealed} of ${pool.size} labels (whole columns of D); ` +
-        `${labelsRevealedByHint === null ? 'the hint alone is not shown to reveal them all (m > n or A mod 2 rank-deficient)' : `the hint alone determines all ${pool.size} (H = D·A with A of full row rank)`}\n`,
-    );
-  },
-};
-
-/** `fairaudit pir serve|audit`: the two sides of the oblivious audit over loopback HTTP. */
+/** `fairaudit pir serve|audit|verify`: the two sides of the oblivious audit over loopback HTTP, and the third party. */
 export const pirCommand = commandGroup(
   'pir',
-  'Oblivious audit through verifiable PIR: the provider (serve) and the auditor (audit) on 127.0.0.1',
-  [serveCommand, auditCommand],
+  'Oblivious audit: the provider (serve) and the auditor (audit) on 127.0.0.1, and a third party (verify)',
+  [serveCommand, pirAuditCommand, pirVerifyCommand],
 );

@@ -1,6 +1,7 @@
 import type { CommandModule } from 'yargs';
 import { benchCalibrateCommand } from './calibrate.js';
 import { benchGlrCommand } from './glr.js';
+import { benchObliviousCommand } from './oblivious.js';
 import { benchPirCommand } from './pir.js';
 import { benchPaperACommand } from './paper-a.js';
 import { benchRunnerCommand } from './runner.js';
@@ -14,5 +15,6 @@ export const benchCommands: CommandModule<any, any>[] = [
   benchRunnerCommand,
   benchPaperACommand,
   benchPirCommand,
+  benchObliviousCommand,
   benchRespirCommand,
 ];
