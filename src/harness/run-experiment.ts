@@ -35,6 +35,7 @@ import {
   resultsArtifact,
 } from './run-record.js';
 import { type ChunkRunner, kindModuleFile, WorkerPool } from './worker-pool.js';
+import { type LoadAverage, loadAverage, machine, processCpuSeconds } from './machine.js';
 
 /**
  * Completed chunks are checkpointed together at most this often (milliseconds): a run
@@ -365,12 +366,19 @@ function checkContexts(run: RunPlan, runner: ChunkRunner, done: ResumeState['don
   return Promise.all(checks).then(() => undefined);
 }
 
+/** When a run started: the clock, the process's CPU seconds and the load average then. */
+interface RunStart {
+  at: Date;
+  cpuSeconds: number;
+  loadAverage: LoadAverage;
+}
+
 /**
  * Stage 4 (write): results.arrow in canonical order, streamed from the checkpoints in
  * record batches (ResultsWriter), run.json with its SHA-256, the plan and the
  * provenance, then the checkpoints go.
  */
-function writeResults(run: RunPlan, outcomes: ChunkOutcomes, started: Date, checkpoints: Checkpoints): number {
+function writeResults(run: RunPlan, outcomes: ChunkOutcomes, started: RunStart, checkpoints: Checkpoints): number {
   const writer = new ResultsWriter(run.written.resultsFile, run.plan, run.kind);
   let written: ReturnType<ResultsWriter['close']>;
   try {
@@ -383,7 +391,7 @@ function writeResults(run: RunPlan, outcomes: ChunkOutcomes, started: Date, chec
     throw error;
   }
   const finished = new Date();
-  const wallSeconds = (finished.getTime() - started.getTime()) / 1000;
+  const wallSeconds = (finished.getTime() - started.at.getTime()) / 1000;
   const artifacts = [
     {
       file: 'results.arrow',
@@ -401,7 +409,10 @@ function writeResults(run: RunPlan, outcomes: ChunkOutcomes, started: Date, chec
     threads: outcomes.threads,
     shard: run.shard,
     wallSeconds,
-    startedAt: started.toISOString(),
+    cpuSeconds: processCpuSeconds() - started.cpuSeconds,
+    machine: machine(),
+    loadAverage: { started: started.loadAverage, finished: loadAverage() },
+    startedAt: started.at.toISOString(),
     finishedAt: finished.toISOString(),
     resumedChunks: outcomes.resumedChunks,
     ranChunks: outcomes.ranChunks,
@@ -427,7 +438,7 @@ function writeResults(run: RunPlan, outcomes: ChunkOutcomes, started: Date, chec
  * Throws InputError for bad input (exit 2); the output folder is then as it was.
  */
 export async function runExperiment(config: ExperimentConfig, options: RunOptions = {}): Promise<RunSummary> {
-  const started = new Date();
+  const started: RunStart = { at: new Date(), cpuSeconds: processCpuSeconds(), loadAverage: loadAverage() };
   const run = planRun(config, options);
   const folder: OutputFolder = claimOutputFolder(run.written.outDirectory, {
     experiment: config.experiment,

@@ -7,6 +7,7 @@ import { packageRoot } from '../util/paths.js';
 import { MAX_JSON_FILE_BYTES, readFileCapped } from '../util/read-capped.js';
 import { configFromObject, EAGER_CELL_LIMIT, type ExperimentConfig } from './config.js';
 import type { KindRunner } from './kind-runner.js';
+import type { LoadAverage, Machine } from './machine.js';
 import { findKindRunner } from './kind-runners.js';
 import { buildPlan, type GridColumn, PLAN_FINGERPRINT_FORMAT, type Plan, type PlanCell, type Shard } from './plan.js';
 
@@ -33,6 +34,12 @@ export interface Provenance {
   threads: number | null;
   shard: Shard | null;
   wallSeconds: number;
+  /** CPU seconds (user + system) of the process over the run, worker threads included. */
+  cpuSeconds: number;
+  /** The CPU model and logical cores of the machine. */
+  machine: Machine;
+  /** The 1-, 5- and 15-minute load averages when the run started and when it finished. */
+  loadAverage: { started: LoadAverage; finished: LoadAverage };
   startedAt: string;
   finishedAt: string;
   /** Chunks taken from checkpoints of an interrupted run (--resume). */
