@@ -110,7 +110,8 @@ function explainRows(
           : `Audit run on a calibrated synthetic pool (decision counts from Table 1; scores and logits from an assumed generative model). ${sourced.reason ?? ''}`.trim(),
       };
     }
-    const data = sourced.cached ? 'real data, trained model (cached)' : 'real data, trained model';
+    // Whether the model came from the cache is provenance (run.json), not a result: the same words either way.
+    const data = 'real data, trained model';
     if (row.status === 'within') return { ...row, pool: poolName, data, verdict: 'reproduced', why: '' };
     if (row.status === 'missing' || row.status === 'unmapped')
       return { ...row, pool: poolName, data, verdict: 'missing', why: row.note };

@@ -59,6 +59,11 @@ export interface RunOptions {
   force?: boolean;
   /** Who runs, in words, recorded in the folder's lock (default "fairaudit run <experiment>"). */
   command?: string;
+  /**
+   * Facts about this run that may differ between runs with equal results (a model read
+   * from the cache or trained), recorded in run.json's provenance and nowhere else.
+   */
+  provenanceNotes?: Record<string, string>;
   /** Called with (replicates done, replicates in this run) as chunks complete. */
   onProgress?: (done: number, total: number) => void;
   /** Called with a notice for the user (a stale lock taken over), as it happens. */
@@ -104,6 +109,7 @@ interface RunPlan {
   chunks: number;
   rows: number;
   written: Pick<RunSummary, 'outDirectory' | 'resultsFile' | 'runFile' | 'rows' | 'cells'>;
+  provenanceNotes?: Record<string, string>;
 }
 
 /** Stage 3 (run): how many chunks came from checkpoints and how many ran now. */
@@ -128,7 +134,16 @@ function planRun(config: ExperimentConfig, options: RunOptions): RunPlan {
     rows,
     cells: plan.cellCount,
   };
-  return { config, kind, plan, shard: options.shard ?? null, chunks, rows, written };
+  return {
+    config,
+    kind,
+    plan,
+    shard: options.shard ?? null,
+    chunks,
+    rows,
+    written,
+    provenanceNotes: options.provenanceNotes,
+  };
 }
 
 /**
@@ -416,6 +431,7 @@ function writeResults(run: RunPlan, outcomes: ChunkOutcomes, started: RunStart, 
     finishedAt: finished.toISOString(),
     resumedChunks: outcomes.resumedChunks,
     ranChunks: outcomes.ranChunks,
+    ...(run.provenanceNotes === undefined ? {} : { notes: run.provenanceNotes }),
   });
   writeFileAtomic(run.written.runFile, `${JSON.stringify(record, null, 2)}\n`);
   checkpoints.clear();
