@@ -130,3 +130,27 @@ describe('equivalenceTest(result, margin), differenceInterval(result, confidence
     expect(high).toBeCloseTo(1 + 0.5 * 1.959963984540054, 12);
   });
 });
+
+describe('bootstrapRatio(base, head, confidence, resamples, random)', () => {
+  it('gives the geometric mean of the round ratios and a percentile interval around it', async () => {
+    const { bootstrapRatio } = await import('../../../src/stats/two-sample/bootstrap-ratio.js');
+    const { createRandom } = await import('../../../src/util/random.js');
+    const base = [10, 12, 11, 10, 13, 12];
+    const head = [8, 9.5, 8.9, 8.1, 10.3, 9.7];
+    const result = bootstrapRatio(base, head, 0.95, 2000, createRandom('test'));
+    // By hand: exp(mean(log(head / base))).
+    const expected = Math.exp(base.reduce((sum, b, i) => sum + Math.log(head[i] / b), 0) / base.length);
+    expect(result.ratio).toBeCloseTo(expected, 14);
+    expect(result.low).toBeLessThan(result.ratio);
+    expect(result.high).toBeGreaterThan(result.ratio);
+    // Every round's ratio lies in [0.79, 0.81]: so does every resample's geometric mean.
+    expect(result.low).toBeGreaterThanOrEqual(0.79);
+    expect(result.high).toBeLessThanOrEqual(0.81);
+    expect(bootstrapRatio([5, 5], [5, 5], 0.9, 100, createRandom('x'))).toEqual({
+      ratio: 1,
+      low: 1,
+      high: 1,
+      rounds: 2,
+    });
+  });
+});
