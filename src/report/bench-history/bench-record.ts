@@ -8,7 +8,7 @@ import { InputError } from '../../util/errors.js';
 import { makeFolder } from '../../util/make-folder.js';
 
 /** Where bench records go unless --record names another store. */
-export const DEFAULT_BENCH_STORE = 'results/bench-history.jsonl';
+export const DEFAULT_BENCH_STORE = 'docs/benchmarks/history.jsonl';
 
 /** One figure of one bench command, with the environment it was measured in: a line of the store. */
 export interface BenchRecord {

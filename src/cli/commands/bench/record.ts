@@ -20,7 +20,7 @@ function parseFigures(text: string): unknown {
 /**
  * withRecording(command) gives a bench command `--record [STORE]`: the command runs with
  * --json, its output is printed as usual, and each numeric figure is appended to the
- * store (JSON lines, default results/bench-history.jsonl) with its environment: commit,
+ * store (JSON lines; docs/benchmarks/history.jsonl is the history page's) with its environment: commit,
  * dirty flag, Node version, CPU model, cores, load average before and after, date, and
  * the repeats behind it (the command's --runs or --repetitions).
  */
@@ -33,7 +33,7 @@ export function withRecording(command: CommandModule<any, any>): CommandModule<a
       const built = (typeof command.builder === 'function' ? command.builder(yargs) : yargs) as Argv;
       return built.option('record', {
         type: 'string',
-        describe: `append the figures with their environment to a store of JSON lines (default ${DEFAULT_BENCH_STORE})`,
+        describe: `append the figures with their environment to this store of JSON lines (the history page reads ${DEFAULT_BENCH_STORE})`,
       });
     },
     handler: async (args) => {
