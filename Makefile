@@ -1,7 +1,7 @@
 # fairaudit: the README's commands. `make test` is what CI runs.
 FAIRAUDIT := bin/fairaudit
 
-.PHONY: all build test typecheck lint unit reproduce reproduce-variability bench clean
+.PHONY: all build test typecheck lint unit reproduce reproduce-variability bench regress clean
 
 all: build
 
@@ -40,6 +40,11 @@ bench: build
 	$(FAIRAUDIT) bench pir
 	$(FAIRAUDIT) bench respir
 	$(FAIRAUDIT) bench paper-a
+
+## Regression run against BASE (a git ref): results and speed of both builds, one report, exit 1 on a
+## regression (scripts/regress.sh; REGRESS_SUITE=tiny for a quick one). Example: make regress BASE=main
+regress: build
+	scripts/regress.sh $(BASE)
 
 clean:
 	rm -rf dist results/*

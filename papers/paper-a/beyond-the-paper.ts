@@ -10,7 +10,7 @@ import { configFromObject, type ExperimentConfig, type Override, readConfigObjec
 import { type RunSummary, runExperiment } from '../../src/harness/run-experiment.js';
 import { ACCESS_REGIMES, decisionAndQueries } from './access-table.js';
 import { declaredLogitBounds, REPRODUCTION_CALIBRATION } from './error-control/settings.js';
-import type { SourcedPool } from './pool-sources.js';
+import { cacheNotes, type SourcedPool } from './pool-sources.js';
 import { PAPER_A_BASE_POOLS } from './pools.js';
 
 /** The experiment of Tables 2 and 3 recomputed with the error-controlled tests (results/paper-a/beyond-the-paper/). */
@@ -75,6 +75,7 @@ export function beyondConfig(input: BeyondThePaperInput): ExperimentConfig {
     },
     input.configFile,
     input.overrides,
+    { baseDirectory: input.out },
   );
 }
 
@@ -95,6 +96,7 @@ export async function runBeyondThePaper(input: BeyondThePaperInput): Promise<Bey
     outDirectory: directory,
     threads: input.threads,
     onProgress: (completed, total) => input.progress(`audits: ${config.experiment}`, completed, total),
+    provenanceNotes: cacheNotes(input.pools),
   });
   const report = await writeReport(directory, { png: input.png });
   return { experiment: config.experiment, directory, summary, reportPath: report.reportPath };

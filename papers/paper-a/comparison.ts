@@ -159,7 +159,8 @@ function explainRows(
           : `${ON_SYNTHETIC} ${sourced.reason ?? ''}`.trim(),
       };
     }
-    const data = sourced.cached ? 'real data, trained model (cached)' : 'real data, trained model';
+    // Whether the model came from the cache is provenance (run.json), not a result: the same words either way.
+    const data = 'real data, trained model';
     if (row.status === 'within') return { ...row, pool: poolName, data, verdict: 'reproduced', why: '' };
     if (row.status === 'missing' || row.status === 'unmapped')
       return { ...row, pool: poolName, data, verdict: 'missing', why: row.note };

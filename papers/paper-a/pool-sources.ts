@@ -72,3 +72,15 @@ export function calibratedPools(
     cached: null,
   }));
 }
+
+/** Where each trained pool's model came from (cache or training), for run.json's provenance. */
+export function cacheNotes(pools: readonly SourcedPool[]): Record<string, string> {
+  return Object.fromEntries(
+    pools
+      .filter((entry) => entry.cached !== null)
+      .map((entry) => [
+        `pool ${entry.pool.name}`,
+        entry.cached ? 'trained model, cached' : 'trained model, trained now',
+      ]),
+  );
+}

@@ -23,7 +23,13 @@ import {
   countsSentence,
   type ReproductionCounts,
 } from '../../src/report/reproduction-status.js';
-import { calibratedPools, poolProvenance, type SourcedPool, type TrainedPoolsProvider } from './pool-sources.js';
+import {
+  cacheNotes,
+  calibratedPools,
+  poolProvenance,
+  type SourcedPool,
+  type TrainedPoolsProvider,
+} from './pool-sources.js';
 import { runBeyondThePaper } from './beyond-the-paper.js';
 import type { PaperALayoutOptions } from './report-layout.js';
 import { trainedPools } from './trained-pools.js';
@@ -108,6 +114,7 @@ export function shortReason(message: string): string {
  * description, then the user's --set overrides, validated like the file itself.
  */
 function configWithPools(
+  out: string,
   file: string,
   pools: readonly SourcedPool[],
   files: Map<string, string>,
@@ -124,6 +131,7 @@ function configWithPools(
     { ...raw, ...(notice ? { description: notice } : {}), grid: { ...grid, pool } },
     file,
     overrides,
+    { baseDirectory: out },
   );
 }
 
@@ -211,10 +219,12 @@ async function makePools(plan: PaperAPlan, options: PaperAOptions): Promise<Sour
 
 /** Stage 3: the pools as <out>/pools/*.arrow with pools.json, and what the runs' reports need to know of them. */
 function writePools(out: string, pools: SourcedPool[], started: number): WrittenPools {
+  // Pool files named relative to the results folder (the configs' base folder), so two
+  // folders with equal pools give equal plans, fingerprints and results.
   const files = new Map<string, string>();
   for (const entry of pools) {
-    const file = join(out, 'pools', `${entry.pool.name}.arrow`);
-    writePoolFile(file, entry.auditPool);
+    const file = join('pools', `${entry.pool.name}.arrow`);
+    writePoolFile(join(out, file), entry.auditPool);
     files.set(entry.pool.name, file);
   }
   const { mode, calibrated, chartNote } = describeMode(pools);
@@ -225,7 +235,6 @@ function writePools(out: string, pools: SourcedPool[], started: number): Written
     origin: entry.origin,
     reason: entry.reason,
     loaderMessage: entry.loaderMessage,
-    cached: entry.cached,
     file: files.get(entry.pool.name) as string,
     source: entry.auditPool.source,
     rows: entry.auditPool.size,
@@ -241,9 +250,15 @@ function writePools(out: string, pools: SourcedPool[], started: number): Written
   const layoutOptions: PaperALayoutOptions = {
     notice,
     chartNote: chartNote ?? null,
-    pools: pools.map((entry) => poolProvenance(entry, files.get(entry.pool.name))),
+    // Cache state differs between a cold and a warm run: it goes to run.json's provenance only.
+    pools: pools.map((entry) => ({ ...poolProvenance(entry, files.get(entry.pool.name)), cached: null })),
   };
-  const summary = records.map(({ name, origin, reason, cached }) => ({ name, origin, reason, cached }));
+  const summary = pools.map((entry) => ({
+    name: entry.pool.name,
+    origin: entry.origin,
+    reason: entry.reason,
+    cached: entry.cached,
+  }));
   return {
     pools,
     files,
@@ -294,6 +309,7 @@ async function runAndReport(
   options: PaperAOptions,
 ) {
   const config = configWithPools(
+    plan.out,
     run.file,
     written.pools,
     written.files,
@@ -306,11 +322,12 @@ async function runAndReport(
     outDirectory: run.directory,
     threads: options.threads,
     onProgress: (completed, total) => plan.progress(`audits: ${config.experiment}`, completed, total),
+    provenanceNotes: cacheNotes(written.pools),
   });
   plan.progress(`report: ${config.experiment}`);
   // Pool files relative to the folder, so a moved or copied results folder still finds them.
   const pools = written.layoutOptions.pools.map((pool) =>
-    pool.file ? { ...pool, file: relative(run.directory, pool.file) } : pool,
+    pool.file ? { ...pool, file: relative(run.directory, join(plan.out, pool.file)) } : pool,
   );
   writePaperLayoutManifest(run.directory, { layout: 'paper-a', options: { ...written.layoutOptions, pools } });
   const report = await writeReport(run.directory, { png: options.png });
@@ -446,14 +463,13 @@ function reproductionReadme(result: PaperAReproduction, rows: PaperAComparisonRo
   lines.push(`Mode: **${result.mode}**.`, '');
   lines.push('| pool | data | why |', '|---|---|---|');
   for (const pool of result.pools) {
-    const data =
-      pool.origin === 'trained-model' ? `trained model${pool.cached ? ' (cached)' : ''}` : 'calibrated synthetic';
+    const data = pool.origin === 'trained-model' ? 'trained model' : 'calibrated synthetic';
     lines.push(`| ${pool.name} | ${data} | ${(pool.reason ?? '').replaceAll('|', '\\|').replaceAll('\n', ' ')} |`);
   }
   lines.push('', '## Outputs', '');
   for (const run of result.runs) {
     lines.push(
-      `- \`${run.experiment}\`: ${run.cells} cells, ${run.rows} replicate audits in ${run.auditSeconds.toFixed(2)} s on ${run.threads} thread(s); report: \`${run.reportPath}\``,
+      `- \`${run.experiment}\`: ${run.cells} cells, ${run.rows} replicate audits; report: \`${relative(result.outDirectory, run.reportPath) || 'report.html'}\` (times in its run.json provenance)`,
     );
   }
   lines.push(
@@ -490,7 +506,6 @@ function reproductionReadme(result: PaperAReproduction, rows: PaperAComparisonRo
     }
     lines.push('');
   }
-  lines.push(`Total time ${result.seconds.total.toFixed(1)} s (pools ${result.seconds.pools.toFixed(1)} s).`, '');
   return lines.join('\n');
 }
 

@@ -75,8 +75,9 @@ export async function runSeedPairs(
     const pools = perDataset.flatMap((dataset) => dataset[k].pools);
     const grid = (raw.grid ?? {}) as Record<string, unknown>;
     const poolGrid = pools.map((entry) => {
-      const file = join(directory, 'pools', `${entry.pool.name}.arrow`);
-      writePoolFile(file, entry.auditPool);
+      // Named relative to the seed run's folder (its config's base), as the main run's pools are.
+      const file = join('pools', `${entry.pool.name}.arrow`);
+      writePoolFile(join(directory, file), entry.auditPool);
       return { name: entry.pool.name, file };
     });
     const description = `Paper A on the models of split seed ${pair.splitSeed}, model seed ${pair.modelSeed} (training variability, ${pair.axis} axis).`;
@@ -84,6 +85,7 @@ export async function runSeedPairs(
       { ...raw, description, grid: { ...grid, pool: poolGrid } },
       context.configFile,
       context.overrides,
+      { baseDirectory: directory },
     );
     const stage = `seeds: audits ${seedFolder(pair, axisIndex[pair.axis])} (${k} of ${pairs.length - 1})`;
     await runExperiment(config, {

@@ -1,4 +1,5 @@
 import yargs, { type CommandModule } from 'yargs';
+import { fairauditVersion } from '../harness/run-record.js';
 import { InputError, isInputError } from '../util/errors.js';
 import { exitQuietlyOnBrokenPipe } from './broken-pipe.js';
 import { commands } from './commands/index.js';
@@ -11,9 +12,14 @@ import { requireOptionValues } from './require-option-values.js';
  * thin: parse, call the library, print. Bad input exits 2 with a message naming
  * the file, key, row or flag; internal failures exit 1 with the stack. A reader that
  * closes stdout early (`| head`) ends the command quietly (exitQuietlyOnBrokenPipe).
+ * `fairaudit --version` prints the package version and exits 0.
  */
 export async function main(argv: string[]): Promise<number> {
   exitQuietlyOnBrokenPipe(process.stdout);
+  if (argv.length === 1 && argv[0] === '--version') {
+    process.stdout.write(`fairaudit ${fairauditVersion()}\n`);
+    return 0;
+  }
   registerBuiltIns();
   const parser = yargs(argv)
     .scriptName('fairaudit')

@@ -319,11 +319,13 @@ export function readConfigObject(file: string): Record<string, unknown> {
  * (never as YAML text), through the same path as a YAML file: `--set` overrides,
  * envelopeSchema, the kind's settings schema for every cell of the grid. `file` names
  * it in messages ("file: key.path") and in run.json; its folder resolves relative
- * paths. The object is copied without prototypes (`__proto__`, `constructor` and
+ * paths unless `options.baseDirectory` names another (a results folder whose pool files
+ * the config names relative to it). The object is copied without prototypes (`__proto__`, `constructor` and
  * `prototype` keys refused). Throws InputError like loadConfig.
  * @param raw the config as an object (a parsed YAML document)
  * @param file names the config in messages, and is where relative paths start
  * @param overrides --set overrides, applied before validation
+ * @param options baseDirectory: where the config's relative paths start, when not the file's folder
  * @returns the validated experiment config
  * @example
  * const config = configFromObject({ experiment: 'coins', kind: 'coin', seed: 1, replicates: 100, settings: {} }, 'coins.yaml');
@@ -332,9 +334,11 @@ export function configFromObject(
   raw: Record<string, unknown>,
   file: string,
   overrides: readonly Override[] = [],
+  options: { baseDirectory?: string } = {},
 ): ExperimentConfig {
   assertPrototypeSafe(raw, file);
-  return buildConfig(withoutPrototypes(structuredClone(raw)), file, overrides, objectLocator(file, overrides));
+  const config = buildConfig(withoutPrototypes(structuredClone(raw)), file, overrides, objectLocator(file, overrides));
+  return options.baseDirectory === undefined ? config : { ...config, baseDirectory: resolve(options.baseDirectory) };
 }
 
 /** The stages shared by YAML and objects: overrides → envelope → kind → grid → cells. */

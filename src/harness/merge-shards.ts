@@ -7,6 +7,7 @@ import { claimOutputFolder } from './output-folder.js';
 import { shardChunks } from './plan.js';
 import { type CheckedResults, openResults, type ResultBatch } from './results-reader.js';
 import { ResultsWriter } from './results-writer.js';
+import { loadAverage, machine, processCpuSeconds } from './machine.js';
 import { buildRunRecord, fairauditVersion, gitCommit } from './run-record.js';
 
 /** What mergeShards did. */
@@ -145,6 +146,8 @@ export async function mergeShards(
   options: MergeOptions = {},
 ): Promise<MergeSummary> {
   const started = new Date();
+  const cpuStarted = processCpuSeconds();
+  const loadStarted = loadAverage();
   if (folders.length === 0) throw new InputError('merge: expected at least one shard folder, found none');
   if (outDirectory.trim() === '')
     throw new InputError('--out: expected a folder path for the merged results, found ""');
@@ -215,6 +218,9 @@ export async function mergeShards(
       threads: null,
       shard: null,
       wallSeconds: (finished.getTime() - started.getTime()) / 1000,
+      cpuSeconds: processCpuSeconds() - cpuStarted,
+      machine: machine(),
+      loadAverage: { started: loadStarted, finished: loadAverage() },
       startedAt: started.toISOString(),
       finishedAt: finished.toISOString(),
       resumedChunks: 0,

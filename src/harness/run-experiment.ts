@@ -35,6 +35,7 @@ import {
   resultsArtifact,
 } from './run-record.js';
 import { type ChunkRunner, kindModuleFile, WorkerPool } from './worker-pool.js';
+import { type LoadAverage, loadAverage, machine, processCpuSeconds } from './machine.js';
 
 /**
  * Completed chunks are checkpointed together at most this often (milliseconds): a run
@@ -58,6 +59,11 @@ export interface RunOptions {
   force?: boolean;
   /** Who runs, in words, recorded in the folder's lock (default "fairaudit run <experiment>"). */
   command?: string;
+  /**
+   * Facts about this run that may differ between runs with equal results (a model read
+   * from the cache or trained), recorded in run.json's provenance and nowhere else.
+   */
+  provenanceNotes?: Record<string, string>;
   /** Called with (replicates done, replicates in this run) as chunks complete. */
   onProgress?: (done: number, total: number) => void;
   /** Called with a notice for the user (a stale lock taken over), as it happens. */
@@ -103,6 +109,7 @@ interface RunPlan {
   chunks: number;
   rows: number;
   written: Pick<RunSummary, 'outDirectory' | 'resultsFile' | 'runFile' | 'rows' | 'cells'>;
+  provenanceNotes?: Record<string, string>;
 }
 
 /** Stage 3 (run): how many chunks came from checkpoints and how many ran now. */
@@ -127,7 +134,16 @@ function planRun(config: ExperimentConfig, options: RunOptions): RunPlan {
     rows,
     cells: plan.cellCount,
   };
-  return { config, kind, plan, shard: options.shard ?? null, chunks, rows, written };
+  return {
+    config,
+    kind,
+    plan,
+    shard: options.shard ?? null,
+    chunks,
+    rows,
+    written,
+    provenanceNotes: options.provenanceNotes,
+  };
 }
 
 /**
@@ -365,12 +381,19 @@ function checkContexts(run: RunPlan, runner: ChunkRunner, done: ResumeState['don
   return Promise.all(checks).then(() => undefined);
 }
 
+/** When a run started: the clock, the process's CPU seconds and the load average then. */
+interface RunStart {
+  at: Date;
+  cpuSeconds: number;
+  loadAverage: LoadAverage;
+}
+
 /**
  * Stage 4 (write): results.arrow in canonical order, streamed from the checkpoints in
  * record batches (ResultsWriter), run.json with its SHA-256, the plan and the
  * provenance, then the checkpoints go.
  */
-function writeResults(run: RunPlan, outcomes: ChunkOutcomes, started: Date, checkpoints: Checkpoints): number {
+function writeResults(run: RunPlan, outcomes: ChunkOutcomes, started: RunStart, checkpoints: Checkpoints): number {
   const writer = new ResultsWriter(run.written.resultsFile, run.plan, run.kind);
   let written: ReturnType<ResultsWriter['close']>;
   try {
@@ -383,7 +406,7 @@ function writeResults(run: RunPlan, outcomes: ChunkOutcomes, started: Date, chec
     throw error;
   }
   const finished = new Date();
-  const wallSeconds = (finished.getTime() - started.getTime()) / 1000;
+  const wallSeconds = (finished.getTime() - started.at.getTime()) / 1000;
   const artifacts = [
     {
       file: 'results.arrow',
@@ -401,10 +424,14 @@ function writeResults(run: RunPlan, outcomes: ChunkOutcomes, started: Date, chec
     threads: outcomes.threads,
     shard: run.shard,
     wallSeconds,
-    startedAt: started.toISOString(),
+    cpuSeconds: processCpuSeconds() - started.cpuSeconds,
+    machine: machine(),
+    loadAverage: { started: started.loadAverage, finished: loadAverage() },
+    startedAt: started.at.toISOString(),
     finishedAt: finished.toISOString(),
     resumedChunks: outcomes.resumedChunks,
     ranChunks: outcomes.ranChunks,
+    ...(run.provenanceNotes === undefined ? {} : { notes: run.provenanceNotes }),
   });
   writeFileAtomic(run.written.runFile, `${JSON.stringify(record, null, 2)}\n`);
   checkpoints.clear();
@@ -432,7 +459,7 @@ function writeResults(run: RunPlan, outcomes: ChunkOutcomes, started: Date, chec
  * const summary = await runExperiment(loadConfig('configs/quickstart.yaml'), { threads: 2 });
  */
 export async function runExperiment(config: ExperimentConfig, options: RunOptions = {}): Promise<RunSummary> {
-  const started = new Date();
+  const started: RunStart = { at: new Date(), cpuSeconds: processCpuSeconds(), loadAverage: loadAverage() };
   const run = planRun(config, options);
   const folder: OutputFolder = claimOutputFolder(run.written.outDirectory, {
     experiment: config.experiment,

@@ -1,12 +1,13 @@
 import { execFileSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { isAbsolute, join, relative } from 'node:path';
 import { describeFound, InputError } from '../util/errors.js';
 import { parseJsonUntrusted } from '../util/parse-untrusted.js';
 import { packageRoot } from '../util/paths.js';
 import { MAX_JSON_FILE_BYTES, readFileCapped } from '../util/read-capped.js';
 import { configFromObject, EAGER_CELL_LIMIT, type ExperimentConfig } from './config.js';
 import type { KindRunner } from './kind-runner.js';
+import type { LoadAverage, Machine } from './machine.js';
 import { findKindRunner } from './kind-runners.js';
 import { buildPlan, type GridColumn, PLAN_FINGERPRINT_FORMAT, type Plan, type PlanCell, type Shard } from './plan.js';
 
@@ -33,12 +34,20 @@ export interface Provenance {
   threads: number | null;
   shard: Shard | null;
   wallSeconds: number;
+  /** CPU seconds (user + system) of the process over the run, worker threads included. */
+  cpuSeconds: number;
+  /** The CPU model and logical cores of the machine. */
+  machine: Machine;
+  /** The 1-, 5- and 15-minute load averages when the run started and when it finished. */
+  loadAverage: { started: LoadAverage; finished: LoadAverage };
   startedAt: string;
   finishedAt: string;
   /** Chunks taken from checkpoints of an interrupted run (--resume). */
   resumedChunks: number;
   /** Chunks computed by this process. */
   ranChunks: number;
+  /** Facts that may differ between runs with equal results (a model cached or trained), from the caller. */
+  notes?: Record<string, string>;
   /** For a merge: the shard folders merged. */
   mergedFrom?: string[];
 }
@@ -124,7 +133,7 @@ export function buildRunRecord(
     experiment: plan.experiment,
     kind: plan.kind,
     config: {
-      file: config.file,
+      file: recordedConfigFile(config.file),
       description: config.description ?? null,
       seed: config.seed,
       replicates: config.replicates,
@@ -282,6 +291,17 @@ function recordProblem(record: Record<string, unknown>): string | null {
 /** The artifact entry of results.arrow in a checked run record. */
 export function resultsArtifact(record: RunRecord): Artifact {
   return record.artifacts.find((artifact) => artifact.file === 'results.arrow') as Artifact;
+}
+
+/**
+ * The config file as run.json records it: relative to the package root when it is one of
+ * fairaudit's own (papers/paper-a/configs/paper-a.yaml), so two checkouts record the
+ * same name; otherwise as given.
+ */
+function recordedConfigFile(file: string): string {
+  if (!isAbsolute(file)) return file;
+  const inside = relative(packageRoot(), file);
+  return inside.startsWith('..') || isAbsolute(inside) ? file : inside;
 }
 
 /** The version in package.json. */

@@ -152,12 +152,14 @@ function dependencyVersion(name: string): string {
   }
 }
 
+/** The provenance keys report.html shows: those equal for equal runs of one build. */
+const STABLE_PROVENANCE = new Set(['fairauditVersion', 'nodeVersion', 'gitCommit', 'masterSeed', 'shard']);
+
 function provenanceRows(run: SummarisedRun): Array<[string, string]> {
   const { results } = run;
   const rows: Array<[string, string]> = [
     ['experiment', results.experiment],
     ['kind', results.kind],
-    ['results folder', results.directory],
     ['replicate rows', String(results.rowCount)],
     ['cells', String(run.summaries.length)],
     ['varying settings', results.varyingSettings.join(', ') || '(none)'],
@@ -168,7 +170,13 @@ function provenanceRows(run: SummarisedRun): Array<[string, string]> {
       const replicates = planned.reduce((total, cell) => total + (cell.replicates ?? 0), 0);
       rows.push(['plan size', `${planned.length} cells${replicates > 0 ? `, ${replicates} replicates` : ''}`]);
     }
-    flatten(results.run.provenance, '', rows);
+    // Only what two runs with equal results share: their times, machine, load and cache
+    // state stay in run.json's provenance, so equal runs give byte-equal reports.
+    const stable = Object.fromEntries(
+      Object.entries(results.run.provenance ?? {}).filter(([key]) => STABLE_PROVENANCE.has(key)),
+    );
+    flatten(stable, '', rows);
+    rows.push(['times, machine, load, cache', 'in run.json (provenance)']);
   }
   rows.push([
     'reporter',
@@ -251,7 +259,8 @@ async function writeReportFiles(run: SummarisedRun, options: ReportOptions): Pro
     experiment: results.experiment,
     kind: kind.name,
     kindDescription: run.paper?.description ? `${run.paper.description} ${kind.description}` : kind.description,
-    generatedAt: (options.now ?? new Date()).toISOString(),
+    // A clock time only when asked for (tests): otherwise equal runs give byte-equal reports.
+    generatedAt: options.now === undefined ? 'from results.arrow and run.json' : options.now.toISOString(),
     provenance: provenanceRows(run),
     config: results.run?.raw.config ?? null,
     summary,

@@ -1,4 +1,5 @@
 import { existsSync, readFileSync } from 'node:fs';
+import { cpus } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { writePoolFile } from '../../src/audit/pool-io.js';
@@ -65,6 +66,12 @@ describe('runExperiment(config, {threads})', () => {
     expect(record.plan.cells).toHaveLength(4);
     expect(record.provenance.threads).toBe(1);
     expect(record.provenance.masterSeed).toBe('7');
+    // The machine and the effort: CPU seconds over the run, the CPU, its cores, the load before and after.
+    expect(record.provenance.cpuSeconds).toBeGreaterThan(0);
+    expect(record.provenance.machine.cores).toBe(cpus().length);
+    expect(record.provenance.machine.cpuModel).toBe(cpus()[0].model.trim());
+    expect(record.provenance.loadAverage.started).toHaveLength(3);
+    expect(record.provenance.loadAverage.finished.every((value: number) => value >= 0)).toBe(true);
   });
 
   it('does not depend on the order of keys in the YAML', async () => {

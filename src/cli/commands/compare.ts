@@ -9,12 +9,11 @@ import {
   genericCellStatuses,
 } from '../../report/reproduction-status.js';
 import { inputError } from '../../util/errors.js';
+import { type CompareRunsArguments, compareRunsHandler, wantsRunComparison } from './compare-runs.js';
 
-interface CompareArguments {
-  results: string;
+interface CompareArguments extends CompareRunsArguments {
   published?: string;
   sigmas: number;
-  json: boolean;
 }
 
 function shortNumber(value: number | string | null): string {
@@ -77,10 +76,13 @@ function printReasons(statuses: readonly CellStatus[]): void {
 /**
  * `fairaudit compare RESULTS_DIR`: per published cell, reproduced value, difference and
  * whether it is within tolerance; exit 1 when a regression cell is not.
+ * `fairaudit compare BASE HEAD` (or `HEAD --baseline NAME`): run against run, every
+ * summary statistic tested, Holm across the comparison (compare-runs.ts).
  */
 export const compareCommand: CommandModule<object, CompareArguments> = {
-  command: 'compare <results>',
-  describe: 'Compare a results folder with the published numbers (exit 1 when a regression cell is out of tolerance)',
+  command: 'compare <results> [head]',
+  describe:
+    'Compare a results folder with the published numbers, or BASE with HEAD run against run (exit 1 on a regression, 2 on bad input)',
   builder: (yargs: Argv) =>
     yargs
       .positional('results', {
@@ -102,8 +104,29 @@ export const compareCommand: CommandModule<object, CompareArguments> = {
         type: 'boolean',
         default: false,
         describe: 'print the comparison rows as JSON',
+      })
+      .positional('head', {
+        type: 'string',
+        describe: 'a second results folder (or tree): compare <results> (the base) with it, run against run',
+      })
+      .option('alpha', {
+        type: 'number',
+        describe: 'run against run: suite-level false-alarm rate, Holm across every test (default 0.01)',
+      })
+      .option('margin', {
+        type: 'number',
+        describe:
+          'run against run: the largest change that counts as none (TOST; absolute for frequencies, relative for means); statistics not shown within it are regressions',
+      })
+      .option('out', { type: 'string', describe: 'run against run: write the table, chart and report.html here' })
+      .option('baseline', { type: 'string', describe: 'compare <results> (the head) with the saved baseline NAME' })
+      .option('save-baseline', { type: 'string', describe: 'save the head (or <results> alone) as baseline NAME' })
+      .option('baselines', {
+        type: 'string',
+        describe: 'folder of saved baselines (default results/baselines)',
       }) as unknown as Argv<CompareArguments>,
   handler: async (args) => {
+    if (wantsRunComparison(args)) return compareRunsHandler(args);
     if (!(args.sigmas > 0)) throw inputError({ where: '--sigmas', expected: 'a positive number', found: args.sigmas });
     const folder = paperFolder(args.results);
     const run: {

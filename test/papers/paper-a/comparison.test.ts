@@ -73,7 +73,7 @@ describe('explainPaperAComparison(rows, cells, summaries, pools)', () => {
     expect(explained.why).toMatch(/NOT A REPRODUCTION/);
   });
 
-  it('gives a trained-model cell within tolerance the verdict "reproduced" and says whether it was cached', () => {
+  it('gives a trained-model cell within tolerance the verdict "reproduced" and the same data words cached or not (the cache state is run.json provenance)', () => {
     const [explained] = explainPaperAComparison(
       [row('q', 'queries_mean', 'within')],
       cells,
@@ -81,7 +81,7 @@ describe('explainPaperAComparison(rows, cells, summaries, pools)', () => {
       [realPool(true)],
     );
     expect(explained.verdict).toBe('reproduced');
-    expect(explained.data).toMatch(/cached/);
+    expect(explained.data).toBe('real data, trained model');
   });
 
   it('explains a differing audit cell by the moved oracle gap (0.1797 against the published 0.1716)', () => {
