@@ -2,7 +2,7 @@ import { BernoulliGlrStream } from '../stats/bernoulli-glr-stream.js';
 import { checkTolerance } from '../stats/check-tolerance.js';
 import { GapConfidenceSequenceTest } from '../stats/gap-confidence-sequence-test.js';
 import { GaussianGlrStream } from '../stats/gaussian-glr-stream.js';
-import { GlrThresholdTest } from '../stats/glr-threshold-test.js';
+import { type ExhaustionRule, GlrThresholdTest } from '../stats/glr-threshold-test.js';
 import type { SequentialTest } from '../stats/sequential-test.js';
 import { checkErrorLevels, type SequentialThresholds, waldThresholds } from '../stats/thresholds.js';
 import { TwoSampleBettingTest } from '../stats/two-sample-betting-test.js';
@@ -117,8 +117,9 @@ export function createSequentialTest(prepared: PreparedAudit, settings: TestSett
 /**
  * makeSequentialTest(prepared, settings) builds the test createSequentialTest builds, on
  * settings already validated (by createSequentialTest, or by the audit settings' schema and
- * its cross-key rule testSettingsProblem: buildAuditTest). Kernel: no validation;
- * calibrated-glr needs its thresholds. O(1), or O(pool size) buffers for the betting test.
+ * its cross-key rule testSettingsProblem: buildAuditTest). calibrated-glr decides exactly
+ * once the metric's pool is read to its end (GlrThresholdTest's exhaustion rule); wald-glr
+ * keeps paper A's inconclusive. Kernel: no validation; calibrated-glr needs its thresholds. O(1), or O(pool size) buffers for the betting test.
  */
 export function makeSequentialTest(prepared: PreparedAudit, settings: TestSettings): SequentialTest {
   const minimum = startRuleOf(settings.test, prepared.access, settings.minimumPerGroup);
@@ -128,7 +129,16 @@ export function makeSequentialTest(prepared: PreparedAudit, settings: TestSettin
       settings.test === 'wald-glr'
         ? waldThresholds(settings.alpha, settings.beta)
         : (settings.thresholds as SequentialThresholds);
-    return new GlrThresholdTest(glrStream(), settings.tolerance, upper, lower, minimum);
+    // wald-glr keeps paper A's rule (inconclusive when the pool runs out); the others decide the known gap exactly.
+    const exhaustion: ExhaustionRule | null =
+      settings.test === 'wald-glr'
+        ? null
+        : {
+            countA: prepared.countA,
+            countB: prepared.countB,
+            values: prepared.family === 'bernoulli' ? 'counts' : 'means',
+          };
+    return new GlrThresholdTest(glrStream(), settings.tolerance, upper, lower, minimum, exhaustion);
   }
   const bounds = prepared.access === 'logit' ? settings.logitBounds : undefined;
   const lower = bounds?.lower ?? 0;
