@@ -1,3 +1,4 @@
+import { varianceRefusal } from './variance-refusal.js';
 import type { FixedSampleDecision } from '../stats/fixed-sample-decision.js';
 import { createRandom, deriveSeed } from '../util/random.js';
 import { type Infer, schema, validateInput } from '../util/schema.js';
@@ -11,7 +12,12 @@ import {
   needsCalibration,
 } from './calibration/audit-calibration.js';
 import type { CalibrationThreadOptions } from './calibration/calibrate-on-threads.js';
-import { auditSettingsProblem, auditSettingsProperties, auditSettingsSchema } from './audit-settings.js';
+import {
+  auditSettingsProblem,
+  auditSettingsProperties,
+  auditSettingsSchema,
+  toleranceOfAccess,
+} from './audit-settings.js';
 import type { TestName } from './audit-test.js';
 import { type AuditTest, buildAuditTest } from './build-audit-test.js';
 import type { PricePoint } from './calibration/calibration-record.js';
@@ -283,6 +289,8 @@ export async function calibrateForAuditPool(
     path.length === 0 ? name('settings') : name(path.map(String).join('.')),
   );
   const prepared = prepareAudit(pool, valid.metric, valid.access);
+  const refusal = varianceRefusal(prepared, toleranceOfAccess(valid, prepared.access));
+  if (refusal !== null) throw refusal;
   return calibrationOnThreads(
     calibrationSettingOf(prepared, valid),
     calibrationOptionsOf(valid),

@@ -14,6 +14,7 @@ import { toleranceOfAccess } from './audit-settings.js';
 import { startRuleOf, type TestName, testOf } from './audit-test.js';
 import { makeSequentialTest } from './create-sequential-test.js';
 import type { PreparedAudit } from './prepare-audit.js';
+import { varianceRefusal } from './variance-refusal.js';
 
 /** The settings buildAuditTest reads: an audit's (auditSettingsSchema's keys). */
 export type AuditTestSettings = CalibratedAuditSettings & Pick<AuditSettings, 'logitBounds'>;
@@ -39,7 +40,10 @@ export interface AuditTest {
  * the pool, with the order and declared logit bounds (makeSequentialTest: the settings
  * were validated once, by the audit settings' schema and its cross-key rule). Kernel: no
  * validation of the settings; throws InputError for a calibration that cannot meet alpha
- * and beta. O(1) plus the calibration when it is not cached.
+ * and beta, and, for the GLR tests on scores or logits, for a pool whose within-group
+ * variance is zero or negligible (varianceRefusal: refused before the audit, so paper A's
+ * statistic is unchanged wherever it runs). O(pool size) plus the calibration when it is
+ * not cached.
  */
 export function buildAuditTest(
   prepared: PreparedAudit,
@@ -47,6 +51,10 @@ export function buildAuditTest(
   lookup: CalibrationLookup = {},
 ): AuditTest {
   const name = testOf(settings);
+  if (name === 'wald-glr' || name === 'calibrated-glr') {
+    const refusal = varianceRefusal(prepared, toleranceOfAccess(settings, prepared.access));
+    if (refusal !== null) throw refusal;
+  }
   const calibration = needsCalibration(settings)
     ? calibrationFor(calibrationSettingOf(prepared, settings), calibrationOptionsOf(settings), lookup)
     : null;

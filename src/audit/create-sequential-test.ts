@@ -2,6 +2,7 @@ import { BernoulliGlrStream } from '../stats/bernoulli-glr-stream.js';
 import { checkTolerance } from '../stats/check-tolerance.js';
 import { GapConfidenceSequenceTest } from '../stats/gap-confidence-sequence-test.js';
 import { GaussianGlrStream } from '../stats/gaussian-glr-stream.js';
+import { GuardedGaussianGlrStream } from '../stats/guarded-gaussian-glr-stream.js';
 import { type ExhaustionRule, GlrThresholdTest } from '../stats/glr-threshold-test.js';
 import type { SequentialTest } from '../stats/sequential-test.js';
 import { checkErrorLevels, type SequentialThresholds, waldThresholds } from '../stats/thresholds.js';
@@ -123,7 +124,13 @@ export function createSequentialTest(prepared: PreparedAudit, settings: TestSett
  */
 export function makeSequentialTest(prepared: PreparedAudit, settings: TestSettings): SequentialTest {
   const minimum = startRuleOf(settings.test, prepared.access, settings.minimumPerGroup);
-  const glrStream = () => (prepared.family === 'bernoulli' ? new BernoulliGlrStream() : new GaussianGlrStream());
+  // Paper A's test keeps its own start (a positive variance); the others start on a non-negligible one.
+  const glrStream = () =>
+    prepared.family === 'bernoulli'
+      ? new BernoulliGlrStream()
+      : settings.test === 'wald-glr'
+        ? new GaussianGlrStream()
+        : new GuardedGaussianGlrStream();
   if (settings.test === 'wald-glr' || settings.test === 'calibrated-glr') {
     const { upper, lower } =
       settings.test === 'wald-glr'

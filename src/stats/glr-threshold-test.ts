@@ -15,6 +15,10 @@ export interface ExhaustionRule {
   readonly values: 'counts' | 'means';
 }
 
+/** The message of a statistic that is not a number: an error, never an inconclusive audit. */
+export const NAN_STATISTIC =
+  'GLR test: the statistic is NaN (values too large to square? pools refuse |value| above 1e100 when read)';
+
 /**
  * The sequential GLR test of paper A section 3.5 with given stopping thresholds: reject
  * once the signed statistic is >= upper, accept once it is <= lower, but only once the
@@ -27,7 +31,7 @@ export interface ExhaustionRule {
  * is compliant). That implication is deterministic, so it adds no error: a compliant
  * pool read to its end is accepted, a violating one rejected. The calibrated GLR uses it.
  * Kernel: no validation (upper > lower, minimumPerGroup >= 1, the rule's counts are the
- * pool's). O(1) per add beyond the stream's own update.
+ * pool's). Throws Error(NAN_STATISTIC) when the statistic is NaN. O(1) per add beyond the stream's own update.
  */
 export class GlrThresholdTest implements SequentialTest {
   verdict = CONTINUE;
@@ -71,6 +75,7 @@ export class GlrThresholdTest implements SequentialTest {
     }
     this.stream.add(group, value);
     const statistic = this.stream.statistic;
+    if (Number.isNaN(statistic)) throw new Error(NAN_STATISTIC);
     if (statistic >= this.upper || statistic <= this.lower) {
       const minimum = this.minimumPerGroup;
       if (this.stream.ready && this.countA >= minimum && this.countB >= minimum) {

@@ -1,5 +1,5 @@
 import { BernoulliGlrStream } from '../../stats/bernoulli-glr-stream.js';
-import { GaussianGlrStream } from '../../stats/gaussian-glr-stream.js';
+import { GuardedGaussianGlrStream } from '../../stats/guarded-gaussian-glr-stream.js';
 import { GlrThresholdTest } from '../../stats/glr-threshold-test.js';
 import type { SequentialThresholds } from '../../stats/thresholds.js';
 import { createRandom } from '../../util/random.js';
@@ -126,7 +126,16 @@ export function runTuningChunk(plan: CalibrationPlan, chunk: CalibrationChunk): 
     recordCountPaths(cell.counts, new BernoulliGlrStream(), pathSettings(plan), extremes, random, chunk.paths, counts);
   } else {
     const { rows, balanced } = rowPoolOf(plan, cell, slot);
-    recordRowPaths(rows, new GaussianGlrStream(), pathSettings(plan), balanced, extremes, random, chunk.paths, counts);
+    recordRowPaths(
+      rows,
+      new GuardedGaussianGlrStream(),
+      pathSettings(plan),
+      balanced,
+      extremes,
+      random,
+      chunk.paths,
+      counts,
+    );
   }
   return counts;
 }
@@ -145,7 +154,7 @@ export function runCertificationChunk(
   const { cell, slot } = cellOf(plan, chunk);
   const prepared = preparedOf(plan, cell, slot);
   const { tolerance, budget, minimumPerGroup, order } = plan.setting;
-  const stream = prepared.family === 'bernoulli' ? new BernoulliGlrStream() : new GaussianGlrStream();
+  const stream = prepared.family === 'bernoulli' ? new BernoulliGlrStream() : new GuardedGaussianGlrStream();
   const test = new GlrThresholdTest(stream, tolerance, thresholds.upper, thresholds.lower, minimumPerGroup);
   const random = createRandom(chunk.seed);
   const outcome: OutcomeCounts = { paths: 0, reject: 0, accept: 0, inconclusive: 0, queries: 0 };
