@@ -22,6 +22,18 @@ export function pooledVarianceOf(prepared: PreparedAudit): number {
   return squares / Math.max(1, prepared.size - 2);
 }
 
+/** Whether each group's values are all equal (exactly: the floating mean of equal values may differ from them). */
+function everyGroupConstant(prepared: PreparedAudit): boolean {
+  const first = [Number.NaN, Number.NaN];
+  const { group, value } = prepared;
+  for (let row = 0; row < prepared.size; row++) {
+    const g = group[row];
+    if (Number.isNaN(first[g])) first[g] = value[row];
+    else if (value[row] !== first[g]) return false;
+  }
+  return true;
+}
+
 /**
  * varianceRefusal(prepared, tolerance) says why a Gaussian GLR (score or logit access, any
  * GLR test) cannot start on this pool, before the audit: its pooled within-group variance
@@ -33,7 +45,7 @@ export function pooledVarianceOf(prepared: PreparedAudit): number {
  */
 export function varianceRefusal(prepared: PreparedAudit, tolerance: number): InputError | null {
   if (prepared.family !== 'gaussian') return null;
-  const variance = pooledVarianceOf(prepared);
+  const variance = everyGroupConstant(prepared) ? 0 : pooledVarianceOf(prepared);
   const floor = varianceFloor(tolerance);
   if (variance >= floor) return null;
   const reason =
