@@ -18,7 +18,7 @@ import {
   auditSettingsSchema,
   toleranceOfAccess,
 } from './audit-settings.js';
-import type { TestName } from './audit-test.js';
+import { TEST_GUARANTEES, type TestName } from './audit-test.js';
 import { type AuditTest, buildAuditTest } from './build-audit-test.js';
 import type { PricePoint } from './calibration/calibration-record.js';
 import type { FairnessMetric } from './metric.js';
@@ -106,6 +106,8 @@ interface AuditPoolCommon {
   readonly minimumPerGroup: number;
   /** The sequential test that ran (testOf). */
   readonly test: TestName;
+  /** What that test guarantees, in words (TEST_GUARANTEES: "no error guarantee" for wald-glr and given-thresholds). */
+  readonly guarantee: string;
   /** The GLR tests' thresholds (Wald's, calibrated or given); absent for the betting and confidence-sequence tests. */
   readonly upperThreshold?: number;
   readonly lowerThreshold?: number;
@@ -176,6 +178,7 @@ function commonSummary(
     beta: settings.beta,
     minimumPerGroup: auditTest.minimumPerGroup,
     test: auditTest.name,
+    guarantee: TEST_GUARANTEES[auditTest.name],
     ...(thresholds === null
       ? {}
       : { upperThreshold: round(thresholds.upper), lowerThreshold: round(thresholds.lower) }),

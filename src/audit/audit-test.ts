@@ -10,13 +10,37 @@ import { isShuffledOrder } from './query-order.js';
  * - 'calibrated-glr': the same GLR with thresholds calibrated by Monte Carlo so that
  *   sup P(reject) <= alpha over compliant pools and sup P(accept) <= beta over violating
  *   ones, for the audit's group sizes, budget, start rule and order (calibrateGlrThresholds);
+ * - 'given-thresholds': the same GLR with thresholds {upper, lower} given by hand (from
+ *   another pool, setting or paper): no error guarantee, since nothing ties them to this
+ *   audit's setting; it runs under its own name so no output calls it calibrated;
  * - 'betting': TwoSampleBettingTest, anytime-valid for values in [0, 1] (decisions, scores;
  *   logits only with declared logitBounds);
  * - 'confidence-sequence': GapConfidenceSequenceTest, anytime-valid but weaker than betting;
  *   the one whose state is a reportable confidence interval for the gap.
  */
-export const TEST_NAMES = ['wald-glr', 'calibrated-glr', 'betting', 'confidence-sequence'] as const;
+export const TEST_NAMES = ['wald-glr', 'calibrated-glr', 'given-thresholds', 'betting', 'confidence-sequence'] as const;
 export type TestName = (typeof TEST_NAMES)[number];
+
+/**
+ * What each test guarantees, in words: the line every audit summary records beside the
+ * test's name (docs/error-control.md says it at length).
+ */
+export const TEST_GUARANTEES: Readonly<Record<TestName, string>> = {
+  'wald-glr':
+    "no error guarantee: paper A's operational thresholds do not bound the error rates under continuous monitoring",
+  'calibrated-glr':
+    'P(false violation) <= alpha and P(false compliance) <= beta for this setting, by a Monte Carlo calibration whose fingerprint matches it',
+  'given-thresholds':
+    'no error guarantee: the thresholds were given by hand, not calibrated for this setting (fairaudit calibrate, then test calibrated-glr)',
+  betting: 'P(false violation) <= alpha and P(false compliance) <= beta at any stopping time (anytime-valid, exact)',
+  'confidence-sequence':
+    'P(false violation) <= alpha and P(false compliance) <= beta at any stopping time; its gap interval is valid at every time',
+};
+
+/** Whether a test is one of the GLRs with thresholds (Wald's, calibrated or given). O(1). */
+export function isGlrTest(test: TestName): boolean {
+  return test === 'wald-glr' || test === 'calibrated-glr' || test === 'given-thresholds';
+}
 
 /** The `thresholds` setting: Wald's (paper A), calibrated (from the calibration cache), or given. */
 export type ThresholdsSetting = 'wald' | 'calibrated' | SequentialThresholds;
@@ -30,12 +54,13 @@ export interface TestChoice {
 /**
  * testOf(settings) is the test an audit's settings select: `test` when given, otherwise
  * the GLR whose thresholds `thresholds` names: 'wald-glr' when it is absent or 'wald'
- * (paper A's test, the default), 'calibrated-glr' when it is 'calibrated' or given
- * numbers. O(1).
+ * (paper A's test, the default), 'calibrated-glr' when it is 'calibrated', and
+ * 'given-thresholds' when it is given numbers {upper, lower}. O(1).
  */
 export function testOf(settings: TestChoice): TestName {
   if (settings.test !== undefined) return settings.test;
-  return settings.thresholds === undefined || settings.thresholds === 'wald' ? 'wald-glr' : 'calibrated-glr';
+  if (settings.thresholds === undefined || settings.thresholds === 'wald') return 'wald-glr';
+  return settings.thresholds === 'calibrated' ? 'calibrated-glr' : 'given-thresholds';
 }
 
 /**
@@ -54,7 +79,9 @@ export const CALIBRATED_PROXY_START = 5;
  */
 export function startRuleOf(test: TestName, access: AccessRegime, minimumPerGroup?: number): number {
   if (minimumPerGroup !== undefined) return minimumPerGroup;
-  return test === 'calibrated-glr' && access !== 'decision' ? CALIBRATED_PROXY_START : 1;
+  return (test === 'calibrated-glr' || test === 'given-thresholds') && access !== 'decision'
+    ? CALIBRATED_PROXY_START
+    : 1;
 }
 
 /** The keys testSettingsProblem reads. */
@@ -89,10 +116,18 @@ export function testSettingsProblem(settings: TestSettingsInput): CrossKeyProble
         found: thresholds,
       };
     }
-    if (test === 'calibrated-glr' && thresholds === 'wald') {
+    if (test === 'calibrated-glr' && thresholds !== 'calibrated') {
       return {
         key: 'thresholds',
-        expected: '"calibrated" or {upper, lower} with test calibrated-glr (Wald\'s thresholds: test wald-glr)',
+        expected:
+          '"calibrated" or nothing with test calibrated-glr (its thresholds come from a calibration record of this setting; given {upper, lower}: test given-thresholds, without an error guarantee; Wald\'s: test wald-glr)',
+        found: thresholds,
+      };
+    }
+    if (test === 'given-thresholds' && typeof thresholds !== 'object') {
+      return {
+        key: 'thresholds',
+        expected: '{upper, lower} with test given-thresholds (--upper and --lower)',
         found: thresholds,
       };
     }
@@ -112,6 +147,13 @@ export function testSettingsProblem(settings: TestSettingsInput): CrossKeyProble
           found: problem.found,
         };
     }
+  }
+  if (test === 'given-thresholds' && thresholds === undefined) {
+    return {
+      key: 'thresholds',
+      expected: '{upper, lower} with test given-thresholds (--upper and --lower)',
+      found: undefined,
+    };
   }
   if (
     test === 'calibrated-glr' &&

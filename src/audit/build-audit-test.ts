@@ -11,7 +11,7 @@ import {
 } from './calibration/audit-calibration.js';
 import type { AuditSettings } from './audit-settings.js';
 import { toleranceOfAccess } from './audit-settings.js';
-import { startRuleOf, type TestName, testOf } from './audit-test.js';
+import { isGlrTest, startRuleOf, type TestName, testOf } from './audit-test.js';
 import { makeSequentialTest } from './create-sequential-test.js';
 import type { PreparedAudit } from './prepare-audit.js';
 import { varianceRefusal } from './variance-refusal.js';
@@ -33,9 +33,9 @@ export interface AuditTest {
 
 /**
  * buildAuditTest(prepared, settings, lookup) builds the sequential test an audit's
- * settings select (testOf): Wald's thresholds for wald-glr; for calibrated-glr the given
- * {upper, lower}, or with thresholds calibrated (or absent) the calibration of this
- * setting from the cache, computed in this thread when missing (calibrationFor; a run
+ * settings select (testOf): Wald's thresholds for wald-glr; the given {upper, lower} for
+ * given-thresholds; for calibrated-glr the calibration of this setting from the cache
+ * (its fingerprint is the setting's), computed in this thread when missing (calibrationFor; a run
  * computes it ahead on worker threads); the betting and confidence-sequence tests sized for
  * the pool, with the order and declared logit bounds (makeSequentialTest: the settings
  * were validated once, by the audit settings' schema and its cross-key rule). Kernel: no
@@ -51,7 +51,7 @@ export function buildAuditTest(
   lookup: CalibrationLookup = {},
 ): AuditTest {
   const name = testOf(settings);
-  if (name === 'wald-glr' || name === 'calibrated-glr') {
+  if (isGlrTest(name)) {
     const refusal = varianceRefusal(prepared, toleranceOfAccess(settings, prepared.access));
     if (refusal !== null) throw refusal;
   }
@@ -70,7 +70,7 @@ export function buildAuditTest(
     beta: settings.beta,
     minimumPerGroup,
     order: settings.order ?? 'random',
-    ...(thresholds !== null && name === 'calibrated-glr' ? { thresholds } : {}),
+    ...(thresholds !== null && name !== 'wald-glr' ? { thresholds } : {}),
     ...(settings.logitBounds === undefined ? {} : { logitBounds: settings.logitBounds }),
   });
   return { name, test, thresholds, minimumPerGroup, calibration };

@@ -8,7 +8,7 @@ import type { SequentialTest } from '../stats/sequential-test.js';
 import { checkErrorLevels, type SequentialThresholds, waldThresholds } from '../stats/thresholds.js';
 import { TwoSampleBettingTest } from '../stats/two-sample-betting-test.js';
 import { inputError } from '../util/errors.js';
-import { startRuleOf, TEST_NAMES, type TestName, testSettingsProblem } from './audit-test.js';
+import { isGlrTest, startRuleOf, TEST_NAMES, type TestName, testSettingsProblem } from './audit-test.js';
 import type { PreparedAudit } from './prepare-audit.js';
 import type { QueryOrder } from './query-order.js';
 
@@ -24,7 +24,7 @@ export interface TestSettings {
   /** GLR tests: start once each group has this many observations (default startRuleOf: 1, or 5 for calibrated-glr on scores or logits). */
   readonly minimumPerGroup?: number;
   readonly order: QueryOrder;
-  /** 'calibrated-glr': the calibrated thresholds. */
+  /** 'calibrated-glr': the calibrated thresholds; 'given-thresholds': the given ones. */
   readonly thresholds?: SequentialThresholds;
   /**
    * Betting / confidence-sequence tests with logit access: a range the auditor declares
@@ -95,15 +95,19 @@ export function createSequentialTest(prepared: PreparedAudit, settings: TestSett
   if (!(Number.isSafeInteger(minimum) && minimum >= 1)) {
     throw inputError({ where: `${where}: minimumPerGroup`, expected: 'an integer >= 1', found: minimum });
   }
-  if (settings.test === 'calibrated-glr' && settings.thresholds === undefined) {
+  if (
+    (settings.test === 'calibrated-glr' || settings.test === 'given-thresholds') &&
+    settings.thresholds === undefined
+  ) {
     throw inputError({
       where: `${where}: thresholds`,
-      expected: 'calibrated {upper, lower} (fairaudit calibrate)',
+      expected: `${settings.test === 'calibrated-glr' ? 'calibrated' : 'given'} {upper, lower} (fairaudit calibrate)`,
       found: undefined,
     });
   }
+  // Here calibrated-glr's thresholds are numbers (the calibration's): checked as given ones are.
   const problem = testSettingsProblem({
-    test: settings.test,
+    test: settings.test === 'calibrated-glr' ? 'given-thresholds' : settings.test,
     thresholds: settings.test === 'wald-glr' ? undefined : settings.thresholds,
     access: prepared.access,
     order: settings.order,
@@ -131,7 +135,7 @@ export function makeSequentialTest(prepared: PreparedAudit, settings: TestSettin
       : settings.test === 'wald-glr'
         ? new GaussianGlrStream()
         : new GuardedGaussianGlrStream();
-  if (settings.test === 'wald-glr' || settings.test === 'calibrated-glr') {
+  if (isGlrTest(settings.test)) {
     const { upper, lower } =
       settings.test === 'wald-glr'
         ? waldThresholds(settings.alpha, settings.beta)

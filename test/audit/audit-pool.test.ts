@@ -56,10 +56,11 @@ describe('auditPool(pool, settings, name, lookup) with the tests of issue 11', (
     const betting = auditPool(pool, { ...small, test: 'betting', order: 'balanced' });
     expect(betting).toMatchObject({ test: 'betting', order: 'balanced' });
     expect('upperThreshold' in betting).toBe(false);
-    expect(
-      auditPool(pool, { ...small, access: 'score', test: 'calibrated-glr', thresholds: { upper: 6, lower: -2 } })
-        .minimumPerGroup,
-    ).toBe(5);
+    expect(auditPool(pool, { ...small, access: 'score', thresholds: { upper: 6, lower: -2 } })).toMatchObject({
+      test: 'given-thresholds',
+      minimumPerGroup: 5,
+      guarantee: expect.stringMatching(/^no error guarantee/),
+    });
   });
 
   it('throws InputError naming the setting through `name`: a pool with one group in the metric pool, an order given to the betting test', () => {

@@ -95,7 +95,7 @@ describe('createSequentialTest(prepared, {test: unknown})', () => {
     const prepared = prepareAudit(pool, 'sp', 'decision');
     const settings = { ...base, test: 'bet' } as unknown as TestSettings;
     expect(() => createSequentialTest(prepared, settings)).toThrow(
-      'createSequentialTest: test: expected wald-glr, calibrated-glr, betting, confidence-sequence, found "bet"',
+      'createSequentialTest: test: expected wald-glr, calibrated-glr, given-thresholds, betting, confidence-sequence, found "bet"',
     );
   });
 });
