@@ -37,6 +37,9 @@ export const TEST_GUARANTEES: Readonly<Record<TestName, string>> = {
     'P(false violation) <= alpha and P(false compliance) <= beta at any stopping time; its gap interval is valid at every time',
 };
 
+/** The words of a refusal (a vacuous calibration, a pool without variance): each names the test that can decide. */
+export const CANNOT_DECIDE = 'this test cannot decide on this pool';
+
 /** Whether a test is one of the GLRs with thresholds (Wald's, calibrated or given). O(1). */
 export function isGlrTest(test: TestName): boolean {
   return test === 'wald-glr' || test === 'calibrated-glr' || test === 'given-thresholds';

@@ -1,5 +1,6 @@
 import { varianceFloor } from '../stats/guarded-gaussian-glr-stream.js';
 import { InputError } from '../util/errors.js';
+import { CANNOT_DECIDE } from './audit-test.js';
 import type { PreparedAudit } from './prepare-audit.js';
 
 /**
@@ -54,6 +55,6 @@ export function varianceRefusal(prepared: PreparedAudit, tolerance: number): Inp
       : `cannot start: negligible variance (pooled variance ${variance.toPrecision(3)} below (tolerance/100)² = ${floor.toPrecision(3)})`;
   const betting = `--test betting${prepared.access === 'logit' ? ' with --logit-bounds' : ''}`;
   return new InputError(
-    `${prepared.source}: ${prepared.access} of the ${prepared.metric} pool: ${reason}; the Gaussian GLR tests need values that vary within the groups, and test betting can decide this pool (${betting})`,
+    `${prepared.source}: ${prepared.access} of the ${prepared.metric} pool: ${reason}: ${CANNOT_DECIDE}; the Gaussian GLR tests need values that vary within the groups, and test betting can decide this pool (${betting})`,
   );
 }

@@ -1,6 +1,6 @@
 import { BernoulliGlrStream } from '../../stats/bernoulli-glr-stream.js';
 import { GuardedGaussianGlrStream } from '../../stats/guarded-gaussian-glr-stream.js';
-import { GlrThresholdTest } from '../../stats/glr-threshold-test.js';
+import { type ExhaustionRule, GlrThresholdTest } from '../../stats/glr-threshold-test.js';
 import type { SequentialThresholds } from '../../stats/thresholds.js';
 import { createRandom } from '../../util/random.js';
 import { BalancedOrder } from '../balanced-order.js';
@@ -155,7 +155,17 @@ export function runCertificationChunk(
   const prepared = preparedOf(plan, cell, slot);
   const { tolerance, budget, minimumPerGroup, order } = plan.setting;
   const stream = prepared.family === 'bernoulli' ? new BernoulliGlrStream() : new GuardedGaussianGlrStream();
-  const test = new GlrThresholdTest(stream, tolerance, thresholds.upper, thresholds.lower, minimumPerGroup);
+  // The price is what real audits cost, so its audits decide the known gap at exhaustion as real ones do;
+  // certification counts threshold crossings only (an exhaustion decision is never an error on an exact cell).
+  const exhaustion: ExhaustionRule | null =
+    chunk.price === true
+      ? {
+          countA: prepared.countA,
+          countB: prepared.countB,
+          values: prepared.family === 'bernoulli' ? 'counts' : 'means',
+        }
+      : null;
+  const test = new GlrThresholdTest(stream, tolerance, thresholds.upper, thresholds.lower, minimumPerGroup, exhaustion);
   const random = createRandom(chunk.seed);
   const outcome: OutcomeCounts = { paths: 0, reject: 0, accept: 0, inconclusive: 0, queries: 0 };
   for (let path = 0; path < chunk.paths; path++) {

@@ -157,3 +157,16 @@ describe('calibrateGlrThresholds(setting, options)', () => {
     expect(() => calibrateGlrThresholds({ ...small, budget: 0 }, options)).toThrow(InputError);
   });
 });
+
+describe('calibrateGlrThresholds(setting) on a pool the GLR cannot decide', () => {
+  it('throws CANNOT_DECIDE naming betting, rather than certifying thresholds no audit reaches', () => {
+    // Scores constant within each group (0.4 and 0.7, a gap three times the tolerance): the
+    // guarded Gaussian GLR never starts, so before exhaustion (budget 100 of 500 rows) nothing decides.
+    const group = Uint8Array.from({ length: 500 }, (_, i) => (i < 300 ? 0 : 1));
+    const value = Float64Array.from(group, (g) => (g === 0 ? 0.4 : 0.7));
+    const setting: CalibrationSetting = { ...small, access: 'score', budget: 100, group, value };
+    expect(() => calibrateGlrThresholds(setting, { seed: 'constant', paths: 200 })).toThrow(
+      /calibrated-glr thresholds: this test cannot decide on this pool: none of the \d+ simulated audits of the certification reached .*test betting can \(--test betting\)/,
+    );
+  });
+});
