@@ -15,6 +15,7 @@ import { isGlrTest, startRuleOf, type TestName, testOf } from './audit-test.js';
 import { makeSequentialTest } from './create-sequential-test.js';
 import type { PreparedAudit } from './prepare-audit.js';
 import { varianceRefusal } from './variance-refusal.js';
+import { logitBoundsProblem } from './logit-bounds-check.js';
 
 /** The settings buildAuditTest reads: an audit's (auditSettingsSchema's keys). */
 export type AuditTestSettings = CalibratedAuditSettings & Pick<AuditSettings, 'logitBounds'>;
@@ -42,7 +43,9 @@ export interface AuditTest {
  * validation of the settings; throws InputError for a calibration that cannot meet alpha
  * and beta, and, for the GLR tests on scores or logits, for a pool whose within-group
  * variance is zero or negligible (varianceRefusal: refused before the audit, so paper A's
- * statistic is unchanged wherever it runs). O(pool size) plus the calibration when it is
+ * statistic is unchanged wherever it runs), and for the betting and confidence-sequence
+ * tests on logits, for a pool with a logit outside the declared bounds (logitBoundsProblem,
+ * on the whole pool before the audit). O(pool size) plus the calibration when it is
  * not cached.
  */
 export function buildAuditTest(
@@ -54,6 +57,10 @@ export function buildAuditTest(
   if (isGlrTest(name)) {
     const refusal = varianceRefusal(prepared, toleranceOfAccess(settings, prepared.access));
     if (refusal !== null) throw refusal;
+  }
+  if (prepared.access === 'logit' && settings.logitBounds !== undefined && !isGlrTest(name)) {
+    const outside = logitBoundsProblem(prepared, settings.logitBounds);
+    if (outside !== null) throw outside;
   }
   const calibration = needsCalibration(settings)
     ? calibrationFor(calibrationSettingOf(prepared, settings), calibrationOptionsOf(settings), lookup)
