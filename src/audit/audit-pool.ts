@@ -18,7 +18,7 @@ import {
   auditSettingsSchema,
   toleranceOfAccess,
 } from './audit-settings.js';
-import { TEST_GUARANTEES, type TestName } from './audit-test.js';
+import { continuationOf, TEST_GUARANTEES, type TestName } from './audit-test.js';
 import { type AuditTest, buildAuditTest } from './build-audit-test.js';
 import type { PricePoint } from './calibration/calibration-record.js';
 import type { FairnessMetric } from './metric.js';
@@ -106,6 +106,8 @@ interface AuditPoolCommon {
   readonly minimumPerGroup: number;
   /** The sequential test that ran (testOf). */
   readonly test: TestName;
+  /** When an audit ended inconclusive with rows left: how it may be continued (continuationOf). */
+  readonly continuation?: string;
   /** What that test guarantees, in words (TEST_GUARANTEES: "no error guarantee" for wald-glr and given-thresholds). */
   readonly guarantee: string;
   /** The GLR tests' thresholds (Wald's, calibrated or given); absent for the betting and confidence-sequence tests. */
@@ -264,7 +266,11 @@ export function auditPool(
     const random = valid.order === 'given' ? null : createRandom(deriveSeed(valid.seed as string, r));
     results.push(runAudit(prepared, valid, auditTest, valid.order, random));
   }
-  const common = commonSummary(valid, prepared, auditTest);
+  const open = results.some((result) => result.decision === 'inconclusive') && valid.budget < prepared.size;
+  const common = {
+    ...commonSummary(valid, prepared, auditTest),
+    ...(open ? { continuation: continuationOf(auditTest.name, valid.budget) } : {}),
+  };
   return valid.replicates === 1 ? singleSummary(common, results[0]) : repeatedSummary(common, results, valid.early);
 }
 

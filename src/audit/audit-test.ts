@@ -37,6 +37,29 @@ export const TEST_GUARANTEES: Readonly<Record<TestName, string>> = {
     'P(false violation) <= alpha and P(false compliance) <= beta at any stopping time; its gap interval is valid at every time',
 };
 
+/**
+ * continuationOf(test, budget) says what to do with an inconclusive audit that stopped at
+ * its budget with rows left: for the anytime-valid tests, rerun it with the same seed and
+ * a larger budget, which queries the same order (a replicate's order depends on its seed,
+ * never on the budget: the first `budget` queries are the same), so it is one test
+ * stopped later and keeps its guarantee; a fresh seed is a new test. The GLR tests have no
+ * such continuation: a larger budget is a new calibration setting (calibrated-glr) or no
+ * guarantee at all. O(1).
+ * @param test the test that ran
+ * @param budget the budget it ran with
+ * @returns the advice, in words
+ * @example continuationOf('betting', 4000) // "continue: the same seed with a budget above 4000 ..."
+ */
+export function continuationOf(test: TestName, budget: number): string {
+  if (test === 'betting' || test === 'confidence-sequence') {
+    return `continue: the same seed with a budget above ${budget} continues these audits under their guarantee (the same order, queried further); a fresh seed is a new test, and rerunning with fresh seeds until one rejects inflates alpha`;
+  }
+  if (test === 'calibrated-glr') {
+    return `no continuation: a budget above ${budget} is a new setting with its own calibration, a new test; test betting can be continued`;
+  }
+  return 'no continuation: this test has no error guarantee to keep; test betting can be continued';
+}
+
 /** The words of a refusal (a vacuous calibration, a pool without variance): each names the test that can decide. */
 export const CANNOT_DECIDE = 'this test cannot decide on this pool';
 
