@@ -1,3 +1,4 @@
+import { vacuousCalibration } from './calibration/vacuous-calibration.js';
 import { varianceRefusal } from './variance-refusal.js';
 import type { FixedSampleDecision } from '../stats/fixed-sample-decision.js';
 import { createRandom, deriveSeed } from '../util/random.js';
@@ -261,6 +262,8 @@ export function auditPool(
   );
   const prepared = prepareAudit(pool, valid.metric, valid.access);
   const auditTest = buildAuditTest(prepared, valid, { where: name('thresholds'), ...lookup });
+  const vacuous = auditTest.calibration === null ? null : vacuousCalibration(auditTest.calibration.record);
+  if (vacuous !== null) throw vacuous;
   const results: SequentialAuditResult[] = [];
   for (let r = 0; r < valid.replicates; r++) {
     const random = valid.order === 'given' ? null : createRandom(deriveSeed(valid.seed as string, r));
@@ -281,7 +284,8 @@ export function auditPool(
  * otherwise it resolves with null at once): the audit's settings (auditSettingsSchema:
  * the keys of auditPool's settings that an audit has, so `seed` and `replicates` are not
  * needed) are validated, the metric's pool prepared, and calibrationOnThreads finds the
- * calibration in the cache or computes and saves it. Throws InputError as auditPool does,
+ * calibration in the cache or computes and saves it. Throws InputError as auditPool does
+ * (a vacuous certificate included: vacuousCalibration),
  * and when alpha and beta cannot be met (naming the smallest it can). Running time: a
  * calibration on the threads.
  */
@@ -300,10 +304,13 @@ export async function calibrateForAuditPool(
   const prepared = prepareAudit(pool, valid.metric, valid.access);
   const refusal = varianceRefusal(prepared, toleranceOfAccess(valid, prepared.access));
   if (refusal !== null) throw refusal;
-  return calibrationOnThreads(
+  const found = await calibrationOnThreads(
     calibrationSettingOf(prepared, valid),
     calibrationOptionsOf(valid),
     { where: name('thresholds'), ...lookup },
     threadOptions,
   );
+  const vacuous = vacuousCalibration(found.record);
+  if (vacuous !== null) throw vacuous;
+  return found;
 }

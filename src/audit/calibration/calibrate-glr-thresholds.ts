@@ -1,5 +1,3 @@
-import { InputError } from '../../util/errors.js';
-import { CANNOT_DECIDE } from '../audit-test.js';
 import { clopperPearsonUpper } from '../../stats/clopper-pearson.js';
 import { type OutcomeCounts, mergeOutcomeCounts, runCertificationChunk, runTuningChunk } from './calibration-chunks.js';
 import type { SequentialThresholds } from '../../stats/thresholds.js';
@@ -158,40 +156,6 @@ function merged(
 }
 
 /**
- * vacuityOf(plan, thresholds, certified, priced) is the error of a vacuous certificate, or null:
- * thresholds certified although no simulated audit of the last certification round
- * decided (neither threshold is ever reached), or although the violating price cell's
- * (gap 2 tolerance) P(inconclusive) exceeds 1 - beta (the calibrated test would leave
- * most clear violations open). Either way the
- * error levels hold only because the test never decides. O(cells).
- */
-function vacuityOf(
-  plan: CalibrationPlan,
-  thresholds: SequentialThresholds,
-  certified: { readonly decided: number; readonly paths: number },
-  priced: readonly OutcomeCounts[],
-): InputError | null {
-  const setting = plan.setting;
-  const betting = `test betting can (--test betting${setting.access === 'logit' ? ' with --logit-bounds' : ''})`;
-  if (certified.decided === 0) {
-    return new InputError(
-      `calibrated-glr thresholds: ${CANNOT_DECIDE}: none of the ${certified.paths} simulated audits of the certification reached ${thresholds.upper} or ${thresholds.lower}; ${betting}`,
-    );
-  }
-  for (const [index, outcome] of priced.entries()) {
-    // At gap 0 a small budget may leave most audits open and still be a useful test; at the clear violation not.
-    if (plan.priceCells[index].role === 'null') continue;
-    const inconclusive = outcome.inconclusive / outcome.paths;
-    if (inconclusive > 1 - setting.beta) {
-      return new InputError(
-        `calibrated-glr thresholds: ${CANNOT_DECIDE}: P(inconclusive) ${inconclusive.toFixed(3)} at gap ${plan.priceCells[index].gap} (the price) exceeds 1 - beta = ${(1 - setting.beta).toFixed(3)}; ${betting}`,
-      );
-    }
-  }
-  return null;
-}
-
-/**
  * calibrationSteps(plan) is the calibration as a sequence of Monte Carlo batches (a
  * generator: it yields a CalibrationStep, is resumed with that step's chunk results in
  * chunk order, and returns the CalibrationResult):
@@ -206,9 +170,8 @@ function vacuityOf(
  *    inconclusive audits.
  * calibrateGlrThresholds runs the steps in this thread, calibrateGlrThresholdsOnThreads
  * on worker threads; both give the same result for a plan. Throws InputError from
- * chooseThresholds when no threshold pair meets alpha and beta, and CANNOT_DECIDE when
- * the certificate is vacuous (vacuityOf: no certification audit decided, or the price's
- * P(inconclusive) exceeds 1 - beta).
+ * chooseThresholds when no threshold pair meets alpha and beta (a vacuous certificate is
+ * refused where a user's audit asks for one: vacuousCalibration).
  */
 export function* calibrationSteps(
   plan: CalibrationPlan,
@@ -225,21 +188,16 @@ export function* calibrationSteps(
   let upperIndex = choice.upperIndex;
   let lowerIndex = choice.lowerIndex;
   let meanQueries = Number.NaN;
-  let decided = 0;
-  let certifiedPaths = 0;
   for (let round = 0; round < plan.rounds; round++) {
     const thresholds = { upper: upperThreshold(plan.grid, upperIndex), lower: lowerThreshold(plan.grid, lowerIndex) };
     const chunks = certificationChunks(plan, round);
     const outcomes = merged(plan.cells.length, chunks, yield { stage: 'certify', chunks, thresholds });
     let queries = 0;
     let paths = 0;
-    decided = 0;
     for (const outcome of outcomes) {
       queries += outcome.queries;
       paths += outcome.paths;
-      decided += outcome.reject + outcome.accept;
     }
-    certifiedPaths = paths;
     meanQueries = queries / paths;
     const certification = certifyOutcomes(plan, thresholds, outcomes, round, choice.testConfidence);
     certifications.push(certification);
@@ -253,8 +211,6 @@ export function* calibrationSteps(
   const final = { upper: last.upper, lower: last.lower };
   const chunks = priceChunks(plan);
   const priced = merged(plan.priceCells.length, chunks, yield { stage: 'price', chunks, thresholds: final });
-  const vacuous = vacuityOf(plan, final, { decided, paths: certifiedPaths }, priced);
-  if (vacuous !== null) throw vacuous;
   return {
     upper: last.upper,
     lower: last.lower,
