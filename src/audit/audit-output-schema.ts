@@ -55,6 +55,11 @@ const commonProperties = {
   ),
   hypothesis: schema.string({ description: 'The null hypothesis tested, in words, e.g. "H0 |SP gap| ≤ 0.05".' }),
   guarantee: schema.string({ description: "The guarantee behind the test's verdicts, or that there is none." }),
+  continuation: schema.optional(
+    schema.string({
+      description: 'An inconclusive audit with rows left: how it may be continued under its guarantee, or why not.',
+    }),
+  ),
   tolerance: schema.number({ description: 'δ, the tolerance on the hard-decision gap.' }),
   scoreTolerance: schema.optional(schema.number({ description: 'Score access: the proxy tolerance.' })),
   logitTolerance: schema.optional(schema.number({ description: 'Logit access: the proxy tolerance.' })),

@@ -1,3 +1,5 @@
+import { vacuousCalibration } from './calibration/vacuous-calibration.js';
+import { varianceRefusal } from './variance-refusal.js';
 import type { FixedSampleDecision } from '../stats/fixed-sample-decision.js';
 import { createRandom, deriveSeed } from '../util/random.js';
 import { type Infer, schema, validateInput } from '../util/schema.js';
@@ -17,7 +19,7 @@ import {
   auditSettingsSchema,
   toleranceOfAccess,
 } from './audit-settings.js';
-import { TEST_NAMES, type TestName } from './audit-test.js';
+import { continuationOf, TEST_NAMES, type TestName } from './audit-test.js';
 import { guaranteeText, nullHypothesisText, type Verdict, verdictOf, verdictText } from './audit-verdict.js';
 import { type AuditTest, buildAuditTest } from './build-audit-test.js';
 import type { PricePoint } from './calibration/calibration-record.js';
@@ -117,6 +119,8 @@ interface AuditPoolCommon {
   readonly minimumPerGroup: number;
   /** The sequential test that ran (testOf). */
   readonly test: TestName;
+  /** When an audit ended inconclusive with rows left: how it may be continued (continuationOf). */
+  readonly continuation?: string;
   /** The GLR tests' thresholds (Wald's, calibrated or given); absent for the betting and confidence-sequence tests. */
   readonly upperThreshold?: number;
   readonly lowerThreshold?: number;
@@ -314,12 +318,18 @@ export function auditPool(
   );
   const prepared = prepareAudit(pool, valid.metric, valid.access);
   const auditTest = buildAuditTest(prepared, valid, { where: name('thresholds'), ...lookup });
+  const vacuous = auditTest.calibration === null ? null : vacuousCalibration(auditTest.calibration.record);
+  if (vacuous !== null) throw vacuous;
   const results: AuditRunResult[] = [];
   for (let r = 0; r < valid.replicates; r++) {
     const random = valid.order === 'given' ? null : createRandom(deriveSeed(valid.seed as string, r));
     results.push(runAudit(prepared, valid, auditTest, valid.order, random));
   }
-  const common = commonSummary(valid, prepared, auditTest);
+  const open = results.some((result) => result.decision === 'inconclusive') && valid.budget < prepared.size;
+  const common = {
+    ...commonSummary(valid, prepared, auditTest),
+    ...(open ? { continuation: continuationOf(auditTest.name, valid.budget) } : {}),
+  };
   return valid.replicates === 1 ? singleSummary(common, results[0]) : repeatedSummary(common, results, valid.early);
 }
 
@@ -330,7 +340,8 @@ export function auditPool(
  * otherwise it resolves with null at once): the audit's settings (auditSettingsSchema:
  * the keys of auditPool's settings that an audit has, so `seed` and `replicates` are not
  * needed) are validated, the metric's pool prepared, and calibrationOnThreads finds the
- * calibration in the cache or computes and saves it. Throws InputError as auditPool does,
+ * calibration in the cache or computes and saves it. Throws InputError as auditPool does
+ * (a vacuous certificate included: vacuousCalibration),
  * and when alpha and beta cannot be met (naming the smallest it can). Running time: a
  * calibration on the threads.
  * @param pool the model's outputs
@@ -356,10 +367,15 @@ export async function calibrateForAuditPool(
     path.length === 0 ? name('settings') : name(path.map(String).join('.')),
   );
   const prepared = prepareAudit(pool, valid.metric, valid.access);
-  return calibrationOnThreads(
+  const refusal = varianceRefusal(prepared, toleranceOfAccess(valid, prepared.access));
+  if (refusal !== null) throw refusal;
+  const found = await calibrationOnThreads(
     calibrationSettingOf(prepared, valid),
     calibrationOptionsOf(valid),
     { where: name('thresholds'), ...lookup },
     threadOptions,
   );
+  const vacuous = vacuousCalibration(found.record);
+  if (vacuous !== null) throw vacuous;
+  return found;
 }

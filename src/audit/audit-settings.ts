@@ -69,7 +69,7 @@ export const auditSettingsProperties = {
   test: schema.optional(
     schema.enumOf(TEST_NAMES, {
       description:
-        "The sequential test (docs/error-control.md): wald-glr (paper A's GLR with Wald's thresholds; the default, or calibrated-glr when thresholds is calibrated or given), calibrated-glr (the GLR with Monte Carlo calibrated thresholds), betting (anytime-valid testing by betting), confidence-sequence (anytime-valid, weaker; reports a gap interval).",
+        "The sequential test (docs/error-control.md): wald-glr (paper A's GLR with Wald's thresholds; the default; calibrated-glr when thresholds is calibrated, given-thresholds when it is {upper, lower}), calibrated-glr (the GLR with Monte Carlo calibrated thresholds, from a calibration record of this setting), given-thresholds (the GLR with thresholds given by hand: no error guarantee), betting (anytime-valid testing by betting), confidence-sequence (anytime-valid, weaker; reports a gap interval).",
     }),
   ),
   thresholds: schema.optional(
@@ -84,12 +84,12 @@ export const auditSettingsProperties = {
             upper: schema.number({ description: 'Reject once the signed GLR is at or above this (> 0).' }),
             lower: schema.number({ description: 'Accept once the signed GLR is at or below this (< 0).' }),
           },
-          { description: 'Given thresholds, e.g. from `fairaudit calibrate`.' },
+          { description: 'Given thresholds (test given-thresholds: no error guarantee for this setting).' },
         ),
       ],
       {
         description:
-          "The GLR tests' stopping thresholds: wald (paper A's, the default), calibrated (Monte Carlo calibrated for this setting, cached by fingerprint; `fairaudit calibrate` computes them ahead) or {upper, lower}.",
+          "The GLR tests' stopping thresholds: wald (paper A's, the default), calibrated (Monte Carlo calibrated for this setting, cached by fingerprint; `fairaudit calibrate` computes them ahead) or {upper, lower} (test given-thresholds).",
       },
     ),
   ),

@@ -10,14 +10,48 @@ import { isShuffledOrder } from './query-order.js';
  * - 'calibrated-glr': the same GLR with thresholds calibrated by Monte Carlo so that
  *   sup P(reject) <= alpha over compliant pools and sup P(accept) <= beta over violating
  *   ones, for the audit's group sizes, budget, start rule and order (calibrateGlrThresholds);
+ * - 'given-thresholds': the same GLR with thresholds {upper, lower} given by hand (from
+ *   another pool, setting or paper): no error guarantee, since nothing ties them to this
+ *   audit's setting; it runs under its own name so no output calls it calibrated;
  * - 'betting': TwoSampleBettingTest, anytime-valid for values in [0, 1] (decisions, scores;
  *   logits only with declared logitBounds);
  * - 'confidence-sequence': GapConfidenceSequenceTest, anytime-valid but weaker than betting;
  *   the one whose state is a reportable confidence interval for the gap.
  */
-export const TEST_NAMES = ['wald-glr', 'calibrated-glr', 'betting', 'confidence-sequence'] as const;
+export const TEST_NAMES = ['wald-glr', 'calibrated-glr', 'given-thresholds', 'betting', 'confidence-sequence'] as const;
 /** The name of a sequential test an audit can run: one of TEST_NAMES. */
 export type TestName = (typeof TEST_NAMES)[number];
+
+/**
+ * continuationOf(test, budget) says what to do with an inconclusive audit that stopped at
+ * its budget with rows left: for the anytime-valid tests, rerun it with the same seed and
+ * a larger budget, which queries the same order (a replicate's order depends on its seed,
+ * never on the budget: the first `budget` queries are the same), so it is one test
+ * stopped later and keeps its guarantee; a fresh seed is a new test. The GLR tests have no
+ * such continuation: a larger budget is a new calibration setting (calibrated-glr) or no
+ * guarantee at all. O(1).
+ * @param test the test that ran
+ * @param budget the budget it ran with
+ * @returns the advice, in words
+ * @example continuationOf('betting', 4000) // "continue: the same seed with a budget above 4000 ..."
+ */
+export function continuationOf(test: TestName, budget: number): string {
+  if (test === 'betting' || test === 'confidence-sequence') {
+    return `continue: the same seed with a budget above ${budget} continues these audits under their guarantee (the same order, queried further); a fresh seed is a new test, and rerunning with fresh seeds until one rejects inflates alpha`;
+  }
+  if (test === 'calibrated-glr') {
+    return `no continuation: a budget above ${budget} is a new setting with its own calibration, a new test; test betting can be continued`;
+  }
+  return 'no continuation: this test has no error guarantee to keep; test betting can be continued';
+}
+
+/** The words of a refusal (a vacuous calibration, a pool without variance): each names the test that can decide. */
+export const CANNOT_DECIDE = 'this test cannot decide on this pool';
+
+/** Whether a test is one of the GLRs with thresholds (Wald's, calibrated or given). O(1). */
+export function isGlrTest(test: TestName): boolean {
+  return test === 'wald-glr' || test === 'calibrated-glr' || test === 'given-thresholds';
+}
 
 /** The `thresholds` setting: Wald's (paper A), calibrated (from the calibration cache), or given. */
 export type ThresholdsSetting = 'wald' | 'calibrated' | SequentialThresholds;
@@ -31,12 +65,13 @@ export interface TestChoice {
 /**
  * testOf(settings) is the test an audit's settings select: `test` when given, otherwise
  * the GLR whose thresholds `thresholds` names: 'wald-glr' when it is absent or 'wald'
- * (paper A's test, the default), 'calibrated-glr' when it is 'calibrated' or given
- * numbers. O(1).
+ * (paper A's test, the default), 'calibrated-glr' when it is 'calibrated', and
+ * 'given-thresholds' when it is given numbers {upper, lower}. O(1).
  */
 export function testOf(settings: TestChoice): TestName {
   if (settings.test !== undefined) return settings.test;
-  return settings.thresholds === undefined || settings.thresholds === 'wald' ? 'wald-glr' : 'calibrated-glr';
+  if (settings.thresholds === undefined || settings.thresholds === 'wald') return 'wald-glr';
+  return settings.thresholds === 'calibrated' ? 'calibrated-glr' : 'given-thresholds';
 }
 
 /**
@@ -55,7 +90,9 @@ export const CALIBRATED_PROXY_START = 5;
  */
 export function startRuleOf(test: TestName, access: AccessRegime, minimumPerGroup?: number): number {
   if (minimumPerGroup !== undefined) return minimumPerGroup;
-  return test === 'calibrated-glr' && access !== 'decision' ? CALIBRATED_PROXY_START : 1;
+  return (test === 'calibrated-glr' || test === 'given-thresholds') && access !== 'decision'
+    ? CALIBRATED_PROXY_START
+    : 1;
 }
 
 /** The keys testSettingsProblem reads. */
@@ -90,10 +127,18 @@ export function testSettingsProblem(settings: TestSettingsInput): CrossKeyProble
         found: thresholds,
       };
     }
-    if (test === 'calibrated-glr' && thresholds === 'wald') {
+    if (test === 'calibrated-glr' && thresholds !== 'calibrated') {
       return {
         key: 'thresholds',
-        expected: '"calibrated" or {upper, lower} with test calibrated-glr (Wald\'s thresholds: test wald-glr)',
+        expected:
+          '"calibrated" or nothing with test calibrated-glr (its thresholds come from a calibration record of this setting; given {upper, lower}: test given-thresholds, without an error guarantee; Wald\'s: test wald-glr)',
+        found: thresholds,
+      };
+    }
+    if (test === 'given-thresholds' && typeof thresholds !== 'object') {
+      return {
+        key: 'thresholds',
+        expected: '{upper, lower} with test given-thresholds (--upper and --lower)',
         found: thresholds,
       };
     }
@@ -113,6 +158,13 @@ export function testSettingsProblem(settings: TestSettingsInput): CrossKeyProble
           found: problem.found,
         };
     }
+  }
+  if (test === 'given-thresholds' && thresholds === undefined) {
+    return {
+      key: 'thresholds',
+      expected: '{upper, lower} with test given-thresholds (--upper and --lower)',
+      found: undefined,
+    };
   }
   if (
     test === 'calibrated-glr' &&

@@ -42,8 +42,8 @@ export interface GuaranteeContext {
  * guaranteeText(test, context) states the guarantee behind a test's verdicts, or that
  * there is none: the betting and confidence-sequence tests bound both errors at any
  * stopping time; the calibrated GLR bounds them for the calibrated setting (a Monte Carlo
- * certificate); paper A's wald-glr bounds nothing (its measured false-violation rate is
- * above alpha: docs/error-control.md). O(1).
+ * certificate); paper A's wald-glr and hand-given thresholds bound nothing (wald-glr's measured
+ * false-violation rate is above alpha: docs/error-control.md). O(1).
  * @param test the test that ran
  * @param context alpha, beta and the calibration's confidence
  * @returns the guarantee in words, starting with the test's name
@@ -59,7 +59,9 @@ export function guaranteeText(test: TestName, context: GuaranteeContext): string
     case 'calibrated-glr':
       return `calibrated-glr: ${errors} for this setting's group sizes, budget and order, certified by Monte Carlo at ${context.confidence ?? 0.95} confidence`;
     case 'wald-glr':
-      return "wald-glr: no guarantee; paper A's Wald thresholds do not control the false-violation rate (measured above alpha in docs/error-control.md)";
+      return "wald-glr: no error guarantee; paper A's Wald thresholds do not control the false-violation rate (measured above alpha in docs/error-control.md)";
+    case 'given-thresholds':
+      return 'given-thresholds: no error guarantee; thresholds given by hand bound nothing for this setting (fairaudit calibrate, then --test calibrated-glr)';
   }
 }
 

@@ -11,9 +11,11 @@ import {
 } from './calibration/audit-calibration.js';
 import type { AuditSettings } from './audit-settings.js';
 import { toleranceOfAccess } from './audit-settings.js';
-import { startRuleOf, type TestName, testOf } from './audit-test.js';
+import { isGlrTest, startRuleOf, type TestName, testOf } from './audit-test.js';
 import { makeSequentialTest } from './create-sequential-test.js';
 import type { PreparedAudit } from './prepare-audit.js';
+import { varianceRefusal } from './variance-refusal.js';
+import { logitBoundsProblem } from './logit-bounds-check.js';
 
 /** The settings buildAuditTest reads: an audit's (auditSettingsSchema's keys). */
 export type AuditTestSettings = CalibratedAuditSettings & Pick<AuditSettings, 'logitBounds'>;
@@ -32,14 +34,19 @@ export interface AuditTest {
 
 /**
  * buildAuditTest(prepared, settings, lookup) builds the sequential test an audit's
- * settings select (testOf): Wald's thresholds for wald-glr; for calibrated-glr the given
- * {upper, lower}, or with thresholds calibrated (or absent) the calibration of this
- * setting from the cache, computed in this thread when missing (calibrationFor; a run
+ * settings select (testOf): Wald's thresholds for wald-glr; the given {upper, lower} for
+ * given-thresholds; for calibrated-glr the calibration of this setting from the cache
+ * (its fingerprint is the setting's), computed in this thread when missing (calibrationFor; a run
  * computes it ahead on worker threads); the betting and confidence-sequence tests sized for
  * the pool, with the order and declared logit bounds (makeSequentialTest: the settings
  * were validated once, by the audit settings' schema and its cross-key rule). Kernel: no
  * validation of the settings; throws InputError for a calibration that cannot meet alpha
- * and beta. O(1) plus the calibration when it is not cached.
+ * and beta, and, for the GLR tests on scores or logits, for a pool whose within-group
+ * variance is zero or negligible (varianceRefusal: refused before the audit, so paper A's
+ * statistic is unchanged wherever it runs), and for the betting and confidence-sequence
+ * tests on logits, for a pool with a logit outside the declared bounds (logitBoundsProblem,
+ * on the whole pool before the audit). O(pool size) plus the calibration when it is
+ * not cached.
  */
 export function buildAuditTest(
   prepared: PreparedAudit,
@@ -47,6 +54,14 @@ export function buildAuditTest(
   lookup: CalibrationLookup = {},
 ): AuditTest {
   const name = testOf(settings);
+  if (isGlrTest(name)) {
+    const refusal = varianceRefusal(prepared, toleranceOfAccess(settings, prepared.access));
+    if (refusal !== null) throw refusal;
+  }
+  if (prepared.access === 'logit' && settings.logitBounds !== undefined && !isGlrTest(name)) {
+    const outside = logitBoundsProblem(prepared, settings.logitBounds);
+    if (outside !== null) throw outside;
+  }
   const calibration = needsCalibration(settings)
     ? calibrationFor(calibrationSettingOf(prepared, settings), calibrationOptionsOf(settings), lookup)
     : null;
@@ -62,7 +77,7 @@ export function buildAuditTest(
     beta: settings.beta,
     minimumPerGroup,
     order: settings.order ?? 'random',
-    ...(thresholds !== null && name === 'calibrated-glr' ? { thresholds } : {}),
+    ...(thresholds !== null && name !== 'wald-glr' ? { thresholds } : {}),
     ...(settings.logitBounds === undefined ? {} : { logitBounds: settings.logitBounds }),
   });
   return { name, test, thresholds, minimumPerGroup, calibration };

@@ -2,12 +2,13 @@ import { BernoulliGlrStream } from '../stats/bernoulli-glr-stream.js';
 import { checkTolerance } from '../stats/check-tolerance.js';
 import { GapConfidenceSequenceTest } from '../stats/gap-confidence-sequence-test.js';
 import { GaussianGlrStream } from '../stats/gaussian-glr-stream.js';
-import { GlrThresholdTest } from '../stats/glr-threshold-test.js';
+import { GuardedGaussianGlrStream } from '../stats/guarded-gaussian-glr-stream.js';
+import { type ExhaustionRule, GlrThresholdTest } from '../stats/glr-threshold-test.js';
 import type { SequentialTest } from '../stats/sequential-test.js';
 import { checkErrorLevels, type SequentialThresholds, waldThresholds } from '../stats/thresholds.js';
 import { TwoSampleBettingTest } from '../stats/two-sample-betting-test.js';
 import { inputError } from '../util/errors.js';
-import { startRuleOf, TEST_NAMES, type TestName, testSettingsProblem } from './audit-test.js';
+import { isGlrTest, startRuleOf, TEST_NAMES, type TestName, testSettingsProblem } from './audit-test.js';
 import type { PreparedAudit } from './prepare-audit.js';
 import type { QueryOrder } from './query-order.js';
 
@@ -23,7 +24,7 @@ export interface TestSettings {
   /** GLR tests: start once each group has this many observations (default startRuleOf: 1, or 5 for calibrated-glr on scores or logits). */
   readonly minimumPerGroup?: number;
   readonly order: QueryOrder;
-  /** 'calibrated-glr': the calibrated thresholds. */
+  /** 'calibrated-glr': the calibrated thresholds; 'given-thresholds': the given ones. */
   readonly thresholds?: SequentialThresholds;
   /**
    * Betting / confidence-sequence tests with logit access: a range the auditor declares
@@ -94,15 +95,19 @@ export function createSequentialTest(prepared: PreparedAudit, settings: TestSett
   if (!(Number.isSafeInteger(minimum) && minimum >= 1)) {
     throw inputError({ where: `${where}: minimumPerGroup`, expected: 'an integer >= 1', found: minimum });
   }
-  if (settings.test === 'calibrated-glr' && settings.thresholds === undefined) {
+  if (
+    (settings.test === 'calibrated-glr' || settings.test === 'given-thresholds') &&
+    settings.thresholds === undefined
+  ) {
     throw inputError({
       where: `${where}: thresholds`,
-      expected: 'calibrated {upper, lower} (fairaudit calibrate)',
+      expected: `${settings.test === 'calibrated-glr' ? 'calibrated' : 'given'} {upper, lower} (fairaudit calibrate)`,
       found: undefined,
     });
   }
+  // Here calibrated-glr's thresholds are numbers (the calibration's): checked as given ones are.
   const problem = testSettingsProblem({
-    test: settings.test,
+    test: settings.test === 'calibrated-glr' ? 'given-thresholds' : settings.test,
     thresholds: settings.test === 'wald-glr' ? undefined : settings.thresholds,
     access: prepared.access,
     order: settings.order,
@@ -117,18 +122,34 @@ export function createSequentialTest(prepared: PreparedAudit, settings: TestSett
 /**
  * makeSequentialTest(prepared, settings) builds the test createSequentialTest builds, on
  * settings already validated (by createSequentialTest, or by the audit settings' schema and
- * its cross-key rule testSettingsProblem: buildAuditTest). Kernel: no validation;
- * calibrated-glr needs its thresholds. O(1), or O(pool size) buffers for the betting test.
+ * its cross-key rule testSettingsProblem: buildAuditTest). calibrated-glr decides exactly
+ * once the metric's pool is read to its end (GlrThresholdTest's exhaustion rule); wald-glr
+ * keeps paper A's inconclusive. Kernel: no validation; calibrated-glr needs its thresholds. O(1), or O(pool size) buffers for the betting test.
  */
 export function makeSequentialTest(prepared: PreparedAudit, settings: TestSettings): SequentialTest {
   const minimum = startRuleOf(settings.test, prepared.access, settings.minimumPerGroup);
-  const glrStream = () => (prepared.family === 'bernoulli' ? new BernoulliGlrStream() : new GaussianGlrStream());
-  if (settings.test === 'wald-glr' || settings.test === 'calibrated-glr') {
+  // Paper A's test keeps its own start (a positive variance); the others start on a non-negligible one.
+  const glrStream = () =>
+    prepared.family === 'bernoulli'
+      ? new BernoulliGlrStream()
+      : settings.test === 'wald-glr'
+        ? new GaussianGlrStream()
+        : new GuardedGaussianGlrStream();
+  if (isGlrTest(settings.test)) {
     const { upper, lower } =
       settings.test === 'wald-glr'
         ? waldThresholds(settings.alpha, settings.beta)
         : (settings.thresholds as SequentialThresholds);
-    return new GlrThresholdTest(glrStream(), settings.tolerance, upper, lower, minimum);
+    // wald-glr keeps paper A's rule (inconclusive when the pool runs out); the others decide the known gap exactly.
+    const exhaustion: ExhaustionRule | null =
+      settings.test === 'wald-glr'
+        ? null
+        : {
+            countA: prepared.countA,
+            countB: prepared.countB,
+            values: prepared.family === 'bernoulli' ? 'counts' : 'means',
+          };
+    return new GlrThresholdTest(glrStream(), settings.tolerance, upper, lower, minimum, exhaustion);
   }
   const bounds = prepared.access === 'logit' ? settings.logitBounds : undefined;
   const lower = bounds?.lower ?? 0;

@@ -1,3 +1,4 @@
+import { LARGEST_GAUSSIAN_VALUE } from '../stats/guarded-gaussian-glr-stream.js';
 import { type Table, tableFromArrays, tableFromIPC, tableToIPC, type Vector } from 'apache-arrow';
 import { writeFileAtomic } from '../util/atomic-write.js';
 import { type CsvRecord, CsvReader } from '../util/csv-reader.js';
@@ -99,7 +100,9 @@ class PoolColumnsBuilder {
         this.columns.score![row] = value;
         return;
       case 'logit':
-        if (!Number.isFinite(value)) throw inputError({ where: where(), expected: 'a finite logit', found });
+        if (!(Math.abs(value) <= LARGEST_GAUSSIAN_VALUE)) {
+          throw inputError({ where: where(), expected: `a finite logit within ±${LARGEST_GAUSSIAN_VALUE}`, found });
+        }
         this.columns.logit![row] = value;
         return;
       case 'id':

@@ -1,5 +1,6 @@
 import { BernoulliGlrStream } from '../stats/bernoulli-glr-stream.js';
 import { GaussianGlrStream } from '../stats/gaussian-glr-stream.js';
+import { LARGEST_GAUSSIAN_VALUE } from '../stats/guarded-gaussian-glr-stream.js';
 import { countGapDecision } from '../stats/count-gap-comparison.js';
 import type { FixedSampleDecision } from '../stats/fixed-sample-decision.js';
 import type { GlrStream } from '../stats/glr-stream.js';
@@ -54,7 +55,8 @@ export interface PreparedAudit {
  * the rows with label = 1), copies its groups and observed values (decision, score or
  * logit) into flat typed arrays, computes the oracle hard-decision gap and the proxy
  * mean gap, and allocates the replicate scratch buffers. O(pool size).
- * Throws InputError when the metric or access is unknown, the pool lacks the column
+ * Throws InputError when the metric or access is unknown, a value exceeds
+ * LARGEST_GAUSSIAN_VALUE in absolute value (or is NaN), the pool lacks the column
  * the access regime needs, or the metric's pool has no row of one group.
  */
 export function prepareAudit(pool: AuditPool, metric: FairnessMetric, access: AccessRegime): PreparedAudit {
@@ -83,6 +85,13 @@ export function prepareAudit(pool: AuditPool, metric: FairnessMetric, access: Ac
   for (let row = 0; row < pool.size; row++) {
     if (metric === 'eo' && pool.label[row] !== 1) continue;
     const g = pool.group[row];
+    if (!(Math.abs(observed[row]) <= LARGEST_GAUSSIAN_VALUE)) {
+      throw inputError({
+        where: `${pool.source}: row ${row + 1}, column "${access}"`,
+        expected: `a finite value within ±${LARGEST_GAUSSIAN_VALUE} (the Gaussian GLR squares it)`,
+        found: observed[row],
+      });
+    }
     group[k] = g;
     value[k] = observed[row];
     counts[g]++;

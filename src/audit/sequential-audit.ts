@@ -1,5 +1,6 @@
 import { countGapDecision } from '../stats/count-gap-comparison.js';
 import { type FixedSampleDecision, fixedSampleDecision } from '../stats/fixed-sample-decision.js';
+import { NAN_STATISTIC } from '../stats/glr-threshold-test.js';
 import { waldThresholds } from '../stats/thresholds.js';
 import type { Random } from '../util/random.js';
 import { type AuditSettings, toleranceOfAccess } from './audit-settings.js';
@@ -158,6 +159,7 @@ export function runSequentialAudit(
     }
     stream.add(g, x);
     statistic = stream.statistic;
+    if (Number.isNaN(statistic)) throw new Error(NAN_STATISTIC);
     if (trajectory !== null) trajectory[position] = statistic;
     position++;
     if (statistic >= upper || statistic <= lower) {

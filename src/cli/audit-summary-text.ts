@@ -51,6 +51,7 @@ export function auditSummaryText(poolName: string, summary: AuditPoolSummary): s
       evidenceLine(summary),
       oracleLine(summary),
       `fixed-sample: ${summary.fixedDecision} on ${summary.fixedSamples} rows (gap (b − a) ${signed(summary.fixedGap)})`,
+      ...(summary.continuation === undefined ? [] : [`continue:     ${summary.continuation}`]),
       '',
     ].join('\n');
   }
@@ -64,6 +65,7 @@ export function auditSummaryText(poolName: string, summary: AuditPoolSummary): s
     oracleLine(summary),
     `fixed-sample: reject ${summary.fixedDecisions.reject}, accept ${summary.fixedDecisions.accept}` +
       `${absent ? `, inconclusive ${summary.fixedDecisions.inconclusive} (a group absent)` : ''} on ${summary.fixedSamples} rows`,
+    ...(summary.continuation === undefined ? [] : [`continue:     ${summary.continuation}`]),
     '',
   ].join('\n');
 }

@@ -23,6 +23,16 @@ export class GaussianGlrStream implements GlrStream {
   private squaresB = 0;
   private tolerance = 0.05;
 
+  /** Observations so far in group a and group b. */
+  get counts(): readonly [number, number] {
+    return [this.countA, this.countB];
+  }
+
+  /** The pooled residual sum of squares (within-group squared deviations of both groups). */
+  get residualSumOfSquares(): number {
+    return this.squaresA + this.squaresB;
+  }
+
   get ready(): boolean {
     return this.countA > 0 && this.countB > 0 && this.squaresA + this.squaresB > 0;
   }

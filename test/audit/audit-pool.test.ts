@@ -2,7 +2,7 @@ import { mkdtempSync, readdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { auditPool, calibrateForAuditPool } from '../../src/audit/audit-pool.js';
+import { auditPool, calibrateForAuditPool, type SingleAuditSummary } from '../../src/audit/audit-pool.js';
 import { generateSyntheticPool } from '../../src/data/synthetic-pool.js';
 
 const pool = generateSyntheticPool({
@@ -20,6 +20,8 @@ describe('auditPool(pool, settings, name, lookup) with the error-controlled test
     const cacheDirectory = mkdtempSync(join(tmpdir(), 'fairaudit-audit-pool-'));
     const settings = {
       ...small,
+      // The whole pool: at budget 300 the calibrated test leaves 83% of clear violations open (a vacuous certificate).
+      budget: 1000,
       test: 'calibrated-glr' as const,
       calibration: { paths: 500, seed: 's', confidence: 0.95, baseRates: [0, 0.5, 1] },
     };
@@ -39,7 +41,9 @@ describe('auditPool(pool, settings, name, lookup) with the error-controlled test
       { threads: 2 },
     );
     expect(ahead?.record.fingerprint).toBe(summary.calibration?.fingerprint);
-    expect([ahead?.record.upper, ahead?.record.lower]).toEqual([summary.upperThreshold, summary.lowerThreshold]);
+    // The summary prints thresholds to 6 decimals (lower -2.5500000000000003 on the grid prints -2.55).
+    const printed = [ahead?.record.upper, ahead?.record.lower].map((value) => Number(value?.toFixed(6)));
+    expect(printed).toEqual([summary.upperThreshold, summary.lowerThreshold]);
     expect(await calibrateForAuditPool(pool, { ...small })).toBeNull();
   });
 
@@ -56,10 +60,11 @@ describe('auditPool(pool, settings, name, lookup) with the error-controlled test
     const betting = auditPool(pool, { ...small, test: 'betting', order: 'balanced' });
     expect(betting).toMatchObject({ test: 'betting', order: 'balanced' });
     expect('upperThreshold' in betting).toBe(false);
-    expect(
-      auditPool(pool, { ...small, access: 'score', test: 'calibrated-glr', thresholds: { upper: 6, lower: -2 } })
-        .minimumPerGroup,
-    ).toBe(5);
+    expect(auditPool(pool, { ...small, access: 'score', thresholds: { upper: 6, lower: -2 } })).toMatchObject({
+      test: 'given-thresholds',
+      minimumPerGroup: 5,
+      guarantee: expect.stringMatching(/^given-thresholds: no error guarantee/),
+    });
   });
 
   it('throws InputError naming the setting through `name`: a pool with one group in the metric pool, an order given to the betting test', () => {
@@ -75,5 +80,40 @@ describe('auditPool(pool, settings, name, lookup) with the error-controlled test
     expect(() =>
       auditPool(pool, { ...small, test: 'betting', order: 'given', replicates: 1 }, (key) => `--${key}`),
     ).toThrow(/--order: expected "random" or "balanced" with test betting/);
+  });
+});
+
+describe('auditPool(pool, settings) continued with the same seed and a larger budget', () => {
+  // 4000 rows at an SP gap of 0.05, the tolerance: the boundary, where audits stay open longest.
+  const boundary = generateSyntheticPool({
+    size: 4000,
+    groupShare: 0.4,
+    labelRate: [0.45, 0.4],
+    decisionRate: [0.4, 0.35],
+    logitScale: 1,
+    seed: 'continuation',
+  });
+
+  it('is the same audit queried further: decisions taken within the smaller budget stay, with their queries', () => {
+    let continued = 0;
+    for (let seed = 0; seed < 30; seed++) {
+      const settings = { test: 'betting', seed: `c${seed}`, tolerance: 0.05 } as const;
+      const first = auditPool(boundary, { ...settings, budget: 300 }) as SingleAuditSummary;
+      const longer = auditPool(boundary, { ...settings, budget: 1200 }) as SingleAuditSummary;
+      if (first.decision === 'inconclusive') {
+        continued++;
+        expect(first.continuation).toMatch(/^continue: the same seed with a budget above 300 continues/);
+        expect(longer.queries).toBeGreaterThan(300);
+      } else {
+        expect([longer.decision, longer.queries]).toEqual([first.decision, first.queries]);
+        expect(first.continuation).toBeUndefined();
+      }
+    }
+    expect(continued).toBeGreaterThan(10); // at the boundary most audits are open after 300 queries
+  });
+
+  it('the GLR tests say they cannot be continued', () => {
+    const summary = auditPool(boundary, { seed: '1', budget: 50, tolerance: 0.05, replicates: 5 });
+    expect(summary.continuation).toMatch(/^no continuation: this test has no error guarantee to keep; test betting/);
   });
 });

@@ -8,7 +8,7 @@ describe('testOf(settings)', () => {
     expect(testOf({})).toBe('wald-glr');
     expect(testOf({ thresholds: 'wald' })).toBe('wald-glr');
     expect(testOf({ thresholds: 'calibrated' })).toBe('calibrated-glr');
-    expect(testOf({ thresholds: { upper: 5, lower: -2 } })).toBe('calibrated-glr');
+    expect(testOf({ thresholds: { upper: 5, lower: -2 } })).toBe('given-thresholds');
     expect(testOf({ test: 'betting' })).toBe('betting');
   });
 });
@@ -46,6 +46,15 @@ describe('testSettingsProblem(settings)', () => {
       'thresholds',
     );
     expect(testSettingsProblem({ access: 'decision', test: 'calibrated-glr', thresholds: 'wald' })?.key).toBe(
+      'thresholds',
+    );
+    // Thresholds given by hand never run under the calibrated test's name.
+    expect(
+      testSettingsProblem({ access: 'decision', test: 'calibrated-glr', thresholds: { upper: 5, lower: -2 } })
+        ?.expected,
+    ).toMatch(/given \{upper, lower\}: test given-thresholds, without an error guarantee/);
+    expect(testSettingsProblem({ access: 'decision', test: 'given-thresholds' })?.key).toBe('thresholds');
+    expect(testSettingsProblem({ access: 'decision', test: 'given-thresholds', thresholds: 'calibrated' })?.key).toBe(
       'thresholds',
     );
     expect(testSettingsProblem({ access: 'decision', test: 'betting', thresholds: 'calibrated' })?.expected).toMatch(

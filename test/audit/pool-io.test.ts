@@ -64,13 +64,16 @@ describe('readPoolFile(path) on CSV', () => {
     expect(() => readPoolFile(join(fixtures, 'nan-score.csv'))).toThrow(/row 2 \(line 3\), column "score"/);
   });
 
-  it('readPoolFile(path) rejects a missing group column, an empty cell, a score above 1, a ragged row', () => {
+  it('readPoolFile(path) rejects a missing group column, an empty cell, a score above 1, a logit whose square overflows, a ragged row', () => {
     expect(() => readPoolFile(csv('no-group.csv', 'label,decision\n1,1\n'))).toThrow(/column "group"/);
     expect(() => readPoolFile(csv('empty-cell.csv', 'group,label,decision\n0,,1\n'))).toThrow(
       /row 1 \(line 2\), column "label"/,
     );
     expect(() => readPoolFile(csv('big-score.csv', 'group,label,decision,score\n0,1,1,1.5\n'))).toThrow(
       /column "score": expected a score in \[0, 1\]/,
+    );
+    expect(() => readPoolFile(csv('huge-logit.csv', 'group,label,decision,logit\n0,1,1,1e200\n'))).toThrow(
+      /column "logit": expected a finite logit within ±1e\+100/,
     );
     expect(() => readPoolFile(csv('ragged.csv', 'group,label,decision\n0,1\n'))).toThrow(/row 1 \(line 2\)/);
     expect(() => readPoolFile(csv('group-3.csv', 'group,label,decision\n3,1,1\n'))).toThrow(/column "group"/);

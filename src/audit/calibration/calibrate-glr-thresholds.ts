@@ -170,7 +170,8 @@ function merged(
  *    inconclusive audits.
  * calibrateGlrThresholds runs the steps in this thread, calibrateGlrThresholdsOnThreads
  * on worker threads; both give the same result for a plan. Throws InputError from
- * chooseThresholds when no threshold pair meets alpha and beta.
+ * chooseThresholds when no threshold pair meets alpha and beta (a vacuous certificate is
+ * refused where a user's audit asks for one: vacuousCalibration).
  */
 export function* calibrationSteps(
   plan: CalibrationPlan,

@@ -1,6 +1,6 @@
 import { BernoulliGlrStream } from '../../stats/bernoulli-glr-stream.js';
-import { GaussianGlrStream } from '../../stats/gaussian-glr-stream.js';
-import { GlrThresholdTest } from '../../stats/glr-threshold-test.js';
+import { GuardedGaussianGlrStream } from '../../stats/guarded-gaussian-glr-stream.js';
+import { type ExhaustionRule, GlrThresholdTest } from '../../stats/glr-threshold-test.js';
 import type { SequentialThresholds } from '../../stats/thresholds.js';
 import { createRandom } from '../../util/random.js';
 import { BalancedOrder } from '../balanced-order.js';
@@ -126,7 +126,16 @@ export function runTuningChunk(plan: CalibrationPlan, chunk: CalibrationChunk): 
     recordCountPaths(cell.counts, new BernoulliGlrStream(), pathSettings(plan), extremes, random, chunk.paths, counts);
   } else {
     const { rows, balanced } = rowPoolOf(plan, cell, slot);
-    recordRowPaths(rows, new GaussianGlrStream(), pathSettings(plan), balanced, extremes, random, chunk.paths, counts);
+    recordRowPaths(
+      rows,
+      new GuardedGaussianGlrStream(),
+      pathSettings(plan),
+      balanced,
+      extremes,
+      random,
+      chunk.paths,
+      counts,
+    );
   }
   return counts;
 }
@@ -145,8 +154,18 @@ export function runCertificationChunk(
   const { cell, slot } = cellOf(plan, chunk);
   const prepared = preparedOf(plan, cell, slot);
   const { tolerance, budget, minimumPerGroup, order } = plan.setting;
-  const stream = prepared.family === 'bernoulli' ? new BernoulliGlrStream() : new GaussianGlrStream();
-  const test = new GlrThresholdTest(stream, tolerance, thresholds.upper, thresholds.lower, minimumPerGroup);
+  const stream = prepared.family === 'bernoulli' ? new BernoulliGlrStream() : new GuardedGaussianGlrStream();
+  // The price is what real audits cost, so its audits decide the known gap at exhaustion as real ones do;
+  // certification counts threshold crossings only (an exhaustion decision is never an error on an exact cell).
+  const exhaustion: ExhaustionRule | null =
+    chunk.price === true
+      ? {
+          countA: prepared.countA,
+          countB: prepared.countB,
+          values: prepared.family === 'bernoulli' ? 'counts' : 'means',
+        }
+      : null;
+  const test = new GlrThresholdTest(stream, tolerance, thresholds.upper, thresholds.lower, minimumPerGroup, exhaustion);
   const random = createRandom(chunk.seed);
   const outcome: OutcomeCounts = { paths: 0, reject: 0, accept: 0, inconclusive: 0, queries: 0 };
   for (let path = 0; path < chunk.paths; path++) {

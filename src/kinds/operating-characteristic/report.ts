@@ -86,7 +86,8 @@ export function testNameOf(settings: Record<string, SettingValue>): string {
   if (typeof settings.test === 'string') return settings.test;
   const thresholds = settings.thresholds;
   const given = thresholds !== undefined || settings.thresholds_upper !== undefined;
-  return !given || thresholds === 'wald' ? 'wald-glr' : 'calibrated-glr';
+  if (!given || thresholds === 'wald') return 'wald-glr';
+  return thresholds === 'calibrated' ? 'calibrated-glr' : 'given-thresholds';
 }
 
 /**

@@ -2,6 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { calibrateGlrThresholds } from '../../../src/audit/calibration/calibrate-glr-thresholds.js';
 import { runTuningChunk } from '../../../src/audit/calibration/calibration-chunks.js';
 import { type CalibrationSetting, planCalibration } from '../../../src/audit/calibration/calibration-plan.js';
+import { calibrationRecord } from '../../../src/audit/calibration/calibration-record.js';
+import { vacuousCalibration } from '../../../src/audit/calibration/vacuous-calibration.js';
 import { chooseThresholds } from '../../../src/audit/calibration/choose-thresholds.js';
 import { countPool } from '../../../src/audit/calibration/count-pool.js';
 import { nullProjection } from '../../../src/audit/calibration/null-projection.js';
@@ -155,5 +157,27 @@ describe('calibrateGlrThresholds(setting, options)', () => {
     );
     expect(() => calibrateGlrThresholds({ ...small, alpha: 0.6, beta: 0.5 }, options)).toThrow(/alpha \+ beta/);
     expect(() => calibrateGlrThresholds({ ...small, budget: 0 }, options)).toThrow(InputError);
+  });
+});
+
+describe('vacuousCalibration(record) of a pool the GLR cannot decide', () => {
+  it('refuses the certificate with CANNOT_DECIDE naming betting, rather than thresholds no audit reaches', () => {
+    // Scores constant within each group (0.4 and 0.7, a gap three times the tolerance): the
+    // guarded Gaussian GLR never starts, so before exhaustion (budget 100 of 500 rows) nothing decides.
+    const group = Uint8Array.from({ length: 500 }, (_, i) => (i < 300 ? 0 : 1));
+    const value = Float64Array.from(group, (g) => (g === 0 ? 0.4 : 0.7));
+    const setting: CalibrationSetting = { ...small, access: 'score', budget: 100, group, value };
+    const record = calibrationRecord(calibrateGlrThresholds(setting, { seed: 'constant', paths: 200 }));
+    expect(record.certified).toBe(true); // vacuously: no audit ever errs, since none decides
+    expect(vacuousCalibration(record)?.message).toMatch(
+      /: this test cannot decide on this pool: P\(inconclusive\) 1\.000 at gap 0\.200 \(the price\) exceeds 1 - beta = 0\.800; test betting can \(--test betting\)/,
+    );
+  });
+
+  it('keeps a calibration that decides', () => {
+    const record = calibrationRecord(
+      calibrateGlrThresholds({ ...small, budget: 500 }, { seed: 'decides', paths: 300 }),
+    );
+    expect(vacuousCalibration(record)).toBeNull();
   });
 });

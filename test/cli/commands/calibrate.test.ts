@@ -91,7 +91,7 @@ describe('fairaudit audit --test / --thresholds / --upper / --lower (spawned)', 
     for (const [test, extra] of [
       ['wald-glr', []],
       ['betting', ['--order', 'balanced']],
-      ['calibrated-glr', ['--upper', '5', '--lower', '-2']],
+      ['given-thresholds', ['--upper', '5', '--lower', '-2']],
     ] as const) {
       const run = spawnCliSync([
         'audit',
@@ -112,7 +112,11 @@ describe('fairaudit audit --test / --thresholds / --upper / --lower (spawned)', 
       expect(Object.keys(summary.decisions).sort()).toEqual(['accept', 'inconclusive', 'reject']);
       expect(typeof summary.meanQueries).toBe('number');
       if (test === 'betting') expect(summary.upperThreshold).toBeUndefined();
-      if (test === 'calibrated-glr') expect([summary.upperThreshold, summary.lowerThreshold]).toEqual([5, -2]);
+      if (test === 'given-thresholds') {
+        expect([summary.upperThreshold, summary.lowerThreshold]).toEqual([5, -2]);
+        expect(summary.guarantee).toMatch(/^given-thresholds: no error guarantee; thresholds given by hand/);
+      }
+      if (test === 'betting') expect(summary.guarantee).toMatch(/at any stopping time/);
     }
   });
 
@@ -120,6 +124,23 @@ describe('fairaudit audit --test / --thresholds / --upper / --lower (spawned)', 
     const crossed = spawnCliSync(['audit', '--synthetic', pool, '--seed', '1', '--upper', '1', '--lower', '2']);
     expect(crossed.code).toBe(2);
     expect(crossed.stderr).toMatch(/--thresholds \(or --upper\/--lower\): expected upper greater than lower/);
+    const calibratedByHand = spawnCliSync([
+      'audit',
+      '--synthetic',
+      pool,
+      '--seed',
+      '1',
+      '--test',
+      'calibrated-glr',
+      '--upper',
+      '5',
+      '--lower',
+      '-2',
+    ]);
+    expect(calibratedByHand.code).toBe(2);
+    expect(calibratedByHand.stderr).toMatch(
+      /given \{upper, lower\}: test given-thresholds, without an error guarantee/,
+    );
     expect(spawnCliSync(['audit', '--synthetic', pool, '--seed', '1', '--upper', '3']).stderr).toMatch(
       /--lower: expected both --upper and --lower/,
     );

@@ -41,7 +41,7 @@ describe('testNameOf(settings)', () => {
     expect(testNameOf({})).toBe('wald-glr');
     expect(testNameOf({ test: 'betting' })).toBe('betting');
     expect(testNameOf({ thresholds: 'calibrated' })).toBe('calibrated-glr');
-    expect(testNameOf({ thresholds_upper: 5, thresholds_lower: -2 })).toBe('calibrated-glr');
+    expect(testNameOf({ thresholds_upper: 5, thresholds_lower: -2 })).toBe('given-thresholds');
   });
 });
 
