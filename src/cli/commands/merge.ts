@@ -1,5 +1,6 @@
 import type { Argv, CommandModule } from 'yargs';
 import { mergeShards } from '../../harness/merge-shards.js';
+import { endOnInterruption } from '../interruption.js';
 
 interface MergeArguments {
   folders: string[];
@@ -31,11 +32,12 @@ export const mergeCommand: CommandModule<object, MergeArguments> = {
         describe: 'Print nothing',
       }) as unknown as Argv<MergeArguments>,
   handler: async (args) => {
+    const watch = endOnInterruption(args.out);
     const summary = await mergeShards(args.folders, args.out, {
       force: args.force,
       command: `fairaudit merge --out ${args.out}`,
       onNotice: (notice) => process.stderr.write(`fairaudit: notice: ${notice}\n`),
-    });
+    }).finally(watch.dispose);
     if (!args.quiet)
       process.stdout.write(
         `merged ${summary.shards} shards into ${summary.resultsFile} (${summary.rows} replicates)\n`,

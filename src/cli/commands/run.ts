@@ -2,7 +2,9 @@ import type { Argv, CommandModule } from 'yargs';
 import { loadConfig, parseOverride } from '../../harness/config.js';
 import { parseShard } from '../../harness/plan.js';
 import { runExperiment } from '../../harness/run-experiment.js';
+import { RunInterrupted } from '../../harness/run-interrupted.js';
 import { inputError } from '../../util/errors.js';
+import { resumeCommand, watchInterruption } from '../interruption.js';
 import { ProgressBar } from '../progress.js';
 
 interface RunArguments {
@@ -63,7 +65,11 @@ export const runCommand: CommandModule<object, RunArguments> = {
     const shard = args.shard === undefined ? undefined : parseShard(args.shard);
     const config = loadConfig(args.config, (args.set ?? []).map(parseOverride));
     let bar: ProgressBar | undefined;
+    const watch = watchInterruption((signal) =>
+      process.stderr.write(`\nfairaudit: ${signal} received: checkpointing the completed chunks and stopping\n`),
+    );
     const summary = await runExperiment(config, {
+      signal: watch.signal,
       ...(args.threads === undefined ? {} : { threads: args.threads }),
       ...(args.out === undefined ? {} : { outDirectory: args.out }),
       ...(shard === undefined ? {} : { shard }),
@@ -76,7 +82,16 @@ export const runCommand: CommandModule<object, RunArguments> = {
         bar ??= new ProgressBar(`run ${config.experiment}`, total, args.quiet, 'replicates');
         bar.update(done);
       },
+    }).catch((error) => {
+      if (!(error instanceof RunInterrupted)) throw error;
+      process.stderr.write(
+        `fairaudit: interrupted by ${watch.received()}: ${error.savedReplicates} of ${error.totalReplicates} replicates are saved in ${error.checkpointFolder} and the folder's lock is released; continue with: ${resumeCommand(process.argv.slice(2))}\n`,
+      );
+      process.exitCode = watch.exitCode();
+      return null;
     });
+    watch.dispose();
+    if (summary === null) return;
     bar?.finish();
     if (args.quiet) return;
     if (summary.alreadyComplete) {
