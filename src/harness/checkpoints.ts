@@ -6,7 +6,7 @@ import { describeFound, InputError } from '../util/errors.js';
 import { parseJsonUntrusted } from '../util/parse-untrusted.js';
 import { MAX_JSON_FILE_BYTES, readFileCapped } from '../util/read-capped.js';
 import { type DecodedChunk, decodeChunkColumns } from './chunk-payload.js';
-import type { OutcomeColumn } from './kind-runner.js';
+import type { KindRunner, OutcomeColumn } from './kind-runner.js';
 import { type Plan, type PlanChunk, replicateSeed, type Shard, shardChunks, shardHasChunk } from './plan.js';
 
 /** The format of .checkpoints/plan.json and of the chunk files beside it (format 1, before December 2026, had no checksums). */
@@ -162,6 +162,8 @@ export class Checkpoints {
     private readonly plan: Plan,
     private readonly shard: Shard | null,
     private readonly columns: readonly OutcomeColumn[],
+    /** The kind's row check (KindRunner.rowProblem): a chunk with a row that does not re-derive is not this plan's. */
+    private readonly rowProblem?: KindRunner['rowProblem'],
   ) {
     this.folder = join(outDirectory, '.checkpoints');
     this.planFile = join(this.folder, 'plan.json');
@@ -291,6 +293,14 @@ export class Checkpoints {
     for (let i = 0; i < chunk.count; i++) {
       if (decoded.seeds[i] !== replicateSeed(this.plan.seed, key, chunk.firstReplicate + i)) {
         return `the seed ${describeFound(decoded.seeds[i])} for replicate ${chunk.firstReplicate + i}, not this plan's (another seed or config)`;
+      }
+    }
+    if (this.rowProblem !== undefined) {
+      const { settings } = this.plan.cellAt(chunk.cell);
+      for (let i = 0; i < chunk.count; i++) {
+        const problem = this.rowProblem(settings, decoded.columns, i);
+        if (problem !== null)
+          return `replicate ${chunk.firstReplicate + i} with values that do not re-derive (${problem}): edited, since its checksum holds`;
       }
     }
     return null;

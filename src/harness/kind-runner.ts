@@ -1,4 +1,5 @@
 import type { Random } from '../util/random.js';
+import type { ColumnBlock } from './chunk-payload.js';
 import type { ObjectSchema } from '../util/schema.js';
 
 /** The Arrow type of a result column: text, 32-bit integer, 64-bit float, or boolean. */
@@ -79,4 +80,16 @@ export interface KindRunner<Settings = Record<string, unknown>, Context = unknow
    * used in the setting's result column; defaults to the value's canonical JSON.
    */
   labelOf?(key: string, value: unknown): string | undefined;
+  /**
+   * Why row `row` of these outcome columns cannot be what runReplicate computes for a cell
+   * with these settings (a value outside its domain, a decision its statistic and the
+   * cell's thresholds do not give), or null. Every reader of rows (resume, merge, report,
+   * compare) refuses such a row: a checksum recomputed over edited values still leaves
+   * them inconsistent with what re-derives.
+   */
+  rowProblem?(
+    settings: Readonly<Record<string, unknown>>,
+    columns: Readonly<Record<string, ColumnBlock>>,
+    row: number,
+  ): string | null;
 }

@@ -468,7 +468,13 @@ export async function runExperiment(config: ExperimentConfig, options: RunOption
         { threads: options.threads },
       );
     }
-    const checkpoints = new Checkpoints(run.written.outDirectory, run.plan, run.shard, run.kind.outcomeColumns);
+    const checkpoints = new Checkpoints(
+      run.written.outDirectory,
+      run.plan,
+      run.shard,
+      run.kind.outcomeColumns,
+      run.kind.rowProblem,
+    );
     const outcomes = await runChunks(run, options, checkpoints);
     const wallSeconds = writeResults(run, outcomes, started, checkpoints);
     failed = false;

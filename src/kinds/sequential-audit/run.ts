@@ -3,6 +3,7 @@ import { prepareAuditCalibrations } from '../../audit/prepare-calibrations.js';
 import { auditSettingsProblem, auditSettingsProperties } from '../../audit/audit-settings.js';
 import { testOf } from '../../audit/audit-test.js';
 import { type AuditTest, buildAuditTest } from '../../audit/build-audit-test.js';
+import { sequentialAuditRowProblem } from './row-problem.js';
 import { oracleDecision, type PreparedAudit, prepareAudit } from '../../audit/prepare-audit.js';
 import { runAudit } from '../../audit/run-audit.js';
 import { runSequentialAudit } from '../../audit/sequential-audit.js';
@@ -137,4 +138,5 @@ export const sequentialAuditRunner: KindRunner<SequentialAuditCellSettings, Sequ
     };
   },
   labelOf: poolSourceLabel,
+  rowProblem: sequentialAuditRowProblem,
 };
