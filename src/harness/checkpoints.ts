@@ -44,10 +44,15 @@ const FORMAT_1_MAGIC = 0x42434146; // "FACB": format 1, without checksums
 const FINGERPRINT_BYTES = 64;
 const FILE_HEADER_BYTES = 8 + FINGERPRINT_BYTES;
 const ENTRY_HEADER_BYTES = 8 + 32;
-const CHUNK_FILE = /^chunks-(\d+)\.bin$/;
+/** A checkpoint file's name: its first chunk, and a number when another file already had that name (repair). */
+const CHUNK_FILE = /^chunks-(\d+)(?:-\d+)?\.bin$/;
 
+/** A name for a new file whose first chunk is firstChunk that no file in the folder has: never written over. */
 function batchFile(folder: string, firstChunk: number): string {
-  return join(folder, `chunks-${String(firstChunk).padStart(7, '0')}.bin`);
+  const base = `chunks-${String(firstChunk).padStart(7, '0')}`;
+  let path = join(folder, `${base}.bin`);
+  for (let copy = 1; existsSync(path); copy++) path = join(folder, `${base}-${copy}.bin`);
+  return path;
 }
 
 /** The checksum of a chunk entry: SHA-256 of the plan fingerprint, the chunk index and length (uint32 LE each) and the payload. */
@@ -258,15 +263,22 @@ export class Checkpoints {
         problems.push({ file: path, chunk: null, reason: read.fileProblem });
         continue;
       }
+      if (new Set(read.entries.map((entry) => entry.index)).size !== read.entries.length) {
+        problems.push({ file: path, chunk: null, reason: 'the same chunk twice (a file mixed by hand)' });
+        continue;
+      }
       const smallest = Math.min(...read.entries.map((entry) => entry.index));
       if (read.entries.length > 0 && smallest !== first) {
         problems.push({ file: path, chunk: null, reason: `a name that does not match its first chunk (${smallest})` });
         continue;
       }
       for (const entry of read.entries) {
-        const problem = entry.problem ?? this.chunkProblem(entry, path);
+        const problem =
+          entry.problem ??
+          this.chunkProblem(entry, path) ??
+          (done.has(entry.index) ? 'a second copy of a chunk already checkpointed (files copied or mixed by hand)' : null);
         if (problem !== null) problems.push({ file: path, chunk: entry.index, reason: problem });
-        else if (!done.has(entry.index)) {
+        else {
           done.add(entry.index);
           rows += this.plan.chunkAt(entry.index).count;
         }
@@ -349,7 +361,7 @@ export class Checkpoints {
     this.write(completed.map(({ chunk, payload }) => ({ index: chunk.index, payload })));
   }
 
-  /** Writes entries to the file named after their smallest index; returns its path. */
+  /** Writes entries to a new file named after their smallest index (never over another file); returns its path. */
   private write(entries: readonly { index: number; payload: Uint8Array }[]): string {
     const total = entries.reduce(
       (sum, entry) => sum + ENTRY_HEADER_BYTES + entry.payload.byteLength,
