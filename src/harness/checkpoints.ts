@@ -276,7 +276,9 @@ export class Checkpoints {
         const problem =
           entry.problem ??
           this.chunkProblem(entry, path) ??
-          (done.has(entry.index) ? 'a second copy of a chunk already checkpointed (files copied or mixed by hand)' : null);
+          (done.has(entry.index)
+            ? 'a second copy of a chunk already checkpointed (files copied or mixed by hand)'
+            : null);
         if (problem !== null) problems.push({ file: path, chunk: entry.index, reason: problem });
         else {
           done.add(entry.index);
