@@ -7,6 +7,7 @@ import { countPool } from '../../audit/count-pool.js';
 import type { AuditPool } from '../../audit/pool.js';
 import { writeFileAtomic } from '../../util/atomic-write.js';
 import { inputError } from '../../util/errors.js';
+import { MAX_POOL_ROWS } from '../../util/size-limits.js';
 import {
   type AuditFlags,
   addAuditOptions,
@@ -28,10 +29,14 @@ interface CalibrateArguments extends AuditFlags {
 /** --groups A,B: a decision-access setting given by its group sizes alone (what its calibration depends on). */
 function groupsPool(text: string): AuditPool {
   const parts = text.split(',').map((part) => Number(part.trim()));
-  if (parts.length !== 2 || !parts.every((part) => Number.isSafeInteger(part) && part >= 1)) {
+  if (
+    parts.length !== 2 ||
+    !parts.every((part) => Number.isSafeInteger(part) && part >= 1) ||
+    parts[0] + parts[1] > MAX_POOL_ROWS
+  ) {
     throw inputError({
       where: '--groups',
-      expected: 'two group sizes A,B (integers >= 1: rows of group a and of group b)',
+      expected: `two group sizes A,B (integers >= 1: rows of group a and of group b, at most ${MAX_POOL_ROWS} rows in all)`,
       found: text,
     });
   }
@@ -115,7 +120,6 @@ export const calibrateCommand: CommandModule<object, CalibrateArguments> = {
   // Stages: flags → settings and pool, calibration (cache or worker threads), print and save.
   handler: async (argv) => {
     checkThreadsFlag(argv.threads);
-    let pool: AuditPool;
     let flags: AuditFlags = argv;
     if (argv.groups !== undefined) {
       if (argv.pool !== undefined || argv.synthetic !== undefined) {
@@ -131,16 +135,15 @@ export const calibrateCommand: CommandModule<object, CalibrateArguments> = {
           expected: 'decision access (score and logit access calibrate on the pool itself)',
           found: argv.access,
         });
-      pool = groupsPool(argv.groups);
       flags = { ...argv, synthetic: '{}' };
-    } else {
-      pool = poolOfFlags(argv);
     }
+    // Every flag is checked before the pool is made: a size flag out of range allocates nothing.
     const settings = {
       ...auditSettingsOfFlags(flags),
       test: 'calibrated-glr' as const,
       thresholds: 'calibrated' as const,
     };
+    const pool: AuditPool = argv.groups === undefined ? poolOfFlags(argv) : groupsPool(argv.groups);
     const cacheDirectory = resolve(argv['cache-dir'] ?? calibrationCacheDirectory());
     const started = performance.now();
     const progress = stagedProgress('calibrate', argv.quiet, 'chunks');
