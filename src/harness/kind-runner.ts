@@ -68,7 +68,11 @@ export interface KindRunner<Settings = Record<string, unknown>, Context = unknow
    * runReplicate computes (the cache holds what prepare would compute itself); throw
    * InputError for bad input (nothing is written yet).
    */
-  beforeRun?(cells: readonly Settings[], origin: SettingsOrigin, options: { readonly threads?: number }): Promise<void>;
+  beforeRun?(
+    cells: readonly Settings[],
+    origin: SettingsOrigin,
+    options: { readonly threads?: number; readonly onNotice?: (notice: string) => void },
+  ): Promise<void>;
   /**
    * Settings recorded as a result column whenever a cell sets them, even when the grid
    * does not vary them (e.g. which test ran); a setting no cell sets adds no column, so

@@ -465,7 +465,7 @@ export async function runExperiment(config: ExperimentConfig, options: RunOption
       await run.kind.beforeRun(
         probes,
         { configFile: config.file, baseDirectory: config.baseDirectory },
-        { threads: options.threads },
+        { threads: options.threads, onNotice: options.onNotice },
       );
     }
     const checkpoints = new Checkpoints(

@@ -8,9 +8,9 @@ import {
   RecordBatch,
   Schema,
   Struct,
+  Table,
   tableFromArrays,
   tableToIPC,
-  Table,
   vectorFromArray,
 } from 'apache-arrow';
 import { afterAll, describe, expect, it } from 'vitest';

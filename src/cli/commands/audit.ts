@@ -109,7 +109,7 @@ export const auditCommand: CommandModule<object, AuditArguments> = {
       pool,
       settings,
       name,
-      {},
+      { onNotice: (notice) => process.stderr.write(`fairaudit: notice: ${notice}\n`) },
       {
         ...(argv.threads === undefined ? {} : { threads: argv.threads }),
         onProgress: progress.update,

@@ -151,7 +151,11 @@ export const calibrateCommand: CommandModule<object, CalibrateArguments> = {
       pool,
       settings,
       (key) => flagOf[key] ?? key,
-      { cacheDirectory, where: '--alpha / --beta' },
+      {
+        cacheDirectory,
+        where: '--alpha / --beta',
+        onNotice: (notice) => process.stderr.write(`fairaudit: notice: ${notice}\n`),
+      },
       {
         ...(argv.threads === undefined ? {} : { threads: argv.threads }),
         onProgress: progress.update,
