@@ -105,6 +105,7 @@ const trainCommand: CommandModule<object, TrainArguments> = {
         threads: args.threads,
         cacheDirectory: args['cache-dir'],
         refresh: args.refresh,
+        onNotice: (notice) => process.stderr.write(`fairaudit: notice: ${notice}\n`),
         onModelReady: () => bar.update(++done),
       });
       bar.finish();
@@ -143,6 +144,7 @@ const trainCommand: CommandModule<object, TrainArguments> = {
       threads: args.threads,
       cacheDirectory: args['cache-dir'],
       refresh: args.refresh,
+      onNotice: (notice) => process.stderr.write(`fairaudit: notice: ${notice}\n`),
       onModelReady: () => bar.update(++done),
     });
     bar.finish();
