@@ -246,7 +246,7 @@ describe('readPoolFile(path): values a hostile pool may hold', () => {
     const empty = join(folder, 'empty.arrow');
     writeFileSync(empty, '');
     expect(() => readPoolFile(empty)).toThrow(
-      new InputError(`${empty}: expected an Arrow IPC file, found an empty file (0 bytes)`),
+      new InputError(`${empty}: expected an Arrow IPC file, found "an empty file (0 bytes)"`),
     );
     rmSync(folder, { recursive: true, force: true });
   });
