@@ -1,18 +1,18 @@
 import type { Argv, CommandModule } from 'yargs';
 import { AUDIT_DESIGNS, type AuditDesign } from '../../audit/audit-design.js';
 import { readPoolFile } from '../../audit/pool-io.js';
+import { candidateListDigest } from '../../pir/candidate-digest.js';
 import { checkBothGroups, type ObliviousTest, runObliviousAudit } from '../../pir/oblivious-audit.js';
 import { PirVerificationError } from '../../pir/pir-verification-error.js';
-import { candidateListDigest } from '../../pir/candidate-digest.js';
-import { type ProviderEndpoint, ProviderConnection } from '../../pir/provider-connection.js';
+import { ProviderConnection, type ProviderEndpoint } from '../../pir/provider-connection.js';
 import { readProviderFile, writeProviderFile } from '../../pir/provider-file.js';
 import { startPoolProvider } from '../../pir/provider-from-pool.js';
 import type { ProviderService } from '../../pir/provider-service.js';
 import { TAMPER_MODES, type TamperMode } from '../../pir/tamper.js';
 import { createCryptoRandom } from '../../util/crypto-random.js';
+import { inputError, isInputError } from '../../util/errors.js';
 import { createRandom, type Random, shuffleInPlace } from '../../util/random.js';
 import { checkErrorLevelFlags, checkIntegerFlag, checkNumberFlag, checkProbabilityFlag } from '../check-flag.js';
-import { inputError, isInputError } from '../../util/errors.js';
 import { commandGroup } from '../command-group.js';
 
 interface ServeArguments {
@@ -267,6 +267,12 @@ const auditCommand: CommandModule<object, AuditArguments> = {
     }
     const pool = readPoolFile(argv.pool);
     checkBothGroups(pool.group, `${pool.source}: column group`);
+    if (argv['sample-size'] > pool.size)
+      throw inputError({
+        where: '--sample-size',
+        expected: `at most the ${pool.size} candidates of the pool (it was lowered to that silently)`,
+        found: argv['sample-size'],
+      });
     const endpoint = providerEndpoint(argv);
     const candidateDigest = candidateListDigest(pool.id, pool.group);
     let connection: ProviderConnection;
@@ -312,7 +318,7 @@ const auditCommand: CommandModule<object, AuditArguments> = {
           connection,
           {
             groups: pool.group,
-            sampleSize: Math.min(argv['sample-size'], pool.size),
+            sampleSize: argv['sample-size'],
             design: argv.design,
             canaries,
             batchSize: argv['batch-size'],
