@@ -29,7 +29,7 @@ interface AuditArguments {
   provider?: string;
   'provider-file'?: string;
   pool: string;
-  'sample-size': number;
+  'sample-size'?: number;
   design: AuditDesign;
   sampling?: string;
   canaries: number;
@@ -217,7 +217,10 @@ const auditCommand: CommandModule<object, AuditArguments> = {
         demandOption: true,
         describe: 'the candidate set: its group column (and, for the canaries only, the decisions the auditor knows)',
       })
-      .option('sample-size', { type: 'number', default: 1000, describe: 'n = |S| (canaries excluded)' })
+      .option('sample-size', {
+        type: 'number',
+        describe: 'n = |S| (canaries excluded); default 1000, or every candidate of a smaller pool',
+      })
       .option('design', {
         choices: AUDIT_DESIGNS,
         default: 'uniform' as AuditDesign,
@@ -255,7 +258,7 @@ const auditCommand: CommandModule<object, AuditArguments> = {
   handler: async (argv) => {
     checkIntegerFlag('--canaries', argv.canaries, 0, 10_000);
     checkIntegerFlag('--batch-size', argv['batch-size'], 1, 4096);
-    checkIntegerFlag('--sample-size', argv['sample-size'], 2);
+    if (argv['sample-size'] !== undefined) checkIntegerFlag('--sample-size', argv['sample-size'], 2);
     checkProbabilityFlag('--tolerance', argv.tolerance);
     checkErrorLevelFlags(argv.alpha, argv.beta);
     if (argv.sampling !== undefined) {
@@ -267,11 +270,13 @@ const auditCommand: CommandModule<object, AuditArguments> = {
     }
     const pool = readPoolFile(argv.pool);
     checkBothGroups(pool.group, `${pool.source}: column group`);
-    if (argv['sample-size'] > pool.size)
+    // A --sample-size the user gave is kept or refused, never lowered silently; the default fits the pool.
+    const sampleSize = argv['sample-size'] ?? Math.min(1000, pool.size);
+    if (sampleSize > pool.size)
       throw inputError({
         where: '--sample-size',
         expected: `at most the ${pool.size} candidates of the pool (it was lowered to that silently)`,
-        found: argv['sample-size'],
+        found: sampleSize,
       });
     const endpoint = providerEndpoint(argv);
     const candidateDigest = candidateListDigest(pool.id, pool.group);
@@ -318,7 +323,7 @@ const auditCommand: CommandModule<object, AuditArguments> = {
           connection,
           {
             groups: pool.group,
-            sampleSize: argv['sample-size'],
+            sampleSize,
             design: argv.design,
             canaries,
             batchSize: argv['batch-size'],
