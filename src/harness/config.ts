@@ -1,14 +1,14 @@
 import { dirname, resolve } from 'node:path';
 import { LineCounter, parseDocument } from 'yaml';
+import { canonicalJson } from '../util/canonical-json.js';
+import { closestName } from '../util/closest-name.js';
 import { describeFound, InputError } from '../util/errors.js';
 import { yamlDocumentToData } from '../util/parse-untrusted.js';
 import { assertKeyPathSafe, assertPrototypeSafe, withoutPrototypes } from '../util/prototype-safe.js';
 import { MAX_CONFIG_BYTES, readFileCapped } from '../util/read-capped.js';
-import { canonicalJson } from '../util/canonical-json.js';
-import { closestName } from '../util/closest-name.js';
-import type { KindRunner } from './kind-runner.js';
-import { kindRunners, findKindRunner } from './kind-runners.js';
 import { formatPath, type Infer, type Schema, SchemaViolation, schema, schemaAt, validate } from '../util/schema.js';
+import type { KindRunner } from './kind-runner.js';
+import { findKindRunner, kindRunners } from './kind-runners.js';
 
 /** The keys every config has, whatever its kind; `settings` and `grid` are checked per kind. */
 export const envelopeSchema = schema.object(

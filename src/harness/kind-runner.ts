@@ -1,6 +1,6 @@
 import type { Random } from '../util/random.js';
-import type { ColumnBlock } from './chunk-payload.js';
 import type { ObjectSchema } from '../util/schema.js';
+import type { ColumnBlock } from './chunk-payload.js';
 
 /** The Arrow type of a result column: text, 32-bit integer, 64-bit float, or boolean. */
 export type ColumnType = 'utf8' | 'int32' | 'float64' | 'bool';

@@ -19,8 +19,8 @@ import {
   type PlanCell,
   type PlanChunk,
   type PlanShape,
-  type Shard,
   replicateSeed,
+  type Shard,
   shardChunks,
   shardSize,
 } from './plan.js';

@@ -5,8 +5,8 @@ import { writeFileAtomic } from '../util/atomic-write.js';
 import { describeFound, InputError } from '../util/errors.js';
 import { sha256OfFile } from '../util/sha256.js';
 import {
-  Checkpoints,
   CHECKPOINT_FILE_BYTES,
+  Checkpoints,
   type CompletedChunk,
   describeProblems,
   type ResumeState,
@@ -477,6 +477,7 @@ export async function runExperiment(config: ExperimentConfig, options: RunOption
     );
     const outcomes = await runChunks(run, options, checkpoints);
     const wallSeconds = writeResults(run, outcomes, started, checkpoints);
+    folder.removeReplacedReport();
     failed = false;
     return { ...run.written, ...outcomes, wallSeconds, alreadyComplete: false, notices };
   } finally {
