@@ -234,6 +234,14 @@ class YamlLocator implements Locator {
     for (let length = path.length; length >= 0; length--) {
       const node = this.document.getIn(path.slice(0, length), true) as { range?: [number, number, number] } | undefined;
       if (node && typeof node === 'object' && node.range) {
+        // A key the file does not have, below one it has, was made by the --set flag whose path passes through it.
+        const maker =
+          length < path.length
+            ? this.overrides.find(
+                (o) => o.path.length > length && path.slice(0, length + 1).every((p, i) => o.path[i] === p),
+              )
+            : undefined;
+        if (maker) return `${maker.flag}: ${formatPath(path)}`;
         return `${this.file}:${this.lines.linePos(node.range[0]).line}: ${formatPath(path)}`;
       }
     }
