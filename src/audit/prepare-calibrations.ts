@@ -1,3 +1,4 @@
+import type { AccessRegime } from './access-regime.js';
 import {
   type CalibratedAuditSettings,
   calibrationOnThreads,
@@ -6,7 +7,6 @@ import {
   needsCalibration,
 } from './audit-calibration.js';
 import { CalibrationWorkers, threadsFor } from './calibrate-on-threads.js';
-import type { AccessRegime } from './access-regime.js';
 import type { CalibrationOptions, CalibrationSetting } from './calibration-plan.js';
 import { planCalibration } from './calibration-plan.js';
 import { calibrationFingerprint } from './calibration-record.js';

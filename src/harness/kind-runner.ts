@@ -1,6 +1,5 @@
 import type { Random } from '../util/random.js';
 import type { ObjectSchema } from '../util/schema.js';
-import type { ColumnBlock } from './chunk-payload.js';
 
 /** The Arrow type of a result column: text, 32-bit integer, 64-bit float, or boolean. */
 export type ColumnType = 'utf8' | 'int32' | 'float64' | 'bool';
@@ -93,7 +92,7 @@ export interface KindRunner<Settings = Record<string, unknown>, Context = unknow
    */
   rowProblem?(
     settings: Readonly<Record<string, unknown>>,
-    columns: Readonly<Record<string, ColumnBlock>>,
+    columns: Readonly<Record<string, ArrayLike<number | string>>>,
     row: number,
   ): string | null;
 }

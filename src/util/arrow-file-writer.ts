@@ -1,6 +1,5 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { closeSync, fsyncSync, openSync, renameSync, rmSync, writeSync } from 'node:fs';
-import { writeProblem } from './errors.js';
 import {
   Bool,
   type Data,
@@ -15,6 +14,7 @@ import {
   Struct,
   Utf8,
 } from 'apache-arrow';
+import { writeProblem } from './errors.js';
 
 /** The column types of fairaudit's tables (results, pools): no nulls. */
 export type ArrowColumnType = 'utf8' | 'int32' | 'float64' | 'bool';

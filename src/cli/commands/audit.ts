@@ -5,6 +5,7 @@ import {
   auditPool,
   calibrateForAuditPool,
 } from '../../audit/audit-pool.js';
+import { parseJsonUntrusted } from '../../util/parse-untrusted.js';
 import {
   type AuditFlags,
   addAuditOptions,
@@ -17,7 +18,6 @@ import {
   testSettingsOfFlags,
 } from '../audit-options.js';
 import { stagedProgress } from '../progress.js';
-import { parseJsonUntrusted } from '../../util/parse-untrusted.js';
 
 interface AuditArguments extends AuditFlags, TestFlags {
   early: number;

@@ -1,5 +1,4 @@
 import { testOf } from '../../audit/audit-test.js';
-import type { ColumnBlock } from '../../harness/chunk-payload.js';
 import { waldThresholds } from '../../stats/thresholds.js';
 
 /** The stopping thresholds a cell's settings give, or null when they are not in the settings (calibrated, betting). */
@@ -31,7 +30,7 @@ function thresholdsOf(settings: Readonly<Record<string, unknown>>): { upper: num
  */
 export function sequentialAuditRowProblem(
   settings: Readonly<Record<string, unknown>>,
-  columns: Readonly<Record<string, ColumnBlock>>,
+  columns: Readonly<Record<string, ArrayLike<number | string>>>,
   row: number,
 ): string | null {
   const value = (name: string) => (columns[name] as ArrayLike<unknown> | undefined)?.[row];
