@@ -6,24 +6,23 @@
  * Families live under subpaths: fairaudit/stats, fairaudit/respir, fairaudit/pir and
  * fairaudit/harness (src/api/). Internals and the papers' presets are not exported.
  */
-
+export { InputError } from './util/errors.js';
 export type { AccessRegime } from './audit/access-regime.js';
-export {
-  type AuditPoolSettings,
-  type AuditPoolSummary,
-  auditPool,
-  auditPoolSettingsSchema,
-  calibrateForAuditPool,
-  type RepeatedAuditSummary,
-  type SingleAuditSummary,
-} from './audit/audit-pool.js';
+export type { FairnessMetric } from './audit/metric.js';
+export type { AuditPool } from './audit/pool.js';
+export { readPoolFile, writePoolFile, type ReadPoolOptions } from './audit/pool-io.js';
 export { type AuditSettings, auditSettingsSchema } from './audit/audit-settings.js';
 export { TEST_NAMES, type TestName } from './audit/audit-test.js';
 export type { CalibrationRecord, PricePoint } from './audit/calibration-record.js';
-export type { FairnessMetric } from './audit/metric.js';
-export type { AuditPool } from './audit/pool.js';
-export { type ReadPoolOptions, readPoolFile, writePoolFile } from './audit/pool-io.js';
+export {
+  auditPool,
+  calibrateForAuditPool,
+  type AuditPoolSettings,
+  auditPoolSettingsSchema,
+  type AuditPoolSummary,
+  type RepeatedAuditSummary,
+  type SingleAuditSummary,
+} from './audit/audit-pool.js';
 export { type BernoulliCounts, bernoulliGlr } from './stats/bernoulli-glr.js';
 export { type GaussianSums, gaussianGlr } from './stats/gaussian-glr.js';
 export { type SequentialThresholds, sequentialThresholds } from './stats/thresholds.js';
-export { InputError } from './util/errors.js';

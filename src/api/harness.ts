@@ -10,6 +10,9 @@ import { registerBuiltInKinds } from '../kinds/index.js';
 
 registerBuiltInKinds();
 
+export { InputError } from '../util/errors.js';
+export { createRandom, deriveSeed, type Random } from '../util/random.js';
+export { type Infer, type Schema, schema, validate } from '../util/schema.js';
 export {
   configFromObject,
   type ExperimentConfig,
@@ -26,21 +29,18 @@ export { type MergeSummary, mergeShards } from '../harness/merge-shards.js';
 export {
   buildPlan,
   chunksOfShard,
+  parseShard,
   type Plan,
   type PlanCell,
   type PlanChunk,
-  parseShard,
   type Shard,
 } from '../harness/plan.js';
 export { decodeResultTable, encodeResultTable } from '../harness/results-table.js';
 export { defaultOutDirectory, type RunOptions, type RunSummary, runExperiment } from '../harness/run-experiment.js';
-export { builtInKinds, type ExperimentKind, registerBuiltInKinds, registerKind } from '../kinds/index.js';
 export type { CellResults, CellSummary, ResultRow } from '../report/cell-results.js';
 export type { KindReporter } from '../report/kind-reporter.js';
 export { registerKindReporter } from '../report/kind-reporters.js';
 export { readResultsFolder } from '../report/results-folder.js';
 export type { SummaryColumn, SummaryValue } from '../report/summary-table.js';
 export { type ReportOptions, summariseRun, writeReport } from '../report/write-report.js';
-export { InputError } from '../util/errors.js';
-export { createRandom, deriveSeed, type Random } from '../util/random.js';
-export { type Infer, type Schema, schema, validate } from '../util/schema.js';
+export { builtInKinds, type ExperimentKind, registerBuiltInKinds, registerKind } from '../kinds/index.js';

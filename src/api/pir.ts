@@ -24,7 +24,7 @@ export { choosePirParameters, noiseBound, type PirParameters } from '../pir/para
 export { PirClient } from '../pir/pir-client.js';
 export { PirServer } from '../pir/pir-server.js';
 export { PirVerificationError } from '../pir/pir-verification-error.js';
-export { type AgreedCandidates, ProviderConnection, type ProviderEndpoint } from '../pir/provider-connection.js';
+export { type AgreedCandidates, type ProviderEndpoint, ProviderConnection } from '../pir/provider-connection.js';
 export { type ProviderFile, readProviderFile, writeProviderFile } from '../pir/provider-file.js';
 export { startPoolProvider } from '../pir/provider-from-pool.js';
 export {

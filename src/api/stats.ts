@@ -6,18 +6,13 @@
  * test, the confidence-sequence test and its without-replacement confidence sequence),
  * Clopper-Pearson bounds, exact comparisons of count gaps, and the fixed-sample decision.
  */
-
+export { InputError } from '../util/errors.js';
+export { createRandom, deriveSeed, type Random } from '../util/random.js';
 export { type BernoulliCounts, bernoulliGlr } from '../stats/bernoulli-glr.js';
 export { BernoulliGlrStream } from '../stats/bernoulli-glr-stream.js';
-export { clopperPearsonLower, clopperPearsonUpper } from '../stats/clopper-pearson.js';
-export { countGapDecision, countGapExceedsTolerance, decimalFraction } from '../stats/count-gap-comparison.js';
-export { type FixedSampleDecision, fixedSampleDecision } from '../stats/fixed-sample-decision.js';
-export { GapConfidenceSequenceTest } from '../stats/gap-confidence-sequence-test.js';
 export { type GaussianSums, gaussianGlr } from '../stats/gaussian-glr.js';
 export { GaussianGlrStream } from '../stats/gaussian-glr-stream.js';
 export type { GlrStream } from '../stats/glr-stream.js';
-export { GlrThresholdTest } from '../stats/glr-threshold-test.js';
-export { ACCEPT, CONTINUE, REJECT, type SequentialTest } from '../stats/sequential-test.js';
 export {
   checkErrorLevels,
   checkThresholds,
@@ -27,11 +22,15 @@ export {
   thresholdsProblem,
   waldThresholds,
 } from '../stats/thresholds.js';
+export { ACCEPT, CONTINUE, REJECT, type SequentialTest } from '../stats/sequential-test.js';
+export { GlrThresholdTest } from '../stats/glr-threshold-test.js';
 export {
   type BettingUnits,
-  type TwoSampleBettingSettings,
   TwoSampleBettingTest,
+  type TwoSampleBettingSettings,
 } from '../stats/two-sample-betting-test.js';
 export { WorConfidenceSequence } from '../stats/wor-confidence-sequence.js';
-export { InputError } from '../util/errors.js';
-export { createRandom, deriveSeed, type Random } from '../util/random.js';
+export { GapConfidenceSequenceTest } from '../stats/gap-confidence-sequence-test.js';
+export { clopperPearsonLower, clopperPearsonUpper } from '../stats/clopper-pearson.js';
+export { countGapDecision, countGapExceedsTolerance, decimalFraction } from '../stats/count-gap-comparison.js';
+export { type FixedSampleDecision, fixedSampleDecision } from '../stats/fixed-sample-decision.js';

@@ -10,10 +10,10 @@ import {
   type FoundCalibration,
   needsCalibration,
 } from './audit-calibration.js';
+import type { CalibrationThreadOptions } from './calibrate-on-threads.js';
 import { auditSettingsProblem, auditSettingsProperties, auditSettingsSchema } from './audit-settings.js';
 import type { TestName } from './audit-test.js';
 import { type AuditTest, buildAuditTest } from './build-audit-test.js';
-import type { CalibrationThreadOptions } from './calibrate-on-threads.js';
 import type { PricePoint } from './calibration-record.js';
 import type { FairnessMetric } from './metric.js';
 import type { AuditPool } from './pool.js';

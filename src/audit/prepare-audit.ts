@@ -1,7 +1,7 @@
 import { BernoulliGlrStream } from '../stats/bernoulli-glr-stream.js';
+import { GaussianGlrStream } from '../stats/gaussian-glr-stream.js';
 import { countGapDecision } from '../stats/count-gap-comparison.js';
 import type { FixedSampleDecision } from '../stats/fixed-sample-decision.js';
-import { GaussianGlrStream } from '../stats/gaussian-glr-stream.js';
 import type { GlrStream } from '../stats/glr-stream.js';
 import { inputError } from '../util/errors.js';
 import { ACCESS_REGIMES, type AccessRegime, accessFamily } from './access-regime.js';

@@ -1,4 +1,3 @@
-import type { AccessRegime } from './access-regime.js';
 import {
   type CalibratedAuditSettings,
   calibrationOnThreads,
@@ -7,6 +6,7 @@ import {
   needsCalibration,
 } from './audit-calibration.js';
 import { CalibrationWorkers, threadsFor } from './calibrate-on-threads.js';
+import type { AccessRegime } from './access-regime.js';
 import type { CalibrationOptions, CalibrationSetting } from './calibration-plan.js';
 import { planCalibration } from './calibration-plan.js';
 import { calibrationFingerprint } from './calibration-record.js';

@@ -8,8 +8,8 @@ import { readPoolFile } from '../audit/pool-io.js';
 import { generateSyntheticPool, type SyntheticPoolSpec, syntheticPoolSchema } from '../data/synthetic-pool.js';
 import { InputError, inputError } from '../util/errors.js';
 import { parseJsonUntrusted } from '../util/parse-untrusted.js';
-import { formatPath, validateInput } from '../util/schema.js';
 import { checkIntegerFlag } from './check-flag.js';
+import { formatPath, validateInput } from '../util/schema.js';
 
 /**
  * The flags of an audit's settings that `fairaudit audit` and `fairaudit calibrate`

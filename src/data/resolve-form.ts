@@ -1,5 +1,5 @@
 import { InputError } from '../util/errors.js';
-import { DATA_DIRECTORY_VARIABLE, type DataLocations, downloadFolder, findFile } from './data-locations.js';
+import { type DataLocations, DATA_DIRECTORY_VARIABLE, downloadFolder, findFile } from './data-locations.js';
 import type { DatasetManifest, ManifestForm } from './manifest.js';
 
 /** A form of a dataset whose required files were all found: file name -> path. */

@@ -1,9 +1,9 @@
 import { createHash } from 'node:crypto';
-import { type AuditDesign, groupAuditSizes } from '../audit/audit-design.js';
 import { BernoulliGlrStream } from '../stats/bernoulli-glr-stream.js';
 import { countGapDecision } from '../stats/count-gap-comparison.js';
 import { sequentialThresholds } from '../stats/thresholds.js';
 import { inputError } from '../util/errors.js';
+import { type AuditDesign, groupAuditSizes } from '../audit/audit-design.js';
 import { partialShuffle, type Random, shuffleInPlace } from '../util/random.js';
 import { entryLocation } from './packing.js';
 import { PirVerificationError } from './pir-verification-error.js';

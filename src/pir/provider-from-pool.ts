@@ -3,7 +3,7 @@ import { createRandom } from '../util/random.js';
 import { candidateListDigest } from './candidate-digest.js';
 import { CHALLENGE_ROWS, choosePirParameters } from './parameters.js';
 import { PirServer } from './pir-server.js';
-import { type ProviderService, startProviderService } from './provider-service.js';
+import { startProviderService, type ProviderService } from './provider-service.js';
 import { type TamperMode, tamperMatrix } from './tamper.js';
 
 export interface PoolProviderOptions {

@@ -1,6 +1,6 @@
 import { type CellSummary, findCells } from './cell-results.js';
-import type { KindReporter } from './kind-reporter.js';
 import { type PublishedCell, type PublishedFile, rowText } from './published.js';
+import type { KindReporter } from './kind-reporter.js';
 import type { SummaryTable, SummaryValue } from './summary-table.js';
 
 /** The verdict on one published cell. */

@@ -1,5 +1,5 @@
-import type { ChartSpec } from './charts/chart-spec.js';
 import type { ComparisonRow } from './compare-published.js';
+import type { ChartSpec } from './charts/chart-spec.js';
 import type { SummaryTable } from './summary-table.js';
 import { escapeHtml, tableToHtml } from './table-to-html.js';
 

@@ -1,6 +1,6 @@
 import { parentPort } from 'node:worker_threads';
 import { isInputError } from '../util/errors.js';
-import { type ExactMinimumWorkloadRow, exactMinimumBenchmarkRow } from './exact-minimal-flips-benchmark.js';
+import { exactMinimumBenchmarkRow, type ExactMinimumWorkloadRow } from './exact-minimal-flips-benchmark.js';
 
 /**
  * The worker-thread entry of benchmarkExactMinimalFlips: for each message

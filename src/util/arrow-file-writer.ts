@@ -1,5 +1,6 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { closeSync, fsyncSync, openSync, renameSync, rmSync, writeSync } from 'node:fs';
+import { writeProblem } from './errors.js';
 import {
   Bool,
   type Data,
@@ -14,7 +15,6 @@ import {
   Struct,
   Utf8,
 } from 'apache-arrow';
-import { writeProblem } from './errors.js';
 
 /** The column types of fairaudit's tables (results, pools): no nulls. */
 export type ArrowColumnType = 'utf8' | 'int32' | 'float64' | 'bool';

@@ -5,7 +5,6 @@ import {
   auditPool,
   calibrateForAuditPool,
 } from '../../audit/audit-pool.js';
-import { parseJsonUntrusted } from '../../util/parse-untrusted.js';
 import {
   type AuditFlags,
   addAuditOptions,
@@ -18,6 +17,7 @@ import {
   testSettingsOfFlags,
 } from '../audit-options.js';
 import { stagedProgress } from '../progress.js';
+import { parseJsonUntrusted } from '../../util/parse-untrusted.js';
 
 interface AuditArguments extends AuditFlags, TestFlags {
   early: number;

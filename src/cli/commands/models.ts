@@ -1,7 +1,7 @@
 import type { Argv, CommandModule } from 'yargs';
-import { ROBUST_BASE_SETTINGS, UNSTABLE_BASE_SETTINGS } from '../../../papers/paper-a/models.js';
 import { benchmarkModels } from '../../models/models-benchmark.js';
-import { type ModelSpreads, type Spread, seedVariability } from '../../models/seed-variability.js';
+import { ROBUST_BASE_SETTINGS, UNSTABLE_BASE_SETTINGS } from '../../../papers/paper-a/models.js';
+import { type ModelSpreads, seedVariability, type Spread } from '../../models/seed-variability.js';
 import { type TrainedModel, trainFromConfig } from '../../models/train-models.js';
 import { trainFromConfigOverSeeds } from '../../models/train-seed-grid.js';
 import { loadModelTrainingConfig } from '../../models/training-config.js';

@@ -1,7 +1,8 @@
 import type { Argv, CommandModule } from 'yargs';
-import { EAGER_CELL_LIMIT, loadConfig, parseOverride } from '../../harness/config.js';
+import { loadConfig, parseOverride } from '../../harness/config.js';
 import { configReference } from '../../harness/config-reference.js';
 import { findKindRunner } from '../../harness/kind-runners.js';
+import { EAGER_CELL_LIMIT } from '../../harness/config.js';
 import { buildPlan, cellShardRows, parseShard, shardSize } from '../../harness/plan.js';
 import { InputError } from '../../util/errors.js';
 import { textTable } from '../text-table.js';

@@ -1,10 +1,10 @@
 import type { Argv, CommandModule } from 'yargs';
+import { reproductionNames, reproductions } from '../registry.js';
 import { parseOverride } from '../../harness/config.js';
 import { inputError } from '../../util/errors.js';
 import { acquireForReproduction } from '../acquire-for-reproduction.js';
 import { checkIntegerFlag } from '../check-flag.js';
 import { ProgressBar } from '../progress.js';
-import { reproductionNames, reproductions } from '../registry.js';
 
 interface ReproduceArguments {
   name: string;

@@ -3,11 +3,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { configFromObject } from '../../harness/config.js';
 import { runExperiment } from '../../harness/run-experiment.js';
+import { createRandom } from '../../util/random.js';
 import type { AuditSampler } from '../../respir/audit-set-drawer.js';
 import { syntheticCandidatePopulation } from '../../respir/candidate-population.js';
 import { drawObliviousAudit, prepareObliviousAudit } from '../../respir/oblivious-audit-simulation.js';
 import { planRespirManipulation } from '../../respir/respir-manipulation-plan.js';
-import { createRandom } from '../../util/random.js';
 
 /** The figures of `fairaudit bench respir`. */
 export interface RespirBenchmark {

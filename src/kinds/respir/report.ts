@@ -1,8 +1,8 @@
 import type { CellSummary, ResultRow } from '../../report/cell-results.js';
-import { type BarDatum, barChartSpec } from '../../report/charts/bar-chart.js';
+import { barChartSpec, type BarDatum } from '../../report/charts/bar-chart.js';
 import type { ChartSpec } from '../../report/charts/chart-spec.js';
-import { type CellAccumulator, type KindReporter, summarizeRows } from '../../report/kind-reporter.js';
 import { frequencyStandardError, MomentsAccumulator } from '../../report/monte-carlo-error.js';
+import { type CellAccumulator, type KindReporter, summarizeRows } from '../../report/kind-reporter.js';
 import type { SummaryValue } from '../../report/summary-table.js';
 
 /** The value of `name` in the first row a cell gave (NaN before any), as the summaries' per-cell facts. */

@@ -1,4 +1,7 @@
+import { canonicalJson } from '../../util/canonical-json.js';
 import type { KindRunner, OutcomeColumn, SettingsOrigin } from '../../harness/kind-runner.js';
+import { schema, type Infer } from '../../util/schema.js';
+import type { Random } from '../../util/random.js';
 import type { CandidatePopulation } from '../../respir/candidate-population.js';
 import { detectionProbability } from '../../respir/detection-probability.js';
 import { type ExactMinimalFlips, exactMinimalFlips } from '../../respir/exact-minimal-flips.js';
@@ -10,27 +13,24 @@ import {
   type ObliviousAuditSimulation,
   prepareObliviousAudit,
 } from '../../respir/oblivious-audit-simulation.js';
-import { respirFlipBound } from '../../respir/respir-flip-bound.js';
 import {
   expectedAuditEligible,
   type ManipulationPlan,
-  type PlannedManipulation,
   planRespirManipulation,
+  type PlannedManipulation,
 } from '../../respir/respir-manipulation-plan.js';
-import { vanillaFlipBound } from '../../respir/vanilla-flip-bound.js';
-import { canonicalJson } from '../../util/canonical-json.js';
-import type { Random } from '../../util/random.js';
-import { type Infer, schema } from '../../util/schema.js';
+import { respirFlipBound } from '../../respir/respir-flip-bound.js';
 import {
   loadCandidatePopulation,
   type RespirCommonSettings,
   type RespirSettings,
-  resolvedAuditSetSize,
-  resolvedTolerance,
   respirSettingsProblem,
   respirSettingsProperties,
   respirSettingsSchema,
+  resolvedAuditSetSize,
+  resolvedTolerance,
 } from './settings.js';
+import { vanillaFlipBound } from '../../respir/vanilla-flip-bound.js';
 
 /** What both kinds know about a cell before any draw: C, n, ε and the analytic bounds. */
 export interface RespirCellFacts {

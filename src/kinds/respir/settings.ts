@@ -1,14 +1,14 @@
-import { isAbsolute, resolve } from 'node:path';
 import { AUDIT_DESIGNS } from '../../audit/audit-design.js';
+import { isAbsolute, resolve } from 'node:path';
 import { readPoolFile } from '../../audit/pool-io.js';
 import type { SettingsOrigin } from '../../harness/kind-runner.js';
+import { inputError } from '../../util/errors.js';
+import { type Infer, schema } from '../../util/schema.js';
 import {
   type CandidatePopulation,
   candidatePopulationFromColumns,
   syntheticCandidatePopulation,
 } from '../../respir/candidate-population.js';
-import { inputError } from '../../util/errors.js';
-import { type Infer, schema } from '../../util/schema.js';
 
 const rate = (description: string) => schema.number({ minimum: 0, maximum: 1, description });
 

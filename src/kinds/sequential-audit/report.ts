@@ -1,8 +1,8 @@
 import type { CellResults, CellSummary, ResultRow } from '../../report/cell-results.js';
-import { type CellAccumulator, type KindReporter, summarizeRows } from '../../report/kind-reporter.js';
-import { frequencyStandardError, MomentsAccumulator } from '../../report/monte-carlo-error.js';
-import type { SummaryColumn, SummaryValue } from '../../report/summary-table.js';
 import { sequentialAuditCharts } from './charts.js';
+import { frequencyStandardError, MomentsAccumulator } from '../../report/monte-carlo-error.js';
+import { type CellAccumulator, type KindReporter, summarizeRows } from '../../report/kind-reporter.js';
+import type { SummaryColumn, SummaryValue } from '../../report/summary-table.js';
 
 const decisions = ['reject', 'accept', 'inconclusive'] as const;
 

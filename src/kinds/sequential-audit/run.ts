@@ -1,16 +1,16 @@
+import type { KindRunner, OutcomeColumn } from '../../harness/kind-runner.js';
+import { prepareAuditCalibrations } from '../../audit/prepare-calibrations.js';
 import { auditSettingsProblem, auditSettingsProperties } from '../../audit/audit-settings.js';
 import { testOf } from '../../audit/audit-test.js';
 import { type AuditTest, buildAuditTest } from '../../audit/build-audit-test.js';
+import { sequentialAuditRowProblem } from './row-problem.js';
 import { oracleDecision, type PreparedAudit, prepareAudit } from '../../audit/prepare-audit.js';
-import { prepareAuditCalibrations } from '../../audit/prepare-calibrations.js';
 import { runAudit } from '../../audit/run-audit.js';
 import { runSequentialAudit } from '../../audit/sequential-audit.js';
 import { loadPoolSource, poolSourceLabel, poolSourceSchema } from '../../data/pool-source.js';
-import type { KindRunner, OutcomeColumn } from '../../harness/kind-runner.js';
-import { canonicalJson } from '../../util/canonical-json.js';
 import type { Random } from '../../util/random.js';
+import { canonicalJson } from '../../util/canonical-json.js';
 import { type Infer, schema } from '../../util/schema.js';
-import { sequentialAuditRowProblem } from './row-problem.js';
 
 /**
  * The settings of one sequential-audit cell: the pool, then an audit's settings

@@ -1,7 +1,7 @@
 import type { Argv, CommandModule } from 'yargs';
 import { benchmarkCalibration } from '../../../audit/calibration-benchmark.js';
-import { checkThreadsFlag } from '../../audit-options.js';
 import { checkIntegerFlag } from '../../check-flag.js';
+import { checkThreadsFlag } from '../../audit-options.js';
 
 interface BenchCalibrateArguments {
   json: boolean;

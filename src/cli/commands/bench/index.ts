@@ -1,10 +1,10 @@
 import type { CommandModule } from 'yargs';
-import { benchRespirCommand } from '../respir.js';
 import { benchCalibrateCommand } from './calibrate.js';
 import { benchGlrCommand } from './glr.js';
-import { benchPaperACommand } from './paper-a.js';
 import { benchPirCommand } from './pir.js';
+import { benchPaperACommand } from './paper-a.js';
 import { benchRunnerCommand } from './runner.js';
+import { benchRespirCommand } from '../respir.js';
 
 /** The `fairaudit bench` subcommands (glr, runner, pir, ...): one file each, listed here. */
 // biome-ignore lint/suspicious/noExplicitAny: command modules differ in their argument types

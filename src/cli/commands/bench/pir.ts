@@ -1,6 +1,6 @@
 import type { Argv, CommandModule } from 'yargs';
-import { PAPER_B_CANDIDATE_SETS, writePaperBTableOne } from '../../../../papers/paper-b/table-1.js';
 import { benchmarkPir, type PirBenchmarkRow } from '../../../pir/benchmark-pir.js';
+import { PAPER_B_CANDIDATE_SETS, writePaperBTableOne } from '../../../../papers/paper-b/table-1.js';
 import { inputError } from '../../../util/errors.js';
 import { checkIntegerFlag } from '../../check-flag.js';
 
