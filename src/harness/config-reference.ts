@@ -1,6 +1,6 @@
-import { describeExpected, type Schema } from '../util/schema.js';
 import { envelopeSchema } from './config.js';
 import { kindRunners } from './kind-runners.js';
+import { describeExpected, type Schema } from '../util/schema.js';
 
 function cell(text: string): string {
   return text.replaceAll('|', '\\|').replaceAll('\n', ' ');

@@ -14,8 +14,8 @@ import { calibrationCacheFile, readCachedCalibration } from '../../src/audit/cal
 import { planCalibration } from '../../src/audit/calibration-plan.js';
 import { type CalibrationRecord, calibrationFingerprint, checkCertified } from '../../src/audit/calibration-record.js';
 import { countPool } from '../../src/audit/count-pool.js';
-import { prepareAudit } from '../../src/audit/prepare-audit.js';
 import { prepareAuditCalibrations } from '../../src/audit/prepare-calibrations.js';
+import { prepareAudit } from '../../src/audit/prepare-audit.js';
 import { generateSyntheticPool } from '../../src/data/synthetic-pool.js';
 import { validate } from '../../src/util/schema.js';
 

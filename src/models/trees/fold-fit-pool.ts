@@ -1,8 +1,8 @@
 import { Worker } from 'node:worker_threads';
 import { compiledModule } from '../../util/paths.js';
-import { errorFromWorker, type WorkerFailure } from '../worker-failure.js';
 import type { FeatureMatrix, GradientBoostingSettings } from './gradient-boosting.js';
 import type { FoldFit, FoldFitRunner } from './random-search.js';
+import { errorFromWorker, type WorkerFailure } from '../worker-failure.js';
 
 /**
  * foldFitPool(data, label, base, seed, threads) returns a FoldFitRunner that spreads a

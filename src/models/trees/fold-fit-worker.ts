@@ -1,7 +1,7 @@
 import { parentPort, workerData } from 'node:worker_threads';
-import { workerFailure } from '../worker-failure.js';
 import type { GradientBoostingSettings } from './gradient-boosting.js';
 import { type FoldFit, scoreFoldFit } from './random-search.js';
+import { workerFailure } from '../worker-failure.js';
 
 /**
  * The worker-thread entry of foldFitPool: holds one search's data (workerData) and
