@@ -1,5 +1,6 @@
 import { errorLevelsProblem } from '../stats/thresholds.js';
 import { type Infer, schema } from '../util/schema.js';
+import { MAX_CALIBRATION_BASE_RATES, MAX_CALIBRATION_PATHS, MAX_POOL_ROWS } from '../util/size-limits.js';
 import { ACCESS_REGIMES, type AccessRegime } from './access-regime.js';
 import { TEST_NAMES, testSettingsProblem, type TestSettingsInput } from './audit-test.js';
 import { SHUFFLED_QUERY_ORDERS } from './query-order.js';
@@ -46,6 +47,7 @@ export const auditSettingsProperties = {
   }),
   budget: schema.integer({
     minimum: 1,
+    maximum: MAX_POOL_ROWS,
     default: 4000,
     description: 'B: the most queries an audit may make; the cap is min(B, pool size).',
   }),
@@ -62,6 +64,7 @@ export const auditSettingsProperties = {
   minimumPerGroup: schema.optional(
     schema.integer({
       minimum: 1,
+      maximum: MAX_POOL_ROWS,
       description:
         'The test starts once each group has this many observations (default 1, as in paper A; 5 for calibrated-glr with score or logit access); 5-10 cut the early false rejects of score and logit access (docs/core.md).',
     }),
@@ -116,6 +119,7 @@ export const auditSettingsProperties = {
       {
         paths: schema.integer({
           minimum: 100,
+          maximum: MAX_CALIBRATION_PATHS,
           default: 4000,
           description: 'Simulated audits per calibration pool (tuning; as many again per certification round).',
         }),
@@ -131,6 +135,7 @@ export const auditSettingsProperties = {
         baseRates: schema.optional(
           schema.array(schema.number({ minimum: 0, maximum: 1, description: 'A fraction of [0, 1 − δ].' }), {
             minItems: 1,
+            maxItems: MAX_CALIBRATION_BASE_RATES,
             description:
               "Decision access: where group a's rate sits in the simulated pools, as fractions of [0, 1 − δ] (default 0, 0.01, 0.03, 0.1, 0.2, …, 0.9, 0.97, 0.99, 1); the supremum over the composite null is taken over these.",
           }),

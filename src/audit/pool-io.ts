@@ -1,4 +1,3 @@
-import { LARGEST_GAUSSIAN_VALUE } from '../stats/guarded-gaussian-glr-stream.js';
 import { type Table, tableFromArrays, tableFromIPC, tableToIPC, type Vector } from 'apache-arrow';
 import { writeFileAtomic } from '../util/atomic-write.js';
 import { type CsvRecord, CsvReader } from '../util/csv-reader.js';
@@ -6,6 +5,9 @@ import { describeFound, InputError, inputError } from '../util/errors.js';
 import { MAX_POOL_FILE_BYTES, readFileCapped } from '../util/read-capped.js';
 import { type AuditPool, POOL_COLUMNS, type PoolColumn } from './pool.js';
 import { MAPPING_KEY_OF, type PoolColumnMapping } from './pool-columns.js';
+
+/** The largest logit a pool may hold, in size: far beyond any log-odds, far below where x² overflows. */
+export const MAX_ABS_LOGIT = 1e6;
 
 /** Options of readPoolFile. */
 export interface ReadPoolOptions {
@@ -100,9 +102,12 @@ class PoolColumnsBuilder {
         this.columns.score![row] = value;
         return;
       case 'logit':
-        if (!(Math.abs(value) <= LARGEST_GAUSSIAN_VALUE)) {
-          throw inputError({ where: where(), expected: `a finite logit within ±${LARGEST_GAUSSIAN_VALUE}`, found });
-        }
+        if (!(Math.abs(value) <= MAX_ABS_LOGIT))
+          throw inputError({
+            where: where(),
+            expected: `a finite logit of at most ${MAX_ABS_LOGIT} in size (the log-odds of any double probability lie within ±745; larger ones overflow the sums of squares of the logit GLR)`,
+            found,
+          });
         this.columns.logit![row] = value;
         return;
       case 'id':
@@ -225,6 +230,8 @@ function readPoolCsv(path: string, text: string, options: ReadPoolOptions | unde
 
 /** Reads an Arrow IPC pool (file or stream format). */
 function readPoolArrow(path: string, bytes: Uint8Array, options: ReadPoolOptions | undefined): AuditPool {
+  if (bytes.byteLength === 0)
+    throw inputError({ where: path, expected: 'an Arrow IPC file', found: 'an empty file (0 bytes)' });
   let table: Table;
   try {
     table = tableFromIPC(bytes);

@@ -2,6 +2,7 @@ import type { AuditPool } from '../audit/pool.js';
 import { inputError } from '../util/errors.js';
 import { createRandom, shuffleInPlace, standardNormal } from '../util/random.js';
 import { schema } from '../util/schema.js';
+import { MAX_POOL_ROWS } from '../util/size-limits.js';
 
 /**
  * The recipe of a synthetic audit pool. Rates are given per group as [group a, group b].
@@ -18,7 +19,7 @@ import { schema } from '../util/schema.js';
  * and logits). A larger size is refused with a message, not a RangeError from the
  * typed arrays (`audit --synthetic` with size 1e12 once ended in an internal error).
  */
-export const MAX_SYNTHETIC_POOL_SIZE = 50_000_000;
+export const MAX_SYNTHETIC_POOL_SIZE = MAX_POOL_ROWS;
 
 export interface SyntheticPoolSpec {
   size: number;

@@ -6,7 +6,7 @@ import { describeFound, InputError } from '../util/errors.js';
 import { parseJsonUntrusted } from '../util/parse-untrusted.js';
 import { MAX_JSON_FILE_BYTES, readFileCapped } from '../util/read-capped.js';
 import { type DecodedChunk, decodeChunkColumns } from './chunk-payload.js';
-import type { OutcomeColumn } from './kind-runner.js';
+import type { KindRunner, OutcomeColumn } from './kind-runner.js';
 import { type Plan, type PlanChunk, replicateSeed, type Shard, shardChunks, shardHasChunk } from './plan.js';
 
 /** The format of .checkpoints/plan.json and of the chunk files beside it (format 1, before December 2026, had no checksums). */
@@ -44,10 +44,15 @@ const FORMAT_1_MAGIC = 0x42434146; // "FACB": format 1, without checksums
 const FINGERPRINT_BYTES = 64;
 const FILE_HEADER_BYTES = 8 + FINGERPRINT_BYTES;
 const ENTRY_HEADER_BYTES = 8 + 32;
-const CHUNK_FILE = /^chunks-(\d+)\.bin$/;
+/** A checkpoint file's name: its first chunk, and a number when another file already had that name (repair). */
+const CHUNK_FILE = /^chunks-(\d+)(?:-\d+)?\.bin$/;
 
+/** A name for a new file whose first chunk is firstChunk that no file in the folder has: never written over. */
 function batchFile(folder: string, firstChunk: number): string {
-  return join(folder, `chunks-${String(firstChunk).padStart(7, '0')}.bin`);
+  const base = `chunks-${String(firstChunk).padStart(7, '0')}`;
+  let path = join(folder, `${base}.bin`);
+  for (let copy = 1; existsSync(path); copy++) path = join(folder, `${base}-${copy}.bin`);
+  return path;
 }
 
 /** The checksum of a chunk entry: SHA-256 of the plan fingerprint, the chunk index and length (uint32 LE each) and the payload. */
@@ -162,6 +167,8 @@ export class Checkpoints {
     private readonly plan: Plan,
     private readonly shard: Shard | null,
     private readonly columns: readonly OutcomeColumn[],
+    /** The kind's row check (KindRunner.rowProblem): a chunk with a row that does not re-derive is not this plan's. */
+    private readonly rowProblem?: KindRunner['rowProblem'],
   ) {
     this.folder = join(outDirectory, '.checkpoints');
     this.planFile = join(this.folder, 'plan.json');
@@ -256,15 +263,24 @@ export class Checkpoints {
         problems.push({ file: path, chunk: null, reason: read.fileProblem });
         continue;
       }
+      if (new Set(read.entries.map((entry) => entry.index)).size !== read.entries.length) {
+        problems.push({ file: path, chunk: null, reason: 'the same chunk twice (a file mixed by hand)' });
+        continue;
+      }
       const smallest = Math.min(...read.entries.map((entry) => entry.index));
       if (read.entries.length > 0 && smallest !== first) {
         problems.push({ file: path, chunk: null, reason: `a name that does not match its first chunk (${smallest})` });
         continue;
       }
       for (const entry of read.entries) {
-        const problem = entry.problem ?? this.chunkProblem(entry, path);
+        const problem =
+          entry.problem ??
+          this.chunkProblem(entry, path) ??
+          (done.has(entry.index)
+            ? 'a second copy of a chunk already checkpointed (files copied or mixed by hand)'
+            : null);
         if (problem !== null) problems.push({ file: path, chunk: entry.index, reason: problem });
-        else if (!done.has(entry.index)) {
+        else {
           done.add(entry.index);
           rows += this.plan.chunkAt(entry.index).count;
         }
@@ -291,6 +307,14 @@ export class Checkpoints {
     for (let i = 0; i < chunk.count; i++) {
       if (decoded.seeds[i] !== replicateSeed(this.plan.seed, key, chunk.firstReplicate + i)) {
         return `the seed ${describeFound(decoded.seeds[i])} for replicate ${chunk.firstReplicate + i}, not this plan's (another seed or config)`;
+      }
+    }
+    if (this.rowProblem !== undefined) {
+      const { settings } = this.plan.cellAt(chunk.cell);
+      for (let i = 0; i < chunk.count; i++) {
+        const problem = this.rowProblem(settings, decoded.columns, i);
+        if (problem !== null)
+          return `replicate ${chunk.firstReplicate + i} with values that do not re-derive (${problem}): edited, since its checksum holds`;
       }
     }
     return null;
@@ -339,7 +363,7 @@ export class Checkpoints {
     this.write(completed.map(({ chunk, payload }) => ({ index: chunk.index, payload })));
   }
 
-  /** Writes entries to the file named after their smallest index; returns its path. */
+  /** Writes entries to a new file named after their smallest index (never over another file); returns its path. */
   private write(entries: readonly { index: number; payload: Uint8Array }[]): string {
     const total = entries.reduce(
       (sum, entry) => sum + ENTRY_HEADER_BYTES + entry.payload.byteLength,

@@ -1,14 +1,14 @@
 import { dirname, resolve } from 'node:path';
 import { LineCounter, parseDocument } from 'yaml';
+import { canonicalJson } from '../util/canonical-json.js';
+import { closestName } from '../util/closest-name.js';
 import { describeFound, InputError } from '../util/errors.js';
 import { yamlDocumentToData } from '../util/parse-untrusted.js';
 import { assertKeyPathSafe, assertPrototypeSafe, withoutPrototypes } from '../util/prototype-safe.js';
 import { MAX_CONFIG_BYTES, readFileCapped } from '../util/read-capped.js';
-import { canonicalJson } from '../util/canonical-json.js';
-import { closestName } from '../util/closest-name.js';
-import type { KindRunner } from './kind-runner.js';
-import { kindRunners, findKindRunner } from './kind-runners.js';
 import { formatPath, type Infer, type Schema, SchemaViolation, schema, schemaAt, validate } from '../util/schema.js';
+import type { KindRunner } from './kind-runner.js';
+import { findKindRunner, kindRunners } from './kind-runners.js';
 
 /** The keys every config has, whatever its kind; `settings` and `grid` are checked per kind. */
 export const envelopeSchema = schema.object(
@@ -246,6 +246,14 @@ class YamlLocator implements Locator {
     for (let length = path.length; length >= 0; length--) {
       const node = this.document.getIn(path.slice(0, length), true) as { range?: [number, number, number] } | undefined;
       if (node && typeof node === 'object' && node.range) {
+        // A key the file does not have, below one it has, was made by the --set flag whose path passes through it.
+        const maker =
+          length < path.length
+            ? this.overrides.find(
+                (o) => o.path.length > length && path.slice(0, length + 1).every((p, i) => o.path[i] === p),
+              )
+            : undefined;
+        if (maker) return `${maker.flag}: ${formatPath(path)}`;
         return `${this.file}:${this.lines.linePos(node.range[0]).line}: ${formatPath(path)}`;
       }
     }

@@ -67,7 +67,11 @@ export interface KindRunner<Settings = Record<string, unknown>, Context = unknow
    * runReplicate computes (the cache holds what prepare would compute itself); throw
    * InputError for bad input (nothing is written yet).
    */
-  beforeRun?(cells: readonly Settings[], origin: SettingsOrigin, options: { readonly threads?: number }): Promise<void>;
+  beforeRun?(
+    cells: readonly Settings[],
+    origin: SettingsOrigin,
+    options: { readonly threads?: number; readonly onNotice?: (notice: string) => void },
+  ): Promise<void>;
   /**
    * Settings recorded as a result column whenever a cell sets them, even when the grid
    * does not vary them (e.g. which test ran); a setting no cell sets adds no column, so
@@ -85,4 +89,16 @@ export interface KindRunner<Settings = Record<string, unknown>, Context = unknow
    * used in the setting's result column; defaults to the value's canonical JSON.
    */
   labelOf?(key: string, value: unknown): string | undefined;
+  /**
+   * Why row `row` of these outcome columns cannot be what runReplicate computes for a cell
+   * with these settings (a value outside its domain, a decision its statistic and the
+   * cell's thresholds do not give), or null. Every reader of rows (resume, merge, report,
+   * compare) refuses such a row: a checksum recomputed over edited values still leaves
+   * them inconsistent with what re-derives.
+   */
+  rowProblem?(
+    settings: Readonly<Record<string, unknown>>,
+    columns: Readonly<Record<string, ArrayLike<number | string>>>,
+    row: number,
+  ): string | null;
 }

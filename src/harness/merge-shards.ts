@@ -228,6 +228,7 @@ export async function mergeShards(
       mergedFrom: [...folders],
     });
     writeFileAtomic(join(outDirectory, 'run.json'), `${JSON.stringify(record, null, 2)}\n`);
+    out.removeReplacedReport();
     failed = false;
     return { outDirectory, resultsFile, rows: plan.tasks, shards: shards.length, notices };
   } finally {

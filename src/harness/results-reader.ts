@@ -19,6 +19,7 @@ import {
   type PlanCell,
   type PlanChunk,
   type PlanShape,
+  replicateSeed,
   type Shard,
   shardChunks,
   shardSize,
@@ -115,8 +116,9 @@ function checkSchema(schema: Schema, record: RunRecord, file: string): ResultCol
 
 /** The plan as far as row checks need it: its shape, grid columns and cells' keys and columns. */
 interface RowPlan extends PlanShape {
+  seed: string;
   gridColumns: GridColumn[];
-  cellAt(index: number): Pick<PlanCell, 'index' | 'key' | 'columns'>;
+  cellAt(index: number): Pick<PlanCell, 'index' | 'key' | 'columns' | 'settings'>;
 }
 
 type RowCell = ReturnType<RowPlan['cellAt']>;
@@ -143,12 +145,19 @@ function recordedPlan(record: RunRecord, runFile: string): RowPlan | null {
   )
     throw bad('gridColumns');
   const cells = plan.cells.map((cell, index) => {
-    if (typeof cell?.key !== 'string' || typeof cell.columns !== 'object' || cell.columns === null)
-      throw bad(`cell ${index} with its key and columns`);
-    return { index, key: cell.key, columns: cell.columns };
+    if (
+      typeof cell?.key !== 'string' ||
+      typeof cell.columns !== 'object' ||
+      cell.columns === null ||
+      typeof cell.settings !== 'object' ||
+      cell.settings === null
+    )
+      throw bad(`cell ${index} with its key, columns and settings`);
+    return { index, key: cell.key, columns: cell.columns, settings: cell.settings };
   });
   const chunksPerCell = Math.ceil(plan.replicates / plan.chunkSize);
   return {
+    seed: String(plan.seed),
     replicates: plan.replicates,
     chunkSize: plan.chunkSize,
     cellCount: cells.length,
@@ -257,7 +266,7 @@ export async function openResults(folder: string, options: { plan?: boolean } = 
     shard,
     columns,
     rows: record.rows,
-    batches: () => checkedBatches(resultsFile, record, columns, rowPlan, domainsOf(kind, record.columns)),
+    batches: () => checkedBatches(resultsFile, record, columns, rowPlan, domainsOf(kind, record.columns), kind),
   };
 }
 
@@ -288,6 +297,7 @@ async function* checkedBatches(
   columns: readonly ResultColumn[],
   plan: RowPlan | null,
   domains: ReadonlyMap<string, ReadonlySet<string>>,
+  runner: KindRunner | null,
 ): AsyncGenerator<ResultBatch> {
   let handle: FileHandle | undefined;
   try {
@@ -322,7 +332,16 @@ async function* checkedBatches(
       const kind = blocks.kind as readonly string[];
       const cells = blocks.cell as readonly string[];
       const replicates = blocks.replicate as Int32Array;
+      const seeds = blocks.seed as readonly string[];
+      const masterSeed = plan?.seed ?? String(record.plan.seed);
       for (let row = 0; row < rows; row++) {
+        if (seeds[row] !== replicateSeed(masterSeed, cells[row], replicates[row]))
+          fail(
+            row,
+            'seed',
+            `${replicateSeed(masterSeed, cells[row], replicates[row])}, the seed of (master seed, cell, replicate) (not a row of this run's seed)`,
+            seeds[row],
+          );
         if (experiment[row] !== record.experiment)
           fail(row, 'experiment', `${describeFound(record.experiment)} as run.json records`, experiment[row]);
         if (kind[row] !== record.kind)
@@ -343,6 +362,11 @@ async function* checkedBatches(
                 : value === wanted || (Number.isNaN(value) && (wanted === null || Number.isNaN(wanted)));
             if (!same) fail(row, grid.column, `${describeFound(wanted)} (cell ${cell.key})`, value);
           }
+          const problem = runner?.rowProblem?.(cell.settings, blocks, row) ?? null;
+          if (problem !== null)
+            throw new InputError(
+              `${file}: row ${firstRow + row} (cell ${cell.key}, replicate ${replicate}): ${problem} (values that do not re-derive: edited, not damaged, since the checksum holds)`,
+            );
         } else if (!(replicates[row] >= 0 && replicates[row] < record.plan.replicates)) {
           fail(row, 'replicate', `a replicate index from 0 to ${record.plan.replicates - 1}`, replicates[row]);
         }

@@ -5,8 +5,8 @@ import { writeFileAtomic } from '../util/atomic-write.js';
 import { describeFound, InputError } from '../util/errors.js';
 import { sha256OfFile } from '../util/sha256.js';
 import {
-  Checkpoints,
   CHECKPOINT_FILE_BYTES,
+  Checkpoints,
   type CompletedChunk,
   describeProblems,
   type ResumeState,
@@ -26,6 +26,7 @@ import {
   shardSize,
 } from './plan.js';
 import { ResultsWriter } from './results-writer.js';
+import { RunInterrupted } from './run-interrupted.js';
 import {
   buildRunRecord,
   fairauditVersion,
@@ -68,6 +69,11 @@ export interface RunOptions {
   onProgress?: (done: number, total: number) => void;
   /** Called with a notice for the user (a stale lock taken over), as it happens. */
   onNotice?: (notice: string) => void;
+  /**
+   * Aborting it stops the run: no new chunk starts, the completed ones are checkpointed,
+   * the lock is released and RunInterrupted is thrown (the CLI aborts it on SIGTERM/SIGINT).
+   */
+  signal?: AbortSignal;
   /**
    * What runs the chunks (default: a pool of worker threads). Benchmarks pass one that
    * only makes payloads (`bench runner --dry`).
@@ -298,10 +304,14 @@ async function runChunks(run: RunPlan, options: RunOptions, checkpoints: Checkpo
       for (const chunk of shardChunks(run.plan, run.shard)) if (!done?.has(chunk.index)) yield chunk;
     })();
     const limit = runner.size * runner.depth;
+    const interrupted = () => options.signal?.aborted === true;
     await new Promise<void>((resolve) => {
       let inFlight = 0;
+      // An interruption does not wait for the chunks in flight: their workers are closed below.
+      options.signal?.addEventListener('abort', () => resolve(), { once: true });
+      if (interrupted()) resolve();
       const launch = () => {
-        while (!failed && inFlight < limit) {
+        while (!failed && !interrupted() && inFlight < limit) {
           const next = pending.next();
           if (next.done) break;
           const chunk: PlanChunk = next.value;
@@ -318,7 +328,7 @@ async function runChunks(run: RunPlan, options: RunOptions, checkpoints: Checkpo
             .run(chunk, cell)
             .then(async (payload) => {
               await writable;
-              if (failed) return;
+              if (failed || interrupted()) return;
               batcher.add({ chunk, payload });
               completed += chunk.count;
               options.onProgress?.(completed, run.rows);
@@ -337,6 +347,7 @@ async function runChunks(run: RunPlan, options: RunOptions, checkpoints: Checkpo
     if (!failed) batcher.flush();
     batcher.rethrow();
     if (failed) throw firstError;
+    if (interrupted()) throw new RunInterrupted(completed, run.rows, checkpoints.folder);
     return { resumedChunks: done?.size ?? 0, ranChunks: ran, threads: runner.size };
   } finally {
     batcher.cancel();
@@ -486,12 +497,19 @@ export async function runExperiment(config: ExperimentConfig, options: RunOption
       await run.kind.beforeRun(
         probes,
         { configFile: config.file, baseDirectory: config.baseDirectory },
-        { threads: options.threads },
+        { threads: options.threads, onNotice: options.onNotice },
       );
     }
-    const checkpoints = new Checkpoints(run.written.outDirectory, run.plan, run.shard, run.kind.outcomeColumns);
+    const checkpoints = new Checkpoints(
+      run.written.outDirectory,
+      run.plan,
+      run.shard,
+      run.kind.outcomeColumns,
+      run.kind.rowProblem,
+    );
     const outcomes = await runChunks(run, options, checkpoints);
     const wallSeconds = writeResults(run, outcomes, started, checkpoints);
+    folder.removeReplacedReport();
     failed = false;
     return { ...run.written, ...outcomes, wallSeconds, alreadyComplete: false, notices };
   } finally {

@@ -1,12 +1,12 @@
 import type { TabularData } from '../data/tabular.js';
+import type { ScoredModel } from './mlp-model.js';
 import type { ModelCard } from './model-card.js';
 import { poolFigures } from './model-card.js';
-import type { ScoredModel } from './mlp-model.js';
-import { workersAvailable } from './workers-available.js';
 import { poolFromLogits } from './scored-pool.js';
-import { boostedLogits, type GradientBoostingSettings } from './trees/gradient-boosting.js';
 import { foldFitPool } from './trees/fold-fit-pool.js';
+import { boostedLogits, type GradientBoostingSettings } from './trees/gradient-boosting.js';
 import { randomSearch, type SearchSpace } from './trees/random-search.js';
+import { workersAvailable } from './workers-available.js';
 
 /** Tuned boosted trees: the random search and the untuned settings (paper B's are a preset: papers/paper-b/models.ts). */
 export interface BoostedTreesSpec {

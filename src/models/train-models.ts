@@ -30,6 +30,8 @@ export interface TrainedModel extends CachedModel {
 
 /** Options shared by the model-training functions. */
 export interface ModelTrainingOptions {
+  /** Called with a one-line notice: a cache entry that failed its checks and is trained again. */
+  readonly onNotice?: (notice: string) => void;
   /** The models' master seed; each model's seed derives from it and the model's name. */
   readonly seed: string | number;
   /** Worker threads for training several models at once (default 2; 1 = this thread). */
@@ -113,7 +115,7 @@ export function planModelsOnSplit(
       .digest('hex')
       .slice(0, 16);
     const directory = join(cacheDirectory, `${split.dataset}-${split.protectedAttribute}-${name}-${key}`);
-    const cached = options.refresh ? null : readCachedModel(directory);
+    const cached = options.refresh ? null : readCachedModel(directory, options.onNotice);
     if (cached !== null) {
       const model: TrainedModel = { ...cached, name, fromCache: true };
       results[index] = model;

@@ -1,4 +1,4 @@
-import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
+import { closeSync, constants, fstatSync, openSync, readSync } from 'node:fs';
 import { writeFileAtomic } from '../util/atomic-write.js';
 import { inputError } from '../util/errors.js';
 import type { ProviderEndpoint } from './provider-connection.js';
@@ -47,7 +47,8 @@ export function readProviderFile(path: string, where: string): ProviderFile {
   let text: string;
   let mode: number;
   try {
-    const descriptor = openSync(path, 'r');
+    // O_NONBLOCK: a FIFO (or another device) opens at once instead of waiting for a writer, and is refused below.
+    const descriptor = openSync(path, constants.O_RDONLY | constants.O_NONBLOCK);
     try {
       const stats = fstatSync(descriptor);
       if (!stats.isFile() || stats.size > MAX_PROVIDER_FILE_BYTES) {

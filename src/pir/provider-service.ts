@@ -450,6 +450,23 @@ function lifetime(http: Server, idleTimeoutMs: number) {
   return { stopped, close, arm };
 }
 
+/** The body bytes a refused request may send before its connection is closed. */
+const REFUSED_BODY_BYTES = 64 * 1024;
+
+/**
+ * A refused request's body is read (so a small one does not reset the connection before
+ * the refusal arrives) only up to REFUSED_BODY_BYTES: then the connection is closed. It was
+ * read to its end, 3.5 GB in 8 s after the 401.
+ */
+function discardRefusedBody(request: IncomingMessage, response: ServerResponse): void {
+  response.setHeader('connection', 'close');
+  let read = 0;
+  request.on('data', (chunk: Buffer) => {
+    read += chunk.byteLength;
+    if (read > REFUSED_BODY_BYTES) request.socket.destroy();
+  });
+}
+
 /** Refusals and failures as text: 401 (with WWW-Authenticate), 403, 409, 400 for bad input, 500 otherwise. */
 function refuse(state: ProviderState, response: ServerResponse, error: unknown): void {
   const status =
@@ -489,7 +506,7 @@ export async function startProviderService(options: ProviderServiceOptions): Pro
       checkAccess(state, request);
     } catch (error) {
       state.counters.refused++;
-      request.resume();
+      discardRefusedBody(request, response);
       refuse(state, response, error);
       return;
     }

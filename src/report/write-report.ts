@@ -1,7 +1,7 @@
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { writeFileAtomic } from '../util/atomic-write.js';
-import { acquireFolderLock } from '../util/folder-lock.js';
+import { acquireFolderLock, thisProcess } from '../util/folder-lock.js';
 import { inputError } from '../util/errors.js';
 import { packageRoot } from '../util/paths.js';
 import type { CellSummary } from './cell-results.js';
@@ -204,7 +204,7 @@ export async function writeReport(directory: string, options: ReportOptions = {}
   // (A folder that is not there is not made: summarize says what is missing.)
   const lock =
     existsSync(directory) && statSync(directory).isDirectory()
-      ? acquireFolderLock(directory, '', `fairaudit report ${directory}`)
+      ? acquireFolderLock(directory, '', `fairaudit report ${directory}`, thisProcess, 'then run the report again')
       : null;
   if (lock?.notice !== undefined) options.onNotice?.(lock.notice);
   try {

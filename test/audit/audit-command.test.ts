@@ -1,10 +1,10 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { makeData, RecordBatch, Schema, Struct, Table, tableFromArrays, tableToIPC } from 'apache-arrow';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { makeData, RecordBatch, Schema, Struct, Table, tableFromArrays, tableToIPC } from 'apache-arrow';
 import { afterAll, describe, expect, it } from 'vitest';
-import { readPoolFile, writePoolFile } from '../../src/audit/pool-io.js';
 import type { AuditPool } from '../../src/audit/pool.js';
+import { readPoolFile, writePoolFile } from '../../src/audit/pool-io.js';
 import { packageRoot } from '../../src/util/paths.js';
 import { createRandom } from '../../src/util/random.js';
 import { runCliInProcess, spawnCliSync } from '../helpers/cli.js';

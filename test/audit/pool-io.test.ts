@@ -8,9 +8,9 @@ import {
   RecordBatch,
   Schema,
   Struct,
+  Table,
   tableFromArrays,
   tableToIPC,
-  Table,
   vectorFromArray,
 } from 'apache-arrow';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -227,5 +227,32 @@ describe('readPoolFile(path) on hostile input', () => {
     expect(message).toMatch(
       /huge-cell\.csv: row 1 \(line 2\), column "decision": expected 0 or 1, found "2{200}…" \(4000000 characters\)$/,
     );
+  });
+});
+
+describe('readPoolFile(path): values a hostile pool may hold', () => {
+  it('a finite logit of 1e308 is refused naming the row (it gave NaN statistics); 1e6 is the largest accepted', () => {
+    const folder = mkdtempSync(join(tmpdir(), 'fairaudit-pool-values-'));
+    const huge = join(folder, 'huge.csv');
+    writeFileSync(huge, 'group,label,decision,logit\n0,1,1,0.5\n1,0,0,1e308\n');
+    expect(() => readPoolFile(huge, { require: ['logit'] })).toThrow(
+      new RegExp(
+        `${huge}: row 2 \\(line 3\\), column "logit": expected a finite logit of at most 1000000 in size .*, found "1e308"`,
+      ),
+    );
+    const edge = join(folder, 'edge.csv');
+    writeFileSync(edge, 'group,label,decision,logit\n0,1,1,-1000000\n1,0,0,1000000\n');
+    expect(readPoolFile(edge, { require: ['logit'] }).logit).toEqual(Float64Array.of(-1e6, 1e6));
+    rmSync(folder, { recursive: true, force: true });
+  });
+
+  it('a 0-byte .arrow pool: "an empty file (0 bytes)", not "found columns none"', () => {
+    const folder = mkdtempSync(join(tmpdir(), 'fairaudit-pool-values-'));
+    const empty = join(folder, 'empty.arrow');
+    writeFileSync(empty, '');
+    expect(() => readPoolFile(empty)).toThrow(
+      new InputError(`${empty}: expected an Arrow IPC file, found "an empty file (0 bytes)"`),
+    );
+    rmSync(folder, { recursive: true, force: true });
   });
 });

@@ -1,11 +1,11 @@
 import { spawnSync } from 'node:child_process';
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { packageRoot } from '../../src/util/paths.js';
 import { spawnCliSync } from '../helpers/cli.js';
 import { temporaryFolder } from '../helpers/temporary-folder.js';
-import { startSlurm, waitForJobs } from '../helpers/slurm.js';
+import { runSlurm, startSlurm, waitForJobs } from '../helpers/slurm.js';
 
 const root = packageRoot();
 const submit = join(root, 'examples', 'cluster', 'submit-slurm.sh');
@@ -80,6 +80,46 @@ if (!cluster.available) {
       expect(merged.length).toBeGreaterThan(0);
       expect(merged.equals(single)).toBe(true);
     });
+
+    it('submit-slurm.sh configs/quickstart.yaml 2 with task 1 requeued mid-run (scontrol requeue): it resumes from its checkpoints, the merge job runs, and the merged results.arrow equals a local run byte for byte', async () => {
+      const folder = temporaryFolder('fairaudit-slurm-');
+      // 12 cells × 1000 replicates in chunks of 50: 120 chunks, 60 per shard, seconds of work per task.
+      const long = ['--set', 'replicates=1000', '--set', 'chunkSize=50'];
+      const env = { ...cluster.env, ...options, RESULTS: join(folder, 'results'), LOGS: join(folder, 'logs') };
+      const { arrayJob, mergeJob } = submitSlurm('configs/quickstart.yaml', 2, long, env);
+      const checkpoints = join(folder, 'results', 'quickstart', 'shard-1-of-2', '.checkpoints');
+      const deadline = Date.now() + 120_000;
+      const started = () => existsSync(checkpoints) && readdirSync(checkpoints).some((name) => name.endsWith('.bin'));
+      while (!started() && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 100));
+      expect(started(), 'task 1 checkpointed no chunk in 120 s').toBe(true);
+      // Slurm sends SIGTERM, then SIGKILL after KillWait (5 s here), and queues the task again.
+      runSlurm('scontrol', ['requeue', `${arrayJob}_1`], cluster.env);
+      // Slurm holds a requeued job back until the old job's credential has expired (BeginTime, about
+      // two minutes; starting it earlier fails with "Job credential revoked"): the wait below covers it.
+      const states = await waitForJobs([arrayJob, mergeJob], cluster.env, 300_000);
+      for (const job of states)
+        expect({ job: job.jobId, state: job.state, exit: job.exitCode }).toEqual({
+          job: job.jobId,
+          state: 'COMPLETED',
+          exit: '0:0',
+        });
+      const task = runSlurm('scontrol', ['-o', 'show', 'job', `${arrayJob}_1`], cluster.env);
+      expect(/(?:^| )Restarts=(\d+)/.exec(task)?.[1]).toBe('1');
+      const run = JSON.parse(readFileSync(join(folder, 'results', 'quickstart', 'shard-1-of-2', 'run.json'), 'utf8'));
+      expect(run.provenance.resumedChunks).toBeGreaterThan(0);
+
+      const local = spawnCliSync([
+        'run',
+        'configs/quickstart.yaml',
+        ...long,
+        '--out',
+        join(folder, 'local'),
+        '--quiet',
+      ]);
+      expect(local.code).toBe(0);
+      const merged = readFileSync(join(folder, 'results', 'quickstart', 'results.arrow'));
+      expect(merged.equals(readFileSync(join(folder, 'local', 'results.arrow')))).toBe(true);
+    }, 300_000);
 
     it('submit-slurm.sh with a shard that fails: the merge job is cancelled and the shard log says why', async () => {
       const folder = temporaryFolder('fairaudit-slurm-');

@@ -33,7 +33,7 @@ describe('configFromObject(raw, file, overrides)', () => {
     };
     expect(() => configFromObject(raw, 'built in a test', [])).toThrow(InputError);
     expect(() => configFromObject(raw, 'built in a test', [])).toThrow(
-      /^built in a test: settings\.minimumPerGroup: expected an integer ≥ 1, found 0$/,
+      /^built in a test: settings\.minimumPerGroup: expected an integer in \[1, 50000000\], found 0$/,
     );
   });
 

@@ -1,5 +1,5 @@
-import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { spawnSync } from 'node:child_process';
+import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -86,6 +86,27 @@ describe('one writer per output folder', () => {
     const forced = await runCliInProcess(['run', file, '--out', out, '--force', '--quiet']);
     expect(forced.code).toBe(0);
     expect(JSON.parse(readFileSync(join(out, 'run.json'), 'utf8')).experiment).toBe('second');
+  });
+
+  it("run --force over another experiment's reported folder removes that report (report.html, charts, tables, summary, comparison) once the new results are in, and nothing else", async () => {
+    const folder = temporaryFolder();
+    const out = join(folder, 'results');
+    await runExperiment(parseConfig(smallExperimentYaml('first', 3), join(folder, 'first.yaml')), {
+      threads: 1,
+      outDirectory: out,
+    });
+    const reported = await runCliInProcess(['report', out, '--no-png']);
+    expect(reported.code).toBe(0);
+    const { mkdirSync } = await import('node:fs');
+    mkdirSync(join(out, 'tables'));
+    writeFileSync(join(out, 'tables', 'table-1.csv'), 'first');
+    writeFileSync(join(out, 'comparison.md'), 'first');
+    writeFileSync(join(out, 'notes.txt'), 'mine');
+    expect(readdirSync(out)).toEqual(expect.arrayContaining(['report.html', 'charts', 'summary.csv']));
+    const file = writeText(folder, 'second.yaml', smallExperimentYaml('second', 3));
+    const forced = await runCliInProcess(['run', file, '--out', out, '--force', '--quiet']);
+    expect(forced.code).toBe(0);
+    expect(readdirSync(out).sort()).toEqual(['notes.txt', 'results.arrow', 'run.json']);
   });
 
   it('a stale lock (its process gone, on this host) is taken over with a notice on stderr', async () => {

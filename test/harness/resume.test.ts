@@ -204,3 +204,48 @@ describe('fairaudit run CONFIG --resume: checked checkpoints', () => {
     });
   });
 });
+
+describe('fairaudit run CONFIG --resume --repair with checkpoint files mixed by hand', () => {
+  // 2 cells × 150 replicates in chunks of 10: 30 chunks.
+  const MIXED = YAML.replace('replicates: 1500', 'replicates: 150').replace('chunkSize: 25', 'chunkSize: 10');
+
+  it('a chunk in two files: --resume refuses the second copy; --repair writes under fresh names, loses no good chunk and gives the bytes of an uninterrupted run', async () => {
+    const folder = temporaryFolder();
+    const file = writeText(folder, 'mixed.yaml', MIXED);
+    const plan = buildPlan(parseConfig(MIXED, file), sequentialAuditRunner as never);
+    const reference = await runExperiment(parseConfig(MIXED, file), {
+      threads: 2,
+      outDirectory: join(folder, 'whole'),
+    });
+    const out = join(folder, 'mixed');
+    const checkpoints = new Checkpoints(out, plan, null, sequentialAuditRunner.outcomeColumns);
+    checkpoints.start();
+    const completed = async (indices: number[]) =>
+      Promise.all(
+        indices.map(async (index) => ({
+          chunk: plan.chunkAt(index),
+          payload: await workerPayload(plan, sequentialAuditRunner as never, index),
+        })),
+      );
+    checkpoints.save(await completed([20, 22, 24, 26])); // chunks-0000020.bin
+    checkpoints.save(await completed([19, 20, 21])); // chunks-0000019.bin, with chunk 20 again
+    // Damage chunk 19 (the first entry: a 72-byte file header, then a 40-byte entry header).
+    const mixed = join(checkpoints.folder, 'chunks-0000019.bin');
+    const bytes = readFileSync(mixed);
+    bytes[72 + 40 + 20] ^= 0x01;
+    writeFileSync(mixed, bytes);
+
+    const refused = await spawnCli(['run', file, '--out', out, '--resume', '--quiet']).done;
+    expect(refused.code).toBe(2);
+    expect(refused.stderr).toContain(
+      'chunks-0000020.bin: chunk 20: a second copy of a chunk already checkpointed (files copied or mixed by hand)',
+    );
+
+    const repaired = await spawnCli(['run', file, '--out', out, '--resume', '--repair']).done;
+    expect(repaired.stderr).toBe('');
+    expect(repaired.code).toBe(0);
+    // 20, 21, 22, 24, 26 kept (19 damaged, recomputed with the 24 never saved).
+    expect(repaired.stdout).toContain('5 chunks resumed from checkpoints');
+    expect(bytesOf(join(out, 'results.arrow')).equals(bytesOf(reference.resultsFile))).toBe(true);
+  });
+});

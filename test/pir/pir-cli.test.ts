@@ -155,6 +155,24 @@ describe('fairaudit pir audit', () => {
     expect(report.binding.providerShare).toMatch(/^[0-9a-f]{64}$/);
   });
 
+  test('--audit-set-size above the pool size exits 2 naming it, before contacting the provider (it was silently lowered)', async () => {
+    const path = writePool(3000, 0.3, 0.3);
+    const { code, stderr } = await runCliInProcess([
+      'pir',
+      'audit',
+      '--provider',
+      'http://127.0.0.1:9',
+      '--pool',
+      path,
+      '--audit-set-size',
+      '100000',
+    ]);
+    expect(stderr).toBe(
+      'fairaudit: --audit-set-size: expected at most the 3000 candidates of the pool, found 100000\n',
+    );
+    expect(code).toBe(2);
+  });
+
   test('a cheating provider (pir serve --tamper second-database) is reported as provider-rejected offline', async () => {
     const path = writePool(3000, 0.3, 0.3);
     const provider = await startPoolProvider(readPoolFile(path), {

@@ -50,6 +50,36 @@ function rawRequest(url: string, path: string, headers: Record<string, string>, 
 }
 
 describe('startProviderService(options): who may ask', () => {
+  test('a request without the token is not read to its end: the connection closes after 64 KiB of its body', async () => {
+    const service = await provide();
+    const { port } = new URL(service.url);
+    const chunk = Buffer.alloc(64 * 1024);
+    const limit = 256 * 2 ** 20; // what a client could send if the body were read to the end
+    let sent = 0;
+    const ended = await new Promise<string>((resolve) => {
+      const request = httpRequest({ host: '127.0.0.1', port: Number(port), path: '/answer', method: 'POST' });
+      request.on('error', (error: NodeJS.ErrnoException) => resolve(error.code ?? 'error'));
+      request.on('response', (response) => {
+        response.resume();
+        response.on('end', () => resolve(`status ${response.statusCode}`));
+      });
+      const write = () => {
+        while (sent < limit) {
+          sent += chunk.length;
+          if (!request.write(chunk)) {
+            request.once('drain', write);
+            return;
+          }
+        }
+        request.end();
+      };
+      write();
+    });
+    expect(['status 401', 'ECONNRESET', 'EPIPE']).toContain(ended);
+    expect(sent).toBeLessThan(limit);
+    expect(service.counters.refused).toBe(1);
+  });
+
   test('a request without the token (or with a wrong one) gets 401 and the service keeps running; /shutdown too', async () => {
     const service = await provide();
     const missing = await fetch(`${service.url}/setup`);

@@ -1,10 +1,10 @@
 import { describe, expect, test } from 'vitest';
-import { createRandom, type Random } from '../../src/util/random.js';
-import { choosePirParameters, CHALLENGE_ROWS, type PirParameters } from '../../src/pir/parameters.js';
+import { CHALLENGE_ROWS, choosePirParameters, type PirParameters } from '../../src/pir/parameters.js';
 import { PirClient } from '../../src/pir/pir-client.js';
 import { PirServer } from '../../src/pir/pir-server.js';
 import { PirVerificationError } from '../../src/pir/pir-verification-error.js';
 import { TABLE_TAMPER_MODES, type TableTamperMode, tamperMatrix } from '../../src/pir/tamper.js';
+import { createRandom, type Random } from '../../src/util/random.js';
 
 async function committed(count: number, seed: string) {
   const parameters = choosePirParameters({ entryCount: count, entryBits: 1 });

@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Float64, Int32, Schema, Table, tableToIPC, Utf8, type Vector, vectorFromArray } from 'apache-arrow';
+import { replicateSeed } from '../../src/harness/plan.js';
 
 /** One replicate row of a sequential-audit results table (docs/contracts.md columns). */
 export interface AuditRow {
@@ -64,7 +65,8 @@ export function writeAuditResults(
     ),
     replicate: vectorFromArray(replicates, new Int32()),
     seed: vectorFromArray(
-      rows.map((_, i) => `seed-${i}`),
+      // The seeds a run with master seed '7' gives (run.json below), which every reader re-derives.
+      rows.map((row, i) => replicateSeed('7', cellOf(row), replicates[i])),
       new Utf8(),
     ),
     decision: vectorFromArray(

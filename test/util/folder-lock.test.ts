@@ -3,7 +3,13 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { InputError } from '../../src/util/errors.js';
-import { acquireFolderLock, LOCK_FILE_NAME, type ProcessTable, thisProcess } from '../../src/util/folder-lock.js';
+import {
+  acquireFolderLock,
+  LOCK_FILE_NAME,
+  type ProcessTable,
+  schedulerTask,
+  thisProcess,
+} from '../../src/util/folder-lock.js';
 import { packageRoot } from '../../src/util/paths.js';
 import { temporaryFolder } from '../helpers/temporary-folder.js';
 
@@ -221,5 +227,119 @@ describe('acquireFolderLock across processes', () => {
         `took over the lock of .* from child ${child.pid} \\(pid ${child.pid} on .*which is no longer running`,
       ),
     );
+  });
+});
+
+describe('acquireFolderLock on a cluster: the scheduler task a lock records', () => {
+  /** A process of scheduler task `task` on `host`, with the given live pids. */
+  const inTask = (pid: number, host: string, task: string | null, alive: Record<number, number> = {}) => ({
+    ...processes(pid, { [pid]: 7000, ...alive }, host),
+    task,
+  });
+
+  it('schedulerTask(env): FAIRAUDIT_TASK_ID, else the Slurm array job and task, else the Slurm job, else null', () => {
+    expect(schedulerTask({ FAIRAUDIT_TASK_ID: 'sweep-3', SLURM_JOB_ID: '9' })).toBe('task sweep-3');
+    expect(schedulerTask({ SLURM_JOB_ID: '815', SLURM_ARRAY_JOB_ID: '812', SLURM_ARRAY_TASK_ID: '3' })).toBe(
+      'slurm 812_3',
+    );
+    expect(schedulerTask({ SLURM_JOB_ID: '815' })).toBe('slurm 815');
+    expect(schedulerTask({ FAIRAUDIT_TASK_ID: '  ' })).toBeNull();
+    expect(schedulerTask({})).toBeNull();
+  });
+
+  it('a requeued task (same scheduler task, another host) takes the lock over, and the notice says why', () => {
+    const folder = temporaryFolder('fairaudit-lock-');
+    acquireFolderLock(folder, FINGERPRINT, 'fairaudit run a.yaml --shard 1/2', inTask(100, 'node-a', 'slurm 812_1'));
+    const requeued = acquireFolderLock(
+      folder,
+      FINGERPRINT,
+      'fairaudit run a.yaml --shard 1/2 --resume',
+      inTask(200, 'node-b', 'slurm 812_1'),
+    );
+    expect(requeued.notice).toBe(
+      `took over the lock of ${folder} from fairaudit run a.yaml --shard 1/2 (pid 100 on node-a, slurm 812_1, since 2026-12-01T10:00:00.000Z, plan aaaaaaaaaaaa), which is an earlier run of this task (slurm 812_1)`,
+    );
+    expect(JSON.parse(readFileSync(requeued.file, 'utf8'))).toMatchObject({
+      pid: 200,
+      host: 'node-b',
+      task: 'slurm 812_1',
+    });
+    requeued.release();
+  });
+
+  it('another task, or no task, on another host never takes the lock over', () => {
+    const folder = temporaryFolder('fairaudit-lock-');
+    const first = acquireFolderLock(folder, FINGERPRINT, 'fairaudit run a.yaml', inTask(100, 'node-a', 'slurm 812_1'));
+    expect(() => acquireFolderLock(folder, FINGERPRINT, 'b', inTask(200, 'node-b', 'slurm 812_2'))).toThrow(
+      /locked by fairaudit run a\.yaml \(pid 100 on node-a, slurm 812_1,/,
+    );
+    expect(() => acquireFolderLock(folder, FINGERPRINT, 'b', inTask(200, 'node-b', null))).toThrow(/locked by/);
+    expect(JSON.parse(readFileSync(first.file, 'utf8')).pid).toBe(100);
+    first.release();
+  });
+
+  it('the same task on the same host with the holder alive is refused (two runs of one job step)', () => {
+    const folder = temporaryFolder('fairaudit-lock-');
+    const first = acquireFolderLock(folder, FINGERPRINT, 'a', inTask(100, 'node-a', 'slurm 812_1', { 200: 1 }));
+    expect(() =>
+      acquireFolderLock(folder, FINGERPRINT, 'b', inTask(200, 'node-a', 'slurm 812_1', { 100: 7000 })),
+    ).toThrow(/locked by a \(pid 100 on node-a, slurm 812_1/);
+    first.release();
+  });
+
+  it('a lock without a start time whose live pid runs another program is taken over; one run by node is not', () => {
+    const folder = temporaryFolder('fairaudit-lock-');
+    writeFileSync(
+      join(folder, LOCK_FILE_NAME),
+      JSON.stringify({
+        pid: 1,
+        host: 'node-1',
+        processStart: null,
+        startedAt: 'x',
+        fingerprint: '',
+        command: 'c',
+        token: 't',
+      }),
+    );
+    const table = (command: string) => ({ ...processes(200, { 1: 10, 200: 20 }), commandOf: () => command });
+    expect(() => acquireFolderLock(folder, FINGERPRINT, 'b', table('/usr/bin/node bin/fairaudit run x.yaml'))).toThrow(
+      /locked by c \(pid 1 on node-1/,
+    );
+    const lock = acquireFolderLock(folder, FINGERPRINT, 'b', table('/sbin/init splash'));
+    expect(lock.notice).toMatch(/which is no longer running \(its pid is another program now\)$/);
+    lock.release();
+  });
+
+  it('a lock taken removes the temporary files a killed writer left (results.arrow.<12 hex>.tmp), and only those', () => {
+    const folder = temporaryFolder('fairaudit-lock-');
+    mkdirSync(join(folder, 'tables'));
+    writeFileSync(join(folder, 'results.arrow.0123456789ab.tmp'), 'half');
+    writeFileSync(join(folder, 'tables', 'summary.csv.ba9876543210.tmp'), 'half');
+    writeFileSync(join(folder, 'notes.tmp'), 'mine');
+    writeFileSync(join(folder, `${LOCK_FILE_NAME}.${'c'.repeat(24)}.tmp`), 'a lock being taken');
+    const lock = acquireFolderLock(folder, FINGERPRINT, 'merge', processes(100, { 100: 1 }));
+    expect(readdirSync(folder).sort()).toEqual([
+      LOCK_FILE_NAME,
+      `${LOCK_FILE_NAME}.${'c'.repeat(24)}.tmp`,
+      'notes.tmp',
+      'tables',
+    ]);
+    expect(readdirSync(join(folder, 'tables'))).toEqual([]);
+    lock.release();
+  });
+
+  it('a report refused by a held lock is told to wait and run the report again, not to use --out', () => {
+    const folder = temporaryFolder('fairaudit-lock-');
+    const first = acquireFolderLock(folder, FINGERPRINT, 'fairaudit run a.yaml', processes(100, { 100: 1 }));
+    expect(() =>
+      acquireFolderLock(
+        folder,
+        '',
+        'fairaudit report',
+        processes(200, { 100: 1, 200: 2 }),
+        'then run the report again',
+      ),
+    ).toThrow(/; wait for that run to finish, then run the report again$/);
+    first.release();
   });
 });

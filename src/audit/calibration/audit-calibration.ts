@@ -1,3 +1,4 @@
+import { isInputError } from '../../util/errors.js';
 import type { AuditSettings } from '../audit-settings.js';
 import { toleranceOfAccess } from '../audit-settings.js';
 import { startRuleOf, testOf } from '../audit-test.js';
@@ -7,7 +8,12 @@ import {
   type CalibrationWorkers,
   calibrateGlrThresholdsOnThreads,
 } from './calibrate-on-threads.js';
-import { calibrationCacheDirectory, readCachedCalibration, writeCachedCalibration } from './calibration-cache.js';
+import {
+  calibrationCacheDirectory,
+  calibrationCacheFile,
+  readCheckedCalibration,
+  writeCachedCalibration,
+} from './calibration-cache.js';
 import { type CalibrationOptions, type CalibrationSetting, planCalibration } from './calibration-plan.js';
 import {
   type CalibrationRecord,
@@ -89,6 +95,11 @@ export interface CalibrationLookup {
   readonly cacheDirectory?: string;
   /** The name of the setting in messages (default "thresholds"). */
   readonly where?: string;
+  /**
+   * Called with a one-line notice: a cache entry found damaged or inconsistent (then
+   * recomputed, never used), a calibration that could not be saved (then used unsaved).
+   */
+  readonly onNotice?: (notice: string) => void;
 }
 
 /** A calibration as found: the record, and whether it came from the cache. */
@@ -105,16 +116,33 @@ function fromCache(
   lookup: CalibrationLookup,
 ): { directory: string; found: FoundCalibration | null } {
   const directory = lookup.cacheDirectory ?? calibrationCacheDirectory();
-  const cached = readCachedCalibration(directory, calibrationFingerprint(planCalibration(setting, options)));
+  const fingerprint = calibrationFingerprint(planCalibration(setting, options));
+  const cached = readCheckedCalibration(directory, fingerprint);
   if (cached === null) return { directory, found: null };
-  checkCertified(cached, lookup.where ?? 'thresholds');
-  return { directory, found: { record: cached, cached: true, file: null } };
+  if ('problem' in cached) {
+    lookup.onNotice?.(`${calibrationCacheFile(directory, fingerprint)}: ${cached.problem}; recomputing it`);
+    return { directory, found: null };
+  }
+  checkCertified(cached.record, lookup.where ?? 'thresholds');
+  return { directory, found: { record: cached.record, cached: true, file: null } };
 }
 
-/** Saves a fresh calibration in the cache (also an uncertified one, so the next call fails as fast), then checks it. */
+/**
+ * Saves a fresh calibration in the cache (also an uncertified one, so the next call fails
+ * as fast), then checks it. A cache that cannot be written (full, read-only) loses nothing:
+ * the calibration is used unsaved, with a notice.
+ */
 function saved(directory: string, result: CalibrationResult, lookup: CalibrationLookup): FoundCalibration {
   const record = calibrationRecord(result);
-  const file = writeCachedCalibration(directory, record);
+  let file: string | null = null;
+  try {
+    file = writeCachedCalibration(directory, record);
+  } catch (error) {
+    const why = isInputError(error)
+      ? error.message
+      : `${directory}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`;
+    lookup.onNotice?.(`could not save the calibration (${why}); it is used now and will be computed again next time`);
+  }
   checkCertified(record, lookup.where ?? 'thresholds');
   return { record, cached: false, file };
 }

@@ -35,7 +35,11 @@ export interface CalibrationCandidate {
  */
 export async function prepareAuditCalibrations(
   candidates: readonly CalibrationCandidate[],
-  options: { readonly threads?: number; readonly cacheDirectory?: string } = {},
+  options: {
+    readonly threads?: number;
+    readonly cacheDirectory?: string;
+    readonly onNotice?: (notice: string) => void;
+  } = {},
 ): Promise<void> {
   const pending = new Map<string, { setting: CalibrationSetting; options: CalibrationOptions; where: string }>();
   for (const candidate of candidates) {
@@ -55,7 +59,11 @@ export async function prepareAuditCalibrations(
         calibrationOnThreads(
           setting,
           calibrationOptions,
-          { where, ...(options.cacheDirectory === undefined ? {} : { cacheDirectory: options.cacheDirectory }) },
+          {
+            where,
+            ...(options.cacheDirectory === undefined ? {} : { cacheDirectory: options.cacheDirectory }),
+            ...(options.onNotice === undefined ? {} : { onNotice: options.onNotice }),
+          },
           { workers },
         ),
       ),

@@ -66,7 +66,7 @@ export const auditCommand: CommandModule<object, ArgumentsOf<typeof auditBuilder
       pool,
       settings,
       name,
-      {},
+      { onNotice: (notice) => process.stderr.write(`fairaudit: notice: ${notice}\n`) },
       {
         ...(argv.threads === undefined ? {} : { threads: argv.threads }),
         onProgress: progress.update,

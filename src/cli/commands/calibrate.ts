@@ -7,6 +7,7 @@ import { countPool } from '../../audit/calibration/count-pool.js';
 import type { AuditPool } from '../../audit/pool.js';
 import { writeFileAtomic } from '../../util/atomic-write.js';
 import { inputError } from '../../util/errors.js';
+import { MAX_POOL_ROWS } from '../../util/size-limits.js';
 import {
   addAuditOptions,
   auditSettingsOfFlags,
@@ -20,10 +21,14 @@ import { stagedProgress } from '../progress.js';
 /** --groups A,B: a decision-access setting given by its group sizes alone (what its calibration depends on). */
 function groupsPool(text: string): AuditPool {
   const parts = text.split(',').map((part) => Number(part.trim()));
-  if (parts.length !== 2 || !parts.every((part) => Number.isSafeInteger(part) && part >= 1)) {
+  if (
+    parts.length !== 2 ||
+    !parts.every((part) => Number.isSafeInteger(part) && part >= 1) ||
+    parts[0] + parts[1] > MAX_POOL_ROWS
+  ) {
     throw inputError({
       where: '--groups',
-      expected: 'two group sizes A,B (integers >= 1: rows of group a and of group b)',
+      expected: `two group sizes A,B (integers >= 1: rows of group a and of group b, at most ${MAX_POOL_ROWS} rows in all)`,
       found: text,
     });
   }
@@ -127,12 +132,13 @@ export const calibrateCommand: CommandModule<object, ArgumentsOf<typeof calibrat
   handler: async (argv) => {
     const properties = calibrateCommandSettings();
     if (argv.groups !== undefined) checkGroupsFlag(argv);
-    const pool: AuditPool = argv.groups !== undefined ? groupsPool(argv.groups) : poolOfFlags(argv);
+    // Every flag is checked before the pool is made: a size flag out of range allocates nothing.
     const settings = {
       ...auditSettingsOfFlags(argv, properties),
       test: 'calibrated-glr' as const,
       thresholds: 'calibrated' as const,
     };
+    const pool: AuditPool = argv.groups === undefined ? poolOfFlags(argv) : groupsPool(argv.groups);
     const cacheDirectory = resolve(argv['cache-dir'] ?? calibrationCacheDirectory());
     const started = performance.now();
     const progress = stagedProgress('calibrate', argv.quiet, 'chunks');
@@ -140,7 +146,11 @@ export const calibrateCommand: CommandModule<object, ArgumentsOf<typeof calibrat
       pool,
       settings,
       flagNamer(properties),
-      { cacheDirectory, where: '--alpha / --beta' },
+      {
+        cacheDirectory,
+        where: '--alpha / --beta',
+        onNotice: (notice) => process.stderr.write(`fairaudit: notice: ${notice}\n`),
+      },
       {
         ...(argv.threads === undefined ? {} : { threads: argv.threads }),
         onProgress: progress.update,

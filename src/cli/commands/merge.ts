@@ -1,6 +1,7 @@
 import type { Argv } from 'yargs';
 import { defineCommand } from '../define-command.js';
 import { mergeShards } from '../../harness/merge-shards.js';
+import { endOnInterruption } from '../interruption.js';
 
 /** `fairaudit merge DIR... --out DIR`: combine shard results into the bytes a single run writes. */
 export const mergeCommand = defineCommand({
@@ -25,11 +26,12 @@ export const mergeCommand = defineCommand({
         describe: 'Print nothing',
       }),
   handler: async (args) => {
+    const watch = endOnInterruption(args.out);
     const summary = await mergeShards(args.folders, args.out, {
       force: args.force,
       command: `fairaudit merge --out ${args.out}`,
       onNotice: (notice) => process.stderr.write(`fairaudit: notice: ${notice}\n`),
-    });
+    }).finally(watch.dispose);
     if (!args.quiet)
       process.stdout.write(
         `merged ${summary.shards} shards into ${summary.resultsFile} (${summary.rows} replicates)\n`,

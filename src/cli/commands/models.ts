@@ -86,6 +86,7 @@ const trainCommand = defineCommand({
         threads: args.threads,
         cacheDirectory: args['cache-dir'],
         refresh: args.refresh,
+        onNotice: (notice) => process.stderr.write(`fairaudit: notice: ${notice}\n`),
         onModelReady: () => bar.update(++done),
       });
       bar.finish();
@@ -124,6 +125,7 @@ const trainCommand = defineCommand({
       threads: args.threads,
       cacheDirectory: args['cache-dir'],
       refresh: args.refresh,
+      onNotice: (notice) => process.stderr.write(`fairaudit: notice: ${notice}\n`),
       onModelReady: () => bar.update(++done),
     });
     bar.finish();

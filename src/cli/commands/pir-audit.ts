@@ -36,7 +36,7 @@ interface AuditArguments {
   'provider-file'?: string;
   pool: string;
   transport: LabelTransportName;
-  'audit-set-size': number;
+  'audit-set-size'?: number;
   'sample-size'?: number;
   design: AuditDesign;
   sampling?: string;
@@ -218,7 +218,10 @@ export const pirAuditCommand: CommandModule<object, AuditArguments> = {
         default: 'voprf' as LabelTransportName,
         describe: TRANSPORT_HELP,
       })
-      .option('audit-set-size', { type: 'number', default: 1000, describe: 'n = |S| (canaries excluded)' })
+      .option('audit-set-size', {
+        type: 'number',
+        describe: 'n = |S| (canaries excluded); default 1000, or every candidate of a smaller pool',
+      })
       .option('sample-size', { type: 'number', hidden: true, describe: 'Renamed: --audit-set-size' })
       .option('design', {
         choices: AUDIT_DESIGNS,
@@ -272,7 +275,7 @@ export const pirAuditCommand: CommandModule<object, AuditArguments> = {
     refuseRenamedFlags(argv);
     checkIntegerFlag('--canaries', argv.canaries, 0, 10_000);
     checkIntegerFlag('--batch-size', argv['batch-size'], 1, 4096);
-    checkIntegerFlag('--audit-set-size', argv['audit-set-size'], 2);
+    if (argv['audit-set-size'] !== undefined) checkIntegerFlag('--audit-set-size', argv['audit-set-size'], 2);
     checkProbabilityFlag('--tolerance', argv.tolerance);
     checkErrorLevelFlags(argv.alpha, argv.beta);
     if (argv.transcript !== undefined && argv.transport !== 'voprf') {
@@ -282,6 +285,15 @@ export const pirAuditCommand: CommandModule<object, AuditArguments> = {
     requireIdColumn(pool, '--pool');
     checkBothGroups(pool.group, `${pool.source}: column group`);
     checkPublicChecksSound(argv, pool);
+    // A size the user gave is kept or refused, never lowered silently; the default fits the pool.
+    const auditSetSize = argv['audit-set-size'] ?? Math.min(1000, pool.size);
+    if (auditSetSize > pool.size) {
+      throw inputError({
+        where: '--audit-set-size',
+        expected: `at most the ${pool.size} candidates of the pool`,
+        found: auditSetSize,
+      });
+    }
     const endpoint = providerEndpoint(argv);
     loopbackBase(endpoint.url);
     const seed = argv.seed;
@@ -295,7 +307,7 @@ export const pirAuditCommand: CommandModule<object, AuditArguments> = {
       {
         groups: pool.group,
         knownLabels: pool.decision,
-        auditSetSize: argv['audit-set-size'],
+        auditSetSize,
         canaryCount: argv.canaries,
         design: argv.design,
       },

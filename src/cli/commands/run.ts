@@ -4,6 +4,8 @@ import { loadConfig, parseOverride } from '../../harness/config.js';
 import { parseShard } from '../../harness/plan.js';
 import { runExperiment } from '../../harness/run-experiment.js';
 import { threadsOption } from '../common-options.js';
+import { RunInterrupted } from '../../harness/run-interrupted.js';
+import { resumeCommand, watchInterruption } from '../interruption.js';
 import { ProgressBar } from '../progress.js';
 
 /** `fairaudit run CONFIG`: run an experiment's replicates on worker threads into results/<experiment>/. */
@@ -49,7 +51,11 @@ export const runCommand = defineCommand({
     const shard = args.shard === undefined ? undefined : parseShard(args.shard);
     const config = loadConfig(args.config, (args.set ?? []).map(parseOverride));
     let bar: ProgressBar | undefined;
+    const watch = watchInterruption((signal) =>
+      process.stderr.write(`\nfairaudit: ${signal} received: checkpointing the completed chunks and stopping\n`),
+    );
     const summary = await runExperiment(config, {
+      signal: watch.signal,
       ...(args.threads === undefined ? {} : { threads: args.threads }),
       ...(args.out === undefined ? {} : { outDirectory: args.out }),
       ...(shard === undefined ? {} : { shard }),
@@ -62,7 +68,16 @@ export const runCommand = defineCommand({
         bar ??= new ProgressBar(`run ${config.experiment}`, total, args.quiet, 'replicates');
         bar.update(done);
       },
+    }).catch((error) => {
+      if (!(error instanceof RunInterrupted)) throw error;
+      process.stderr.write(
+        `fairaudit: interrupted by ${watch.received()}: ${error.savedReplicates} of ${error.totalReplicates} replicates are saved in ${error.checkpointFolder} and the folder's lock is released; continue with: ${resumeCommand(process.argv.slice(2))}\n`,
+      );
+      process.exitCode = watch.exitCode();
+      return null;
     });
+    watch.dispose();
+    if (summary === null) return;
     bar?.finish();
     if (args.quiet) return;
     if (summary.alreadyComplete) {

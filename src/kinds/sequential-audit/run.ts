@@ -2,6 +2,7 @@ import type { KindRunner, OutcomeColumn } from '../../harness/kind-runner.js';
 import { auditSettingsProblem, auditSettingsProperties } from '../../audit/audit-settings.js';
 import { testOf } from '../../audit/audit-test.js';
 import { type AuditTest, buildAuditTest } from '../../audit/build-audit-test.js';
+import { sequentialAuditRowProblem } from './row-problem.js';
 import { oracleDecision, type PreparedAudit, prepareAudit } from '../../audit/prepare-audit.js';
 import { runAudit, runsPaperALoop } from '../../audit/run-audit.js';
 import { runSequentialAudit } from '../../audit/sequential-audit.js';
@@ -140,4 +141,5 @@ export const sequentialAuditRunner: KindRunner<SequentialAuditCellSettings, Sequ
     };
   },
   labelOf: poolSourceLabel,
+  rowProblem: sequentialAuditRowProblem,
 };
