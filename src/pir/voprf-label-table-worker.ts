@@ -1,14 +1,8 @@
-import { parentPort } from 'node:worker_threads';
+import { serveThreadPool } from '../util/serve-thread-pool.js';
 import { type MaskedRangeRequest, maskedRange } from './voprf-label-table.js';
 
 /**
- * The worker-thread entry of createVoprfLabelTable: for one message (a MaskedRangeRequest)
- * it posts back { entries } (maskedRange) or { error }.
+ * The worker-thread entry of createVoprfLabelTable: answers each MaskedRangeRequest with
+ * its masked entries (maskedRange); a failure goes back through the thread pool's codec.
  */
-parentPort?.on('message', (request: MaskedRangeRequest) => {
-  try {
-    parentPort?.postMessage({ entries: maskedRange(request) });
-  } catch (error) {
-    parentPort?.postMessage({ error: (error as Error)?.stack ?? String(error) });
-  }
-});
+serveThreadPool<MaskedRangeRequest, Uint8Array>({ handle: maskedRange });

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
-import { Worker } from 'node:worker_threads';
 import { compiledModule } from '../util/paths.js';
+import { ThreadPool } from '../util/thread-pool.js';
 import { labelInput, labelPad, TABLE_ID_BYTES, tableBytes, VOPRF, voprfEvaluate } from './voprf-suite.js';
 
 /**
@@ -47,19 +47,6 @@ export function maskedRange(request: MaskedRangeRequest): Uint8Array {
   return out;
 }
 
-function maskedRangeOnWorker(request: MaskedRangeRequest): Promise<Uint8Array> {
-  return new Promise((resolve, reject) => {
-    const worker = new Worker(compiledModule('pir/voprf-label-table-worker.js'));
-    worker.once('message', (message: { entries?: Uint8Array; error?: string }) => {
-      void worker.terminate();
-      if (message.entries) resolve(message.entries);
-      else reject(new Error(`voprf label table worker failed: ${message.error}`));
-    });
-    worker.once('error', reject);
-    worker.postMessage(request);
-  });
-}
-
 export interface VoprfLabelTableOptions {
   readonly candidateDigest: Uint8Array;
   /** Bits per label: 1, 2, 4 or 8 (default 1). */
@@ -99,11 +86,20 @@ export async function createVoprfLabelTable(
   if (threads === 1) masked = maskedRange({ ...base, start: 0, labels });
   else {
     const size = Math.ceil(labels.length / threads);
-    const parts = await Promise.all(
-      Array.from({ length: threads }, (_, t) =>
-        maskedRangeOnWorker({ ...base, start: t * size, labels: labels.slice(t * size, (t + 1) * size) }),
-      ),
-    );
+    const pool = new ThreadPool<MaskedRangeRequest, Uint8Array>(compiledModule('pir/voprf-label-table-worker.js'), {
+      size: threads,
+      name: 'voprf label table worker',
+    });
+    let parts: Uint8Array[];
+    try {
+      parts = await Promise.all(
+        Array.from({ length: threads }, (_, t) =>
+          pool.run({ ...base, start: t * size, labels: labels.slice(t * size, (t + 1) * size) }),
+        ),
+      );
+    } finally {
+      await pool.close();
+    }
     masked = new Uint8Array(labels.length);
     for (const [t, part] of parts.entries()) masked.set(part, t * size);
   }
