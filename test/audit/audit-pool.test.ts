@@ -113,7 +113,7 @@ describe('auditPool(pool, settings) continued with the same seed and a larger bu
   });
 
   it('the GLR tests say they cannot be continued', () => {
-    const summary = auditPool(boundary, { seed: '1', budget: 50, tolerance: 0.05, replicates: 5 });
+    const summary = auditPool(boundary, { test: 'wald-glr', seed: '1', budget: 50, tolerance: 0.05, replicates: 5 });
     expect(summary.continuation).toMatch(/^no continuation: this test has no error guarantee to keep; test betting/);
   });
 });
