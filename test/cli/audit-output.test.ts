@@ -76,7 +76,9 @@ describe('fairaudit audit: verdicts in words and exit codes', () => {
 
   it('says that wald-glr has no guarantee, and warns on stderr', async () => {
     const { stdout, stderr } = await audit('--synthetic', violating, '--seed', '1', '--test', 'wald-glr');
-    expect(stdout).toMatch(/wald-glr: no error guarantee; paper A's Wald thresholds do not control the false-violation rate/);
+    expect(stdout).toMatch(
+      /wald-glr: no error guarantee; paper A's Wald thresholds do not control the false-violation rate/,
+    );
     expect(stderr.trim().split('\n')).toHaveLength(1);
     expect(stderr).toMatch(/warning: wald-glr is paper A's test as published/);
   });
