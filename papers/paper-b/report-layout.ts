@@ -10,17 +10,18 @@ import {
 import type { PaperFolderComparison, PaperFolderReport, PaperLayout } from '../../src/report/paper-layout.js';
 import { loadPublishedFile, type PublishedCell } from '../../src/report/published.js';
 import { type RenderedChart, reportHtml } from '../../src/report/report-html.js';
+import type { CellStatus } from '../../src/report/reproduction-status.js';
 import type { SummaryTable } from '../../src/report/summary-table.js';
 import { writeTable } from '../../src/report/write-table.js';
 import { writeFileAtomic } from '../../src/util/atomic-write.js';
 import { inputError } from '../../src/util/errors.js';
-import type { CellStatus } from '../../src/report/reproduction-status.js';
+import { packageRoot } from '../../src/util/paths.js';
 import { type DatasetCharacteristics, publishedTable2 } from './dataset-characteristics.js';
-import { HATEDAY_NOT_REPRODUCED, table2Statuses } from './table-2-statuses.js';
-import { paperBPublishedPath } from './files.js';
 import { figure1Charts, figure1Series } from './figure-1.js';
 import { figure2Chart, figure2Series } from './figure-2.js';
+import { paperBPublishedPath } from './files.js';
 import { paperBModelSettings, table2ReportKind, table2Summaries, table2SummaryTable } from './table-2.js';
+import { HATEDAY_NOT_REPRODUCED, table2Statuses } from './table-2-statuses.js';
 import { paperBTable3Options, table3Rows, table3SummaryTable } from './table-3.js';
 import { type ExactMinimumRow, exactMinimumTable, HATEDAY_NOT_COMPUTED, notComputedRow } from './table-3-exact.js';
 import {
@@ -267,9 +268,9 @@ export async function writePaperBReport(
       kind: 'paper-b (analytic bounds, our models, Monte Carlo checks)',
       kindDescription:
         "Paper B (respir): flips a provider needs to pass vanilla vs oblivious audits, canary detection, and the bounds' Monte Carlo checks.",
-      generatedAt: (report.now ?? new Date()).toISOString(),
+      generatedAt: report.now === undefined ? 'from results.arrow and run.json' : report.now.toISOString(),
       provenance: [
-        ['published Table 2', paperBPublishedPath()],
+        ['published Table 2', relative(packageRoot(), paperBPublishedPath())],
         [
           'models',
           record.reproduced.length > 0

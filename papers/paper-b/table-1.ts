@@ -127,7 +127,7 @@ export async function writePaperBTableOne(
       experiment: 'paper-b-pir',
       kind: 'paper-b-pir (PIR online phase, measured here)',
       kindDescription: `Paper B Table 1 measured on this machine. ${TABLE_ONE_NOT_COMPARED}`,
-      generatedAt: (options.now ?? new Date()).toISOString(),
+      generatedAt: options.now === undefined ? 'from its measurements' : options.now.toISOString(),
       provenance: [['database sizes', rows.map((row) => sizeLabel(row.entries)).join(', ')]],
       config: null,
       summary: table,

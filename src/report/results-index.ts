@@ -218,17 +218,19 @@ export function resultsIndexHtml(
  * under root (every reproduction run into that folder so far). Throws InputError for a
  * damaged record. O(cells).
  * @param root the results folder
- * @param now the clock for the "generated" stamp
+ * @param now the clock for the "generated" stamp (absent: the stamp names the records, so trees compare equal)
  * @returns the path written, the rows and the total counts
  * @example writeResultsIndex('results').path // 'results/index.html'
  */
 export function writeResultsIndex(
   root: string,
-  now: Date = new Date(),
+  now?: Date,
 ): { path: string; rows: IndexRow[]; counts: ReproductionCounts } {
   const records = readReproductionRecords(root);
   const path = join(root, 'index.html');
-  writeFileAtomic(path, resultsIndexHtml(records, root, now.toISOString()));
+  // Without a clock the stamp names its source, so equal results give equal bytes.
+  const stamp = now === undefined ? "from the reproductions' records" : now.toISOString();
+  writeFileAtomic(path, resultsIndexHtml(records, root, stamp));
   return {
     path,
     rows: indexRows(records, root),
