@@ -38,8 +38,8 @@ export interface PaperBFolderRecord {
   reproduced: DatasetCharacteristics[];
   /** Settings whose model could not be made, with the reason. */
   unavailable: Array<{ setting: string; reason: string }>;
-  /** The Monte Carlo runs; reportPath relative to the folder. */
-  runs: Array<{ experiment: string; rows: number; seconds: number; reportPath: string }>;
+  /** The Monte Carlo runs; reportPath relative to the folder (each run's time is in its own run.json). */
+  runs: Array<{ experiment: string; rows: number; reportPath: string }>;
   /** Table 3 with the exact minimum, one row per candidate set of ours (absent in records written before it existed). */
   exactMinimum?: ExactMinimumRow[];
   /** With --model-seeds/--split-seeds: each seed pair's Table 2 rows (absent otherwise, so a single run's file is unchanged). */
@@ -279,7 +279,7 @@ export async function writePaperBReport(
         ],
         ...record.runs.map((run): [string, string] => [
           `run ${run.experiment}`,
-          `${run.rows} replicates in ${run.seconds.toFixed(1)} s: ${run.reportPath}`,
+          `${run.rows} replicates: ${run.reportPath}`,
         ]),
       ],
       config: null,
@@ -294,9 +294,19 @@ export async function writePaperBReport(
   return { experiment: 'paper-b', comparison: parts.comparison, statuses: parts.statuses, notices, reportPath, files };
 }
 
-/** relativeRuns(directory, runs) makes the runs' report paths relative to the folder (a moved folder still links them). */
-export function relativeRuns(directory: string, runs: PaperBFolderRecord['runs']): PaperBFolderRecord['runs'] {
-  return runs.map((run) => ({ ...run, reportPath: relative(resolve(directory), resolve(directory, run.reportPath)) }));
+/**
+ * relativeRuns(directory, runs) makes the runs' report paths relative to the folder (a moved folder still links
+ * them) and leaves their times to each run's run.json, so equal results give an equal record.
+ */
+export function relativeRuns(
+  directory: string,
+  runs: ReadonlyArray<{ experiment: string; rows: number; reportPath: string }>,
+): PaperBFolderRecord['runs'] {
+  return runs.map(({ experiment, rows, reportPath }) => ({
+    experiment,
+    rows,
+    reportPath: relative(resolve(directory), resolve(directory, reportPath)),
+  }));
 }
 
 /**
