@@ -37,3 +37,17 @@ export const threadsOption = {
   describe: 'worker threads (default: one per core)',
   coerce: checkThreads,
 } as const;
+
+/** The results folder that `report` and `compare` read. */
+export const resultsFolderPositional = {
+  type: 'string',
+  demandOption: true,
+  describe: 'results/<experiment> folder written by "fairaudit run"',
+} as const;
+
+/** Where `report` and `compare` find the published numbers. */
+export const publishedOption = {
+  type: 'string',
+  describe:
+    'folder of published-number JSON files, or one file (default: papers/<paper>/published.json of every registered paper)',
+} as const;

@@ -1,14 +1,15 @@
 import type { Argv, CommandModule } from 'yargs';
 import { type ComparisonRow, regressionFailures } from '../../report/compare-published.js';
 import type { PaperLayoutParts } from '../../report/paper-layout.js';
-import { paperFolder, summarize } from '../../report/write-report.js';
 import {
   type CellStatus,
   countStatuses,
   countsSentence,
   genericCellStatuses,
 } from '../../report/reproduction-status.js';
+import { paperFolder, summarize } from '../../report/write-report.js';
 import { inputError } from '../../util/errors.js';
+import { publishedOption, resultsFolderPositional } from '../common-options.js';
 import { type CompareRunsArguments, compareRunsHandler, wantsRunComparison } from './compare-runs.js';
 
 interface CompareArguments extends CompareRunsArguments {
@@ -85,16 +86,8 @@ export const compareCommand: CommandModule<object, CompareArguments> = {
     'Compare a results folder with the published numbers, or BASE with HEAD run against run (exit 1 on a regression, 2 on bad input)',
   builder: (yargs: Argv) =>
     yargs
-      .positional('results', {
-        type: 'string',
-        demandOption: true,
-        describe: 'results/<experiment> folder written by "fairaudit run"',
-      })
-      .option('published', {
-        type: 'string',
-        describe:
-          'folder of published-number JSON files, or one file (default: papers/<paper>/published.json of every registered paper)',
-      })
+      .positional('results', resultsFolderPositional)
+      .option('published', publishedOption)
       .option('sigmas', {
         type: 'number',
         default: 3,

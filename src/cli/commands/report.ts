@@ -1,8 +1,9 @@
 import { isAbsolute, relative } from 'node:path';
 import type { Argv } from 'yargs';
-import { defineCommand } from '../define-command.js';
 import { paperFolder, writeReport } from '../../report/write-report.js';
 import { inputError } from '../../util/errors.js';
+import { publishedOption, resultsFolderPositional } from '../common-options.js';
+import { defineCommand } from '../define-command.js';
 import { endOnInterruption } from '../interruption.js';
 
 /** A path as the user would like to read it: relative to here when inside here. */
@@ -17,16 +18,8 @@ export const reportCommand = defineCommand({
   describe: 'Summarise a results folder: tables (Arrow, CSV, Markdown), charts (Vega-Lite, SVG, PNG) and report.html',
   builder: (yargs: Argv) =>
     yargs
-      .positional('results', {
-        type: 'string',
-        demandOption: true,
-        describe: 'results/<experiment> folder written by "fairaudit run"',
-      })
-      .option('published', {
-        type: 'string',
-        describe:
-          'folder of published-number JSON files, or one file (default: papers/<paper>/published.json of every registered paper)',
-      })
+      .positional('results', resultsFolderPositional)
+      .option('published', publishedOption)
       .option('sigmas', {
         type: 'number',
         default: 3,
