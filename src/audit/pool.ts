@@ -1,7 +1,7 @@
 /**
  * An audit pool: what an auditor can observe of a deployed classifier on a fixed
  * held-out set, one row per instance. Columns are typed arrays of equal length.
- * - group: protected attribute, 0 = group a, 1 = group b
+ * - group: protected attribute as a code 0..K-1; with two groups 0 = group a, 1 = group b
  * - label: ground truth Y (0/1), needed for Equal Opportunity
  * - decision: the deployed hard decision f(x) (0/1)
  * - score: the model's probability in [0, 1] (score access), or null if absent
@@ -19,6 +19,22 @@ export interface AuditPool {
   readonly logit: Float64Array | null;
   readonly id: Int32Array | null;
   readonly source: string;
+  /**
+   * The names of the group codes, index = code (a pool read from a file with a string or
+   * multi-valued group column, or an intersection of several columns). Absent for a
+   * two-group pool coded 0/1, which is read, audited and written exactly as before.
+   */
+  readonly groupNames?: readonly string[];
+}
+
+/**
+ * The number of groups K of a pool: the length of its group names, or 2 for a 0/1 pool. O(1).
+ * @param pool the pool
+ * @returns K (at least 2)
+ * @example groupCountOf({ ...pool, groupNames: ['Amer-Indian-Eskimo', 'Asian-Pac-Islander', 'Black'] }) // 3
+ */
+export function groupCountOf(pool: Pick<AuditPool, 'groupNames'>): number {
+  return pool.groupNames === undefined ? 2 : pool.groupNames.length;
 }
 
 /** The column names of a pool file (Arrow IPC or CSV header), in canonical order. */
