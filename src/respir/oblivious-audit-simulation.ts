@@ -95,7 +95,7 @@ export function canariesDetect(
  * (a ratio of counts computed in doubles) passes. Shared by drawObliviousAudit and
  * passRate so that both count the same audits as passing.
  */
-const PASS_SLACK = 1e-12;
+export const PASS_SLACK = 1e-12;
 
 /**
  * drawObliviousAudit(simulation, random, withVanilla) draws one audit set S and

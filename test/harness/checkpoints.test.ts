@@ -3,10 +3,9 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { Checkpoints } from '../../src/harness/checkpoints.js';
 import { parseConfig } from '../../src/harness/config.js';
-import { buildPlan } from '../../src/harness/plan.js';
+import { buildPlan, replicateSeed } from '../../src/harness/plan.js';
 import { sequentialAuditRunner } from '../../src/kinds/sequential-audit/run.js';
 import { InputError } from '../../src/util/errors.js';
-import { replicateSeed } from '../../src/harness/plan.js';
 import { smallExperimentYaml, temporaryFolder, workerPayload } from './helpers.js';
 
 const kind = sequentialAuditRunner as never;

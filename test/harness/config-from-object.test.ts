@@ -1,8 +1,8 @@
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { configFromObject, loadConfig, parseOverride, readConfigObject } from '../../src/harness/config.js';
 import { InputError } from '../../src/util/errors.js';
 import { packageRoot } from '../../src/util/paths.js';
-import { join } from 'node:path';
 
 const quickstart = join(packageRoot(), 'configs', 'quickstart.yaml');
 

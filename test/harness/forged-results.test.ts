@@ -1,53 +1,22 @@
-import { createHash } from 'node:crypto';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { Schema, Table, tableFromIPC, tableToIPC, vectorFromArray } from 'apache-arrow';
 import { describe, expect, it } from 'vitest';
-import { decodeChunkPayload, encodeChunkPayload } from '../../src/harness/chunk-payload.js';
 import { Checkpoints } from '../../src/harness/checkpoints.js';
+import { decodeChunkPayload, encodeChunkPayload } from '../../src/harness/chunk-payload.js';
 import { parseConfig } from '../../src/harness/config.js';
 import { buildPlan } from '../../src/harness/plan.js';
 import { openResults } from '../../src/harness/results-reader.js';
 import { runExperiment } from '../../src/harness/run-experiment.js';
-import { sequentialAuditRunner } from '../../src/kinds/sequential-audit/run.js';
 import { sequentialAuditRowProblem } from '../../src/kinds/sequential-audit/row-problem.js';
+import { sequentialAuditRunner } from '../../src/kinds/sequential-audit/run.js';
 import { waldThresholds } from '../../src/stats/thresholds.js';
 import { spawnCli } from '../helpers/cli.js';
-import { longExperimentYaml, temporaryFolder, workerPayload, writeText } from './helpers.js';
+import { forgeResults, longExperimentYaml, temporaryFolder, workerPayload, writeText } from './helpers.js';
 
 // 2 cells × 60 replicates in chunks of 10 on a 20,000-row pool whose gap (0.03) is below δ = 0.05.
 const YAML = longExperimentYaml('forged')
   .replace('replicates: 1500', 'replicates: 60')
   .replace('chunkSize: 25', 'chunkSize: 10');
-
-/** Rewrites results.arrow with `edit` applied to its columns, keeps its schema metadata, and writes the new SHA-256 and size into run.json. */
-function forgeResults(
-  folder: string,
-  edit: (columns: Record<string, unknown[]>) => void,
-  metadata?: Map<string, string>,
-) {
-  const file = join(folder, 'results.arrow');
-  const table = tableFromIPC(readFileSync(file));
-  const columns: Record<string, unknown[]> = {};
-  for (const field of table.schema.fields) columns[field.name] = [...(table.getChild(field.name)?.toArray() ?? [])];
-  edit(columns);
-  const vectors = Object.fromEntries(
-    table.schema.fields.map((field) => [field.name, vectorFromArray(columns[field.name] as never, field.type)]),
-  );
-  const rebuilt = new Table(vectors);
-  const bytes = tableToIPC(
-    new Table(new Schema(rebuilt.schema.fields, metadata ?? table.schema.metadata), rebuilt.batches),
-    'file',
-  );
-  writeFileSync(file, bytes);
-  const runFile = join(folder, 'run.json');
-  const record = JSON.parse(readFileSync(runFile, 'utf8'));
-  const artifact = record.artifacts.find((entry: { file: string }) => entry.file === 'results.arrow');
-  artifact.sha256 = createHash('sha256').update(bytes).digest('hex');
-  artifact.bytes = bytes.length;
-  writeFileSync(runFile, JSON.stringify(record, null, 2));
-  return record;
-}
 
 async function readAll(folder: string) {
   const results = await openResults(folder);

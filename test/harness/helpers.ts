@@ -1,6 +1,8 @@
+import { createHash } from 'node:crypto';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { Schema, Table, tableFromIPC, tableToIPC, vectorFromArray } from 'apache-arrow';
 import { encodeChunkPayload } from '../../src/harness/chunk-payload.js';
 import type { KindRunner } from '../../src/harness/kind-runner.js';
 import type { Plan } from '../../src/harness/plan.js';
@@ -80,4 +82,33 @@ settings:
 grid:
   access: [decision, logit]
 `;
+}
+
+/** Rewrites results.arrow with `edit` applied to its columns, keeps its schema metadata, and writes the new SHA-256 and size into run.json. */
+export function forgeResults(
+  folder: string,
+  edit: (columns: Record<string, unknown[]>) => void,
+  metadata?: Map<string, string>,
+) {
+  const file = join(folder, 'results.arrow');
+  const table = tableFromIPC(readFileSync(file));
+  const columns: Record<string, unknown[]> = {};
+  for (const field of table.schema.fields) columns[field.name] = [...(table.getChild(field.name)?.toArray() ?? [])];
+  edit(columns);
+  const vectors = Object.fromEntries(
+    table.schema.fields.map((field) => [field.name, vectorFromArray(columns[field.name] as never, field.type)]),
+  );
+  const rebuilt = new Table(vectors);
+  const bytes = tableToIPC(
+    new Table(new Schema(rebuilt.schema.fields, metadata ?? table.schema.metadata), rebuilt.batches),
+    'file',
+  );
+  writeFileSync(file, bytes);
+  const runFile = join(folder, 'run.json');
+  const record = JSON.parse(readFileSync(runFile, 'utf8'));
+  const artifact = record.artifacts.find((entry: { file: string }) => entry.file === 'results.arrow');
+  artifact.sha256 = createHash('sha256').update(bytes).digest('hex');
+  artifact.bytes = bytes.length;
+  writeFileSync(runFile, JSON.stringify(record, null, 2));
+  return record;
 }

@@ -1,10 +1,10 @@
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { configFromObject, loadConfig } from '../../src/harness/config.js';
-import { findKindRunner } from '../../src/harness/kind-runners.js';
-import { ignoredAxes } from '../../src/harness/plan-estimate.js';
-import { buildPlan } from '../../src/harness/plan.js';
 import type { KindRunner } from '../../src/harness/kind-runner.js';
+import { findKindRunner } from '../../src/harness/kind-runners.js';
+import { buildPlan } from '../../src/harness/plan.js';
+import { ignoredAxes } from '../../src/harness/plan-estimate.js';
 import { packageRoot } from '../../src/util/paths.js';
 
 const sweep = join(packageRoot(), 'configs', 'sweeps', 'linked-tolerances.yaml');

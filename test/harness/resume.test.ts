@@ -3,10 +3,10 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { Checkpoints } from '../../src/harness/checkpoints.js';
 import { parseConfig } from '../../src/harness/config.js';
-import { sequentialAuditRunner } from '../../src/kinds/sequential-audit/run.js';
 import { buildPlan } from '../../src/harness/plan.js';
 import { decodeResultTable } from '../../src/harness/results-table.js';
 import { runExperiment } from '../../src/harness/run-experiment.js';
+import { sequentialAuditRunner } from '../../src/kinds/sequential-audit/run.js';
 import { runCliInProcess, spawnCli } from '../helpers/cli.js';
 import { bytesOf, longExperimentYaml, temporaryFolder, workerPayload, writeText } from './helpers.js';
 

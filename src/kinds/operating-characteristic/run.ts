@@ -14,6 +14,7 @@ import { compareCountDifference } from '../../stats/count-gap-comparison.js';
 import { canonicalJson } from '../../util/canonical-json.js';
 import { createRandom, deriveSeed, type Random } from '../../util/random.js';
 import { type Infer, schema } from '../../util/schema.js';
+import { operatingCharacteristicRowProblem } from './row-problem.js';
 
 /**
  * The settings of one operating-characteristic cell: the pool and an audit's settings
@@ -284,4 +285,5 @@ export const operatingCharacteristicRunner: KindRunner<
     };
   },
   labelOf: poolSourceLabel,
+  rowProblem: operatingCharacteristicRowProblem,
 };

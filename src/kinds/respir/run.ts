@@ -31,6 +31,7 @@ import {
   resolvedTolerance,
 } from './settings.js';
 import { vanillaFlipBound } from '../../respir/vanilla-flip-bound.js';
+import { respirMinimalFlipsRowProblem, respirRowProblem } from './row-problem.js';
 
 /** What both kinds know about a cell before any draw: C, n, ε and the analytic bounds. */
 export interface RespirCellFacts {
@@ -257,6 +258,7 @@ export const respirRunner: KindRunner<RespirSettings, RespirContext> = {
     }
     return undefined;
   },
+  rowProblem: respirRowProblem,
 };
 
 export const respirMinimalFlipsSettingsSchema = schema.object(
@@ -357,4 +359,5 @@ export const respirMinimalFlipsRunner: KindRunner<RespirMinimalFlipsSettings, Mi
     };
   },
   labelOf: respirRunner.labelOf,
+  rowProblem: respirMinimalFlipsRowProblem,
 };
