@@ -1,5 +1,5 @@
 import { readFileSync } from 'node:fs';
-import { join, relative, resolve } from 'node:path';
+import { join, relative, resolve, sep } from 'node:path';
 import { writePoolFile } from '../../src/audit/pool-io.js';
 import { CALIBRATED_SYNTHETIC_NOTICE, PAPER_A_DATASETS } from './calibrated-pools.js';
 import { writePaperLayoutManifest } from '../../src/report/paper-layout.js';
@@ -14,6 +14,7 @@ import {
 } from '../../src/harness/config.js';
 import { type RunSummary, runExperiment } from '../../src/harness/run-experiment.js';
 import { writeFileAtomic } from '../../src/util/atomic-write.js';
+import { packageRoot } from '../../src/util/paths.js';
 import type { ReproductionOptions } from '../reproduction.js';
 import { paperAConfigFolder, paperAPublishedPath } from './files.js';
 import { explainPaperAComparison, type PaperAComparisonRow, paperACellStatuses } from './comparison.js';
@@ -228,15 +229,19 @@ function writePools(out: string, pools: SourcedPool[], started: number): Written
     files.set(entry.pool.name, file);
   }
   const { mode, calibrated, chartNote } = describeMode(pools);
+  // Paths inside the package (the model cache, downloads) are named relative to it, so
+  // two checkouts write the same pools.json.
+  const inPackage = (text: string | null | undefined) =>
+    typeof text === 'string' ? text.split(`${packageRoot()}${sep}`).join('') : text;
   const records = pools.map((entry) => ({
     name: entry.pool.name,
     dataset: entry.pool.dataset,
     model: entry.pool.model,
     origin: entry.origin,
     reason: entry.reason,
-    loaderMessage: entry.loaderMessage,
+    loaderMessage: inPackage(entry.loaderMessage),
     file: files.get(entry.pool.name) as string,
-    source: entry.auditPool.source,
+    source: inPackage(entry.auditPool.source),
     rows: entry.auditPool.size,
     card: entry.card,
   }));

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { redecideToGap, shiftToProxyGap } from '../../src/audit/move-gap.js';
 import { nullProjection } from '../../src/audit/calibration/null-projection.js';
+import { redecideToGap, shiftToProxyGap } from '../../src/audit/move-gap.js';
 import { prepareAudit } from '../../src/audit/prepare-audit.js';
 import { generateSyntheticPool } from '../../src/data/synthetic-pool.js';
 import { InputError } from '../../src/util/errors.js';

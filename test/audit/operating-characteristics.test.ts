@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { countPool } from '../../src/audit/calibration/count-pool.js';
+import { createSequentialTest } from '../../src/audit/create-sequential-test.js';
 import { operatingCurve } from '../../src/audit/operating-characteristic-curve.js';
 import { mergeAuditOutcomes, operatingPoint, simulateAudits } from '../../src/audit/operating-characteristics.js';
 import { prepareAudit } from '../../src/audit/prepare-audit.js';
-import { createSequentialTest } from '../../src/audit/create-sequential-test.js';
 import { generateSyntheticPool } from '../../src/data/synthetic-pool.js';
 
 describe('operatingPoint(outcomes)', () => {

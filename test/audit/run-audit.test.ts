@@ -1,5 +1,4 @@
 import { describe, expect, it } from 'vitest';
-import { validate } from '../../src/util/schema.js';
 import { auditSettingsSchema } from '../../src/audit/audit-settings.js';
 import { buildAuditTest } from '../../src/audit/build-audit-test.js';
 import { prepareAudit } from '../../src/audit/prepare-audit.js';
@@ -8,6 +7,7 @@ import { runTestAuditWithFixedSample } from '../../src/audit/run-test-audit.js';
 import { runSequentialAudit } from '../../src/audit/sequential-audit.js';
 import { generateSyntheticPool } from '../../src/data/synthetic-pool.js';
 import { createRandom, deriveSeed } from '../../src/util/random.js';
+import { validate } from '../../src/util/schema.js';
 
 const pool = generateSyntheticPool({
   size: 6000,

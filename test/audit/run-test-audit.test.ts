@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { countPool } from '../../src/audit/calibration/count-pool.js';
-import { generateSyntheticPool } from '../../src/data/synthetic-pool.js';
 import { prepareAudit } from '../../src/audit/prepare-audit.js';
 import { runTestAudit } from '../../src/audit/run-test-audit.js';
 import { runSequentialAudit } from '../../src/audit/sequential-audit.js';
+import { generateSyntheticPool } from '../../src/data/synthetic-pool.js';
 import { BernoulliGlrStream } from '../../src/stats/bernoulli-glr-stream.js';
 import { GaussianGlrStream } from '../../src/stats/gaussian-glr-stream.js';
 import { GlrThresholdTest } from '../../src/stats/glr-threshold-test.js';

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
+import { auditPool } from '../../src/audit/audit-pool.js';
 import type { AuditPool } from '../../src/audit/pool.js';
 import { oracleDecision, prepareAudit } from '../../src/audit/prepare-audit.js';
-import { auditPool } from '../../src/audit/audit-pool.js';
 import { runSequentialAudit } from '../../src/audit/sequential-audit.js';
 import { bernoulliGlrKernel } from '../../src/stats/bernoulli-glr.js';
 import { InputError } from '../../src/util/errors.js';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { buildAuditTest } from '../../src/audit/build-audit-test.js';
 import { auditSettingsSchema } from '../../src/audit/audit-settings.js';
+import { buildAuditTest } from '../../src/audit/build-audit-test.js';
 import type { AuditPool } from '../../src/audit/pool.js';
 import { prepareAudit } from '../../src/audit/prepare-audit.js';
 import { pooledVarianceOf, varianceRefusal } from '../../src/audit/variance-refusal.js';

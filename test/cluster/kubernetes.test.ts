@@ -1,8 +1,8 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Job } from 'kubernetes-models/batch/v1/Job';
-import { parse } from 'yaml';
 import { describe, expect, it } from 'vitest';
+import { parse } from 'yaml';
 import { packageRoot } from '../../src/util/paths.js';
 
 // There is no cluster here, so the manifests are checked offline: against the

@@ -4,8 +4,8 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { packageRoot } from '../../src/util/paths.js';
 import { spawnCliSync } from '../helpers/cli.js';
-import { temporaryFolder } from '../helpers/temporary-folder.js';
 import { runSlurm, startSlurm, waitForJobs } from '../helpers/slurm.js';
+import { temporaryFolder } from '../helpers/temporary-folder.js';
 
 const root = packageRoot();
 const submit = join(root, 'examples', 'cluster', 'submit-slurm.sh');

@@ -1,5 +1,5 @@
-import { fileURLToPath } from 'node:url';
 import { relative } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { builtInKinds } from '../../src/kinds/index.js';
 import { packageRoot } from '../../src/util/paths.js';
 import { roomTable } from '../architecture/rooms.js';

@@ -1,12 +1,9 @@
 import { afterEach, describe, expect, test } from 'vitest';
-import { createRandom, type Random } from '../../src/util/random.js';
 import type { AuditDesign } from '../../src/audit/audit-design.js';
-import type { LabelTransport } from '../../src/pir/label-transport.js';
 import { drawAuditSet } from '../../src/pir/audit-plan.js';
-import { type ObliviousProcedure, runObliviousAudit } from '../../src/pir/oblivious-audit.js';
-import { drawObliviousAudit, prepareObliviousAudit } from '../../src/respir/oblivious-audit-simulation.js';
-import { InputError } from '../../src/util/errors.js';
 import { candidateListDigest } from '../../src/pir/candidate-digest.js';
+import type { LabelTransport } from '../../src/pir/label-transport.js';
+import { type ObliviousProcedure, runObliviousAudit } from '../../src/pir/oblivious-audit.js';
 import { choosePirParameters } from '../../src/pir/parameters.js';
 import { PirServer } from '../../src/pir/pir-server.js';
 import { PirVerificationError } from '../../src/pir/pir-verification-error.js';
@@ -14,6 +11,9 @@ import { ProviderConnection } from '../../src/pir/provider-connection.js';
 import { type ProviderService, startProviderService } from '../../src/pir/provider-service.js';
 import { tamperMatrix } from '../../src/pir/tamper.js';
 import { encodeMessage } from '../../src/pir/wire-format.js';
+import { drawObliviousAudit, prepareObliviousAudit } from '../../src/respir/oblivious-audit-simulation.js';
+import { InputError } from '../../src/util/errors.js';
+import { createRandom, type Random } from '../../src/util/random.js';
 
 /** A candidate set with a known demographic-parity gap: P(1 | a) = rateA, P(1 | b) = rateB. */
 function candidateSet(size: number, rateA: number, rateB: number, seed: string) {

@@ -1,9 +1,9 @@
 import { describe, expect, test } from 'vitest';
-import { createRandom } from '../../src/util/random.js';
 import { choosePirParameters } from '../../src/pir/parameters.js';
 import { PirClient } from '../../src/pir/pir-client.js';
 import { PirServer } from '../../src/pir/pir-server.js';
 import { PirVerificationError } from '../../src/pir/pir-verification-error.js';
+import { createRandom } from '../../src/util/random.js';
 
 function randomEntries(count: number, bits: number, seed: string): number[] {
   const random = createRandom(seed);

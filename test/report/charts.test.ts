@@ -2,11 +2,11 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { chooseChartLayout, sequentialAuditCharts } from '../../src/kinds/sequential-audit/charts.js';
 import type { CellSummary } from '../../src/report/cell-results.js';
 import { barChartSpec } from '../../src/report/charts/bar-chart.js';
 import { lineChartSpec } from '../../src/report/charts/line-chart.js';
 import { renderChartSvg } from '../../src/report/charts/render-chart.js';
-import { chooseChartLayout, sequentialAuditCharts } from '../../src/kinds/sequential-audit/charts.js';
 import { svgToPng } from '../../src/report/charts/svg-to-png.js';
 
 function summary(settings: CellSummary['settings'], queries: number): CellSummary {

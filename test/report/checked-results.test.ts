@@ -6,9 +6,9 @@ import { decodeResultTable, encodeResultTable } from '../../src/harness/results-
 import { runExperiment } from '../../src/harness/run-experiment.js';
 import { writePaperLayoutManifest } from '../../src/report/paper-layout.js';
 import { sha256Hex } from '../../src/util/sha256.js';
+import { smallExperimentYaml, temporaryFolder } from '../harness/helpers.js';
 import { runCliInProcess } from '../helpers/cli.js';
 import { folderSnapshot } from '../helpers/folder-snapshot.js';
-import { smallExperimentYaml, temporaryFolder } from '../harness/helpers.js';
 
 /** A finished run of smallExperimentYaml (4 cells × 3 replicates), sharded in two unless `whole`. */
 async function finishedRun(name = 'checked') {

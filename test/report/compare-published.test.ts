@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { sequentialAuditReporter } from '../../src/kinds/sequential-audit/report.js';
 import type { CellSummary } from '../../src/report/cell-results.js';
 import {
   comparePublished,
@@ -6,8 +7,7 @@ import {
   comparisonTolerance,
   regressionFailures,
 } from '../../src/report/compare-published.js';
-import { sequentialAuditReporter } from '../../src/kinds/sequential-audit/report.js';
-import { parsePublished, type PublishedCell } from '../../src/report/published.js';
+import { type PublishedCell, parsePublished } from '../../src/report/published.js';
 
 function publishedCells(cells: unknown[]): PublishedCell[] {
   return parsePublished({ paper: 'T', experiment: 'exp', replicates: 20, cells }, 'test.json').cells;

@@ -9,8 +9,8 @@ import {
   parsePublished,
   rowText,
 } from '../../src/report/published.js';
-import { packageRoot } from '../../src/util/paths.js';
 import { InputError } from '../../src/util/errors.js';
+import { packageRoot } from '../../src/util/paths.js';
 
 const cell = {
   id: 'x',

@@ -2,8 +2,8 @@ import { existsSync, mkdtempSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { packageRoot } from '../../src/util/paths.js';
 import { writeReport } from '../../src/report/write-report.js';
+import { packageRoot } from '../../src/util/paths.js';
 import { chromiumMissing, openReport } from './open-in-chromium.js';
 import { fixtureRows, writeAuditResults } from './results-fixture.js';
 

@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
+import { exactManipulationCost } from '../../src/respir/exact-manipulation-cost.js';
 import {
   benchmarkExactMinimalFlips,
   type ExactMinimumWorkloadRow,
 } from '../../src/respir/exact-minimal-flips-benchmark.js';
-import { exactManipulationCost } from '../../src/respir/exact-manipulation-cost.js';
 import { InputError } from '../../src/util/errors.js';
 
 /** Three small settings (COMPAS-sized and smaller), quick to compute exactly. */

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { type AuditDesign, groupAuditSizes } from '../../src/audit/audit-design.js';
 import type { CandidatePopulation } from '../../src/respir/candidate-population.js';
-import { exactMinimalFlips, type ExactMinimalFlipsSetting } from '../../src/respir/exact-minimal-flips.js';
+import { type ExactMinimalFlipsSetting, exactMinimalFlips } from '../../src/respir/exact-minimal-flips.js';
 import { createPassProbabilityEvaluator } from '../../src/respir/exact-pass-probability.js';
 import { hypergeometricKernel } from '../../src/respir/hypergeometric.js';
 import { logFactorialTable } from '../../src/respir/log-factorial-table.js';

@@ -1,5 +1,10 @@
 import { describe, expect, it } from 'vitest';
+import { bestEffortManipulation } from '../../src/respir/adversary.js';
 import { syntheticCandidatePopulation } from '../../src/respir/candidate-population.js';
+import { hoeffdingMargin } from '../../src/respir/concentration-margin.js';
+import { detectionProbability } from '../../src/respir/detection-probability.js';
+import { exactMinimalFlips } from '../../src/respir/exact-minimal-flips.js';
+import { createPassProbabilityEvaluator } from '../../src/respir/exact-pass-probability.js';
 import { hypergeometricProbability } from '../../src/respir/hypergeometric.js';
 import { logFactorialTable } from '../../src/respir/log-factorial-table.js';
 import { minimalPassingFlips } from '../../src/respir/minimal-passing-flips.js';
@@ -10,14 +15,9 @@ import {
   passRate,
   prepareObliviousAudit,
 } from '../../src/respir/oblivious-audit-simulation.js';
-import { eligibleCounts, planRespirManipulation } from '../../src/respir/respir-manipulation-plan.js';
-import { bestEffortManipulation } from '../../src/respir/adversary.js';
-import { exactMinimalFlips } from '../../src/respir/exact-minimal-flips.js';
-import { createPassProbabilityEvaluator } from '../../src/respir/exact-pass-probability.js';
-import { strongestManipulation } from '../../src/respir/strongest-manipulation.js';
 import { respirFlipBound } from '../../src/respir/respir-flip-bound.js';
-import { detectionProbability } from '../../src/respir/detection-probability.js';
-import { hoeffdingMargin } from '../../src/respir/concentration-margin.js';
+import { eligibleCounts, planRespirManipulation } from '../../src/respir/respir-manipulation-plan.js';
+import { strongestManipulation } from '../../src/respir/strongest-manipulation.js';
 import { vanillaFlipBound } from '../../src/respir/vanilla-flip-bound.js';
 import { createRandom } from '../../src/util/random.js';
 

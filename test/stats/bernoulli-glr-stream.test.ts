@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { bernoulliGlrKernel } from '../../src/stats/bernoulli-glr.js';
-import { bernoulliGlrReference } from './bernoulli-glr-reference.js';
 import { BernoulliGlrStream } from '../../src/stats/bernoulli-glr-stream.js';
 import { createRandom } from '../../src/util/random.js';
+import { bernoulliGlrReference } from './bernoulli-glr-reference.js';
 
 function checkStream(rateA: number, rateB: number, tolerance: number, length: number, seed: string): number {
   const random = createRandom(seed);

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { bernoulliGlr, bernoulliGlrKernel } from '../../src/stats/bernoulli-glr.js';
-import { bernoulliGlrReference } from './bernoulli-glr-reference.js';
 import { InputError } from '../../src/util/errors.js';
 import { createRandom } from '../../src/util/random.js';
+import { bernoulliGlrReference } from './bernoulli-glr-reference.js';
 
 /** Bernoulli log-likelihood of both groups at (thetaA, thetaB), 0 log 0 = 0. */
 function logLikelihood(na: number, sa: number, nb: number, sb: number, thetaA: number, thetaB: number): number {

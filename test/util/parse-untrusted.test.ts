@@ -1,5 +1,5 @@
-import { parseDocument } from 'yaml';
 import { describe, expect, it } from 'vitest';
+import { parseDocument } from 'yaml';
 import { InputError } from '../../src/util/errors.js';
 import { MAX_YAML_ALIASES, parseJsonUntrusted, yamlDocumentToData } from '../../src/util/parse-untrusted.js';
 

@@ -1,4 +1,4 @@
-import { join, resolve } from 'node:path';
+import { join, relative, resolve } from 'node:path';
 import { writePoolFile } from '../../../src/audit/pool-io.js';
 import { runExperiment } from '../../../src/harness/run-experiment.js';
 import { writePaperLayoutManifest } from '../../../src/report/paper-layout.js';
@@ -72,7 +72,7 @@ async function studyPools(
         sourced.push({
           name: `${entry.pool.name}-real`,
           label: `${entry.pool.datasetLabel} ${entry.pool.modelLabel} (real)`,
-          data: `real data (trained model${entry.cached ? ', cached' : ''})`,
+          data: 'real data (trained model)',
           entry,
         });
       }
@@ -103,7 +103,7 @@ export async function reproduceErrorControl(options: ErrorControlOptions = {}): 
   const started = performance.now();
   const out = resolve(options.outDirectory ?? join('results', 'error-control'));
   const { pools, labels, realAdult } = await studyPools(out, options);
-  const config = errorControlConfig(pools, join(paperAConfigFolder(), 'paper-a.yaml'), options.overrides ?? []);
+  const config = errorControlConfig(pools, join(paperAConfigFolder(), 'paper-a.yaml'), options.overrides ?? [], out);
   for (const pool of pools) writePoolFile(pool.file, pool.sourced.auditPool);
   const progress = options.onProgress ?? (() => {});
   progress(`audits: ${config.experiment} (calibrating first when not cached)`);
@@ -139,11 +139,9 @@ function readme(result: ErrorControlReproduction): string {
     `Pools: ${result.pools.map((pool) => `${pool.label} (${pool.data})`).join('; ')}.`,
     result.realAdult === null ? '' : `Real Adult pools not included: ${result.realAdult}`,
     '',
-    `- \`${ERROR_CONTROL_EXPERIMENT}\`: ${result.cells} cells, ${result.rows} replicate audits in ${result.auditSeconds.toFixed(2)} s on ${result.threads} thread(s) (calibrations included); report: \`${result.reportPath}\``,
+    `- \`${ERROR_CONTROL_EXPERIMENT}\`: ${result.cells} cells, ${result.rows} replicate audits; report: \`${relative(result.outDirectory, result.reportPath) || 'report.html'}\` (times in its run.json provenance)`,
     "- The table per pool, metric, access regime and test: `tables/error-control.{arrow,csv,md}`; charts under `charts/`; every cell's operating point: `summary.*`.",
     '- Full precision: `fairaudit reproduce error-control --set replicates=2000 --set calibration.paths=4000 --set calibration.baseRates=null` (docs/error-control.md).',
-    '',
-    `Total time ${result.totalSeconds.toFixed(1)} s.`,
     '',
   ].join('\n');
 }

@@ -2,6 +2,7 @@ import { existsSync, mkdtempSync, readdirSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { auditSettingsSchema } from '../../../src/audit/audit-settings.js';
 import {
   type CalibratedAuditSettings,
   calibrationFor,
@@ -9,7 +10,6 @@ import {
   calibrationSettingOf,
   needsCalibration,
 } from '../../../src/audit/calibration/audit-calibration.js';
-import { auditSettingsSchema } from '../../../src/audit/audit-settings.js';
 import { calibrationCacheFile, readCachedCalibration } from '../../../src/audit/calibration/calibration-cache.js';
 import { planCalibration } from '../../../src/audit/calibration/calibration-plan.js';
 import {

@@ -3,13 +3,13 @@ import { calibrateGlrThresholds } from '../../../src/audit/calibration/calibrate
 import { runTuningChunk } from '../../../src/audit/calibration/calibration-chunks.js';
 import { type CalibrationSetting, planCalibration } from '../../../src/audit/calibration/calibration-plan.js';
 import { calibrationRecord } from '../../../src/audit/calibration/calibration-record.js';
-import { vacuousCalibration } from '../../../src/audit/calibration/vacuous-calibration.js';
 import { chooseThresholds } from '../../../src/audit/calibration/choose-thresholds.js';
 import { countPool } from '../../../src/audit/calibration/count-pool.js';
 import { nullProjection } from '../../../src/audit/calibration/null-projection.js';
+import { emptyPathCounts, mergePathCounts } from '../../../src/audit/calibration/threshold-paths.js';
+import { vacuousCalibration } from '../../../src/audit/calibration/vacuous-calibration.js';
 import { prepareAudit } from '../../../src/audit/prepare-audit.js';
 import { runTestAudit } from '../../../src/audit/run-test-audit.js';
-import { emptyPathCounts, mergePathCounts } from '../../../src/audit/calibration/threshold-paths.js';
 import { BernoulliGlrStream } from '../../../src/stats/bernoulli-glr-stream.js';
 import { clopperPearsonLower } from '../../../src/stats/clopper-pearson.js';
 import { GaussianGlrStream } from '../../../src/stats/gaussian-glr-stream.js';

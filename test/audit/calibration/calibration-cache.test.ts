@@ -2,12 +2,12 @@ import { createHash } from 'node:crypto';
 import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { auditSettingsSchema } from '../../../src/audit/audit-settings.js';
 import {
   calibrationFor,
   calibrationOptionsOf,
   calibrationSettingOf,
 } from '../../../src/audit/calibration/audit-calibration.js';
-import { auditSettingsSchema } from '../../../src/audit/audit-settings.js';
 import { calibrationCacheFile, readCheckedCalibration } from '../../../src/audit/calibration/calibration-cache.js';
 import { countPool } from '../../../src/audit/calibration/count-pool.js';
 import { prepareAudit } from '../../../src/audit/prepare-audit.js';

@@ -1,7 +1,5 @@
 import { describe, expect, it } from 'vitest';
 import { countPool } from '../../../src/audit/calibration/count-pool.js';
-import { prepareAudit } from '../../../src/audit/prepare-audit.js';
-import { runTestAudit } from '../../../src/audit/run-test-audit.js';
 import {
   emptyPathCounts,
   lowerThreshold,
@@ -12,6 +10,8 @@ import {
   type ThresholdPathCounts,
   upperThreshold,
 } from '../../../src/audit/calibration/threshold-paths.js';
+import { prepareAudit } from '../../../src/audit/prepare-audit.js';
+import { runTestAudit } from '../../../src/audit/run-test-audit.js';
 import { BernoulliGlrStream } from '../../../src/stats/bernoulli-glr-stream.js';
 import { GlrThresholdTest } from '../../../src/stats/glr-threshold-test.js';
 import { createRandom, standardNormal } from '../../../src/util/random.js';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import type { CellSummary } from '../../../src/report/cell-results.js';
 import { respirMinimalFlipsReporter, respirReporter } from '../../../src/kinds/respir/report.js';
+import type { CellSummary } from '../../../src/report/cell-results.js';
 
 const summary = {
   cell: '{"design":"uniform"}',

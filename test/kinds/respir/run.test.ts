@@ -2,10 +2,10 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { respirRunner, respirMinimalFlipsRunner } from '../../../src/kinds/respir/run.js';
 import { parseConfig } from '../../../src/harness/config.js';
 import { findKindRunner } from '../../../src/harness/kind-runners.js';
 import { buildPlan } from '../../../src/harness/plan.js';
+import { respirMinimalFlipsRunner, respirRunner } from '../../../src/kinds/respir/run.js';
 import { InputError } from '../../../src/util/errors.js';
 import { createRandom } from '../../../src/util/random.js';
 

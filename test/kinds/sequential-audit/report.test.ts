@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import type { CellResults } from '../../../src/report/cell-results.js';
 import { sequentialAuditStatistic, summarizeSequentialAuditCell } from '../../../src/kinds/sequential-audit/report.js';
+import type { CellResults } from '../../../src/report/cell-results.js';
 
 function cell(rows: Array<[string, number, string, string]>): CellResults {
   return {

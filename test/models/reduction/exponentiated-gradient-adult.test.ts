@@ -2,9 +2,9 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { paperAModelPreset } from '../../../papers/paper-a/models.js';
 import { loadDataset } from '../../../src/data/load-dataset.js';
 import { prepareSplit } from '../../../src/data/prepare-split.js';
-import { paperAModelPreset } from '../../../papers/paper-a/models.js';
 import { trainModels } from '../../../src/models/train-models.js';
 import { realDataMirror } from '../../data/real-datasets.js';
 

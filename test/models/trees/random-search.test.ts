@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { GRADIENT_BOOSTING_DEFAULTS } from '../../../src/models/trees/gradient-boosting.js';
 import { PAPER_B_SEARCH_SPACE } from '../../../papers/paper-b/models.js';
+import { GRADIENT_BOOSTING_DEFAULTS } from '../../../src/models/trees/gradient-boosting.js';
 import { drawCandidates, randomSearch, stratifiedFolds } from '../../../src/models/trees/random-search.js';
 import { createRandom } from '../../../src/util/random.js';
 

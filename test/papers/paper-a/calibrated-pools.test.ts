@@ -1,7 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import type { AuditPool } from '../../../src/audit/pool.js';
 import {
   CALIBRATED_SYNTHETIC_NOTICE,
   calibratedCounts,
@@ -11,8 +10,9 @@ import {
   PAPER_A_DATASETS,
   PAPER_A_MODELS,
 } from '../../../papers/paper-a/calibrated-pools.js';
-import { createRandom } from '../../../src/util/random.js';
+import type { AuditPool } from '../../../src/audit/pool.js';
 import { packageRoot } from '../../../src/util/paths.js';
+import { createRandom } from '../../../src/util/random.js';
 
 interface PublishedCell {
   id: string;

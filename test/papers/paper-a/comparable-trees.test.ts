@@ -1,10 +1,11 @@
-import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, relative } from 'node:path';
+import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { calibratedPools, type TrainedPoolsProvider } from '../../../papers/paper-a/pool-sources.js';
 import { reproducePaperA } from '../../../papers/paper-a/reproduce.js';
 import { parseOverride } from '../../../src/harness/config.js';
+import { filesOf } from '../../helpers/folder-snapshot.js';
 
 // Stand-in trained pools (the calibrated ones relabelled), read from the model cache or not:
 // the cold and the warm run of the same reproduction.
@@ -19,19 +20,6 @@ const trained =
       cached,
     })),
   });
-
-function filesOf(root: string): string[] {
-  const found: string[] = [];
-  const visit = (folder: string) => {
-    for (const entry of readdirSync(folder).sort()) {
-      const path = join(folder, entry);
-      if (statSync(path).isDirectory()) visit(path);
-      else found.push(relative(root, path));
-    }
-  };
-  visit(root);
-  return found;
-}
 
 describe('reproducePaperA(...) from two results paths, cold and warm model cache', () => {
   const root = mkdtempSync(join(tmpdir(), 'paper-a-trees-'));

@@ -2,16 +2,17 @@ import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { calibratedPool } from '../../../papers/paper-a/calibrated-pools.js';
 import {
   type ErrorControlReproduction,
   reproduceErrorControl,
 } from '../../../papers/paper-a/error-control/reproduce.js';
 import { declaredLogitBounds } from '../../../papers/paper-a/error-control/settings.js';
 import { errorControlTable } from '../../../papers/paper-a/error-control/table.js';
-import type { CellSummary } from '../../../src/report/cell-results.js';
-import { calibratedPool } from '../../../papers/paper-a/calibrated-pools.js';
 import { parseOverride } from '../../../src/harness/config.js';
+import type { CellSummary } from '../../../src/report/cell-results.js';
 import { writeReport } from '../../../src/report/write-report.js';
+import { filesOf } from '../../helpers/folder-snapshot.js';
 
 // Small: 3 replicates and B = 300 (the calibrations scale with the budget), paper A's pools.
 const overrides = [parseOverride('replicates=3'), parseOverride('budget=300')];
@@ -77,6 +78,24 @@ describe('reproduceErrorControl({ calibrated: true }) with 3 replicates and B = 
     expect(readFileSync(join(out, 'tables', 'error-control.csv'), 'utf8')).toBe(before);
     expect(readFileSync(join(out, 'report.html'), 'utf8')).toContain('Worst false-violation rate over compliant gaps');
   });
+  it('reproduced into another, deeper folder (calibrations cached), gives the same tree but for run.json provenance', async () => {
+    const elsewhere = join(out, 'elsewhere', 'deeper');
+    await reproduceErrorControl({ outDirectory: elsewhere, calibrated: true, overrides, threads: 1, png: false });
+    const files = filesOf(elsewhere);
+    expect(files).toEqual(filesOf(out).filter((file) => !file.startsWith('elsewhere/')));
+    for (const file of files) {
+      const [a, b] = [readFileSync(join(out, file)), readFileSync(join(elsewhere, file))];
+      if (file.endsWith('run.json')) {
+        const [left, right] = [JSON.parse(a.toString('utf8')), JSON.parse(b.toString('utf8'))];
+        delete left.provenance;
+        delete right.provenance;
+        expect(right, file).toEqual(left);
+      } else {
+        expect(a.equals(b), `${file} differs`).toBe(true);
+        expect(a.toString('latin1').includes(out), `${file} names the results path`).toBe(false);
+      }
+    }
+  }, 600_000);
 });
 
 describe('declaredLogitBounds(pools, logitTolerance)', () => {

@@ -2,11 +2,11 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { ReproductionOptions, ReproductionResult } from '../../../papers/reproduction.js';
 import { calibratedPools, type TrainedPoolsProvider } from '../../../papers/paper-a/pool-sources.js';
 import { paperAReproduction } from '../../../papers/paper-a/reproduction.js';
-import { parseOverride } from '../../../src/harness/config.js';
+import type { ReproductionOptions, ReproductionResult } from '../../../papers/reproduction.js';
 import { closingBlock, recordReproduction } from '../../../src/cli/closing-block.js';
+import { parseOverride } from '../../../src/harness/config.js';
 import { REPRODUCTION_STATUSES } from '../../../src/report/reproduction-status.js';
 import { runCliInProcess } from '../../helpers/cli.js';
 

@@ -4,8 +4,8 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type PaperAReproduction, reproducePaperA } from '../../../papers/paper-a/reproduce.js';
 import { readPoolFile } from '../../../src/audit/pool-io.js';
-import { packageRoot } from '../../../src/util/paths.js';
 import { parseOverride } from '../../../src/harness/config.js';
+import { packageRoot } from '../../../src/util/paths.js';
 import { chromiumMissing, openReport } from '../../report/open-in-chromium.js';
 
 // The runner's worker threads load dist/: build first (`npx tsc -p tsconfig.build.json`).

@@ -4,8 +4,8 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { paperBPirReproduction } from '../../../papers/paper-b/pir-reproduction.js';
 import { writePaperBTableOne } from '../../../papers/paper-b/table-1.js';
-import type { PirBenchmarkRow } from '../../../src/pir/benchmark-pir.js';
 import { reproductionNames } from '../../../src/cli/registry.js';
+import type { PirBenchmarkRow } from '../../../src/pir/benchmark-pir.js';
 
 describe('paperBPirReproduction.run(options)', () => {
   const folder = mkdtempSync(join(tmpdir(), 'fairaudit-pir-table-'));

@@ -2,9 +2,9 @@ import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import type { AuditPool } from '../../../src/audit/pool.js';
 import { runPaperB } from '../../../papers/paper-b/reproduce.js';
-import { characteristicsOfModel, type CandidateSetModel } from '../../../papers/paper-b/table-2.js';
+import { type CandidateSetModel, characteristicsOfModel } from '../../../papers/paper-b/table-2.js';
+import type { AuditPool } from '../../../src/audit/pool.js';
 import { inputError } from '../../../src/util/errors.js';
 
 const folder = mkdtempSync(join(tmpdir(), 'fairaudit-paper-b-'));

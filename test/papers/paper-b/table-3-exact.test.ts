@@ -1,12 +1,12 @@
 import { describe, expect, it } from 'vitest';
+import type { DatasetCharacteristics } from '../../../papers/paper-b/dataset-characteristics.js';
+import { paperBTable3Options } from '../../../papers/paper-b/table-3.js';
 import {
   exactMinimumRow,
   exactMinimumTable,
   HATEDAY_NOT_COMPUTED,
   notComputedRow,
 } from '../../../papers/paper-b/table-3-exact.js';
-import { paperBTable3Options } from '../../../papers/paper-b/table-3.js';
-import type { DatasetCharacteristics } from '../../../papers/paper-b/dataset-characteristics.js';
 import { detectionProbability } from '../../../src/respir/detection-probability.js';
 import { exactMinimalFlips } from '../../../src/respir/exact-minimal-flips.js';
 import { exactVanillaFlips } from '../../../src/respir/exact-vanilla-flips.js';

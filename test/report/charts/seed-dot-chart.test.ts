@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import type { ComparisonRow } from '../../../src/report/compare-published.js';
 import { renderChartSvg } from '../../../src/report/charts/render-chart.js';
 import { seedDotChart } from '../../../src/report/charts/seed-dot-chart.js';
+import type { ComparisonRow } from '../../../src/report/compare-published.js';
 import { trainingVariability } from '../../../src/report/training-variability.js';
 
 function row(id: string, table: string, published: number | string, reproduced: number | string): ComparisonRow {

@@ -5,8 +5,8 @@ import { mcnemarExactTest } from '../../../src/stats/two-sample/mcnemar-exact-te
 import { normalQuantile, normalUpperTail } from '../../../src/stats/two-sample/normal-distribution.js';
 import { pairedTTest } from '../../../src/stats/two-sample/paired-t-test.js';
 import { studentTQuantile, studentTUpperTail } from '../../../src/stats/two-sample/student-t-distribution.js';
-import { differenceInterval } from '../../../src/stats/two-sample/two-sample-difference.js';
 import { twoProportionScoreTest } from '../../../src/stats/two-sample/two-proportion-score-test.js';
+import { differenceInterval } from '../../../src/stats/two-sample/two-sample-difference.js';
 import { sampleMoments, welchTest } from '../../../src/stats/two-sample/welch-test.js';
 
 // Reference values: SciPy 1.17.1 under python3, the commands quoted beside each.

@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { trainMlp } from '../../../../src/models/mlp/train-mlp.js';
 import { toSparseRows } from '../../../../src/models/mlp/sparse-rows.js';
+import { trainMlp } from '../../../../src/models/mlp/train-mlp.js';
 import { mlpKernelModule, prepareMlpKernels } from '../../../../src/models/mlp/wasm/mlp-kernels.js';
 import { createRandom, standardNormal } from '../../../../src/util/random.js';
 
