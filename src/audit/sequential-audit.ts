@@ -1,3 +1,4 @@
+import { BernoulliGlrStream } from '../stats/bernoulli-glr-stream.js';
 import { countGapDecision } from '../stats/count-gap-comparison.js';
 import { type FixedSampleDecision, fixedSampleDecision } from '../stats/fixed-sample-decision.js';
 import { NAN_STATISTIC } from '../stats/glr-threshold-test.js';
@@ -139,6 +140,7 @@ export function runSequentialAudit(
   const trajectory = options.trajectory === true ? new Float64Array(cap) : null;
   const { group, value, order, swaps, stream } = prepared;
   stream.reset(tolerance);
+  const within = trajectory === null && stream instanceof BernoulliGlrStream ? stream : null;
   let countA = 0;
   let countB = 0;
   let sumA = 0;
@@ -157,17 +159,28 @@ export function runSequentialAudit(
       countB++;
       sumB += x;
     }
-    stream.add(g, x);
-    statistic = stream.statistic;
-    if (Number.isNaN(statistic)) throw new Error(NAN_STATISTIC);
-    if (trajectory !== null) trajectory[position] = statistic;
-    position++;
+    // The Bernoulli stream skips the logarithms while its drift bound keeps both thresholds out of reach.
+    if (within !== null) {
+      position++;
+      if (!within.addWithin(g, x, upper, lower)) continue;
+      statistic = within.statistic;
+    } else {
+      stream.add(g, x);
+      statistic = stream.statistic;
+      if (Number.isNaN(statistic)) throw new Error(NAN_STATISTIC);
+      if (trajectory !== null) trajectory[position] = statistic;
+      position++;
+    }
     if (statistic >= upper || statistic <= lower) {
       if (stream.ready && countA >= minimum && countB >= minimum) {
         decision = statistic >= upper ? 'reject' : 'accept';
         break;
       }
     }
+  }
+  if (within !== null) {
+    within.settle();
+    statistic = within.statistic;
   }
   const queries = position;
   let fixed: { fixedDecision: FixedSampleDecision | null; fixedGap: number } = {
