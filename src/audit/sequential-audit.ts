@@ -61,10 +61,31 @@ export function continueRandomOrder(
   random: Random | null,
 ): number {
   const { group, value, order, swaps } = prepared;
+  // Local sums and the shuffle step written out (partialShuffleStep's arithmetic): the
+  // baseline's continuation is the loop's longest stretch without a statistic.
+  let { countA, sumA, countB, sumB } = sums;
+  const length = order.length;
   for (; position < cap; position++) {
-    const row = shuffle ? shufflePosition(order, swaps, position, random!) : position;
-    addQueried(sums, group[row], value[row]);
+    let row = position;
+    if (shuffle) {
+      const partner = position + Math.floor(random!() * (length - position));
+      row = order[partner];
+      order[partner] = order[position];
+      order[position] = row;
+      swaps[position] = partner;
+    }
+    if (group[row] === 0) {
+      countA++;
+      sumA += value[row];
+    } else {
+      countB++;
+      sumB += value[row];
+    }
   }
+  sums.countA = countA;
+  sums.sumA = sumA;
+  sums.countB = countB;
+  sums.sumB = sumB;
   return position;
 }
 
