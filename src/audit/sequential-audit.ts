@@ -1,3 +1,4 @@
+import { BernoulliGlrStream } from '../stats/bernoulli-glr-stream.js';
 import { countGapDecision } from '../stats/count-gap-comparison.js';
 import { type FixedSampleDecision, fixedSampleDecision } from '../stats/fixed-sample-decision.js';
 import { NAN_STATISTIC } from '../stats/glr-threshold-test.js';
@@ -60,10 +61,31 @@ export function continueRandomOrder(
   random: Random | null,
 ): number {
   const { group, value, order, swaps } = prepared;
+  // Local sums and the shuffle step written out (partialShuffleStep's arithmetic): the
+  // baseline's continuation is the loop's longest stretch without a statistic.
+  let { countA, sumA, countB, sumB } = sums;
+  const length = order.length;
   for (; position < cap; position++) {
-    const row = shuffle ? shufflePosition(order, swaps, position, random!) : position;
-    addQueried(sums, group[row], value[row]);
+    let row = position;
+    if (shuffle) {
+      const partner = position + Math.floor(random!() * (length - position));
+      row = order[partner];
+      order[partner] = order[position];
+      order[position] = row;
+      swaps[position] = partner;
+    }
+    if (group[row] === 0) {
+      countA++;
+      sumA += value[row];
+    } else {
+      countB++;
+      sumB += value[row];
+    }
   }
+  sums.countA = countA;
+  sums.sumA = sumA;
+  sums.countB = countB;
+  sums.sumB = sumB;
   return position;
 }
 
@@ -139,6 +161,7 @@ export function runSequentialAudit(
   const trajectory = options.trajectory === true ? new Float64Array(cap) : null;
   const { group, value, order, swaps, stream } = prepared;
   stream.reset(tolerance);
+  const within = trajectory === null && stream instanceof BernoulliGlrStream ? stream : null;
   let countA = 0;
   let countB = 0;
   let sumA = 0;
@@ -157,17 +180,28 @@ export function runSequentialAudit(
       countB++;
       sumB += x;
     }
-    stream.add(g, x);
-    statistic = stream.statistic;
-    if (Number.isNaN(statistic)) throw new Error(NAN_STATISTIC);
-    if (trajectory !== null) trajectory[position] = statistic;
-    position++;
+    // The Bernoulli stream skips the logarithms while its drift bound keeps both thresholds out of reach.
+    if (within !== null) {
+      position++;
+      if (!within.addWithin(g, x, upper, lower)) continue;
+      statistic = within.statistic;
+    } else {
+      stream.add(g, x);
+      statistic = stream.statistic;
+      if (Number.isNaN(statistic)) throw new Error(NAN_STATISTIC);
+      if (trajectory !== null) trajectory[position] = statistic;
+      position++;
+    }
     if (statistic >= upper || statistic <= lower) {
       if (stream.ready && countA >= minimum && countB >= minimum) {
         decision = statistic >= upper ? 'reject' : 'accept';
         break;
       }
     }
+  }
+  if (within !== null) {
+    within.settle();
+    statistic = within.statistic;
   }
   const queries = position;
   let fixed: { fixedDecision: FixedSampleDecision | null; fixedGap: number } = {

@@ -70,6 +70,18 @@ const scratch = new Float64Array(FACE_LENGTH);
  * and a hot loop allocates nothing. O(1).
  */
 export function solveBernoulliFace(face: Float64Array): void {
+  solveBernoulliFaceArgmax(face);
+  writeBernoulliFaceDeficit(face);
+}
+
+/**
+ * solveBernoulliFaceArgmax(face) is the first half of solveBernoulliFace: it writes the
+ * maximiser to face[FACE_X] (from the warm start there) and leaves face[FACE_DEFICIT]
+ * as it was. A stream that does not need the deficit of every update (it only has to
+ * know that no threshold is within reach) takes this half alone and the same warm-start
+ * chain. O(1).
+ */
+export function solveBernoulliFaceArgmax(face: Float64Array): void {
   const s1 = face[FACE_S1];
   const f1 = face[FACE_F1];
   const s2 = face[FACE_S2];
@@ -132,6 +144,19 @@ export function solveBernoulliFace(face: Float64Array): void {
     }
   }
   face[FACE_X] = x;
+}
+
+/**
+ * writeBernoulliFaceDeficit(face) writes to face[FACE_DEFICIT] the deficit of the point
+ * at face[FACE_X] (the second half of solveBernoulliFace; four logarithms). O(1).
+ */
+export function writeBernoulliFaceDeficit(face: Float64Array): void {
+  const s1 = face[FACE_S1];
+  const f1 = face[FACE_F1];
+  const s2 = face[FACE_S2];
+  const f2 = face[FACE_F2];
+  const tolerance = face[FACE_TOLERANCE];
+  const x = face[FACE_X];
   // The deficit as in bernoulliFaceDeficit, written out so that no double crosses a call.
   const n1 = s1 + f1;
   const n2 = s2 + f2;

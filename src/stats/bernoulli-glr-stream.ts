@@ -8,8 +8,45 @@ import {
   FACE_TOLERANCE,
   FACE_X,
   solveBernoulliFace,
+  solveBernoulliFaceArgmax,
+  writeBernoulliFaceDeficit,
 } from './bernoulli-face-maximum.js';
 import type { GlrStream } from './glr-stream.js';
+
+/** What the last update was (for settle()): no statistic yet, one face, or the accept side with its near face. */
+const CASE_UNDEFINED = 0;
+const CASE_PLUS = 1;
+const CASE_MINUS = 2;
+const CASE_ACCEPT_AHEAD = 3;
+const CASE_ACCEPT_BEHIND = 4;
+
+/**
+ * The drift bound's anchor in a Float64Array: the statistic at the last evaluation, the
+ * rates of its maximiser under H0 (null) and on the closure of H1 (alternative) for each
+ * group, and 1 / (q (1 - q)) of each of those rates q.
+ */
+const DRIFT_ANCHOR = 0;
+const DRIFT_NULL_A = 1;
+const DRIFT_NULL_B = 2;
+const DRIFT_ALTERNATIVE_A = 3;
+const DRIFT_ALTERNATIVE_B = 4;
+const DRIFT_NULL_WEIGHT_A = 5;
+const DRIFT_NULL_WEIGHT_B = 6;
+const DRIFT_ALTERNATIVE_WEIGHT_A = 7;
+const DRIFT_ALTERNATIVE_WEIGHT_B = 8;
+const DRIFT_LENGTH = 9;
+
+/**
+ * Slack added to every bound before it may skip work, far above the rounding of a deficit
+ * (about 1e-16 n in each of its terms of order n): a constant plus this much per observation.
+ */
+const BOUND_MARGIN = 1e-7;
+const BOUND_MARGIN_PER_OBSERVATION = 1e-12;
+
+/** 1 / (q (1 - q)) when 0 < q < 1, else NaN (the drift bound is then not used). */
+function inverseVariance(q: number): number {
+  return q > 0 && q < 1 ? 1 / (q * (1 - q)) : Number.NaN;
+}
 
 /**
  * The Bernoulli GLR of paper A (eq. 22-23, appendix A) maintained incrementally: each
@@ -20,7 +57,11 @@ import type { GlrStream } from './glr-stream.js';
  * deficit above the near face's: it is at least 2 (nA nB / n)(tolerance + |gap|)^2.
  * `statistic` is the exact signed statistic of bernoulliGlrKernel.
  * O(1) per add, no allocation (the face problems live in typed arrays, so no double is
- * boxed crossing a call).
+ * boxed crossing a call). addWithin() is add() for a caller that only needs to know when
+ * a threshold may have been reached: it takes the same Halley steps (so the faces' warm
+ * starts, and every statistic it does compute, are add()'s to the bit) but evaluates the
+ * deficits (the logarithms) only when a bound on the statistic's drift since the last
+ * evaluation cannot rule a crossing out; settle() evaluates it.
  * @example
  * const stream = new BernoulliGlrStream();
  * stream.add(0, 1);
@@ -33,10 +74,26 @@ export class BernoulliGlrStream implements GlrStream {
   private countB = 0;
   private positivesB = 0;
   private tolerance = 0.05;
+  /** Observations and positives of each group since the drift bound's anchor (addWithin). */
+  private blockCountA = 0;
+  private blockPositivesA = 0;
+  private blockCountB = 0;
+  private blockPositivesB = 0;
   /** The face theta_b = theta_a + tolerance (x = theta_a). */
   private readonly plus = new Float64Array(FACE_LENGTH);
   /** The face theta_a = theta_b + tolerance (x = theta_b). */
   private readonly minus = new Float64Array(FACE_LENGTH);
+
+  /** The case of the last update (CASE_*), for settle(). */
+  private lastCase = CASE_UNDEFINED;
+  /** Whether the last accept-side update solved the far face too. */
+  private farSolved = false;
+  /** Whether `statistic` is that of the last update (add(), or addWithin() that evaluated). */
+  private settled = true;
+  /** The drift bound's anchor (DRIFT_*): the last evaluated statistic and its two maximisers. */
+  private readonly drift = new Float64Array(DRIFT_LENGTH);
+  /** Whether the anchor's maximisers are inside (0, 1)^2, so that the drift bound is finite. */
+  private anchored = false;
 
   get ready(): boolean {
     return this.countA > 0 && this.countB > 0;
@@ -58,6 +115,14 @@ export class BernoulliGlrStream implements GlrStream {
     this.minus[FACE_X] = -1;
     this.plus[FACE_TOLERANCE] = tolerance;
     this.minus[FACE_TOLERANCE] = tolerance;
+    this.lastCase = CASE_UNDEFINED;
+    this.blockCountA = 0;
+    this.blockPositivesA = 0;
+    this.blockCountB = 0;
+    this.blockPositivesB = 0;
+    this.farSolved = false;
+    this.settled = true;
+    this.anchored = false;
   }
 
   add(group: number, value: number): void {
@@ -127,4 +192,209 @@ export class BernoulliGlrStream implements GlrStream {
     }
     this.statistic = Math.min(-best, 0);
   }
+  /**
+   * addWithin(group, value, upper, lower) folds in one observation as add() does and
+   * returns whether it brought `statistic` up to date. It does so unless a bound proves the
+   * statistic strictly between `lower` and `upper`; then `statistic` is left stale (read it
+   * after settle()). The bound (exact, with a margin far above rounding): with
+   * S = sup over the closure of H1 of the log-likelihood minus sup over H0, and k_g
+   * observations of group g since the last evaluation, S moves up by at most the block's
+   * sum over g of k_g KL(block rate_g || H0 maximiser_g) and down by at most the same with
+   * the H1 maximiser (each sup moves by the block's log-likelihood at a fixed point at
+   * least and by its unconstrained maximum at most), and KL(p || q) <= (p - q)^2 / (q (1 - q)).
+   * O(1), no allocation, no logarithm when the bound rules a crossing out.
+   */
+  addWithin(group: number, value: number, upper: number, lower: number): boolean {
+    if (group === 0) {
+      this.countA++;
+      this.positivesA += value;
+      this.blockCountA++;
+      this.blockPositivesA += value;
+    } else {
+      this.countB++;
+      this.positivesB += value;
+      this.blockCountB++;
+      this.blockPositivesB += value;
+    }
+    if (this.countA === 0 || this.countB === 0) return false;
+    this.solveFaces();
+    if (this.anchored && !this.mayReach(upper, lower)) {
+      this.settled = false;
+      return false;
+    }
+    this.evaluate();
+    return true;
+  }
+
+  /** settle() brings `statistic` up to date after addWithin() left it stale (add()'s value, to the bit). O(1). */
+  settle(): void {
+    if (!this.settled) this.evaluate();
+  }
+
+  /** The Halley steps of add() for the current counts, without the deficits (the same warm-start chain). */
+  private solveFaces(): void {
+    const sa = this.positivesA;
+    const fa = this.countA - sa;
+    const sb = this.positivesB;
+    const fb = this.countB - sb;
+    const tolerance = this.tolerance;
+    const gap = sb / this.countB - sa / this.countA;
+    const plus = this.plus;
+    const minus = this.minus;
+    if (gap > tolerance) {
+      plus[FACE_S1] = sa;
+      plus[FACE_F1] = fa;
+      plus[FACE_S2] = sb;
+      plus[FACE_F2] = fb;
+      solveBernoulliFaceArgmax(plus);
+      this.lastCase = CASE_PLUS;
+      return;
+    }
+    if (gap < -tolerance) {
+      minus[FACE_S1] = sb;
+      minus[FACE_F1] = fb;
+      minus[FACE_S2] = sa;
+      minus[FACE_F2] = fa;
+      solveBernoulliFaceArgmax(minus);
+      this.lastCase = CASE_MINUS;
+      return;
+    }
+    const weight = (this.countA * this.countB) / (this.countA + this.countB);
+    const farShift = tolerance + Math.abs(gap);
+    const farBound = 2 * weight * farShift * farShift;
+    const ahead = gap >= 0;
+    const near = ahead ? plus : minus;
+    const far = ahead ? minus : plus;
+    const s1 = ahead ? sa : sb;
+    const f1 = ahead ? fa : fb;
+    const s2 = ahead ? sb : sa;
+    const f2 = ahead ? fb : fa;
+    near[FACE_S1] = s1;
+    near[FACE_F1] = f1;
+    near[FACE_S2] = s2;
+    near[FACE_F2] = f2;
+    solveBernoulliFaceArgmax(near);
+    this.lastCase = ahead ? CASE_ACCEPT_AHEAD : CASE_ACCEPT_BEHIND;
+    const farNeeded = farFaceNeeded(near, farBound);
+    this.farSolved = farNeeded;
+    if (farNeeded) {
+      far[FACE_S1] = s2;
+      far[FACE_F1] = f2;
+      far[FACE_S2] = s1;
+      far[FACE_F2] = f1;
+      solveBernoulliFaceArgmax(far);
+    }
+  }
+
+  /** Whether the drift bound leaves a threshold within reach of the statistic. */
+  private mayReach(upper: number, lower: number): boolean {
+    const drift = this.drift;
+    let rise = 0;
+    let fall = 0;
+    const countA = this.blockCountA;
+    if (countA > 0) {
+      const positives = this.blockPositivesA;
+      const toNull = positives - countA * drift[DRIFT_NULL_A];
+      const toAlternative = positives - countA * drift[DRIFT_ALTERNATIVE_A];
+      rise += (toNull * toNull * drift[DRIFT_NULL_WEIGHT_A]) / countA;
+      fall += (toAlternative * toAlternative * drift[DRIFT_ALTERNATIVE_WEIGHT_A]) / countA;
+    }
+    const countB = this.blockCountB;
+    if (countB > 0) {
+      const positives = this.blockPositivesB;
+      const toNull = positives - countB * drift[DRIFT_NULL_B];
+      const toAlternative = positives - countB * drift[DRIFT_ALTERNATIVE_B];
+      rise += (toNull * toNull * drift[DRIFT_NULL_WEIGHT_B]) / countB;
+      fall += (toAlternative * toAlternative * drift[DRIFT_ALTERNATIVE_WEIGHT_B]) / countB;
+    }
+    const margin = BOUND_MARGIN + BOUND_MARGIN_PER_OBSERVATION * (this.countA + this.countB);
+    const anchor = drift[DRIFT_ANCHOR];
+    return anchor + rise + margin >= upper || anchor - fall - margin <= lower;
+  }
+
+  /** The statistic of the last update from its solved faces (add()'s expressions), made the new anchor. */
+  private evaluate(): void {
+    const plus = this.plus;
+    const minus = this.minus;
+    const tolerance = this.tolerance;
+    const rateA = this.positivesA / this.countA;
+    const rateB = this.positivesB / this.countB;
+    let nullA = rateA;
+    let nullB = rateB;
+    let alternativeA = rateA;
+    let alternativeB = rateB;
+    const kind = this.lastCase;
+    if (kind === CASE_PLUS) {
+      writeBernoulliFaceDeficit(plus);
+      this.statistic = Math.max(plus[FACE_DEFICIT], 0);
+      nullA = plus[FACE_X];
+      nullB = plus[FACE_X] + tolerance;
+    } else if (kind === CASE_MINUS) {
+      writeBernoulliFaceDeficit(minus);
+      this.statistic = Math.max(minus[FACE_DEFICIT], 0);
+      nullB = minus[FACE_X];
+      nullA = minus[FACE_X] + tolerance;
+    } else {
+      const ahead = kind === CASE_ACCEPT_AHEAD;
+      const near = ahead ? plus : minus;
+      const far = ahead ? minus : plus;
+      writeBernoulliFaceDeficit(near);
+      let best = near[FACE_DEFICIT];
+      let point = near;
+      if (this.farSolved) {
+        writeBernoulliFaceDeficit(far);
+        if (far[FACE_DEFICIT] < best) point = far;
+        best = Math.min(best, far[FACE_DEFICIT]);
+      }
+      this.statistic = Math.min(-best, 0);
+      // plus: x is group a's rate; minus: x is group b's.
+      alternativeA = point === plus ? point[FACE_X] : point[FACE_X] + tolerance;
+      alternativeB = point === plus ? point[FACE_X] + tolerance : point[FACE_X];
+    }
+    const drift = this.drift;
+    drift[DRIFT_ANCHOR] = this.statistic;
+    drift[DRIFT_NULL_A] = nullA;
+    drift[DRIFT_NULL_B] = nullB;
+    drift[DRIFT_ALTERNATIVE_A] = alternativeA;
+    drift[DRIFT_ALTERNATIVE_B] = alternativeB;
+    drift[DRIFT_NULL_WEIGHT_A] = inverseVariance(nullA);
+    drift[DRIFT_NULL_WEIGHT_B] = inverseVariance(nullB);
+    drift[DRIFT_ALTERNATIVE_WEIGHT_A] = inverseVariance(alternativeA);
+    drift[DRIFT_ALTERNATIVE_WEIGHT_B] = inverseVariance(alternativeB);
+    this.anchored = !(
+      Number.isNaN(drift[DRIFT_NULL_WEIGHT_A]) ||
+      Number.isNaN(drift[DRIFT_NULL_WEIGHT_B]) ||
+      Number.isNaN(drift[DRIFT_ALTERNATIVE_WEIGHT_A]) ||
+      Number.isNaN(drift[DRIFT_ALTERNATIVE_WEIGHT_B])
+    );
+    this.blockCountA = 0;
+    this.blockPositivesA = 0;
+    this.blockCountB = 0;
+    this.blockPositivesB = 0;
+    this.settled = true;
+  }
+}
+
+/**
+ * farFaceNeeded(near, farBound) is add()'s test farBound < (the near face's deficit),
+ * decided without its logarithms when Pinsker's lower bound (2 e^2 / n per group, e the
+ * positives minus n q) or the chi-square upper bound (e^2 / (n q (1 - q))) of that deficit
+ * settles it with a margin; otherwise the deficit is computed as add() computes it. O(1).
+ */
+function farFaceNeeded(near: Float64Array, farBound: number): boolean {
+  const s1 = near[FACE_S1];
+  const n1 = s1 + near[FACE_F1];
+  const s2 = near[FACE_S2];
+  const n2 = s2 + near[FACE_F2];
+  const x = near[FACE_X];
+  const shifted = x + near[FACE_TOLERANCE];
+  const error1 = s1 - n1 * x;
+  const error2 = s2 - n2 * shifted;
+  const margin = BOUND_MARGIN + BOUND_MARGIN_PER_OBSERVATION * (n1 + n2);
+  const pinsker = 2 * ((error1 * error1) / n1 + (error2 * error2) / n2);
+  if (farBound < pinsker - margin) return true;
+  const chiSquare = (error1 * error1) / (n1 * x * (1 - x)) + (error2 * error2) / (n2 * shifted * (1 - shifted));
+  if (farBound >= chiSquare + margin) return false;
+  writeBernoulliFaceDeficit(near);
+  return farBound < near[FACE_DEFICIT];
 }
