@@ -1,18 +1,25 @@
 import { join } from 'node:path';
+import { benchmarkObliviousTransports, type ObliviousTransportRow } from '../../src/pir/benchmark-oblivious.js';
 import { benchmarkPir, type PirBenchmarkRow } from '../../src/pir/benchmark-pir.js';
-import { paperBTableOneSizes, TABLE_ONE_NOT_COMPARED, writePaperBTableOne } from './table-1.js';
+import { paperBAuditorLearnsTable } from './auditor-learns.js';
+import { PAPER_B_CANDIDATE_SETS, paperBTableOneSizes, TABLE_ONE_NOT_COMPARED, writePaperBTableOne } from './table-1.js';
 import { packageRoot } from '../../src/util/paths.js';
 import type { Reproduction } from '../reproduction.js';
 
 /** Timed repetitions per database size: paper B reports the average of 10 runs. */
 const REPETITIONS = 10;
 
+/** Canaries k of the audits in the table "what the auditor learns". */
+const CANARIES = 10;
+
 /**
  * `fairaudit reproduce paper-b-pir`: paper B Table 1 (online phase of the PIR per
  * database size, 2^14 … 2^24 one-bit entries and the candidate sets of CCD, COMPAS and
  * HateDay), measured on this machine with the project's SimplePIR and written as a
- * table and chart with the reporter. The paper's own timings are not in our copy of
- * its text, so there is nothing published to compare with: these are measurements.
+ * table and chart with the reporter, and beside it the table "what the auditor learns"
+ * (paper-b-auditor-learns: one audit per label transport at each candidate set, labels
+ * revealed, bytes moved, time). The paper's own timings are not in our copy of its text,
+ * so there is nothing published to compare with: these are measurements.
  */
 export const paperBPirReproduction: Reproduction = {
   name: 'paper-b-pir',
@@ -26,7 +33,20 @@ export const paperBPirReproduction: Reproduction = {
       rows.push(await benchmarkPir({ entries, entryBits: 1, repetitions: REPETITIONS }));
     }
     options.onProgress?.('paper-b-pir: timing PIR per database size', sizes.length, sizes.length);
-    const paths = await writePaperBTableOne(outDirectory, rows, { png: options.png });
+    const transports: ObliviousTransportRow[] = [];
+    for (const [index, set] of PAPER_B_CANDIDATE_SETS.entries()) {
+      options.onProgress?.('paper-b-pir: one audit per label transport', index, PAPER_B_CANDIDATE_SETS.length);
+      const retrievals = Math.ceil(set.entries / 2) + CANARIES;
+      transports.push(...(await benchmarkObliviousTransports({ entries: set.entries, retrievals, threads: 2 })));
+    }
+    options.onProgress?.(
+      'paper-b-pir: one audit per label transport',
+      PAPER_B_CANDIDATE_SETS.length,
+      PAPER_B_CANDIDATE_SETS.length,
+    );
+    const learns = paperBAuditorLearnsTable(transports);
+    const paths = await writePaperBTableOne(outDirectory, rows, { png: options.png, alongside: [learns] });
+    const voprfRevealed = transports.filter((row) => row.transport === 'voprf');
     const largest = rows.reduce((best, row) => (row.entries > best.entries ? row : best));
     const wrong = rows.filter((row) => !row.correct).length;
     return {
@@ -36,6 +56,7 @@ export const paperBPirReproduction: Reproduction = {
         `paper-b-pir: Table 1 measured at ${rows.length} database sizes (${REPETITIONS} repetitions each, one core)`,
         `  at ${largest.entries} entries: answer ${largest.answerMs.toFixed(3)} ms (${largest.answerGBps.toFixed(1)} GB/s), query ${largest.queryMs.toFixed(2)} ms, recovery ${largest.recoverMs.toFixed(3)} ms`,
         `  every recovered column checked against the database: ${wrong === 0 ? 'all correct' : `${wrong} sizes WRONG`}`,
+        `  what the auditor learns: voprf ${voprfRevealed.map((row) => `${row.labelsRevealed}/${row.entries}`).join(', ')} labels; simplepir all of them (paper-b-auditor-learns.md)`,
         `  table: ${paths[0]}; report: ${paths[paths.length - 1]}`,
       ],
       cells: [],

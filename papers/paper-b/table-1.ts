@@ -110,15 +110,18 @@ export function paperBTableOneChart(rows: readonly PirBenchmarkRow[]): ChartSpec
 /**
  * writePaperBTableOne(folder, rows, options) writes the table with the reporter
  * (<folder>/paper-b-table-1.arrow, .csv, .md) and the chart (charts/paper-b-table-1
- * .vl.json, .svg, and .png unless options.png is false). Returns the paths written.
+ * .vl.json, .svg, and .png unless options.png is false), and the tables of
+ * options.alongside (each as <folder>/<id>.arrow, .csv, .md, and in the report).
+ * Returns the paths written.
  */
 export async function writePaperBTableOne(
   folder: string,
   rows: readonly PirBenchmarkRow[],
-  options: { png?: boolean; now?: Date } = {},
+  options: { png?: boolean; now?: Date; alongside?: readonly SummaryTable[] } = {},
 ): Promise<string[]> {
   const table = paperBTableOne(rows);
-  const paths = writeTable(folder, table);
+  const alongside = options.alongside ?? [];
+  const paths = [...writeTable(folder, table), ...alongside.flatMap((other) => writeTable(folder, other))];
   const chart = await writeChart(folder, paperBTableOneChart(rows), options.png !== false);
   const reportPath = join(folder, 'report.html');
   writeFileAtomic(
@@ -131,7 +134,7 @@ export async function writePaperBTableOne(
       provenance: [['database sizes', rows.map((row) => sizeLabel(row.entries)).join(', ')]],
       config: null,
       summary: table,
-      paperTables: [],
+      paperTables: [...alongside],
       charts: [chart.rendered],
       comparison: null,
       notices: chart.pngProblem === null ? [] : [`PNG files were not written (${chart.pngProblem}).`],

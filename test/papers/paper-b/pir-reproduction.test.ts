@@ -28,10 +28,16 @@ describe('paperBPirReproduction.run(options)', () => {
       'paper-b-table-1.csv',
       'charts/paper-b-table-1.svg',
       'charts/paper-b-table-1.png',
+      'paper-b-auditor-learns.md',
+      'paper-b-auditor-learns.arrow',
     ]) {
       expect(existsSync(join(folder, file)), file).toBe(true);
     }
-  });
+    // Beside Table 1: one audit per transport at each candidate set (|S| = ⌈N/2⌉, k = 10).
+    const learns = readFileSync(join(folder, 'paper-b-auditor-learns.md'), 'utf8');
+    expect(learns).toMatch(/\| HateDay \| voprf \| 36,?450 \| 18,?235 \| 18,?235 \|/);
+    expect(learns).toMatch(/\| HateDay \| simplepir \| 36,?450 \| 18,?235 \| 36,?450 \|/);
+  }, 600_000);
 });
 
 describe('writePaperBTableOne(folder, rows, {png: false})', () => {

@@ -1,3 +1,4 @@
+import { loadavg } from 'node:os';
 import type { Argv, CommandModule } from 'yargs';
 import { PAPER_B_CANDIDATE_SETS } from '../../../../papers/paper-b/table-1.js';
 import { benchmarkObliviousTransports } from '../../../pir/benchmark-oblivious.js';
@@ -75,7 +76,8 @@ export const benchObliviousCommand: CommandModule<object, BenchObliviousArgument
       throw inputError({ where: '--sizes/--paper-sizes', expected: 'at least one size', found: 'none' });
     if (!argv.json) {
       process.stdout.write(
-        'one audit per size and transport; ms; voprf: CPU time (table: CPU / threads), simplepir: wall medians of bench pir; ~ = extrapolated\n' +
+        `load average before: ${loadAverage()}\n` +
+          'one audit per size and transport; ms; CPU time (all threads; table: CPU / threads), except simplepir setup and provider: wall medians of bench pir; ~ = extrapolated\n' +
           'transport         N  |S|+k  revealed  setup ms  thr  provider ms  auditor ms  whole audit s    MB moved\n',
       );
     }
@@ -98,5 +100,13 @@ export const benchObliviousCommand: CommandModule<object, BenchObliviousArgument
         );
       }
     }
+    if (!argv.json) process.stdout.write(`load average after: ${loadAverage()}\n`);
   },
 };
+
+/** The 1, 5 and 15 minute load averages (the machine may be shared: read the CPU figures beside them). */
+function loadAverage(): string {
+  return loadavg()
+    .map((value) => value.toFixed(2))
+    .join(', ');
+}
