@@ -18,9 +18,18 @@ function rows(s: Schema, prefix: string, out: string[]): void {
   }
 }
 
-function table(s: Schema): string[] {
+/** The table of a schema; a row equal to one of `earlier`'s is named after the table instead of repeated. */
+function table(s: Schema, earlier?: { schema: Schema; title: string }): string[] {
+  const all: string[] = [];
+  rows(s, '', all);
+  const before: string[] = [];
+  if (earlier !== undefined) rows(earlier.schema, '', before);
+  const repeated = all.filter((row) => before.includes(row));
   const out = ['| key | value | present | meaning |', '|---|---|---|---|'];
-  rows(s, '', out);
+  out.push(...all.filter((row) => !before.includes(row)));
+  if (repeated.length > 0 && earlier !== undefined) {
+    out.push('', `As in ${earlier.title}: ${repeated.map((row) => row.split(' | ')[0].slice(2)).join(', ')}.`);
+  }
   return out;
 }
 
@@ -59,7 +68,7 @@ export function auditOutputReference(): string {
     '',
     '## `--json`, several replicates (`--replicates R`, R > 1)',
     '',
-    ...table(repeatedAuditOutputSchema),
+    ...table(repeatedAuditOutputSchema, { schema: singleAuditOutputSchema, title: 'one replicate' }),
     '',
   ].join('\n');
 }

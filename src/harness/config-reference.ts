@@ -50,6 +50,21 @@ export function configReference(): string {
     '|---|---|---|---|',
   ];
   rows(envelopeSchema, '', out);
+  // A setting row or outcome column identical to one of an earlier kind is named, not repeated.
+  const seen = new Map<string, string>();
+  const newRows = (all: readonly string[], kindName: string): string[] => {
+    const fresh: string[] = [];
+    const repeated = new Map<string, string[]>();
+    for (const row of all) {
+      const first = seen.get(row);
+      if (first === undefined) {
+        seen.set(row, kindName);
+        fresh.push(row);
+      } else repeated.set(first, [...(repeated.get(first) ?? []), row.split(' | ')[0].slice(2)]);
+    }
+    const notes = [...repeated].map(([first, names]) => `As in kind \`${first}\`: ${names.join(', ')}.`);
+    return [...fresh, ...(notes.length > 0 ? ['', ...notes] : [])];
+  };
   for (const kind of kindRunners()) {
     out.push(
       '',
@@ -61,7 +76,9 @@ export function configReference(): string {
       '',
     );
     out.push('| key | expected | default | meaning |', '|---|---|---|---|');
-    rows(kind.settings, '', out);
+    const settingRows: string[] = [];
+    rows(kind.settings, '', settingRows);
+    out.push(...newRows(settingRows, kind.name));
     out.push(
       '',
       '### Outcome columns (added to each row of results.arrow)',
@@ -69,8 +86,10 @@ export function configReference(): string {
       '| column | Arrow type | meaning |',
       '|---|---|---|',
     );
-    for (const column of kind.outcomeColumns)
-      out.push(`| \`${column.name}\` | ${column.type} | ${cell(column.description)} |`);
+    const columnRows = kind.outcomeColumns.map(
+      (column) => `| \`${column.name}\` | ${column.type} | ${cell(column.description)} |`,
+    );
+    out.push(...newRows(columnRows, kind.name));
   }
   return `${out.join('\n')}\n`;
 }
