@@ -1,4 +1,6 @@
 import yargs, { type Argv, type CommandModule } from 'yargs';
+import { kindRunners } from '../harness/kind-runners.js';
+import type { Schema } from '../util/schema.js';
 
 /** What yargs' getOptions() reports of the options a builder declared (the fields read here). */
 interface DeclaredOptions {
@@ -131,6 +133,40 @@ function sectionsOf(module: CommandModule, parents: string[]): CommandSection[] 
   return [section, ...subcommands.flatMap((sub) => sectionsOf(sub, path))];
 }
 
+/** Every setting description of the registered kinds, mapped to "see setting `key.path`" (the first kind's). */
+function settingHomes(): Map<string, string> {
+  const homes = new Map<string, string>();
+  const visit = (schema: Schema, kind: string, prefix: string): void => {
+    if (schema.type !== 'object') return;
+    for (const [key, property] of Object.entries(schema.properties)) {
+      const path = prefix === '' ? key : `${prefix}.${key}`;
+      if (property.description !== '' && !homes.has(property.description)) {
+        homes.set(property.description, `see setting \`${path}\``);
+      }
+      visit(property, kind, path);
+    }
+  };
+  for (const kind of kindRunners()) visit(kind.settings, kind.name, '');
+  return homes;
+}
+
+/**
+ * A flag made from a setting (its description is the setting's, perhaps with the expected
+ * values after it or a LOWER,UPPER shape before it) points to the setting's row in the config
+ * reference instead of repeating its description.
+ */
+function withSettingHomes(rows: readonly ReferenceRow[], homes: ReadonlyMap<string, string>): ReferenceRow[] {
+  const expected = / \((?:a|an|comma-separated)\b[^()]*(?:\([^()]*\)[^()]*)*\)$/;
+  return rows.map((row) => {
+    const text = row.description;
+    const shape = /^[A-Z,]+: /.exec(text)?.[0] ?? '';
+    const home = homes.get(text.replace(expected, '')) ?? homes.get(text.slice(shape.length).replace(expected, ''));
+    if (home === undefined) return row;
+    const prefix = homes.has(text.replace(expected, '')) ? '' : shape;
+    return { ...row, description: `${prefix}${home}` };
+  });
+}
+
 function rowLine(row: ReferenceRow): string {
   const shown = row.default === '' ? row.type : `${row.type}; default ${row.default}`;
   return `- ${row.name} (${shown}): ${row.description}`;
@@ -178,10 +214,14 @@ export function cliReference(commands: readonly CommandModule[]): string {
     'Generated from the command definitions (`bin/fairaudit reference cli > docs/cli-reference.md`);',
     'do not edit by hand. Every command also prints its own `--help`. Config keys are in',
     '[config-reference.md](config-reference.md). A flag several commands share with the same meaning',
-    'is described once, under "Shared flags" at the end.',
+    'is described once, under "Shared flags" at the end. A flag made from a config setting says "see',
+    'setting `KEY`": its meaning, range and default are that key\'s row in config-reference.md.',
     '',
   ];
-  const sections = commands.flatMap((module) => sectionsOf(module, []));
+  const homes = settingHomes();
+  const sections = commands
+    .flatMap((module) => sectionsOf(module, []))
+    .map((section) => ({ ...section, rows: withSettingHomes(section.rows, homes) }));
   const shared = sharedRowLines(sections);
   const sharedLines = [...shared].sort((a, b) => a.localeCompare(b));
   const body = sections.flatMap((section) => sectionText(section, shared));
