@@ -13,7 +13,7 @@ function rows(s: Schema, prefix: string, out: string[]): void {
     const path = prefix === '' ? key : `${prefix}.${key}`;
     const expected = property.type === 'object' ? 'a mapping' : describeExpected(property);
     const presence = property.optional ? 'when it applies' : 'always';
-    out.push(`| \`${path}\` | ${cell(expected)} | ${presence} | ${cell(property.description)} |`);
+    out.push(`- \`${path}\` (${cell(expected)}; ${presence}): ${cell(property.description)}`);
     if (property.type === 'object' && Object.keys(property.properties).length > 0) rows(property, path, out);
   }
 }
@@ -25,10 +25,10 @@ function table(s: Schema, earlier?: { schema: Schema; title: string }): string[]
   const before: string[] = [];
   if (earlier !== undefined) rows(earlier.schema, '', before);
   const repeated = all.filter((row) => before.includes(row));
-  const out = ['| key | value | present | meaning |', '|---|---|---|---|'];
+  const out: string[] = [];
   out.push(...all.filter((row) => !before.includes(row)));
   if (repeated.length > 0 && earlier !== undefined) {
-    out.push('', `As in ${earlier.title}: ${repeated.map((row) => row.split(' | ')[0].slice(2)).join(', ')}.`);
+    out.push('', `As in ${earlier.title}: ${repeated.map((row) => row.slice(2, row.indexOf(' ('))).join(', ')}.`);
   }
   return out;
 }

@@ -3,7 +3,7 @@ import { kindRunners } from './kind-runners.js';
 import { describeExpected, type Schema } from '../util/schema.js';
 
 function cell(text: string): string {
-  return text.replaceAll('|', '\\|').replaceAll('\n', ' ');
+  return text.replaceAll('\n', ' ');
 }
 
 function defaultText(s: Schema): string {
@@ -19,7 +19,7 @@ function rows(s: Schema, prefix: string, out: string[]): void {
     const inChoice = (s.exactlyOneOf as string[] | undefined)?.includes(key) ?? false;
     const status = inChoice ? `one of ${(s.exactlyOneOf as string[]).join(' / ')}` : defaultText(property);
     const expected = property.type === 'object' ? 'a mapping' : describeExpected(property);
-    out.push(`| \`${path}\` | ${cell(expected)} | ${status} | ${cell(property.description)} |`);
+    out.push(`- \`${path}\` (${cell(expected)}; ${status}): ${cell(property.description)}`);
     if (property.type === 'object' && Object.keys(property.properties).length > 0) {
       rows(property, path, out);
     }
@@ -46,8 +46,8 @@ export function configReference(): string {
     '',
     '## Top-level keys',
     '',
-    '| key | expected | default | meaning |',
-    '|---|---|---|---|',
+    'Each key: `key` (what is expected; its default, or **required** or optional): what it means.',
+    '',
   ];
   rows(envelopeSchema, '', out);
   // A setting row or outcome column identical to one of an earlier kind is named, not repeated.
@@ -60,7 +60,7 @@ export function configReference(): string {
       if (first === undefined) {
         seen.set(row, kindName);
         fresh.push(row);
-      } else repeated.set(first, [...(repeated.get(first) ?? []), row.split(' | ')[0].slice(2)]);
+      } else repeated.set(first, [...(repeated.get(first) ?? []), row.slice(2, row.indexOf(' ('))]);
     }
     const notes = [...repeated].map(([first, names]) => `As in kind \`${first}\`: ${names.join(', ')}.`);
     return [...fresh, ...(notes.length > 0 ? ['', ...notes] : [])];
@@ -75,19 +75,12 @@ export function configReference(): string {
       '### Settings (`settings.*`, or `grid.*` to vary them)',
       '',
     );
-    out.push('| key | expected | default | meaning |', '|---|---|---|---|');
     const settingRows: string[] = [];
     rows(kind.settings, '', settingRows);
     out.push(...newRows(settingRows, kind.name));
-    out.push(
-      '',
-      '### Outcome columns (added to each row of results.arrow)',
-      '',
-      '| column | Arrow type | meaning |',
-      '|---|---|---|',
-    );
+    out.push('', '### Outcome columns (added to each row of results.arrow)', '');
     const columnRows = kind.outcomeColumns.map(
-      (column) => `| \`${column.name}\` | ${column.type} | ${cell(column.description)} |`,
+      (column) => `- \`${column.name}\` (${column.type}): ${cell(column.description)}`,
     );
     out.push(...newRows(columnRows, kind.name));
   }
