@@ -67,7 +67,9 @@ export function accessTable(
         label: `${access === 'score' ? 'Score' : 'Logit'} proxy gap`,
         type: 'number' as const,
         digits: 4,
-        description: `|mean ${access}_a − mean ${access}_b| over the ${metric.toUpperCase()} pool: what the ${access} audit tests against its tolerance`,
+        description:
+          `|mean ${access}_a − mean ${access}_b| over the ${metric.toUpperCase()} pool: what ` +
+          `the ${access} audit tests against its tolerance`,
         value: (cell: CellSummary, all: readonly CellSummary[]) => at(cell, all, access)?.values.proxy_gap ?? null,
       })),
       ...(data ? [poolDataColumn(data)] : []),

@@ -66,7 +66,9 @@ export function benchmarkPaperA(replicates: number): PaperABenchFigures {
   const auditSeconds = (performance.now() - started) / 1000;
   const cpu = cpuUsage(cpuBefore);
   return {
-    workload: `paper A grid: 8 calibrated pools x {sp, eo} x {decision, score, logit} = ${cells.length} cells x ${replicates} replicates, B = 4000, one thread`,
+    workload:
+      `paper A grid: 8 calibrated pools x {sp, eo} x {decision, score, logit} = ${cells.length} cells ` +
+      `x ${replicates} replicates, B = 4000, one thread`,
     poolSeconds,
     prepareSeconds,
     auditSeconds,

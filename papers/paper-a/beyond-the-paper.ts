@@ -65,7 +65,9 @@ export function beyondConfig(input: BeyondThePaperInput): ExperimentConfig {
     {
       ...raw,
       experiment: PAPER_A_BEYOND_EXPERIMENT,
-      description: `${input.notice ? `${input.notice} ` : ''}Beyond paper A: Tables 2 and 3's audits with the calibrated GLR and the betting test (error-controlled tests).`,
+      description:
+        `${input.notice ? `${input.notice} ` : ''}Beyond paper A: Tables 2 and 3's audits with the ` +
+        `calibrated GLR and the betting test (error-controlled tests).`,
       settings: { ...settings, calibration: REPRODUCTION_CALIBRATION, logitBounds },
       grid: {
         ...((raw.grid ?? {}) as Record<string, unknown>),
@@ -145,15 +147,22 @@ export async function beyondTables(directory: string, summaries: readonly CellSu
         name: `${access}_${test.replace('-', '_')}`,
         label: `${label}: ${testLabel}`,
         type: 'string' as const,
-        description: `most frequent decision and mean ± std of queries over the replicates, ${test}${test === 'wald-glr' ? ' (as in the paper)' : ' (beyond the paper)'}`,
+        description:
+          `most frequent decision and mean ± std of queries over the ` +
+          `replicates, ${test}${test === 'wald-glr' ? ' (as in the paper)' : ' (beyond the paper)'}`,
       })),
     ),
   ];
   return (['sp', 'eo'] as const).map((metric, index) => ({
     id: `paper-a-table-${index + 2}-beyond`,
-    title: `Table ${index + 2} beyond the paper (${metric.toUpperCase()}): paper A's test beside the calibrated GLR and the betting test`,
+    title:
+      `Table ${index + 2} beyond the paper (${metric.toUpperCase()}): paper A's test beside the calibrated ` +
+      `GLR and the betting test`,
     caption:
-      "NOT IN THE PAPER. The calibrated GLR uses thresholds calibrated by Monte Carlo for each pool's group sizes (decisions) or values (scores, logits) with the reproduction's calibration (500 simulated audits per pool: conservative); the betting test is anytime-valid (with logits, on the declared logit range of the pools). See docs/error-control.md. The comparison with the published cells reads paper A's test only.",
+      "NOT IN THE PAPER. The calibrated GLR uses thresholds calibrated by Monte Carlo for each pool's group " +
+      "sizes (decisions) or values (scores, logits) with the reproduction's calibration (500 simulated audits per " +
+      'pool: conservative); the betting test is anytime-valid (with logits, on the declared logit range of the pools). ' +
+      "See docs/error-control.md. The comparison with the published cells reads paper A's test only.",
     columns,
     rows: PAPER_A_BASE_POOLS.map((pool) => {
       const row: Record<string, SummaryValue> = { dataset: pool.datasetLabel, model: pool.modelLabel };

@@ -117,7 +117,8 @@ export function datasetNotices(pools: readonly PoolProvenance[]): string[] {
     const label = PAPER_A_POOLS.find((entry) => entry.dataset === dataset)?.datasetLabel ?? dataset;
     const reason = (calibrated[0].reason ?? '').replace(CALIBRATED_SYNTHETIC_NOTICE, '').trim();
     notices.push(
-      `${label} not reproduced: its pools are calibrated synthetic data built from the published Table 1, so every cell of ` +
+      `${label} not reproduced: its pools are calibrated synthetic data built from the published Table 1, so ` +
+        `every cell of ` +
         `${calibrated.map((pool) => pool.name).join(', ')} (rows of Tables 1-5) is marked synthetic. ${reason}`.trim(),
     );
   }

@@ -469,13 +469,17 @@ function reproductionReadme(result: PaperAReproduction, rows: PaperAComparisonRo
   lines.push('', '## Outputs', '');
   for (const run of result.runs) {
     lines.push(
-      `- \`${run.experiment}\`: ${run.cells} cells, ${run.rows} replicate audits; report: \`${relative(result.outDirectory, run.reportPath) || 'report.html'}\` (times in its run.json provenance)`,
+      `- \`${run.experiment}\`: ${run.cells} cells, ${run.rows} replicate audits; report: ` +
+        `\`${relative(result.outDirectory, run.reportPath) || 'report.html'}\` (times in its run.json provenance)`,
     );
   }
   lines.push(
-    '- Paper tables: `tables/paper-a-table-{1..5}.{arrow,csv,md}`; Figure 1: `charts/paper-a-figure-1.{vl.json,svg,png}`.',
-    '- Comparison with every published cell: `comparison.*` (Monte Carlo tolerances) and `tables/paper-a-comparison.*` (with data origin, verdict and why).',
-    '- `report-layout.json` names the paper layout: `fairaudit report <this folder>` rebuilds the tables, Figure 1 and report.html; `fairaudit compare <this folder>` prints the comparison with the reasons.',
+    '- Paper tables: `tables/paper-a-table-{1..5}.{arrow,csv,md}`; Figure 1: ' +
+      '`charts/paper-a-figure-1.{vl.json,svg,png}`.',
+    '- Comparison with every published cell: `comparison.*` (Monte Carlo tolerances) and ' +
+      '`tables/paper-a-comparison.*` (with data origin, verdict and why).',
+    '- `report-layout.json` names the paper layout: `fairaudit report <this folder>` rebuilds the tables, Figure ' +
+      '1 and report.html; `fairaudit compare <this folder>` prints the comparison with the reasons.',
     '',
   );
   const c = result.comparison;
@@ -484,13 +488,16 @@ function reproductionReadme(result: PaperAReproduction, rows: PaperAComparisonRo
     '',
     `${countsSentence(result.counts)}.`,
     '',
-    '"reproduced": real data, within the Monte Carlo tolerance; "differs": real data, outside it (the table below says why); "synthetic": calibrated synthetic data built from the published numbers, not a reproduction.',
+    '"reproduced": real data, within the Monte Carlo tolerance; "differs": real data, outside it (the table ' +
+      'below says why); "synthetic": calibrated synthetic data built from the published numbers, not a reproduction.',
     '',
   );
   if (result.seeds !== null) {
     lines.push(
-      `Training variability: every trained model retrained under ${result.seeds.modelSeeds} model seeds and ${result.seeds.splitSeeds} split seeds (${result.seeds.pairs} seed pairs, runs under \`seeds/\`): ` +
-        `${c.withinVariability} cells within training variability, ${c.outsideVariability} outside it; the comparison tables give each trained cell's seeds and charts/paper-a-seeds-*.svg shows them.`,
+      `Training variability: every trained model retrained under ${result.seeds.modelSeeds} model seeds ` +
+        `and ${result.seeds.splitSeeds} split seeds (${result.seeds.pairs} seed pairs, runs under \`seeds/\`): ` +
+        `${c.withinVariability} cells within training variability, ${c.outsideVariability} outside it; the ` +
+        `comparison tables give each trained cell's seeds and charts/paper-a-seeds-*.svg shows them.`,
       '',
     );
   }

@@ -18,7 +18,8 @@ export function paperATable1(data?: PoolDataLabels): PaperTableLayout {
     id: 'paper-a-table-1',
     title: 'Table 1. Population-level fairness gaps on the test datasets',
     caption:
-      'Hard-decision SP and EO gaps of each model on its whole test pool (EO: the label = 1 rows), and the oracle decisions at δ = 0.05 (reject = violates).',
+      'Hard-decision SP and EO gaps of each model on its whole test pool (EO: the label = 1 rows), and the ' +
+      'oracle decisions at δ = 0.05 (reject = violates).',
     experiments: [PAPER_A_EXPERIMENT],
     columns: [
       { name: 'dataset', label: 'Dataset', type: 'string' },

@@ -34,8 +34,11 @@ export const paperBPirReproduction: Reproduction = {
       outDirectory,
       lines: [
         `paper-b-pir: Table 1 measured at ${rows.length} database sizes (${REPETITIONS} repetitions each, one core)`,
-        `  at ${largest.entries} entries: answer ${largest.answerMs.toFixed(3)} ms (${largest.answerGBps.toFixed(1)} GB/s), query ${largest.queryMs.toFixed(2)} ms, recovery ${largest.recoverMs.toFixed(3)} ms`,
-        `  every recovered column checked against the database: ${wrong === 0 ? 'all correct' : `${wrong} sizes WRONG`}`,
+        `  at ${largest.entries} entries: answer ${largest.answerMs.toFixed(3)} ms ` +
+          `(${largest.answerGBps.toFixed(1)} GB/s), query ${largest.queryMs.toFixed(2)} ms, ` +
+          `recovery ${largest.recoverMs.toFixed(3)} ms`,
+        `  every recovered column checked against the ` +
+          `database: ${wrong === 0 ? 'all correct' : `${wrong} sizes WRONG`}`,
         `  table: ${paths[0]}; report: ${paths[paths.length - 1]}`,
       ],
       cells: [],

@@ -71,7 +71,8 @@ function modelsSimulationConfig(pools: Array<{ name: string; file: string }>, ov
     experiment: 'paper-b-models',
     kind: 'respir',
     description:
-      "Table 3 simulated: the respir provider flips our models' candidate sets to hide half the gap (1 − δ = 0.8, q = 0.8, k = 20).",
+      "Table 3 simulated: the respir provider flips our models' candidate sets to hide half the gap (1 − δ = " +
+      '0.8, q = 0.8, k = 20).',
     seed: 'paper-b-2026',
     replicates: 2000,
     settings: { auditFraction: 0.5, hideFraction: 0.5, passProbability: 0.8, canaries: 20, canaryEffectiveness: 0.8 },
@@ -107,7 +108,8 @@ export async function runPaperB(options: PaperBOptions = {}): Promise<PaperBResu
   return writePaperLevelReport(out, models, runs, options, started, progress);
 }
 
-/** Our models' stage: each Table 2 setting's candidate set (written under <out>/pools/) and its Table 2 row, or why it is unavailable. */
+/** Our models' stage: each Table 2 setting's candidate set (written under <out>/pools/) and its Table 2 row, or why it
+ * is unavailable. */
 interface PaperBModels {
   reproduced: DatasetCharacteristics[];
   unavailable: PaperBResult['unavailable'];
@@ -177,7 +179,8 @@ async function seedVariabilityOfModels(
   }> = [];
   for (const [index, row] of models.reproduced.entries()) {
     progress(
-      `seeds: model ${row.dataset} ${row.attribute} under ${counts.modelSeeds} model seeds and ${counts.splitSeeds} split seeds`,
+      `seeds: model ${row.dataset} ${row.attribute} under ${counts.modelSeeds} model seeds ` +
+        `and ${counts.splitSeeds} split seeds`,
       index,
       models.reproduced.length,
     );

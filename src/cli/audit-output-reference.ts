@@ -50,7 +50,8 @@ export function auditOutputReference(): string {
     '',
     'An audit tests H0: |gap| ≤ tolerance, the gap being group b minus group a (on hard decisions, or',
     'on mean scores or logits with score or logit access). Its verdict is one of',
-    `${VERDICTS.map((verdict) => `\`${verdict}\``).join(', ')}: H0 rejected (a violation), H0 accepted, or neither within`,
+    `${VERDICTS.map((verdict) => `\`${verdict}\``).join(', ')}: H0 rejected (a violation), H0 accepted, or ` +
+      `neither within`,
     'the budget. The text output and `verdictText` state H0, the verdict and the guarantee behind it (the',
     "betting test's is the default; `wald-glr`, paper A's test, has none: docs/error-control.md).",
     '',

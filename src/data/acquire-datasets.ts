@@ -143,5 +143,8 @@ export function acquisitionNotice(acquisition: Acquisition): string | null {
   const byReason = new Map<string, string[]>();
   for (const { name, reason } of acquisition.unavailable) byReason.set(reason, [...(byReason.get(reason) ?? []), name]);
   const parts = [...byReason].map(([reason, list]) => `${list.join(', ')} (${reason})`);
-  return `could not fetch ${parts.join('; ')}: outputs that need them use the calibrated default or are listed as unavailable`;
+  return (
+    `could not fetch ${parts.join('; ')}: outputs that need them use the calibrated default or are listed ` +
+    `as unavailable`
+  );
 }

@@ -23,7 +23,8 @@ export interface FetchOptions extends DataLocationOptions {
   /** Download again even when a verified copy is already there. */
   readonly force?: boolean;
   readonly onProgress?: (progress: DownloadProgress) => void;
-  /** Abandon a URL that sends nothing (no headers, no bytes) for this long (default 30000 ms; then the next URL is tried). */
+  /** Abandon a URL that sends nothing (no headers, no bytes) for this long (default 30000 ms; then the next URL is
+   * tried). */
   readonly idleTimeoutMs?: number;
 }
 

@@ -37,7 +37,8 @@ export function configReference(): string {
   const out: string[] = [
     '# Config reference',
     '',
-    '<!-- Generated from the schemas by `bin/fairaudit plan --reference > docs/config-reference.md`; do not edit by hand. -->',
+    '<!-- Generated from the schemas by `bin/fairaudit plan --reference > docs/config-reference.md`; do not edit ' +
+      'by hand. -->',
     '',
     'An experiment config is one YAML file. Any setting can be overridden on the command line with',
     '`--set key=value` (the value is read as YAML), and any setting can be varied with a `grid` entry',

@@ -250,7 +250,8 @@ function genericComparisonTable(rows: ComparisonRow[], experiment: string): Summ
     id: 'comparison',
     title: `Comparison with published numbers (${experiment})`,
     caption:
-      'Per published cell: the reproduced value, the difference and whether it lies within the Monte Carlo tolerance (docs/report.md).',
+      'Per published cell: the reproduced value, the difference and whether it lies within the Monte Carlo ' +
+      'tolerance (docs/report.md).',
     columns: [
       { name: 'id', label: 'Cell', type: 'string' },
       { name: 'table', label: 'Table', type: 'string' },

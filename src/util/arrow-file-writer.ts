@@ -150,7 +150,8 @@ function columnData(spec: ArrowColumnSpec, values: ColumnBatch | undefined, rows
  *
  * Memory: O(columns × rows of one batch); time O(bytes). The harness's ResultsWriter
  * (src/harness/results-writer.ts) writes results.arrow with it. A write the file
- * system refuses is an InputError naming the path (writeProblem). Uses one internal of apache-arrow 21 (the writer's byte queue, `_sink._values`),
+ * system refuses is an InputError naming the path (writeProblem). Uses one internal of apache-arrow 21 (the writer's
+ * byte queue, `_sink._values`),
  * drained after each batch; tests fail if that changes.
  */
 export class ArrowFileWriter {

@@ -21,7 +21,9 @@ export function shortenText(text: string, limit: number): string {
   if (text.length <= limit) return text;
   const tail = Math.min(150, Math.floor(limit / 5));
   const head = limit - tail;
-  return `${text.slice(0, head)} …[${text.length - head - tail} characters left out]… ${text.slice(text.length - tail)}`;
+  return (
+    `${text.slice(0, head)} …[${text.length - head - tail} characters left ` + `out]… ${text.slice(text.length - tail)}`
+  );
 }
 
 /**

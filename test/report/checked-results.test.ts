@@ -140,13 +140,17 @@ describe('merge, report and compare check what they read', () => {
     expect(folderSnapshot(run.folder)).toEqual(before);
   });
 
-  it("compare of another experiment's results placed in a paper-a folder: exit 2 (it exited 0 and a CI gate passed)", async () => {
-    const run = await finishedRun('quick');
-    writePaperLayoutManifest(run.out, { layout: 'paper-a', options: {} });
-    const { code, stderr } = await runCliInProcess(['compare', run.out]);
-    expect(code).toBe(2);
-    expect(stderr).toMatch(
-      /report-layout\.json: expected results of an experiment of layout paper-a \(paper-a, .*\), found "results of experiment quick"\n$/,
-    );
-  });
+  it(
+    "compare of another experiment's results placed in a paper-a folder: exit 2 (it exited 0 and a CI gate " +
+      'passed)',
+    async () => {
+      const run = await finishedRun('quick');
+      writePaperLayoutManifest(run.out, { layout: 'paper-a', options: {} });
+      const { code, stderr } = await runCliInProcess(['compare', run.out]);
+      expect(code).toBe(2);
+      expect(stderr).toMatch(
+        /report-layout\.json: expected results of an experiment of layout paper-a \(paper-a, .*\), found "results of experiment quick"\n$/,
+      );
+    },
+  );
 });

@@ -34,7 +34,9 @@ export interface ErrorControlReproduction {
 }
 
 const NOTICE =
-  "The calibrated pools have paper A's compositions (group sizes and label rates of the Adult and ACS test splits, Table 1's SP and EO gaps; scores and logits assumed): they are paper A's settings, not reproductions of its models.";
+  "The calibrated pools have paper A's compositions (group sizes and label rates of the Adult and ACS test " +
+  "splits, Table 1's SP and EO gaps; scores and logits assumed): they are paper A's settings, not reproductions of " +
+  'its models.';
 
 /**
  * Stage 2 (pools): the eight calibrated pools of paper A (always), and the four real
@@ -139,9 +141,13 @@ function readme(result: ErrorControlReproduction): string {
     `Pools: ${result.pools.map((pool) => `${pool.label} (${pool.data})`).join('; ')}.`,
     result.realAdult === null ? '' : `Real Adult pools not included: ${result.realAdult}`,
     '',
-    `- \`${ERROR_CONTROL_EXPERIMENT}\`: ${result.cells} cells, ${result.rows} replicate audits in ${result.auditSeconds.toFixed(2)} s on ${result.threads} thread(s) (calibrations included); report: \`${result.reportPath}\``,
-    "- The table per pool, metric, access regime and test: `tables/error-control.{arrow,csv,md}`; charts under `charts/`; every cell's operating point: `summary.*`.",
-    '- Full precision: `fairaudit reproduce error-control --set replicates=2000 --set calibration.paths=4000 --set calibration.baseRates=null` (docs/error-control.md).',
+    `- \`${ERROR_CONTROL_EXPERIMENT}\`: ${result.cells} cells, ${result.rows} replicate audits ` +
+      `in ${result.auditSeconds.toFixed(2)} s on ${result.threads} thread(s) (calibrations included); report: ` +
+      `\`${result.reportPath}\``,
+    '- The table per pool, metric, access regime and test: `tables/error-control.{arrow,csv,md}`; charts under ' +
+      "`charts/`; every cell's operating point: `summary.*`.",
+    '- Full precision: `fairaudit reproduce error-control --set replicates=2000 --set calibration.paths=4000 ' +
+      '--set calibration.baseRates=null` (docs/error-control.md).',
     '',
     `Total time ${result.totalSeconds.toFixed(1)} s.`,
     '',

@@ -35,7 +35,9 @@ function printComparison(comparison: RunComparison, seconds: number, notes: stri
   for (const s of comparison.statistics.filter((statistic) => statistic.changed || statistic.equivalent === false)) {
     const number = (value: number) => String(Number(value.toPrecision(4)));
     console.log(
-      `  ${s.run} ${s.cell} ${s.statistic}: ${number(s.base)} -> ${number(s.head)}, difference ${number(s.result.difference)} [${number(s.low)}, ${number(s.high)}], Holm p ${number(s.adjustedPValue)} (${s.result.test})${s.changed ? '' : ': not shown within the margin'}`,
+      `  ${s.run} ${s.cell} ${s.statistic}: ${number(s.base)} -> ${number(s.head)}, ` +
+        `difference ${number(s.result.difference)} [${number(s.low)}, ${number(s.high)}], Holm ` +
+        `p ${number(s.adjustedPValue)} (${s.result.test})${s.changed ? '' : ': not shown within the margin'}`,
     );
   }
   console.log(`compare: ${comparison.summary} (${seconds.toFixed(2)} s)`);

@@ -75,7 +75,8 @@ const infoCommand = defineCommand({
     out.push(`label: ${summary.labelMeaning}: ${summary.positives} positive (${percent(summary.labelRate)})`);
     for (const group of summary.groups) {
       out.push(
-        `protected ${group.name}: group b = ${group.groupB}: ${group.groupBRows} rows (${percent(group.groupBShare)}); ` +
+        `protected ${group.name}: group b = ${group.groupB}: ${group.groupBRows} rows ` +
+          `(${percent(group.groupBShare)}); ` +
           `label rate a ${percent(group.labelRateA)}, b ${percent(group.labelRateB)}`,
       );
     }
@@ -84,7 +85,8 @@ const infoCommand = defineCommand({
     );
     for (const file of summary.files) {
       out.push(
-        `file ${file.path} (${file.size} bytes, sha256 ${file.check === 'verified' ? 'verified' : `not verified${file.sha256 ? `: ${file.sha256}` : ''}`})`,
+        `file ${file.path} (${file.size} bytes, ` +
+          `sha256 ${file.check === 'verified' ? 'verified' : `not verified${file.sha256 ? `: ${file.sha256}` : ''}`})`,
       );
     }
     process.stdout.write(`${out.join('\n')}\n`);

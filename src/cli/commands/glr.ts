@@ -77,7 +77,8 @@ export const glrCommand = defineCommand({
       .option('input', {
         type: 'string',
         describe:
-          'A JSONL file, one case per line: {"family":"bernoulli","n_a":..,"s_a":..,"n_b":..,"s_b":..,"tolerance":..} ' +
+          'A JSONL file, one case per line: ' +
+          '{"family":"bernoulli","n_a":..,"s_a":..,"n_b":..,"s_b":..,"tolerance":..} ' +
           'or gaussian with sum_a, sumsq_a, sum_b, sumsq_b; prints each case with a "glr" field',
       })
       .example('$0 glr --input cases.jsonl', ''),

@@ -157,12 +157,15 @@ const benchCommand = defineCommand({
     }
     process.stdout.write(
       `MLP on ${figures.rows} x ${figures.columns} (Adult-shaped synthetic, batch 32; ${figures.kernel} kernel):\n` +
-        `  Robust-Base epoch   ${fixed(figures.robustEpochMilliseconds, 0)} ms (CPU ${fixed(figures.robustEpochCpuMilliseconds, 0)} ms; ` +
+        `  Robust-Base epoch   ${fixed(figures.robustEpochMilliseconds, 0)} ms ` +
+        `(CPU ${fixed(figures.robustEpochCpuMilliseconds, 0)} ms; ` +
         `JavaScript kernel CPU ${fixed(figures.robustEpochJavascriptCpuMilliseconds, 0)} ms)\n` +
-        `  Unstable-Base epoch ${fixed(figures.unstableEpochMilliseconds, 0)} ms (CPU ${fixed(figures.unstableEpochCpuMilliseconds, 0)} ms)\n` +
+        `  Unstable-Base epoch ${fixed(figures.unstableEpochMilliseconds, 0)} ms ` +
+        `(CPU ${fixed(figures.unstableEpochCpuMilliseconds, 0)} ms)\n` +
         `  paper A's four models on one thread (330 + 3 epochs): about ${fixed(figures.projectedPaperASeconds, 0)} s ` +
         `(CPU ${fixed(figures.projectedPaperACpuSeconds, 0)} s)\n` +
-        `Boosted trees on 16500 x 23 (CCD-shaped synthetic, 31 leaves): ${fixed(figures.treeMilliseconds, 1)} ms per tree ` +
+        `Boosted trees on 16500 x 23 (CCD-shaped synthetic, 31 leaves): ${fixed(figures.treeMilliseconds, 1)} ms ` +
+        `per tree ` +
         `(CPU ${fixed(figures.treeCpuMilliseconds, 1)} ms)\n`,
     );
   },

@@ -12,7 +12,8 @@ import { planNotes } from '../plan-notes.js';
 /** The most cells the text output lists (the counts above the table cover them all). */
 const TABLE_CELLS = 100;
 
-/** `fairaudit plan CONFIG`: the cells and task counts of an experiment, without running it; O(grid axes) however many replicates or cells. */
+/** `fairaudit plan CONFIG`: the cells and task counts of an experiment, without running it; O(grid axes) however many
+ * replicates or cells. */
 export const planCommand = defineCommand({
   command: 'plan [config]',
   describe: 'Validate an experiment config and print its cells and task counts without running it',
@@ -77,7 +78,8 @@ export const planCommand = defineCommand({
     }
     const lines = [
       `${plan.experiment} (${plan.kind}), master seed ${plan.seed}, plan ${plan.fingerprint.slice(0, 12)}`,
-      `${plan.cellCount} cells × ${plan.replicates} replicates = ${plan.tasks} replicates in ${plan.chunkCount} chunks of at most ${plan.chunkSize}`,
+      `${plan.cellCount} cells × ${plan.replicates} replicates = ${plan.tasks} replicates ` +
+        `in ${plan.chunkCount} chunks of at most ${plan.chunkSize}`,
     ];
     if (shard) lines.push(`shard ${shard.index}/${shard.count}: ${chunks} chunks, ${tasks} replicates`);
     const columns = plan.gridColumns.map((column) => column.column);

@@ -63,7 +63,8 @@ export const reproduceCommand = defineCommand({
         type: 'boolean',
         default: false,
         describe:
-          'Never download a missing dataset (also FAIRAUDIT_OFFLINE=1); by default a missing one is fetched when the network answers',
+          'Never download a missing dataset (also FAIRAUDIT_OFFLINE=1); by default a missing one is fetched when ' +
+          'the network answers',
       })
       .option('data-dir', {
         type: 'string',
@@ -83,7 +84,8 @@ export const reproduceCommand = defineCommand({
         type: 'number',
         default: 1,
         describe:
-          'Training variability: retrain every model under K model seeds (and, unless --split-seeds says otherwise, K split seeds) and judge each trained cell against its seeds',
+          'Training variability: retrain every model under K model seeds (and, unless --split-seeds says ' +
+          'otherwise, K split seeds) and judge each trained cell against its seeds',
       })
       .option('split-seeds', {
         type: 'number',

@@ -91,7 +91,9 @@ export async function benchmarkRespir(draws = 100_000, threads = 2): Promise<Res
     const seconds = Number(process.hrtime.bigint() - started) / 1e9;
     const cpu = process.cpuUsage(cpuBefore);
     return {
-      workload: `${draws} respir replicates (one audit-set draw S ⊂ C each, with 5 canaries and the vanilla adversary on the same S): N = 13,500, N_min = 5,346, n = 6,750, ε = |d_C|/2, 1 − δ = 0.8`,
+      workload:
+        `${draws} respir replicates (one audit-set draw S ⊂ C each, with 5 canaries and the vanilla ` +
+        `adversary on the same S): N = 13,500, N_min = 5,346, n = 6,750, ε = |d_C|/2, 1 − δ = 0.8`,
       harness: { draws, threads, seconds, cpuSeconds: (cpu.user + cpu.system) / 1e6, drawsPerSecond: draws / seconds },
       kernel: {
         counts: timeKernel('counts', Math.min(draws, 100_000)),

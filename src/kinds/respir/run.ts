@@ -119,7 +119,8 @@ const factColumns: readonly OutcomeColumn[] = [
     name: 'theorem1_flips',
     type: 'int32',
     description:
-      'Theorem 1 (respir) with the expected n_min: flips on C that suffice to pass with probability ≥ 1 − δ (a sufficient condition, not the fewest a provider needs); best effort when ε < γ.',
+      'Theorem 1 (respir) with the expected n_min: flips on C that suffice to pass with probability ≥ 1 − δ (a ' +
+      'sufficient condition, not the fewest a provider needs); best effort when ε < γ.',
   },
   { name: 'theorem1_best_effort', type: 'int32', description: '1 when Theorem 1 is best effort (ε − γ < 0).' },
   {
@@ -287,13 +288,18 @@ const minimalColumns: readonly OutcomeColumn[] = [
     name: 'maximum_useful_flips',
     type: 'int32',
     description:
-      "The bisection's upper end: the best effort's flips (|d_C| to zero within half the finest flip step, one group's direction). Not an upper bound on what a provider needs: where ε is below sampling noise the strongest adversary thins positives instead (exact_minimal_flips).",
+      "The bisection's upper end: the best effort's flips (|d_C| to zero within half the finest flip step, one " +
+      "group's direction). Not an upper bound on what a provider needs: where ε is below sampling noise the strongest " +
+      'adversary thins positives instead (exact_minimal_flips).',
   },
   {
     name: 'exact_minimal_flips',
     type: 'int32',
     description:
-      'The exact fewest flips on C passing with probability ≥ 1 − δ against the strongest adversary (exactMinimalFlips: hypergeometric law of S, either group, either direction); the certified upper end when the search budget ran out (exact_minimal_flips_certified 0); 0 when |d_C| ≤ ε; −1 when unreachable. The same for every replicate of a cell.',
+      'The exact fewest flips on C passing with probability ≥ 1 − δ against the strongest adversary ' +
+      '(exactMinimalFlips: hypergeometric law of S, either group, either direction); the certified upper end when the ' +
+      'search budget ran out (exact_minimal_flips_certified 0); 0 when |d_C| ≤ ε; −1 when unreachable. The same for ' +
+      'every replicate of a cell.',
   },
   {
     name: 'exact_minimal_flips_certified',

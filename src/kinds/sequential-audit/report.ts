@@ -243,7 +243,8 @@ export function sequentialAuditStatistic(quantity: string, labels: Record<string
 export const sequentialAuditReporter: KindReporter = {
   name: 'sequential-audit',
   description:
-    'Sequential GLR fairness audits: decisions, queries to termination, accuracy against the oracle, fixed-sample baseline.',
+    'Sequential GLR fairness audits: decisions, queries to termination, accuracy against the oracle, ' +
+    'fixed-sample baseline.',
   outcomeColumns: [
     'decision',
     'queries',

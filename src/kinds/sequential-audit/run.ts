@@ -48,7 +48,8 @@ const outcomeColumns: readonly OutcomeColumn[] = [
     name: 'fixed_decision',
     type: 'utf8',
     description:
-      "The fixed-sample decision on the first min(B, pool) rows of the replicate's order: their plug-in gap of the observed values against tolerance (decisions), scoreTolerance (scores) or logitTolerance (logits).",
+      "The fixed-sample decision on the first min(B, pool) rows of the replicate's order: their plug-in gap of " +
+      'the observed values against tolerance (decisions), scoreTolerance (scores) or logitTolerance (logits).',
     values: ['reject', 'accept'],
   },
   { name: 'fixed_samples', type: 'int32', description: 'Rows the fixed-sample decision used: min(B, pool size).' },
@@ -95,7 +96,8 @@ export const sequentialAuditRunner: KindRunner<SequentialAuditCellSettings, Sequ
   name: 'sequential-audit',
   module: import.meta.url,
   description:
-    "Sequential fairness audits (paper A's GLR by default; calibrated GLR, betting) on a pool file or a synthetic pool.",
+    "Sequential fairness audits (paper A's GLR by default; calibrated GLR, betting) on a pool file or a " +
+    'synthetic pool.',
   settings: sequentialAuditCellSettings,
   outcomeColumns,
   recordedSettings: ['test', 'thresholds', 'order'],

@@ -187,12 +187,15 @@ export function seedDotChart(
   const title = `${table}: each trained cell over ${seeds} seed pairs`;
   const text =
     subtitle ??
-    "Dots: seed 0 (black), varied model seeds (blue), varied split seeds (orange). Grey: their range widened by each seed's Monte Carlo tolerance. Red: published.";
+    'Dots: seed 0 (black), varied model seeds (blue), varied split seeds (orange). Grey: their range widened by ' +
+      "each seed's Monte Carlo tolerance. Red: published.";
   return {
     id,
     title,
     caption:
-      'One strip per trained cell, each with its own scale. A published value (red) inside the grey band is "within training variability"; seed 0 within its own Monte Carlo tolerance is "reproduced". Decision cells: dot size is the number of seeds giving that decision; the published decision is ringed.',
+      'One strip per trained cell, each with its own scale. A published value (red) inside the grey band is ' +
+      '"within training variability"; seed 0 within its own Monte Carlo tolerance is "reproduced". Decision cells: dot ' +
+      'size is the number of seeds giving that decision; the published decision is ringed.',
     spec: {
       $schema: vegaLiteSchema,
       title: { text: title, subtitle: text },

@@ -129,7 +129,8 @@ function meanTest(
  * value (and of true for bool outcomes), by McNemar's exact test when the replicate seeds
  * match and the score test otherwise; for each numeric outcome, the mean, by the paired
  * t-test when seeds match and Welch's otherwise. Statistics constant and equal in both
- * runs (a frequency of 0 or 1, a setting-determined mean) are left out (no variation, no test). O(replicates × outcomes).
+ * runs (a frequency of 0 or 1, a setting-determined mean) are left out (no variation, no test). O(replicates ×
+ * outcomes).
  */
 export function cellStatistics(
   base: CellSample,

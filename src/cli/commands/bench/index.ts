@@ -10,7 +10,8 @@ import { benchCompareCommand } from './compare.js';
 import { benchHistoryCommand } from './history.js';
 import { withRecording } from './record.js';
 
-/** The `fairaudit bench` subcommands (glr, runner, pir, ...; each with --record), then compare and history: one file each. */
+/** The `fairaudit bench` subcommands (glr, runner, pir, ...; each with --record), then compare and history: one file
+ * each. */
 // biome-ignore lint/suspicious/noExplicitAny: command modules differ in their argument types
 export const benchCommands: CommandModule<any, any>[] = [
   ...[
