@@ -161,7 +161,8 @@ export async function beyondTables(directory: string, summaries: readonly CellSu
     caption:
       "NOT IN THE PAPER. The calibrated GLR uses thresholds calibrated by Monte Carlo for each pool's group " +
       "sizes (decisions) or values (scores, logits) with the reproduction's calibration (500 simulated audits per " +
-      'pool: conservative); the betting test is anytime-valid (with logits, on the declared logit range of the pools). ' +
+      'pool: conservative); the betting test is anytime-valid (with logits, on the declared logit range of the ' +
+      'pools). ' +
       "See docs/error-control.md. The comparison with the published cells reads paper A's test only.",
     columns,
     rows: PAPER_A_BASE_POOLS.map((pool) => {

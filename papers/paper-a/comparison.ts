@@ -191,7 +191,8 @@ function explainRows(
     if (reasons.length === 0) {
       reasons.push(
         'No known cause: the pool matches the published gap, so this is Monte Carlo error at 20 replicates or a ' +
-          'difference in the audited scores/decisions beyond the gap (for example the group composition of the sampled ' +
+          'difference in the audited scores/decisions beyond the gap (for example the group composition of the ' +
+          'sampled ' +
           'positives).',
       );
     }

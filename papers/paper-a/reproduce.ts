@@ -198,7 +198,8 @@ function planPaperA(options: PaperAOptions): PaperAPlan {
   return { out, runs, overrides, progress: options.onProgress ?? (() => {}) };
 }
 
-/** Stage 2: each dataset's pools: its trained models' when the data allows, else the calibrated ones with the reason. */
+/** Stage 2: each dataset's pools: its trained models' when the data allows, else the calibrated ones with the reason.
+ * */
 async function makePools(plan: PaperAPlan, options: PaperAOptions): Promise<SourcedPool[]> {
   const provider =
     options.trainedPools ??
@@ -372,7 +373,8 @@ async function runAudits(plan: PaperAPlan, written: WrittenPools, options: Paper
   return { runs, comparisonRows };
 }
 
-/** Stage 3b (beyond the paper, before the main report that shows it): Tables 2 and 3's audits with the error-controlled tests. */
+/** Stage 3b (beyond the paper, before the main report that shows it): Tables 2 and 3's audits with the error-controlled
+ * tests. */
 async function runBeyond(plan: PaperAPlan, written: WrittenPools, options: PaperAOptions): Promise<PaperARun> {
   const main = plan.runs.find((run) => run.key === 'main') as PaperAPlan['runs'][number];
   const input = {

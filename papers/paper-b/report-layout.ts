@@ -177,7 +177,8 @@ function paperBParts(record: PaperBFolderRecord): PaperBParts {
         tables.push(exactMinimumTable([...record.exactMinimum, ...notComputed], paperBTable3Options));
         notices.push(
           'Table 3 counts flips that suffice (Theorems 1-4); "Table 3 with the exact minimum" gives the fewest a ' +
-            'provider needs on our candidate sets, so its detection gain over the vanilla audit is smaller. Rows whose ε is ' +
+            'provider needs on our candidate sets, so its detection gain over the vanilla audit is smaller. Rows ' +
+            'whose ε is ' +
             'below sampling noise are flagged; HateDay is not computed (its group rates are unknown here).',
         );
       }

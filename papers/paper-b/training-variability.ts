@@ -166,7 +166,8 @@ export function paperBVariabilityParts(
       'paper-b-table-2-variability',
       `Table 2 over ${pairs} seed pairs: our boosted trees retrained under varied model seeds and split seeds`,
       `Each published cell of our six settings over ${seeds}. "reproduced": seed 0 within the printed rounding; ` +
-        `"within training variability": the published value inside the seeds' range widened by the rounding; "outside ` +
+        `"within training variability": the published value inside the seeds' range widened by the rounding; ` +
+        `"outside ` +
         `training variability": outside it.`,
     ),
     variabilityTable(
@@ -174,7 +175,8 @@ export function paperBVariabilityParts(
       'paper-b-table-3-variability',
       `Table 3 from our models over ${pairs} seed pairs, against Table 3 computed from the published Table 2`,
       'Paper B prints Table 3 as an image, so the reference column is our analytic Table 3 from the published ' +
-        "Table 2 (ε = |d_C|/2, 1 − δ = 0.8, q = 0.8). Each seed pair's Table 3 is computed the same way from that pair's " +
+        "Table 2 (ε = |d_C|/2, 1 − δ = 0.8, q = 0.8). Each seed pair's Table 3 is computed the same way from " +
+        "that pair's " +
         'own Table 2.',
     ),
   ];

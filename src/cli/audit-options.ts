@@ -87,7 +87,8 @@ export function addAuditOptions<T>(yargs: Argv<T>, properties: SchemaProperties)
       type: 'string',
       describe:
         'Instead of --pool, a generated pool: JSON ' +
-        '{"size","groupShare","labelRate":[a,b],"decisionRate":[a,b],"logitScale"?,"seed"?} (src/data/synthetic-pool.ts)',
+        '{"size","groupShare","labelRate":[a,b],"decisionRate":[a,b],"logitScale"?,"seed"?} ' +
+        '(src/data/synthetic-pool.ts)',
     })
     .option('threads', { ...threadsOption, describe: 'Worker threads for a calibration (default: one per core)' });
 }

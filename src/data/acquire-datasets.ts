@@ -127,7 +127,8 @@ export async function acquireDatasets(names: readonly string[], options: Acquire
   return { present, fetched, unavailable, network: 'reachable' };
 }
 
-/** oneLine(message) is fetchDataset's message (a line per URL tried, then the advice to use a mirror) as one line, without the advice. */
+/** oneLine(message) is fetchDataset's message (a line per URL tried, then the advice to use a mirror) as one line,
+ * without the advice. */
 function oneLine(message: string): string {
   const lines = message.split('\n').map((line) => line.trim());
   return lines.filter((line) => line !== '' && !line.startsWith('Alternatively')).join(' ');

@@ -185,7 +185,8 @@ export async function fetchDataset(name: string, options: FetchOptions = {}): Pr
       } catch (error) {
         const cause = (error as { cause?: { message?: string } }).cause?.message;
         const message = (error as Error).message;
-        const named = message.startsWith(`${url}:`) ? message : `${url}: ${message}`; // an HTTP or checksum error names the URL already
+        const named = message.startsWith(`${url}:`) ? message : `${url}: ${message}`; // an HTTP or checksum error names
+        // the URL already
         failures.push(`  ${named}${cause ? ` (${cause})` : ''}`);
       }
     }

@@ -56,7 +56,8 @@ function batchFile(folder: string, firstChunk: number): string {
   return path;
 }
 
-/** The checksum of a chunk entry: SHA-256 of the plan fingerprint, the chunk index and length (uint32 LE each) and the payload. */
+/** The checksum of a chunk entry: SHA-256 of the plan fingerprint, the chunk index and length (uint32 LE each) and the
+ * payload. */
 function entryChecksum(fingerprint: string, index: number, payload: Uint8Array): Buffer {
   const numbers = Buffer.alloc(8);
   numbers.writeUInt32LE(index, 0);
@@ -295,7 +296,8 @@ export class Checkpoints {
     return { done, rows, problems, planProblem };
   }
 
-  /** Why a chunk whose checksum holds is still not this plan's (another shard, other rows, other seeds or values), or null. */
+  /** Why a chunk whose checksum holds is still not this plan's (another shard, other rows, other seeds or values), or
+   * null. */
   private chunkProblem(entry: Entry, path: string): string | null {
     if (!(entry.index < this.plan.chunkCount) || !shardHasChunk(this.shard, entry.index)) {
       return `a chunk this plan${this.shard ? ` and shard ${this.shard.index}/${this.shard.count}` : ''} does not have`;
@@ -369,7 +371,8 @@ export class Checkpoints {
       if (name.endsWith('.tmp')) rmSync(join(this.folder, name), { force: true });
   }
 
-  /** Records completed chunks atomically in one file: their payload bytes as the workers sent them, with checksums. O(bytes). */
+  /** Records completed chunks atomically in one file: their payload bytes as the workers sent them, with checksums.
+   * O(bytes). */
   save(completed: readonly CompletedChunk[]): void {
     if (completed.length === 0) return;
     this.write(completed.map(({ chunk, payload }) => ({ index: chunk.index, payload })));

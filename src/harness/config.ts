@@ -185,7 +185,8 @@ export function parseOverride(text: string): Override {
   return { path, value, flag };
 }
 
-/** Sets a key path in plain data (its keys were checked by assertKeyPathSafe), making mappings without prototypes on the way. */
+/** Sets a key path in plain data (its keys were checked by assertKeyPathSafe), making mappings without prototypes on
+ * the way. */
 function setIn(target: Record<string, unknown>, path: readonly string[], value: unknown): void {
   let current = target;
   for (let i = 0; i < path.length - 1; i++) {
@@ -341,7 +342,8 @@ export function readConfigObject(file: string): Record<string, unknown> {
  * @param options baseDirectory: where the config's relative paths start, when not the file's folder
  * @returns the validated experiment config
  * @example
- * const config = configFromObject({ experiment: 'coins', kind: 'coin', seed: 1, replicates: 100, settings: {} }, 'coins.yaml');
+ * const config = configFromObject({ experiment: 'coins', kind: 'coin', seed: 1, replicates: 100, settings: {} },
+ * 'coins.yaml');
  */
 export function configFromObject(
   raw: Record<string, unknown>,
@@ -407,7 +409,9 @@ function kindOf(name: string, locator: Locator): KindRunner {
   throw locator.error(
     ['kind'],
     `one of the ` +
-      `kinds ${names.map((n) => JSON.stringify(n)).join(', ')}${hint ? ` (did you mean ${JSON.stringify(hint)}?)` : ''}`,
+      `kinds ${names.map((n) => JSON.stringify(n)).join(', ')}${
+        hint ? ` (did you ` + `mean ${JSON.stringify(hint)}?)` : ''
+      }`,
     describeFound(name),
   );
 }

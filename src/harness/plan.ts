@@ -300,7 +300,8 @@ export function buildPlan(config: ExperimentConfig, kind: KindRunner): Plan {
   };
 }
 
-/** planChunks(cells, replicates, chunkSize): runs of at most chunkSize consecutive replicates of one cell, cells in order. O(chunks). */
+/** planChunks(cells, replicates, chunkSize): runs of at most chunkSize consecutive replicates of one cell, cells in
+ * order. O(chunks). */
 export function planChunks(cells: number, replicates: number, chunkSize: number): PlanChunk[] {
   const chunks: PlanChunk[] = [];
   for (let cell = 0; cell < cells; cell++) {
@@ -337,13 +338,15 @@ export function shardHasChunk(shard: Shard | null | undefined, index: number): b
   return !shard || index % shard.count === shard.index - 1;
 }
 
-/** shardChunks(plan, shard) yields the chunks of a shard (all without one) in plan order, made on demand. O(1) memory. */
+/** shardChunks(plan, shard) yields the chunks of a shard (all without one) in plan order, made on demand. O(1) memory.
+ * */
 export function* shardChunks(plan: PlanShape, shard: Shard | null | undefined): Generator<PlanChunk> {
   const step = shard ? shard.count : 1;
   for (let index = shard ? shard.index - 1 : 0; index < plan.chunkCount; index += step) yield plan.chunkAt(index);
 }
 
-/** The chunks of a shard (all chunks when shard is undefined), in plan order, as an array: O(chunks); shardChunks streams them. */
+/** The chunks of a shard (all chunks when shard is undefined), in plan order, as an array: O(chunks); shardChunks
+ * streams them. */
 export function chunksOfShard(plan: Plan, shard: Shard | null | undefined): PlanChunk[] {
   return [...shardChunks(plan, shard)];
 }

@@ -246,7 +246,8 @@ export async function openResults(folder: string, options: { plan?: boolean } = 
   if (sha256 !== artifact.sha256) {
     throw new InputError(
       `${resultsFile}: expected the SHA-256 ${runFile} records ` +
-        `(${describeFound(artifact.sha256.slice(0, 16))}…), found ${sha256.slice(0, 16)}… (changed or damaged after the ` +
+        `(${describeFound(artifact.sha256.slice(0, 16))}…), found ${sha256.slice(0, 16)}… (changed or damaged ` +
+        `after the ` +
         `run; run the experiment again)`,
     );
   }

@@ -178,11 +178,13 @@ async function alreadyComplete(run: RunPlan, options: RunOptions, notices: strin
     if (options.repair) return null;
     throw new InputError(
       `${resultsFile}: expected the SHA-256 ${runFile} records ` +
-        `(${describeFound(recorded.sha256.slice(0, 16))}…), found ${sha256.slice(0, 16)}… (changed or damaged since the ` +
+        `(${describeFound(recorded.sha256.slice(0, 16))}…), found ${sha256.slice(0, 16)}… (changed or damaged ` +
+        `since the ` +
         `run); run with --resume --repair to compute it again`,
     );
   }
-  new Checkpoints(outDirectory, run.plan, run.shard, run.kind.outcomeColumns).clear(); // left behind if the run was killed after writing run.json
+  new Checkpoints(outDirectory, run.plan, run.shard, run.kind.outcomeColumns).clear(); // left behind if the run was
+  // killed after writing run.json
   return {
     ...run.written,
     resumedChunks: run.chunks,
@@ -222,7 +224,8 @@ function resumeCheckpoints(checkpoints: Checkpoints, options: RunOptions): Resum
   if (state.problems.length > 0) {
     throw new InputError(
       `--resume: expected checkpoints of this plan, found ${state.problems.length} damaged or ` +
-        `foreign: ${describeProblems(state.problems)}; run with --resume --repair to recompute exactly those chunks, or ` +
+        `foreign: ${describeProblems(state.problems)}; run with --resume --repair to recompute exactly those ` +
+        `chunks, or ` +
         `without --resume to start over`,
     );
   }

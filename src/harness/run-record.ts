@@ -239,7 +239,8 @@ export function readRunRecord(folder: string): RunRecord {
   if (record.format === 'fairaudit-run/1') {
     throw new InputError(
       `${path}: expected a run.json that records the checksums of its results (format ${RUN_RECORD_FORMAT}), ` +
-        `found format fairaudit-run/1, written before fairaudit checked its results; run the experiment again to trust ` +
+        `found format fairaudit-run/1, written before fairaudit checked its results; run the experiment again to ` +
+        `trust ` +
         `these results`,
     );
   }

@@ -95,7 +95,8 @@ function numericVerdict(
     verdict: 'outside training variability',
     reason:
       `published ${format(published)} lies ${side} the ${finite.length} seeds' ` +
-      `range ${format(low)}–${format(high)} (values widened by each seed's Monte Carlo tolerance) by ${format(distance)}`,
+      `range ${format(low)}–${format(high)} (values widened by each seed's Monte Carlo tolerance) ` +
+      `by ${format(distance)}`,
   };
 }
 
@@ -247,7 +248,8 @@ export const VARIABILITY_COLUMNS: readonly SummaryColumn[] = [
   },
 ];
 
-/** variabilityRecord(cell) is a cell's VARIABILITY_COLUMNS (empty for labels' numeric columns and vice versa). O(labels). */
+/** variabilityRecord(cell) is a cell's VARIABILITY_COLUMNS (empty for labels' numeric columns and vice versa).
+ * O(labels). */
 export function variabilityRecord(cell: CellVariability | undefined): Record<string, SummaryValue> {
   const spread = cell?.spread ?? null;
   return {

@@ -182,7 +182,8 @@ export class ArrowFileWriter {
     this.descriptor = this.refused(() => openSync(this.temporary, 'wx'));
   }
 
-  /** Runs a file operation; a write the file system refuses (no space, no permission) is an InputError naming the path. */
+  /** Runs a file operation; a write the file system refuses (no space, no permission) is an InputError naming the path.
+   * */
   private refused<T>(operation: () => T): T {
     try {
       return operation();

@@ -104,7 +104,8 @@ describe('fairaudit audit: verdicts in words and exit codes', () => {
   );
 });
 
-/** A pool as a user has it: sex (Male/Female), y_true, y_pred, proba; Female rows decided 1 at rate 0.3, Male at 0.6. */
+/** A pool as a user has it: sex (Male/Female), y_true, y_pred, proba; Female rows decided 1 at rate 0.3, Male at 0.6.
+ * */
 function userPoolCsv(): string {
   const random = createRandom('user-pool');
   const lines = ['sex,y_true,y_pred,proba'];

@@ -86,7 +86,8 @@ if (!cluster.available) {
     );
 
     it('submit-slurm.sh configs/quickstart.yaml 2 with task 1 requeued mid-run (scontrol requeue): it resumes ' +
-      'from its checkpoints, the merge job runs, and the merged results.arrow equals a local run byte for byte', async () => {
+      'from its checkpoints, the merge job runs, and the merged results.arrow equals a local run byte for ' +
+      'byte', async () => {
       const folder = temporaryFolder('fairaudit-slurm-');
       // 12 cells × 1000 replicates in chunks of 50: 120 chunks, 60 per shard, seconds of work per task.
       const long = ['--set', 'replicates=1000', '--set', 'chunkSize=50'];

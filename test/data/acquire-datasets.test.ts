@@ -155,7 +155,8 @@ describe('acquireDatasets(names, options) against local servers', () => {
       expect(result.unavailable).toHaveLength(1);
       expect(result.unavailable[0].reason).toBe(
         `could not download adult.test of dataset "adult": ${base}/corrupt.test: expected ` +
-          `sha256 ${sha256OfText(fixture.test)} (the manifest's checksum of adult.test), found "${sha256OfText(corrupt)}"`,
+          `sha256 ${sha256OfText(fixture.test)} (the manifest's checksum of adult.test), found ` +
+          `"${sha256OfText(corrupt)}"`,
       );
       expect(readdirSync(join(where.downloadsDirectory, 'adult'))).toEqual(['adult.data']); // no adult.test, no .part
       await expect(loadDataset('adult', where)).rejects.toThrow(InputError);

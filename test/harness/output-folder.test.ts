@@ -254,7 +254,8 @@ describe('fairaudit report of a folder a run holds', () => {
   });
 });
 
-/** Makes a folder immutable (chattr +i: even root cannot write in it) for the test, or returns false where chattr cannot. */
+/** Makes a folder immutable (chattr +i: even root cannot write in it) for the test, or returns false where chattr
+ * cannot. */
 function makeImmutable(folder: string, immutable: boolean): boolean {
   return spawnSync('chattr', [immutable ? '+i' : '-i', folder]).status === 0;
 }

@@ -52,7 +52,8 @@ describe('fairaudit run --shard 1/2 --resume preempted (SIGTERM, SIGINT) and req
     expect(saved).toBeGreaterThanOrEqual(3);
     expect(result.stderr).toContain(
       `fairaudit: interrupted by SIGTERM: ${saved * 25} of 4000 replicates are saved ` +
-        `in ${join(out, '.checkpoints')} and the folder's lock is released; continue with: fairaudit run ${file} --shard ` +
+        `in ${join(out, '.checkpoints')} and the folder's lock is released; continue with: fairaudit ` +
+        `run ${file} --shard ` +
         `1/2 --threads 1 --out ${out} --resume --quiet\n`,
     );
     expect(existsSync(join(out, LOCK_FILE_NAME))).toBe(false);

@@ -99,7 +99,8 @@ describe('fairaudit run CONFIG --resume after kill -9', () => {
   });
 });
 
-/** A killed run's checkpoints for `small` (chunks 0..7 of 12 saved, two chunks a file), and the folder of an uninterrupted run. */
+/** A killed run's checkpoints for `small` (chunks 0..7 of 12 saved, two chunks a file), and the folder of an
+ * uninterrupted run. */
 async function killedRun(small: string) {
   const folder = temporaryFolder();
   const file = writeText(folder, 'resume.yaml', small);
@@ -146,7 +147,8 @@ describe('fairaudit run CONFIG --resume: checked checkpoints', () => {
       expect(refused.code).toBe(2);
       expect(refused.stderr).toBe(
         `fairaudit: --resume: expected checkpoints of this plan, found 1 damaged or foreign: ${damaged}: chunk 5: ` +
-          `bytes that do not match their SHA-256 (the file is damaged); run with --resume --repair to recompute exactly ` +
+          `bytes that do not match their SHA-256 (the file is damaged); run with --resume --repair to recompute ` +
+          `exactly ` +
           `those chunks, or without --resume to start over\n`,
       );
       expect(snapshot()).toEqual(before);
@@ -201,7 +203,8 @@ describe('fairaudit run CONFIG --resume: checked checkpoints', () => {
       expect(refused.code).toBe(2);
       expect(refused.stderr).toBe(
         `fairaudit: ${checkpoints.planFile}: expected the checkpoint plan of this run, found unreadable JSON (the ` +
-          `file is damaged); run with --resume --repair to check every chunk against this plan and rewrite it, or without ` +
+          `file is damaged); run with --resume --repair to check every chunk against this plan and rewrite it, ` +
+          `or without ` +
           `--resume to start over\n`,
       );
       const repaired = await runCliInProcess(['run', file, '--out', out, '--resume', '--repair']);

@@ -229,7 +229,8 @@ describe('runExperiment(config) with a pool file', () => {
         seed: '9',
       });
       writePoolFile(join(folder, 'pool.arrow'), { ...pool, score: null, logit: null });
-      // The good pool's 20 chunks of 2 replicates each are queued on both workers; the bad pool is checked by one of them.
+      // The good pool's 20 chunks of 2 replicates each are queued on both workers; the bad pool is checked by one of
+      // them.
       const config = parseConfig(
         `experiment: one-bad
 kind: sequential-audit

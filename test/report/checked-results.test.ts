@@ -39,7 +39,8 @@ function rewriteConsistently(folder: string, change: (data: Record<string, unkno
   writeFileSync(join(folder, 'run.json'), JSON.stringify(record));
 }
 
-/** report, compare and merge of the damaged folder: each exit 2 with `message`, under ~400 characters, nothing changed. */
+/** report, compare and merge of the damaged folder: each exit 2 with `message`, under ~400 characters, nothing changed.
+ * */
 async function refusedEverywhere(run: { folder: string; out: string }, damaged: string, message: RegExp) {
   const before = folderSnapshot(run.folder);
   const commands = [

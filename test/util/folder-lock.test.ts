@@ -59,7 +59,8 @@ describe('acquireFolderLock(folder, fingerprint, command, processes)', () => {
     expect(() => acquireFolderLock(folder, 'b'.repeat(64), 'fairaudit run b.yaml', processes(200, alive))).toThrow(
       new InputError(
         `${folder}: expected an output folder no other run is using, found it locked by fairaudit run a.yaml ` +
-          `(pid 100 on node-1, since 2026-12-01T10:00:00.000Z, plan aaaaaaaaaaaa); wait for that run to finish, or use ` +
+          `(pid 100 on node-1, since 2026-12-01T10:00:00.000Z, plan aaaaaaaaaaaa); wait for that run to finish, ` +
+          `or use ` +
           `another --out`,
       ),
     );
@@ -105,7 +106,8 @@ describe('acquireFolderLock(folder, fingerprint, command, processes)', () => {
       acquireFolderLock(folder, FINGERPRINT, 'fairaudit run a.yaml', processes(200, { 200: 1 }, 'node-1')),
     ).toThrow(
       `locked by fairaudit run a.yaml (pid 100 on node-2, since 2026-12-01T10:00:00.000Z, plan aaaaaaaaaaaa); ` +
-        `wait for that run to finish, or use another --out (if that run is dead, delete ${join(folder, LOCK_FILE_NAME)})`,
+        `wait for that run to finish, or use another --out (if that run is dead, ` +
+        `delete ${join(folder, LOCK_FILE_NAME)})`,
     );
   });
 

@@ -47,7 +47,8 @@ export function errorControlConfig(
       kind: 'operating-characteristic',
       description:
         'Error control beyond paper A: false violations on compliant gaps, false compliance at the tolerance and ' +
-        "at the pools' own gaps, and queries, for paper A's GLR, the calibrated GLR and the betting test on paper A's pools.",
+        "at the pools' own gaps, and queries, for paper A's GLR, the calibrated GLR and the betting test on " +
+        "paper A's pools.",
       seed: 'error-control',
       replicates: ERROR_CONTROL_REPLICATES,
       chunkSize: 25,

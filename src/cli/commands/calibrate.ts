@@ -48,7 +48,8 @@ function interval(values: readonly [number | null, number | null]): string {
   return `[${values.map((value) => (value === null ? 'beyond the grid' : Number(value.toFixed(4)))).join(', ')}]`;
 }
 
-/** The calibration as text: the setting, the thresholds with their Monte Carlo uncertainty, the certificate and the price. */
+/** The calibration as text: the setting, the thresholds with their Monte Carlo uncertainty, the certificate and the
+ * price. */
 function calibrationText(record: CalibrationRecord, file: string, cached: boolean, seconds: number): string {
   const s = record.setting;
   const lines = [
@@ -66,7 +67,8 @@ function calibrationText(record: CalibrationRecord, file: string, cached: boolea
   if (record.worstReject)
     lines.push(
       `    worst ` +
-        `P(reject) ${record.worstReject.rate.toFixed(4)} (bound ${record.worstReject.upperBound.toFixed(4)} <= alpha) ` +
+        `P(reject) ${record.worstReject.rate.toFixed(4)} (bound ${record.worstReject.upperBound.toFixed(4)} <= ` +
+        `alpha) ` +
         `at ${record.worstReject.cell}`,
     );
   if (record.worstAccept)

@@ -90,7 +90,8 @@ export const runCommand = defineCommand({
     const resumed = summary.resumedChunks > 0 ? `, ${summary.resumedChunks} chunks resumed from checkpoints` : '';
     process.stdout.write(
       `wrote ${summary.resultsFile} (${summary.rows} replicates, ${summary.cells} cells) and run.json ` +
-        `in ${summary.wallSeconds.toFixed(2)} s with ${summary.threads} thread${summary.threads === 1 ? '' : 's'}${resumed}\n`,
+        `in ${summary.wallSeconds.toFixed(2)} s ` +
+        `with ${summary.threads} thread${summary.threads === 1 ? '' : 's'}${resumed}\n`,
     );
   },
 });

@@ -28,7 +28,8 @@ export const operatingCharacteristicSettings = schema.object(
       schema.number({
         description:
           'The true signed gap (group b minus group a) the pool is moved to before it is audited: the ' +
-          'hard-decision gap for decision access (or move re-decide), the mean score or logit gap for score and logit ' +
+          'hard-decision gap for decision access (or move re-decide), the mean score or logit gap for score and ' +
+          'logit ' +
           'access; absent (null in a grid): the pool as it is. Vary it in the grid over both sides of the tolerance.',
       }),
     ),
@@ -36,7 +37,8 @@ export const operatingCharacteristicSettings = schema.object(
       default: 'absolute',
       description:
         'absolute: gap is the signed gap itself; tolerance: gap is a multiple of the tolerance of the gap it ' +
-        "moves (δ for re-decide, scoreTolerance or logitTolerance for shift), on the side of the pool's own gap (0: gap " +
+        "moves (δ for re-decide, scoreTolerance or logitTolerance for shift), on the side of the pool's own gap " +
+        '(0: gap ' +
         '0; 1: exactly the tolerance).',
     }),
     move: schema.optional(
@@ -44,8 +46,10 @@ export const operatingCharacteristicSettings = schema.object(
         description:
           'How the gap is moved (src/audit/move-gap.ts): re-decide (default for decision access) flips the ' +
           'decisions of rows of group b, keeping group sizes, labels and group a; shift (default for score and logit ' +
-          "access) adds one constant to group b's scores or logits, keeping their spread and every decision. Where every " +
-          'score is exactly 0 or 1 and equal to its decision (a hard classifier), score access re-decides by default, in ' +
+          "access) adds one constant to group b's scores or logits, keeping their spread and every decision. " +
+          'Where every ' +
+          'score is exactly 0 or 1 and equal to its decision (a hard classifier), score access re-decides by ' +
+          'default, in ' +
           'units of the score tolerance: such scores cannot be shifted.',
       }),
     ),

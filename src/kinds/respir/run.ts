@@ -289,7 +289,8 @@ const minimalColumns: readonly OutcomeColumn[] = [
     type: 'int32',
     description:
       "The bisection's upper end: the best effort's flips (|d_C| to zero within half the finest flip step, one " +
-      "group's direction). Not an upper bound on what a provider needs: where ε is below sampling noise the strongest " +
+      "group's direction). Not an upper bound on what a provider needs: where ε is below sampling noise the " +
+      'strongest ' +
       'adversary thins positives instead (exact_minimal_flips).',
   },
   {
@@ -297,7 +298,8 @@ const minimalColumns: readonly OutcomeColumn[] = [
     type: 'int32',
     description:
       'The exact fewest flips on C passing with probability ≥ 1 − δ against the strongest adversary ' +
-      '(exactMinimalFlips: hypergeometric law of S, either group, either direction); the certified upper end when the ' +
+      '(exactMinimalFlips: hypergeometric law of S, either group, either direction); the certified upper end ' +
+      'when the ' +
       'search budget ran out (exact_minimal_flips_certified 0); 0 when |d_C| ≤ ε; −1 when unreachable. The same for ' +
       'every replicate of a cell.',
   },

@@ -116,7 +116,8 @@ function sweptCharts(context: ChartContext, swept: string): ChartSpec[] {
   return charts;
 }
 
-/** Bars per category: mean queries (±1 std, paper A Figure 1) and the accuracy of the sequential and fixed-sample tests. */
+/** Bars per category: mean queries (±1 std, paper A Figure 1) and the accuracy of the sequential and fixed-sample
+ * tests. */
 function categoryCharts(context: ChartContext): ChartSpec[] {
   const { summaries, layout, panelOf, seriesTitle, panelTitle, n, experiment } = context;
   const charts: ChartSpec[] = [];

@@ -145,7 +145,8 @@ describe('runExperiment(config) of operating-characteristic cells', () => {
       await runExperiment(config, { outDirectory: out, threads: 1 });
       const results = rows(out);
       const at = (gap: number) => results.filter((row) => row.gap === gap);
-      // A shift on the logit scale cannot move 0s and 1s; re-deciding b's rows does: 16 rows (0.04 x 400) per tolerance.
+      // A shift on the logit scale cannot move 0s and 1s; re-deciding b's rows does: 16 rows (0.04 x 400) per
+      // tolerance.
       expect(
         at(0).every(
           (row) => Math.abs(row.true_gap as number) < 1e-12 && row.truth === 'compliant' && row.changed_rows === 80,

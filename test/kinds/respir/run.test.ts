@@ -53,7 +53,8 @@ describe('respirRunner.prepare(settings, origin) and runReplicate(context, setti
       const row = respirRunner.runReplicate(context, cell, createRandom('r'));
       for (const column of respirRunner.outcomeColumns) expect(row[column.name], column.name).toBeDefined();
       // C: N₁ = 200 at rate 0.75, N₀ = 1800 at rate 0.2: d_C = 0.55; ε = 0.5; E[n_min] = 40, γ = 0.468
-      // Theorem 1: ⌈(0.55 − 0.5 + 0.468)·200⌉ = ⌈103.6⌉ = 104 (python3: math.ceil((0.05+math.sqrt(2*math.log(80)/40))*200))
+      // Theorem 1: ⌈(0.55 − 0.5 + 0.468)·200⌉ = ⌈103.6⌉ = 104 (python3:
+      // math.ceil((0.05+math.sqrt(2*math.log(80)/40))*200))
       expect(row.theorem1_flips).toBe(104);
       expect(row.candidate_gap).toBeCloseTo(0.55, 12);
       expect(row.flips).toBe(104);

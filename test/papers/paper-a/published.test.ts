@@ -56,7 +56,8 @@ describe('papers/paper-a/published.json', () => {
   });
 
   it('holds the numbers the prose of §5 quotes (read column by column from the flattened tables)', () => {
-    // §5.2: "on Robust-Base, the mean sample requirement drops from 2349 under decision-only access to 708 under logit access"
+    // §5.2: "on Robust-Base, the mean sample requirement drops from 2349 under decision-only access to 708 under logit
+    // access"
     expect(find('paper-a/table2/acs/robust-base/decision/queries').value).toBe(2349);
     expect(find('paper-a/table2/acs/robust-base/logit/queries').value).toBe(708);
     // §5.2: Unstable-Base "decreases from 2412 to 691"; Adult "191 ... 94 ... 77" and "215, 114, and 75".

@@ -120,7 +120,8 @@ describe('table3Variability(record)', () => {
           { splitSeed: 's', modelSeed: 'm/1', axis: 'model', rows: [characteristicsOfModel(model(setting, 3))] },
         ],
       });
-      expect(cells.length).toBe(3 + 2 * 4); // ε, vanilla and respir flips, detection at k = 5, 10, 20, 50 for each audit
+      expect(cells.length).toBe(3 + 2 * 4); // ε, vanilla and respir flips, detection at k = 5, 10, 20, 50 for each
+      // audit
       expect(cells.every((cell) => cell.verdict === 'reproduced')).toBe(true);
       const respir = cells.find((cell) => cell.id === 'paper-b/table3/compas/race/respir-flips');
       expect(respir?.values.map((seed) => seed.value)[0]).toBe(respir?.published);

@@ -71,7 +71,8 @@ export const benchCalibrateCommand: CommandModule<object, BenchCalibrateArgument
           `α 0.05, β 0.2, ${args.paths} simulated audits per pool, ${args.threads} threads`,
         `  ${(figures.wallSeconds).toFixed(1)} s wall (bar: < 120 s on 2 ` +
           `threads), ${figures.cpuSeconds.toFixed(1)} s CPU; ${figures.audits} simulated ` +
-          `audits: ${figures.auditsPerSecond.toFixed(0)} audits/s (${figures.auditsPerCpuSecond.toFixed(0)} per CPU second)`,
+          `audits: ${figures.auditsPerSecond.toFixed(0)} audits/s (${figures.auditsPerCpuSecond.toFixed(0)} per ` +
+          `CPU second)`,
         `  thresholds ${figures.upper.toFixed(2)}, ${figures.lower.toFixed(2)}${
           figures.certified ? ' (certified)' : ' (NOT ' + 'certified)'
         }`,

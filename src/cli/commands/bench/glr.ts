@@ -56,7 +56,8 @@ export const benchGlrCommand: CommandModule<object, BenchGlrArguments> = {
       createRandom('bench-glr-gaussian'),
       clocks,
     );
-    // The betting test on the Bernoulli workload (same stream seed): its cost per query beside the GLR's (bar: at most 3x).
+    // The betting test on the Bernoulli workload (same stream seed): its cost per query beside the GLR's (bar: at most
+    // 3x).
     const betting = measureTestThroughput(
       'betting',
       argv.updates,

@@ -35,7 +35,8 @@ export const benchPaperACommand: CommandModule<object, BenchPaperAArguments> = {
           `cells: ${figures.prepareSeconds.toFixed(2)} s`,
         `audits: ${figures.audits} in ${figures.auditSeconds.toFixed(2)} s ` +
           `(${figures.auditCpuSeconds.toFixed(2)} CPU ` +
-          `s), ${figures.queries} queries, ${(figures.queriesPerSecond / 1e6).toFixed(2)} M queries/s (bar: < 2 s for 20 ` +
+          `s), ${figures.queries} queries, ${(figures.queriesPerSecond / 1e6).toFixed(2)} M queries/s (bar: < 2 ` +
+          `s for 20 ` +
           `replicates per cell)`,
         'Figures from a shared machine are provisional.',
         '',
