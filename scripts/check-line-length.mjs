@@ -1,7 +1,8 @@
 #!/usr/bin/env node
 // Line-length check of `make lint`: a line of source longer than 120 characters (code points) fails,
-// in every folder but those still being shortened (PENDING), whose counts are printed so the list can
-// shrink. The generated WebAssembly kernel texts are excluded. Usage: node scripts/check-line-length.mjs
+// except in the folders still being shortened (PENDING: counted and printed, not failing) and up to the
+// few lines a folder still holds (ALLOWED: a count that may only go down; lower it when you shorten one).
+// The generated WebAssembly kernel texts are excluded. Usage: node scripts/check-line-length.mjs
 import { readdirSync, readFileSync } from 'node:fs';
 import { join, relative, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -26,6 +27,23 @@ const PENDING = [
   'test/models',
 ];
 
+/** Lines over the limit a folder may still hold (long strings and shell/Python lines not yet split). */
+const ALLOWED = new Map([
+  ['papers', 10],
+  ['scripts', 24],
+  ['src/cli', 15],
+  ['src/report', 13],
+  ['src/util', 1],
+  ['test/cli', 7],
+  ['test/data', 1],
+  ['test/fixtures', 2],
+  ['test/harness', 10],
+  ['test/kinds', 1],
+  ['test/papers', 2],
+  ['test/report', 9],
+  ['test/util', 3],
+]);
+
 function filesUnder(folder) {
   const out = [];
   for (const entry of readdirSync(folder, { withFileTypes: true })) {
@@ -46,7 +64,7 @@ function folderOf(path) {
 }
 
 const counts = new Map();
-const failures = [];
+const long = [];
 for (const top of CHECKED) {
   for (const file of filesUnder(join(ROOT, top))) {
     const path = relative(ROOT, file).split(sep).join('/');
@@ -57,14 +75,19 @@ for (const top of CHECKED) {
       if (length <= MAX_LENGTH) return;
       const folder = folderOf(path);
       counts.set(folder, (counts.get(folder) ?? 0) + 1);
-      if (!PENDING.includes(folder)) failures.push(`${path}:${index + 1}: ${length} characters`);
+      if (!PENDING.includes(folder)) long.push({ folder, where: `${path}:${index + 1}: ${length} characters` });
     });
   }
 }
 
+const failures = [];
 for (const [folder, count] of [...counts].sort(([a], [b]) => a.localeCompare(b))) {
-  const note = PENDING.includes(folder) ? ' (pending: reported, not failing)' : '';
+  const allowed = ALLOWED.get(folder) ?? 0;
+  const note = PENDING.includes(folder) ? ' (pending: reported, not failing)' : ` (at most ${allowed} allowed)`;
   console.log(`line length: ${folder}: ${count} lines over ${MAX_LENGTH} characters${note}`);
+  if (!PENDING.includes(folder) && count > allowed) {
+    failures.push(...long.filter((entry) => entry.folder === folder).map((entry) => entry.where));
+  }
 }
 if (failures.length > 0) {
   console.error(failures.join('\n'));
