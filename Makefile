@@ -17,6 +17,7 @@ typecheck: node_modules/.package-lock.json
 lint: node_modules/.package-lock.json
 	npx biome lint --error-on-warnings src test papers
 	npx biome format src test papers
+	node scripts/check-line-length.mjs
 
 unit: build
 	npx vitest run

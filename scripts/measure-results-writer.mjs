@@ -2,7 +2,8 @@
 // Peak memory of writing a results table of the quickstart's columns, streamed in
 // bounded record batches (src/util/arrow-file-writer.ts) or, for contrast, built whole
 // and encoded in one batch as the runner does today (encodeResultTable).
-//   node scripts/measure-results-writer.mjs --rows 100000000 --out /tmp/results.arrow [--batch 65536] [--mode stream|whole] [--keep]
+//   node scripts/measure-results-writer.mjs --rows 100000000 --out /tmp/results.arrow [--batch 65536] [--mode
+// stream|whole] [--keep]
 // Needs dist/ (npm run build). Prints one JSON line: rows, batches, bytes, seconds,
 // peak RSS (process.resourceUsage().maxRSS) and the RSS before the first row.
 // The rows are synthetic : the 12 cells of configs/quickstart.yaml,

@@ -6,17 +6,18 @@
  * fairaudit/respir, fairaudit/pir and fairaudit/harness (src/api/). Internals and the
  * papers' presets are not exported; the tests import them from their files.
  */
-export { InputError } from './util/errors.js';
+
 export type { AccessRegime } from './audit/access-regime.js';
-export type { FairnessMetric } from './audit/metric.js';
-export type { AuditPool } from './audit/pool.js';
-export { readPoolFile, writePoolFile, type ReadPoolOptions } from './audit/pool-io.js';
-export { TEST_NAMES, type TestName } from './audit/audit-test.js';
 export {
-  auditPool,
-  calibrateForAuditPool,
   type AuditPoolSettings,
   type AuditPoolSummary,
+  auditPool,
+  calibrateForAuditPool,
   type RepeatedAuditSummary,
   type SingleAuditSummary,
 } from './audit/audit-pool.js';
+export { TEST_NAMES, type TestName } from './audit/audit-test.js';
+export type { FairnessMetric } from './audit/metric.js';
+export type { AuditPool } from './audit/pool.js';
+export { type ReadPoolOptions, readPoolFile, writePoolFile } from './audit/pool-io.js';
+export { InputError } from './util/errors.js';

@@ -1,7 +1,7 @@
 import type { CellSummary } from '../../src/report/cell-results.js';
 import { type PaperTableLayout, siblingCell } from '../../src/report/paper-table.js';
-import { PAPER_A_BASE_POOLS, PAPER_A_EXPERIMENT } from './pools.js';
 import { type PoolDataLabels, poolDataColumn } from './pool-data-labels.js';
+import { PAPER_A_BASE_POOLS, PAPER_A_EXPERIMENT } from './pools.js';
 
 /** The three access regimes of §4.3, in the column order of Tables 2 and 3. */
 export const ACCESS_REGIMES = [
@@ -67,7 +67,9 @@ export function accessTable(
         label: `${access === 'score' ? 'Score' : 'Logit'} proxy gap`,
         type: 'number' as const,
         digits: 4,
-        description: `|mean ${access}_a − mean ${access}_b| over the ${metric.toUpperCase()} pool: what the ${access} audit tests against its tolerance`,
+        description:
+          `|mean ${access}_a − mean ${access}_b| over the ${metric.toUpperCase()} pool: what ` +
+          `the ${access} audit tests against its tolerance`,
         value: (cell: CellSummary, all: readonly CellSummary[]) => at(cell, all, access)?.values.proxy_gap ?? null,
       })),
       ...(data ? [poolDataColumn(data)] : []),

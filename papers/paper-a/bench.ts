@@ -1,14 +1,14 @@
 import { cpuUsage } from 'node:process';
 import { prepareAudit } from '../../src/audit/prepare-audit.js';
-import { calibratedPool } from './calibrated-pools.js';
 import {
   type SequentialAuditCellSettings,
   type SequentialAuditContext,
   sequentialAuditCellSettings,
   sequentialAuditRunner,
 } from '../../src/kinds/sequential-audit/run.js';
-import { validate } from '../../src/util/schema.js';
 import { createRandom, deriveSeed } from '../../src/util/random.js';
+import { validate } from '../../src/util/schema.js';
+import { calibratedPool } from './calibrated-pools.js';
 import { PAPER_A_POOLS } from './pools.js';
 
 /** What `fairaudit bench paper-a` measures. */
@@ -66,7 +66,9 @@ export function benchmarkPaperA(replicates: number): PaperABenchFigures {
   const auditSeconds = (performance.now() - started) / 1000;
   const cpu = cpuUsage(cpuBefore);
   return {
-    workload: `paper A grid: 8 calibrated pools x {sp, eo} x {decision, score, logit} = ${cells.length} cells x ${replicates} replicates, B = 4000, one thread`,
+    workload:
+      `paper A grid: 8 calibrated pools x {sp, eo} x {decision, score, logit} = ${cells.length} cells ` +
+      `x ${replicates} replicates, B = 4000, one thread`,
     poolSeconds,
     prepareSeconds,
     auditSeconds,

@@ -1,13 +1,13 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
+import { configFromObject, type ExperimentConfig, type Override, readConfigObject } from '../../src/harness/config.js';
+import { type RunSummary, runExperiment } from '../../src/harness/run-experiment.js';
 import type { CellSummary } from '../../src/report/cell-results.js';
 import { findKindReporter } from '../../src/report/kind-reporters.js';
 import { readResultsFolder } from '../../src/report/results-folder.js';
 import { summarizeResults } from '../../src/report/summarize-results.js';
 import type { SummaryColumn, SummaryTable, SummaryValue } from '../../src/report/summary-table.js';
 import { writeReport } from '../../src/report/write-report.js';
-import { configFromObject, type ExperimentConfig, type Override, readConfigObject } from '../../src/harness/config.js';
-import { type RunSummary, runExperiment } from '../../src/harness/run-experiment.js';
 import { ACCESS_REGIMES, decisionAndQueries } from './access-table.js';
 import { declaredLogitBounds, REPRODUCTION_CALIBRATION } from './error-control/settings.js';
 import { cacheNotes, type SourcedPool } from './pool-sources.js';
@@ -65,7 +65,9 @@ export function beyondConfig(input: BeyondThePaperInput): ExperimentConfig {
     {
       ...raw,
       experiment: PAPER_A_BEYOND_EXPERIMENT,
-      description: `${input.notice ? `${input.notice} ` : ''}Beyond paper A: Tables 2 and 3's audits with the calibrated GLR and the betting test (error-controlled tests).`,
+      description:
+        `${input.notice ? `${input.notice} ` : ''}Beyond paper A: Tables 2 and 3's audits with the ` +
+        `calibrated GLR and the betting test (error-controlled tests).`,
       settings: { ...settings, calibration: REPRODUCTION_CALIBRATION, logitBounds },
       grid: {
         ...((raw.grid ?? {}) as Record<string, unknown>),
@@ -145,15 +147,23 @@ export async function beyondTables(directory: string, summaries: readonly CellSu
         name: `${access}_${test.replace('-', '_')}`,
         label: `${label}: ${testLabel}`,
         type: 'string' as const,
-        description: `most frequent decision and mean ± std of queries over the replicates, ${test}${test === 'wald-glr' ? ' (as in the paper)' : ' (beyond the paper)'}`,
+        description:
+          `most frequent decision and mean ± std of queries over the ` +
+          `replicates, ${test}${test === 'wald-glr' ? ' (as in the paper)' : ' (beyond the paper)'}`,
       })),
     ),
   ];
   return (['sp', 'eo'] as const).map((metric, index) => ({
     id: `paper-a-table-${index + 2}-beyond`,
-    title: `Table ${index + 2} beyond the paper (${metric.toUpperCase()}): paper A's test beside the calibrated GLR and the betting test`,
+    title:
+      `Table ${index + 2} beyond the paper (${metric.toUpperCase()}): paper A's test beside the calibrated ` +
+      `GLR and the betting test`,
     caption:
-      "NOT IN THE PAPER. The calibrated GLR uses thresholds calibrated by Monte Carlo for each pool's group sizes (decisions) or values (scores, logits) with the reproduction's calibration (500 simulated audits per pool: conservative); the betting test is anytime-valid (with logits, on the declared logit range of the pools). See docs/error-control.md. The comparison with the published cells reads paper A's test only.",
+      "NOT IN THE PAPER. The calibrated GLR uses thresholds calibrated by Monte Carlo for each pool's group " +
+      "sizes (decisions) or values (scores, logits) with the reproduction's calibration (500 simulated audits per " +
+      'pool: conservative); the betting test is anytime-valid (with logits, on the declared logit range of the ' +
+      'pools). ' +
+      "See docs/error-control.md. The comparison with the published cells reads paper A's test only.",
     columns,
     rows: PAPER_A_BASE_POOLS.map((pool) => {
       const row: Record<string, SummaryValue> = { dataset: pool.datasetLabel, model: pool.modelLabel };

@@ -59,7 +59,8 @@ const ADULT: DatasetComposition = {
   positives: 3_362,
   fullCounts: { a: [9_539, 20_988], b: [1_669, 13_026] },
   source:
-    'shared/datasets/adult (adult.data + adult.test, rows with "?" dropped: 45,222); 30% test pool = 13,567 rows; EO pool 3,362 (paper A Table 4 caption)',
+    'shared/datasets/adult (adult.data + adult.test, rows with "?" dropped: 45,222); 30% test pool = 13,567 ' +
+    'rows; EO pool 3,362 (paper A Table 4 caption)',
 };
 
 /**
@@ -76,7 +77,8 @@ const ACS: DatasetComposition = {
   positives: 24_101,
   fullCounts: { a: [48_097, 55_214], b: [32_238, 60_116] },
   source:
-    'shared/datasets/acs_income_ca_2018 (labels + SEX of all 195,665 rows); 30% test pool = 58,700 rows; label-1 share 0.41057',
+    'shared/datasets/acs_income_ca_2018 (labels + SEX of all 195,665 rows); 30% test pool = 58,700 rows; label-1 ' +
+    'share 0.41057',
 };
 
 export const DATASET_COMPOSITIONS: Readonly<Record<PaperADataset, DatasetComposition>> = {

@@ -63,7 +63,8 @@ export function paperACellStatuses(rows: readonly PaperAComparisonRow[]): CellSt
 
 const BY_CONSTRUCTION = 'Equal by construction: the calibrated pool was built from this published gap.';
 const ON_SYNTHETIC =
-  'Audit run on a calibrated synthetic pool (decision counts from Table 1; scores and logits from an assumed generative model).';
+  'Audit run on a calibrated synthetic pool (decision counts from Table 1; scores and logits from an assumed ' +
+  'generative model).';
 
 /**
  * The why of a row as the comparison table shows it: a synthetic row's first sentence
@@ -169,23 +170,30 @@ function explainRows(
     const theirs = poolName ? publishedGap(cells, poolName, metric) : null;
     if (ours !== null && theirs !== null && Math.abs(ours - theirs) > 0.00005) {
       reasons.push(
-        `A different trained model: our ${metric.toUpperCase()} gap is ${ours.toFixed(4)} against the published ${theirs.toFixed(4)} ` +
-          '(our seeded TypeScript MLP on our seeded stratified 70/30 split; the paper publishes neither its split seed nor its weights).',
+        `A different trained model: our ${metric.toUpperCase()} gap is ${ours.toFixed(4)} against the ` +
+          `published ${theirs.toFixed(4)} ` +
+          '(our seeded TypeScript MLP on our seeded stratified 70/30 split; the paper publishes neither its ' +
+          'split seed nor its weights).',
       );
       if (row.statistic !== 'oracle_gap' && row.statistic !== 'oracle_decision') {
         reasons.push(
-          `Audit cost and outcome depend on how far the gap lies from δ = 0.05 (ours ${(ours - 0.05).toFixed(4)}, published ${(theirs - 0.05).toFixed(4)}).`,
+          `Audit cost and outcome depend on how far the gap lies from δ = 0.05 ` +
+            `(ours ${(ours - 0.05).toFixed(4)}, published ${(theirs - 0.05).toFixed(4)}).`,
         );
       }
     }
     if (access === 'score' || access === 'logit') {
       reasons.push(
-        `The ${access}-space tolerance is not stated in the paper; we use the documented default (docs/paper-a.md), which may differ from the authors'.`,
+        `The ${access}-space tolerance is not stated in the paper; we use the documented default ` +
+          `(docs/paper-a.md), which may differ from the authors'.`,
       );
     }
     if (reasons.length === 0) {
       reasons.push(
-        'No known cause: the pool matches the published gap, so this is Monte Carlo error at 20 replicates or a difference in the audited scores/decisions beyond the gap (for example the group composition of the sampled positives).',
+        'No known cause: the pool matches the published gap, so this is Monte Carlo error at 20 replicates or a ' +
+          'difference in the audited scores/decisions beyond the gap (for example the group composition of the ' +
+          'sampled ' +
+          'positives).',
       );
     }
     return { ...row, pool: poolName, data, verdict: 'differs', why: reasons.join(' ') };
@@ -205,8 +213,10 @@ export function paperAComparisonTable(rows: PaperAComparisonRow[]): SummaryTable
   return {
     ...table,
     caption:
-      `${table.caption} With ${seeds} seed pairs (the models retrained under varied model seeds and split seeds): "within training variability": not reproduced by seed 0, ` +
-      'but inside the seeds\' range widened by each seed\'s Monte Carlo tolerance (a decision: some seed gives it); "outside training variability": outside that range (see why). ' +
+      `${table.caption} With ${seeds} seed pairs (the models retrained under varied model seeds and split ` +
+      `seeds): "within training variability": not reproduced by seed 0, ` +
+      "but inside the seeds' range widened by each seed's Monte Carlo tolerance (a decision: some seed gives " +
+      'it); "outside training variability": outside that range (see why). ' +
       'Min to sd: over every seed pair; Model seeds / Split seeds: min–max along each axis.',
     columns: [...table.columns.slice(0, published + 1), ...VARIABILITY_COLUMNS, ...table.columns.slice(published + 1)],
     rows: rows.map((row, k) => ({ ...table.rows[k], ...variabilityRecord(row.variability) })),
@@ -218,7 +228,9 @@ function comparisonOfSeedZero(rows: PaperAComparisonRow[]): SummaryTable {
     id: 'paper-a-comparison',
     title: 'Paper A: every published cell against this run',
     caption:
-      'Verdict "reproduced": real data, within the Monte Carlo tolerance (3 standard errors, docs/report.md). "differs": real data, outside it (see why). "not reproduced (calibrated synthetic)": the pool is calibrated synthetic data built from Table 1, not a reproduction.',
+      'Verdict "reproduced": real data, within the Monte Carlo tolerance (3 standard errors, docs/report.md). ' +
+      '"differs": real data, outside it (see why). "not reproduced (calibrated synthetic)": the pool is calibrated ' +
+      'synthetic data built from Table 1, not a reproduction.',
     columns: [
       { name: 'table', label: 'Table', type: 'string' },
       { name: 'row', label: 'Row', type: 'string' },

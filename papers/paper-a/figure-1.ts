@@ -47,7 +47,8 @@ export function figure1Chart(
     title: 'Figure 1. Sequential audit cost under SP across access regimes',
     subtitle:
       subtitle ??
-      'Bars: mean queries to termination; error bars: ± one std over the replicates; red ticks: published means (Table 2).',
+      'Bars: mean queries to termination; error bars: ± one std over the replicates; red ticks: published means ' +
+        '(Table 2).',
     categoryTitle: 'Access regime',
     valueTitle: 'Queries to termination',
     seriesTitle: 'Model',
@@ -70,7 +71,8 @@ export function figure1Chart(
     id: 'paper-a-figure-1',
     title: 'Figure 1. Sequential audit cost under SP across access regimes',
     caption:
-      'Mean queries to termination with one standard deviation, per access regime, a panel per dataset (SP, base models). Red ticks mark the published means of Table 2.',
+      'Mean queries to termination with one standard deviation, per access regime, a panel per dataset (SP, base ' +
+      'models). Red ticks mark the published means of Table 2.',
     spec,
   };
 }

@@ -1,15 +1,15 @@
 import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { readPoolFile } from '../../src/audit/pool-io.js';
-import { CALIBRATED_SYNTHETIC_NOTICE, PAPER_A_DATASETS } from './calibrated-pools.js';
 import type { PaperLayout, PaperLayoutInput, PaperLayoutParts } from '../../src/report/paper-layout.js';
 import { layoutPaperTable, type PaperTableLayout } from '../../src/report/paper-table.js';
 import type { PublishedCell } from '../../src/report/published.js';
 import { inputError } from '../../src/util/errors.js';
-import { paperAPublishedPath } from './files.js';
 import { beyondTables } from './beyond-the-paper.js';
+import { CALIBRATED_SYNTHETIC_NOTICE, PAPER_A_DATASETS } from './calibrated-pools.js';
 import { explainPaperAComparison, paperACellStatuses, paperAComparisonTable } from './comparison.js';
 import { figure1Chart, type PublishedFigurePoint } from './figure-1.js';
+import { paperAPublishedPath } from './files.js';
 import type { PoolDataLabels } from './pool-data-labels.js';
 import type { PoolProvenance } from './pool-sources.js';
 import { PAPER_A_EXPERIMENT, PAPER_A_POOLS, PAPER_A_SENSITIVITY_EXPERIMENTS } from './pools.js';
@@ -117,7 +117,8 @@ export function datasetNotices(pools: readonly PoolProvenance[]): string[] {
     const label = PAPER_A_POOLS.find((entry) => entry.dataset === dataset)?.datasetLabel ?? dataset;
     const reason = (calibrated[0].reason ?? '').replace(CALIBRATED_SYNTHETIC_NOTICE, '').trim();
     notices.push(
-      `${label} not reproduced: its pools are calibrated synthetic data built from the published Table 1, so every cell of ` +
+      `${label} not reproduced: its pools are calibrated synthetic data built from the published Table 1, so ` +
+        `every cell of ` +
         `${calibrated.map((pool) => pool.name).join(', ')} (rows of Tables 1-5) is marked synthetic. ${reason}`.trim(),
     );
   }

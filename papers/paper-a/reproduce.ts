@@ -1,10 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { join, relative, resolve, sep } from 'node:path';
 import { writePoolFile } from '../../src/audit/pool-io.js';
-import { CALIBRATED_SYNTHETIC_NOTICE, PAPER_A_DATASETS } from './calibrated-pools.js';
-import { writePaperLayoutManifest } from '../../src/report/paper-layout.js';
-import { loadPublishedFile } from '../../src/report/published.js';
-import { writeReport } from '../../src/report/write-report.js';
 import {
   configFromObject,
   type ExperimentConfig,
@@ -13,17 +9,22 @@ import {
   readConfigObject,
 } from '../../src/harness/config.js';
 import { type RunSummary, runExperiment } from '../../src/harness/run-experiment.js';
-import { writeFileAtomic } from '../../src/util/atomic-write.js';
-import { packageRoot } from '../../src/util/paths.js';
-import type { ReproductionOptions } from '../reproduction.js';
-import { paperAConfigFolder, paperAPublishedPath } from './files.js';
-import { explainPaperAComparison, type PaperAComparisonRow, paperACellStatuses } from './comparison.js';
+import { writePaperLayoutManifest } from '../../src/report/paper-layout.js';
+import { loadPublishedFile } from '../../src/report/published.js';
 import {
   type CellStatus,
   countStatuses,
   countsSentence,
   type ReproductionCounts,
 } from '../../src/report/reproduction-status.js';
+import { writeReport } from '../../src/report/write-report.js';
+import { writeFileAtomic } from '../../src/util/atomic-write.js';
+import { packageRoot } from '../../src/util/paths.js';
+import type { ReproductionOptions } from '../reproduction.js';
+import { runBeyondThePaper } from './beyond-the-paper.js';
+import { CALIBRATED_SYNTHETIC_NOTICE, PAPER_A_DATASETS } from './calibrated-pools.js';
+import { explainPaperAComparison, type PaperAComparisonRow, paperACellStatuses } from './comparison.js';
+import { paperAConfigFolder, paperAPublishedPath } from './files.js';
 import {
   cacheNotes,
   calibratedPools,
@@ -31,11 +32,10 @@ import {
   type SourcedPool,
   type TrainedPoolsProvider,
 } from './pool-sources.js';
-import { runBeyondThePaper } from './beyond-the-paper.js';
 import type { PaperALayoutOptions } from './report-layout.js';
-import { trainedPools } from './trained-pools.js';
 import { type SeedPoolsProvider, trainedSeedPools } from './seed-pools.js';
 import { runSeedPairs } from './seed-runs.js';
+import { trainedPools } from './trained-pools.js';
 import { paperAVariability } from './training-variability.js';
 
 /** Options of reproducePaperA: those of every reproduction, and two of its own. */
@@ -199,7 +199,8 @@ function planPaperA(options: PaperAOptions): PaperAPlan {
   return { out, runs, overrides, progress: options.onProgress ?? (() => {}) };
 }
 
-/** Stage 2: each dataset's pools: its trained models' when the data allows, else the calibrated ones with the reason. */
+/** Stage 2: each dataset's pools: its trained models' when the data allows, else the calibrated ones with the reason.
+ * */
 async function makePools(plan: PaperAPlan, options: PaperAOptions): Promise<SourcedPool[]> {
   const provider =
     options.trainedPools ??
@@ -377,7 +378,8 @@ async function runAudits(plan: PaperAPlan, written: WrittenPools, options: Paper
   return { runs, comparisonRows };
 }
 
-/** Stage 3b (beyond the paper, before the main report that shows it): Tables 2 and 3's audits with the error-controlled tests. */
+/** Stage 3b (beyond the paper, before the main report that shows it): Tables 2 and 3's audits with the error-controlled
+ * tests. */
 async function runBeyond(plan: PaperAPlan, written: WrittenPools, options: PaperAOptions): Promise<PaperARun> {
   const main = plan.runs.find((run) => run.key === 'main') as PaperAPlan['runs'][number];
   const input = {
@@ -474,13 +476,17 @@ function reproductionReadme(result: PaperAReproduction, rows: PaperAComparisonRo
   lines.push('', '## Outputs', '');
   for (const run of result.runs) {
     lines.push(
-      `- \`${run.experiment}\`: ${run.cells} cells, ${run.rows} replicate audits; report: \`${relative(result.outDirectory, run.reportPath) || 'report.html'}\` (times in its run.json provenance)`,
+      `- \`${run.experiment}\`: ${run.cells} cells, ${run.rows} replicate audits; report: ` +
+        `\`${relative(result.outDirectory, run.reportPath) || 'report.html'}\` (times in its run.json provenance)`,
     );
   }
   lines.push(
-    '- Paper tables: `tables/paper-a-table-{1..5}.{arrow,csv,md}`; Figure 1: `charts/paper-a-figure-1.{vl.json,svg,png}`.',
-    '- Comparison with every published cell: `comparison.*` (Monte Carlo tolerances) and `tables/paper-a-comparison.*` (with data origin, verdict and why).',
-    '- `report-layout.json` names the paper layout: `fairaudit report <this folder>` rebuilds the tables, Figure 1 and report.html; `fairaudit compare <this folder>` prints the comparison with the reasons.',
+    '- Paper tables: `tables/paper-a-table-{1..5}.{arrow,csv,md}`; Figure 1: ' +
+      '`charts/paper-a-figure-1.{vl.json,svg,png}`.',
+    '- Comparison with every published cell: `comparison.*` (Monte Carlo tolerances) and ' +
+      '`tables/paper-a-comparison.*` (with data origin, verdict and why).',
+    '- `report-layout.json` names the paper layout: `fairaudit report <this folder>` rebuilds the tables, Figure ' +
+      '1 and report.html; `fairaudit compare <this folder>` prints the comparison with the reasons.',
     '',
   );
   const c = result.comparison;
@@ -489,13 +495,16 @@ function reproductionReadme(result: PaperAReproduction, rows: PaperAComparisonRo
     '',
     `${countsSentence(result.counts)}.`,
     '',
-    '"reproduced": real data, within the Monte Carlo tolerance; "differs": real data, outside it (the table below says why); "synthetic": calibrated synthetic data built from the published numbers, not a reproduction.',
+    '"reproduced": real data, within the Monte Carlo tolerance; "differs": real data, outside it (the table ' +
+      'below says why); "synthetic": calibrated synthetic data built from the published numbers, not a reproduction.',
     '',
   );
   if (result.seeds !== null) {
     lines.push(
-      `Training variability: every trained model retrained under ${result.seeds.modelSeeds} model seeds and ${result.seeds.splitSeeds} split seeds (${result.seeds.pairs} seed pairs, runs under \`seeds/\`): ` +
-        `${c.withinVariability} cells within training variability, ${c.outsideVariability} outside it; the comparison tables give each trained cell's seeds and charts/paper-a-seeds-*.svg shows them.`,
+      `Training variability: every trained model retrained under ${result.seeds.modelSeeds} model seeds ` +
+        `and ${result.seeds.splitSeeds} split seeds (${result.seeds.pairs} seed pairs, runs under \`seeds/\`): ` +
+        `${c.withinVariability} cells within training variability, ${c.outsideVariability} outside it; the ` +
+        `comparison tables give each trained cell's seeds and charts/paper-a-seeds-*.svg shows them.`,
       '',
     );
   }

@@ -1,5 +1,5 @@
-import type { Reproduction } from '../reproduction.js';
 import { countsSentence } from '../../src/report/reproduction-status.js';
+import type { Reproduction } from '../reproduction.js';
 import { reproducePaperA } from './reproduce.js';
 
 /** `fairaudit reproduce paper-a`: its entry in the composition root (src/cli/registry.ts lists it). */
@@ -14,13 +14,16 @@ export const paperAReproduction: Reproduction = {
       `paper-a: ${result.mode}`,
       ...result.runs.map(
         (run) =>
-          `  ${run.experiment}: ${run.cells} cells, ${run.rows} audits in ${run.auditSeconds.toFixed(2)} s (${run.threads} threads) -> ${run.reportPath}`,
+          `  ${run.experiment}: ${run.cells} cells, ${run.rows} audits in ${run.auditSeconds.toFixed(2)} s ` +
+          `(${run.threads} threads) -> ${run.reportPath}`,
       ),
       result.seeds === null
         ? `  comparison: ${countsSentence(result.counts)}`
-        : `  comparison over ${result.seeds.pairs} seed pairs (${result.seeds.modelSeeds} model seeds, ${result.seeds.splitSeeds} split seeds): ${countsSentence(result.counts)} ` +
+        : `  comparison over ${result.seeds.pairs} seed pairs (${result.seeds.modelSeeds} model ` +
+          `seeds, ${result.seeds.splitSeeds} split seeds): ${countsSentence(result.counts)} ` +
           `(${c.outsideVariability} of the differing cells outside training variability)`,
-      `  summary: ${result.summaryPath} (total ${result.seconds.total.toFixed(1)} s, pools ${result.seconds.pools.toFixed(1)} s)`,
+      `  summary: ${result.summaryPath} (total ${result.seconds.total.toFixed(1)} s, ` +
+        `pools ${result.seconds.pools.toFixed(1)} s)`,
     ];
     const reports = result.runs.map((run) => ({ title: `Paper A: ${run.experiment}`, path: run.reportPath }));
     return { name: 'paper-a', outDirectory: result.outDirectory, lines, cells: result.cells, reports };

@@ -1,4 +1,4 @@
-import { trainFromConfigOverSeeds, seedAxisOf, type SeedCounts } from '../../src/models/train-seed-grid.js';
+import { type SeedCounts, seedAxisOf, trainFromConfigOverSeeds } from '../../src/models/train-seed-grid.js';
 import { loadModelTrainingConfig } from '../../src/models/training-config.js';
 import type { SeedAxis } from '../../src/report/training-variability.js';
 import { isInputError } from '../../src/util/errors.js';
@@ -21,7 +21,8 @@ export type DatasetSeedPools =
   | { readonly available: true; readonly pairs: readonly SeedPairPools[] }
   | { readonly available: false; readonly reason: string };
 
-/** Trains (or reads from the cache) one dataset's four models under every seed pair of `counts`. Injected so tests need no training. */
+/** Trains (or reads from the cache) one dataset's four models under every seed pair of `counts`. Injected so tests need
+ * no training. */
 export type SeedPoolsProvider = (dataset: PaperADataset, counts: SeedCounts) => Promise<DatasetSeedPools>;
 
 /**
@@ -45,7 +46,8 @@ export function trainedSeedPools(options: TrainedPoolsOptions = {}): SeedPoolsPr
     const configFile = paperAModelConfig(name);
     try {
       options.onStage?.(
-        `models: ${name} over ${counts.modelSeeds} model seeds and ${counts.splitSeeds} split seeds (trained, or read from the cache)`,
+        `models: ${name} over ${counts.modelSeeds} model seeds and ${counts.splitSeeds} split seeds (trained, or ` +
+          `read from the cache)`,
       );
       const grid = await trainFromConfigOverSeeds(
         loadModelTrainingConfig(configFile),

@@ -80,7 +80,9 @@ export async function runSeedPairs(
       writePoolFile(join(directory, file), entry.auditPool);
       return { name: entry.pool.name, file };
     });
-    const description = `Paper A on the models of split seed ${pair.splitSeed}, model seed ${pair.modelSeed} (training variability, ${pair.axis} axis).`;
+    const description =
+      `Paper A on the models of split seed ${pair.splitSeed}, model ` +
+      `seed ${pair.modelSeed} (training variability, ${pair.axis} axis).`;
     const config = configFromObject(
       { ...raw, description, grid: { ...grid, pool: poolGrid } },
       context.configFile,

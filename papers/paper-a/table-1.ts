@@ -1,7 +1,7 @@
 import type { CellSummary } from '../../src/report/cell-results.js';
 import { type PaperTableLayout, siblingCell } from '../../src/report/paper-table.js';
-import { PAPER_A_EXPERIMENT, PAPER_A_POOLS } from './pools.js';
 import { type PoolDataLabels, poolDataColumn } from './pool-data-labels.js';
+import { PAPER_A_EXPERIMENT, PAPER_A_POOLS } from './pools.js';
 
 /**
  * paperATable1(data?) lays out paper A Table 1 as printed: one row per
@@ -18,7 +18,8 @@ export function paperATable1(data?: PoolDataLabels): PaperTableLayout {
     id: 'paper-a-table-1',
     title: 'Table 1. Population-level fairness gaps on the test datasets',
     caption:
-      'Hard-decision SP and EO gaps of each model on its whole test pool (EO: the label = 1 rows), and the oracle decisions at δ = 0.05 (reject = violates).',
+      'Hard-decision SP and EO gaps of each model on its whole test pool (EO: the label = 1 rows), and the ' +
+      'oracle decisions at δ = 0.05 (reject = violates).',
     experiments: [PAPER_A_EXPERIMENT],
     columns: [
       { name: 'dataset', label: 'Dataset', type: 'string' },

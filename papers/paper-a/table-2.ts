@@ -9,7 +9,10 @@ export function paperATable2(data?: PoolDataLabels): PaperTableLayout {
     'sp',
     'paper-a-table-2',
     'Table 2. Sequential auditing under SP',
-    'Oracle hard-decision SP gap; per access regime the decision (most frequent over replicates) and mean queries to termination ± std. Decision-only access is the hard-decision audit; score and logit access are proxy audits with their own operational tolerances.',
+    'Oracle hard-decision SP gap; per access regime the decision (most frequent over replicates) and mean ' +
+      'queries to termination ± std. Decision-only access is the hard-decision audit; score and logit access are ' +
+      'proxy ' +
+      'audits with their own operational tolerances.',
     data,
   );
 }

@@ -9,7 +9,8 @@ export function paperATable3(data?: PoolDataLabels): PaperTableLayout {
     'eo',
     'paper-a-table-3',
     'Table 3. Sequential auditing under EO',
-    'Oracle hard-decision EO gap; per access regime the decision (most frequent over replicates; inconclusive = no boundary crossed within min(B, EO pool)) and mean queries ± std, on the label = 1 pool.',
+    'Oracle hard-decision EO gap; per access regime the decision (most frequent over replicates; inconclusive = ' +
+      'no boundary crossed within min(B, EO pool)) and mean queries ± std, on the label = 1 pool.',
     data,
   );
 }

@@ -15,7 +15,8 @@ export function paperATable4(data?: PoolDataLabels): PaperTableLayout {
     id: 'paper-a-table-4',
     title: 'Table 4. Sequential vs. fixed-sample auditing (decision-only)',
     caption:
-      'Accuracy relative to the oracle decision, inconclusive counted as incorrect. Samples: sequential mean ± std of queries; fixed = min(B, pool) (B = 4000 for SP, min(B, N_{Y=1}) for EO).',
+      'Accuracy relative to the oracle decision, inconclusive counted as incorrect. Samples: sequential mean ± ' +
+      'std of queries; fixed = min(B, pool) (B = 4000 for SP, min(B, N_{Y=1}) for EO).',
     experiments: [PAPER_A_EXPERIMENT],
     columns: [
       { name: 'dataset', label: 'Dataset', type: 'string' },

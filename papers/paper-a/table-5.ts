@@ -1,7 +1,7 @@
 import type { PaperTableLayout } from '../../src/report/paper-table.js';
 import { type PoolDataLabels, poolDataColumn } from './pool-data-labels.js';
-import { PAPER_A_TABLE_4_ROWS } from './table-4.js';
 import { PAPER_A_EXPERIMENT } from './pools.js';
+import { PAPER_A_TABLE_4_ROWS } from './table-4.js';
 
 /**
  * Paper A Table 5: frequencies of reject / accept / inconclusive of the decision-only

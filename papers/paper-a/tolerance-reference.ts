@@ -73,7 +73,9 @@ export function toleranceReferenceTable(
     id: 'paper-a-tolerance-reference',
     title: 'Operational tolerances: the defaults beside their shift-equivalent values on each pool',
     caption:
-      `Defaults: score ${defaults.score} (= δ), logit ${defaults.logit} (= δ / σ'(0) = 4δ). Shift-equivalent: the score/logit gap that a logit shift moving the decision rate by δ = 0.05 produces on this pool (docs/paper-a.md).` +
+      `Defaults: score ${defaults.score} (= δ), logit ${defaults.logit} (= δ / σ'(0) = 4δ). Shift-equivalent: ` +
+      `the score/logit gap that a logit shift moving the decision rate by δ = 0.05 produces on this pool ` +
+      `(docs/paper-a.md).` +
       (note ? ` ${note}` : ''),
     columns: [
       { name: 'pool', label: 'Pool', type: 'string' },

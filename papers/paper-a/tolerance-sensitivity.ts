@@ -58,7 +58,10 @@ export function toleranceSensitivityCharts(
     {
       id: `paper-a-${access}-tolerance-queries`,
       title: `Queries vs ${title.toLowerCase()} (${access} access)`,
-      caption: `Mean queries to termination as the ${access}-space operational tolerance varies (the paper does not state it); band: ± one Monte Carlo standard error of the mean (std/√n; the std itself is in the summary table).`,
+      caption:
+        `Mean queries to termination as the ${access}-space operational tolerance varies (the paper does ` +
+        `not state it); band: ± one Monte Carlo standard error of the mean (std/√n; the std itself is in the ` +
+        `summary table).`,
       spec: lineChartSpec(queries.sort(byX), {
         ...common,
         band: true,

@@ -1,8 +1,8 @@
-import type { PaperADataset } from './calibrated-pools.js';
 import { datasetNames } from '../../src/data/registry.js';
 import { type TrainedModel, trainFromConfig } from '../../src/models/train-models.js';
 import { loadModelTrainingConfig } from '../../src/models/training-config.js';
 import { isInputError } from '../../src/util/errors.js';
+import type { PaperADataset } from './calibrated-pools.js';
 import { paperAModelConfig } from './files.js';
 import { PAPER_A_MODEL_PRESETS } from './models.js';
 import type { DatasetPools, SourcedPool, TrainedPoolsProvider } from './pool-sources.js';

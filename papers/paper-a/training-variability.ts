@@ -16,7 +16,8 @@ import { inputError } from '../../src/util/errors.js';
 import type { PoolProvenance } from './pool-sources.js';
 import { PAPER_A_EXPERIMENT } from './pools.js';
 
-/** One seed pair's run of paper A's main grid: its seeds, its axis, its results folder (relative; "." for seed 0, the main run). */
+/** One seed pair's run of paper A's main grid: its seeds, its axis, its results folder (relative; "." for seed 0, the
+ * main run). */
 export interface PaperASeedRun {
   readonly splitSeed: string;
   readonly modelSeed: string;

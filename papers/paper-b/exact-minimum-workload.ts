@@ -1,5 +1,5 @@
-import type { ExactMinimumWorkloadRow } from '../../src/respir/exact-minimal-flips-benchmark.js';
 import { minorityRateForOverallRate } from '../../src/respir/exact-manipulation-cost.js';
+import type { ExactMinimumWorkloadRow } from '../../src/respir/exact-minimal-flips-benchmark.js';
 import type { DatasetCharacteristics } from './dataset-characteristics.js';
 
 /**

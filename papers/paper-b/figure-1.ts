@@ -104,7 +104,8 @@ export function figure1Charts(series: ReturnType<typeof figure1Series>): ChartSp
       id: 'paper-b-figure-1a',
       title: 'Figure 1(a). Flips needed to hide unfairness: vanilla vs respir',
       caption:
-        '|S| = 400, |C| = 2000, 1 − δ = 0.95. Vanilla: Proposition 1; respir: Theorem 1. Log scale; zero flips not drawn.',
+        '|S| = 400, |C| = 2000, 1 − δ = 0.95. Vanilla: Proposition 1; respir: Theorem 1. Log scale; zero flips ' +
+        'not drawn.',
       spec: linePanelsSpec({
         values: series.flips.filter((point) => point.flips > 0),
         facet,

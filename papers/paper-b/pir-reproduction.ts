@@ -1,10 +1,10 @@
 import { join } from 'node:path';
 import { benchmarkObliviousTransports, type ObliviousTransportRow } from '../../src/pir/benchmark-oblivious.js';
 import { benchmarkPir, type PirBenchmarkRow } from '../../src/pir/benchmark-pir.js';
-import { paperBAuditorLearnsTable } from './auditor-learns.js';
-import { PAPER_B_CANDIDATE_SETS, paperBTableOneSizes, TABLE_ONE_NOT_COMPARED, writePaperBTableOne } from './table-1.js';
 import { packageRoot } from '../../src/util/paths.js';
 import type { Reproduction } from '../reproduction.js';
+import { paperBAuditorLearnsTable } from './auditor-learns.js';
+import { PAPER_B_CANDIDATE_SETS, paperBTableOneSizes, TABLE_ONE_NOT_COMPARED, writePaperBTableOne } from './table-1.js';
 
 /** Timed repetitions per database size: paper B reports the average of 10 runs. */
 const REPETITIONS = 10;

@@ -40,9 +40,11 @@ export interface PaperBFolderRecord {
   unavailable: Array<{ setting: string; reason: string }>;
   /** The Monte Carlo runs; reportPath relative to the folder (each run's time is in its own run.json). */
   runs: Array<{ experiment: string; rows: number; reportPath: string }>;
-  /** Table 3 with the exact minimum, one row per candidate set of ours (absent in records written before it existed). */
+  /** Table 3 with the exact minimum, one row per candidate set of ours (absent in records written before it existed).
+   * */
   exactMinimum?: ExactMinimumRow[];
-  /** With --model-seeds/--split-seeds: each seed pair's Table 2 rows (absent otherwise, so a single run's file is unchanged). */
+  /** With --model-seeds/--split-seeds: each seed pair's Table 2 rows (absent otherwise, so a single run's file is
+   * unchanged). */
   variability?: PaperBVariabilityRecord;
 }
 
@@ -119,7 +121,8 @@ function table2Comparison(reproduced: readonly DatasetCharacteristics[]): Compar
  */
 function paperBParts(record: PaperBFolderRecord): PaperBParts {
   const notices = [
-    "Table 3 and Figures 1-2 are images in the paper's text: the analytic tables and figures here are computed from the published Table 2 with Proposition 1, Theorem 1 (best effort when ε − γ < 0) and Eq. 3, not copied.",
+    "Table 3 and Figures 1-2 are images in the paper's text: the analytic tables and figures here are computed " +
+      'from the published Table 2 with Proposition 1, Theorem 1 (best effort when ε − γ < 0) and Eq. 3, not copied.',
   ];
   const published = publishedTable2();
   const analytic = table3Rows(published, paperBTable3Options);
@@ -129,7 +132,8 @@ function paperBParts(record: PaperBFolderRecord): PaperBParts {
       paperBTable3Options,
       'paper-b-table-3-analytic',
       'Table 3 (analytic, from the published Table 2): flips to hide half the gap and detection probability',
-      'ε = |d_C,true|/2, 1 − δ = 0.8, q = 0.8. Every row is best effort: ε < γ = sqrt(2 ln(4/δ)/n_min), so the respir provider removes the whole gap.',
+      'ε = |d_C,true|/2, 1 − δ = 0.8, q = 0.8. Every row is best effort: ε < γ = sqrt(2 ln(4/δ)/n_min), so the ' +
+        'respir provider removes the whole gap.',
     ),
   ];
   const figure1 = figure1Series();
@@ -154,7 +158,8 @@ function paperBParts(record: PaperBFolderRecord): PaperBParts {
         [...record.reproduced, ...hateday],
         'paper-b-table-2',
         'Table 2: dataset characteristics, our boosted trees (HateDay from the published figures)',
-        'Measured on our candidate set C (45% of the data, stratified by the attribute) and audit set S (half of C); HateDay is gated and not mirrored, so its row is the published one.',
+        'Measured on our candidate set C (45% of the data, stratified by the attribute) and audit set S (half of ' +
+          'C); HateDay is gated and not mirrored, so its row is the published one.',
       ),
     );
     if (record.reproduced.length > 0) {
@@ -171,7 +176,10 @@ function paperBParts(record: PaperBFolderRecord): PaperBParts {
         const notComputed = hateday.map((row) => notComputedRow(row, HATEDAY_NOT_COMPUTED, paperBTable3Options));
         tables.push(exactMinimumTable([...record.exactMinimum, ...notComputed], paperBTable3Options));
         notices.push(
-          'Table 3 counts flips that suffice (Theorems 1-4); "Table 3 with the exact minimum" gives the fewest a provider needs on our candidate sets, so its detection gain over the vanilla audit is smaller. Rows whose ε is below sampling noise are flagged; HateDay is not computed (its group rates are unknown here).',
+          'Table 3 counts flips that suffice (Theorems 1-4); "Table 3 with the exact minimum" gives the fewest a ' +
+            'provider needs on our candidate sets, so its detection gain over the vanilla audit is smaller. Rows ' +
+            'whose ε is ' +
+            'below sampling noise are flagged; HateDay is not computed (its group rates are unknown here).',
         );
       }
       const figure2Own = figure2Series(own, paperBTable3Options);
@@ -194,7 +202,8 @@ function paperBParts(record: PaperBFolderRecord): PaperBParts {
     }
   } else {
     notices.push(
-      'Analytic only (--calibrated): Table 2 was not measured on our own models, so there is nothing to compare with the published Table 2.',
+      'Analytic only (--calibrated): Table 2 was not measured on our own models, so there is nothing to compare ' +
+        'with the published Table 2.',
     );
   }
   const comparison = table2Comparison(record.reproduced);
@@ -267,7 +276,8 @@ export async function writePaperBReport(
       experiment: 'paper-b',
       kind: 'paper-b (analytic bounds, our models, Monte Carlo checks)',
       kindDescription:
-        "Paper B (respir): flips a provider needs to pass vanilla vs oblivious audits, canary detection, and the bounds' Monte Carlo checks.",
+        'Paper B (respir): flips a provider needs to pass vanilla vs oblivious audits, canary detection, and the ' +
+        "bounds' Monte Carlo checks.",
       generatedAt: report.now === undefined ? 'from results.arrow and run.json' : report.now.toISOString(),
       provenance: [
         ['published Table 2', relative(packageRoot(), paperBPublishedPath())],

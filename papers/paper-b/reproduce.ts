@@ -1,19 +1,19 @@
-import type { CellStatus } from '../../src/report/reproduction-status.js';
 import { join, relative, resolve } from 'node:path';
 import { writePoolFile } from '../../src/audit/pool-io.js';
-import { writePaperLayoutManifest } from '../../src/report/paper-layout.js';
-import { writeReport } from '../../src/report/write-report.js';
 import { configFromObject, loadConfig, type Override } from '../../src/harness/config.js';
 import { runExperiment } from '../../src/harness/run-experiment.js';
+import { writePaperLayoutManifest } from '../../src/report/paper-layout.js';
+import type { CellStatus } from '../../src/report/reproduction-status.js';
+import { writeReport } from '../../src/report/write-report.js';
 import { isInputError } from '../../src/util/errors.js';
-import { paperBConfigFolder } from './files.js';
 import { type CandidateSetProvider, trainedCandidateSets } from './candidate-sets.js';
 import type { DatasetCharacteristics } from './dataset-characteristics.js';
+import { paperBConfigFolder } from './files.js';
 import { type PaperBFolderRecord, relativeRuns, writePaperBReport } from './report-layout.js';
+import { type SeedCandidateSetsProvider, trainedSeedCandidateSets } from './seed-candidate-sets.js';
 import { characteristicsOfModel, paperBModelSettings } from './table-2.js';
 import { paperBTable3Options } from './table-3.js';
 import { countsOfPool, type ExactMinimumInput, exactMinimumRow } from './table-3-exact.js';
-import { type SeedCandidateSetsProvider, trainedSeedCandidateSets } from './seed-candidate-sets.js';
 import type { PaperBVariabilityRecord } from './training-variability.js';
 
 /** Options of runPaperB (the flags of `fairaudit reproduce paper-b`). */
@@ -77,7 +77,8 @@ function modelsSimulationConfig(
     experiment: 'paper-b-models',
     kind: 'respir',
     description:
-      "Table 3 simulated: the respir provider flips our models' candidate sets to hide half the gap (1 − δ = 0.8, q = 0.8, k = 20).",
+      "Table 3 simulated: the respir provider flips our models' candidate sets to hide half the gap (1 − δ = " +
+      '0.8, q = 0.8, k = 20).',
     seed: 'paper-b-2026',
     replicates: 2000,
     settings: { auditFraction: 0.5, hideFraction: 0.5, passProbability: 0.8, canaries: 20, canaryEffectiveness: 0.8 },
@@ -113,7 +114,8 @@ export async function runPaperB(options: PaperBOptions = {}): Promise<PaperBResu
   return writePaperLevelReport(out, models, runs, options, started, progress);
 }
 
-/** Our models' stage: each Table 2 setting's candidate set (written under <out>/pools/) and its Table 2 row, or why it is unavailable. */
+/** Our models' stage: each Table 2 setting's candidate set (written under <out>/pools/) and its Table 2 row, or why it
+ * is unavailable. */
 interface PaperBModels {
   reproduced: DatasetCharacteristics[];
   unavailable: PaperBResult['unavailable'];
@@ -183,7 +185,8 @@ async function seedVariabilityOfModels(
   }> = [];
   for (const [index, row] of models.reproduced.entries()) {
     progress(
-      `seeds: model ${row.dataset} ${row.attribute} under ${counts.modelSeeds} model seeds and ${counts.splitSeeds} split seeds`,
+      `seeds: model ${row.dataset} ${row.attribute} under ${counts.modelSeeds} model seeds ` +
+        `and ${counts.splitSeeds} split seeds`,
       index,
       models.reproduced.length,
     );

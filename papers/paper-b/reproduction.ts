@@ -37,7 +37,8 @@ export const paperBReproduction: Reproduction = {
     });
     const c = result.comparison;
     const lines = [
-      `paper-b: analytic Table 3 and Figures 1-2 from the published Table 2; Table 2 from ${result.reproducedRows} of our models`,
+      `paper-b: analytic Table 3 and Figures 1-2 from the published Table 2; Table 2 ` +
+        `from ${result.reproducedRows} of our models`,
       ...unavailableLines(result.unavailable),
       c.total === 0
         ? `  Table 2 comparison: none compared (no model of ours): ${countsSentence(countStatuses(result.cells))}`
@@ -55,7 +56,9 @@ export const paperBReproduction: Reproduction = {
     const uncompared = [
       {
         table: 'Table 3',
-        why: "Table 3 is an image in the paper's text: ours is computed from Table 2 with Proposition 1 and Theorem 1, so there is no printed cell to compare with.",
+        why:
+          "Table 3 is an image in the paper's text: ours is computed from Table 2 with Proposition 1 and " +
+          'Theorem 1, so there is no printed cell to compare with.',
       },
     ];
     return { name: 'paper-b', outDirectory: result.outDirectory, lines, cells: result.cells, reports, uncompared };

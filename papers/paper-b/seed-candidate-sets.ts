@@ -1,4 +1,4 @@
-import { seedAxisOf, type SeedCounts, trainFromConfigOverSeeds } from '../../src/models/train-seed-grid.js';
+import { type SeedCounts, seedAxisOf, trainFromConfigOverSeeds } from '../../src/models/train-seed-grid.js';
 import { loadModelTrainingConfig } from '../../src/models/training-config.js';
 import type { SeedAxis } from '../../src/report/training-variability.js';
 import { candidateSetOfModel } from './candidate-sets.js';
@@ -14,7 +14,8 @@ export interface SeedCandidateSet {
   readonly model: CandidateSetModel;
 }
 
-/** Makes a Table 2 setting's candidate sets under every seed pair of `counts` (the base pair first). Injected so tests need no training. */
+/** Makes a Table 2 setting's candidate sets under every seed pair of `counts` (the base pair first). Injected so tests
+ * need no training. */
 export type SeedCandidateSetsProvider = (
   setting: { dataset: string; datasetLabel: string; attribute: string },
   counts: SeedCounts,

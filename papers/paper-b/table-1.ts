@@ -1,16 +1,17 @@
+import { join } from 'node:path';
+import type { PirBenchmarkRow } from '../../src/pir/benchmark-pir.js';
 import type { ChartSpec } from '../../src/report/charts/chart-spec.js';
 import { type LineDatum, lineChartSpec } from '../../src/report/charts/line-chart.js';
 import { writeChart } from '../../src/report/charts/write-chart.js';
+import { reportHtml } from '../../src/report/report-html.js';
 import type { SummaryTable } from '../../src/report/summary-table.js';
 import { writeTable } from '../../src/report/write-table.js';
-import type { PirBenchmarkRow } from '../../src/pir/benchmark-pir.js';
-import { reportHtml } from '../../src/report/report-html.js';
 import { writeFileAtomic } from '../../src/util/atomic-write.js';
-import { join } from 'node:path';
 
 /** Why paper B's Table 1 has no comparison: its timings are not in our copy of the paper's text. */
 export const TABLE_ONE_NOT_COMPARED =
-  "The paper's own timings are not in our copy of its text, so there is nothing published to compare with: these are measurements.";
+  "The paper's own timings are not in our copy of its text, so there is nothing published to compare with: these " +
+  'are measurements.';
 
 /** Candidate-set sizes N of paper B Table 2: CCD (gender) 13,500, COMPAS 2,778, HateDay 36,450. */
 export const PAPER_B_CANDIDATE_SETS: ReadonlyArray<{ dataset: string; entries: number }> = [
@@ -42,7 +43,8 @@ export function paperBTableOne(rows: readonly PirBenchmarkRow[]): SummaryTable {
     id: 'paper-b-table-1',
     title: 'Paper B, Table 1. Online phase of SimplePIR with a VeriSimplePIR-style commitment, by database size',
     caption:
-      'One-bit labels, one core, WebAssembly SIMD answer kernel; medians of the measured repetitions. Upload = one query, download = one answer (16-byte frame header included).',
+      'One-bit labels, one core, WebAssembly SIMD answer kernel; medians of the measured repetitions. Upload = ' +
+      'one query, download = one answer (16-byte frame header included).',
     columns: [
       { name: 'size', label: 'Database size |h(S)|', type: 'string' },
       { name: 'entries', label: 'Entries', type: 'number', digits: 0 },

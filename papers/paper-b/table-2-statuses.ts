@@ -30,18 +30,33 @@ export function table2Reason(row: ComparisonRow): string {
         "5-fold CV on our seeded split; the paper publishes neither its search's draws nor its split or model."
       );
     case 'dataset_size':
-      return `Our loader keeps a different number of rows (${both}): its filtering of incomplete rows differs from the authors' preprocessing, which the paper does not state.`;
+      return (
+        `Our loader keeps a different number of rows (${both}): its filtering of incomplete rows differs ` +
+        `from the authors' preprocessing, which the paper does not state.`
+      );
     case 'candidate_set_size':
     case 'audit_set_size':
-      return `C is 45% of the rows we load and S half of C (${both}), so these sizes follow our dataset size and rounding of the split.`;
+      return (
+        `C is 45% of the rows we load and S half of C (${both}), so these sizes follow our dataset size and ` +
+        `rounding of the split.`
+      );
     case 'audit_minority_size':
       if (row.difference !== null && Math.abs(row.difference) <= 1) {
-        return `Off by one (${both}): S takes half of C's minority group, and half of an odd count is rounded down here and up in the paper.`;
+        return (
+          `Off by one (${both}): S takes half of C's minority group, and half of an odd count is rounded ` +
+          `down here and up in the paper.`
+        );
       }
-      return `The minority group's size follows from how the attribute's two groups are formed from its values and from the stratified split (${both}); the paper does not state its grouping.`;
+      return (
+        `The minority group's size follows from how the attribute's two groups are formed from its values ` +
+        `and from the stratified split (${both}); the paper does not state its grouping.`
+      );
     case 'candidate_minority_size':
     case 'minority_share':
-      return `The minority group's size follows from how the attribute's two groups are formed from its values and from the stratified split (${both}); the paper does not state its grouping.`;
+      return (
+        `The minority group's size follows from how the attribute's two groups are formed from its values ` +
+        `and from the stratified split (${both}); the paper does not state its grouping.`
+      );
     default:
       return `No known cause (${both}).`;
   }

@@ -1,3 +1,5 @@
+import type { AuditPool } from '../../src/audit/pool.js';
+import type { SummaryColumn, SummaryTable, SummaryValue } from '../../src/report/summary-table.js';
 import { candidatePopulationFromColumns } from '../../src/respir/candidate-population.js';
 import { detectionProbability } from '../../src/respir/detection-probability.js';
 import { exactMinimalFlipsWithEvaluator } from '../../src/respir/exact-minimal-flips.js';
@@ -5,8 +7,6 @@ import { createPassProbabilityEvaluator } from '../../src/respir/exact-pass-prob
 import { exactVanillaFlips } from '../../src/respir/exact-vanilla-flips.js';
 import type { GroupCounts } from '../../src/respir/group-counts.js';
 import { manipulationBounds } from '../../src/respir/manipulation-bounds.js';
-import type { AuditPool } from '../../src/audit/pool.js';
-import type { SummaryColumn, SummaryTable, SummaryValue } from '../../src/report/summary-table.js';
 import type { DatasetCharacteristics } from './dataset-characteristics.js';
 import type { Table3Options } from './table-3.js';
 

@@ -1,5 +1,5 @@
-import { type ManipulationBounds, manipulationBounds } from '../../src/respir/manipulation-bounds.js';
 import type { SummaryColumn, SummaryTable, SummaryValue } from '../../src/report/summary-table.js';
+import { type ManipulationBounds, manipulationBounds } from '../../src/respir/manipulation-bounds.js';
 import type { DatasetCharacteristics } from './dataset-characteristics.js';
 
 /** The manipulation paper B §5 studies: hide a share of the gap, aim at 1 − δ, with canaries. */

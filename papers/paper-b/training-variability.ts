@@ -24,7 +24,8 @@ export interface PaperBSeedRun {
   readonly rows: readonly DatasetCharacteristics[];
 }
 
-/** What report-layout.json keeps of `reproduce paper-b --model-seeds K`: the counts and each pair's Table 2 rows (the base pair first). */
+/** What report-layout.json keeps of `reproduce paper-b --model-seeds K`: the counts and each pair's Table 2 rows (the
+ * base pair first). */
 export interface PaperBVariabilityRecord {
   readonly modelSeeds: number;
   readonly splitSeeds: number;
@@ -148,23 +149,35 @@ export function paperBVariabilityParts(
   const table2 = table2Variability(record, cells);
   const table3 = table3Variability(record);
   const pairs = record.runs.length;
-  const seeds = `${pairs} seed pairs (${record.modelSeeds} model seeds and ${record.splitSeeds} split seeds, the single run's pair as seed 0 of each)`;
+  const seeds =
+    `${pairs} seed pairs (${record.modelSeeds} model seeds and ${record.splitSeeds} split seeds, the ` +
+    `single run's pair as seed 0 of each)`;
   const counted = (cellsOf: readonly CellVariability[]) => {
     const c = verdictCounts(cellsOf);
-    return `${c.reproduced} reproduced, ${c['within training variability']} within training variability, ${c['outside training variability']} outside training variability${c.missing > 0 ? `, ${c.missing} missing` : ''}`;
+    return (
+      `${c.reproduced} reproduced, ${c['within training variability']} within training ` +
+      `variability, ${c['outside training variability']} outside training ` +
+      `variability${c.missing > 0 ? `, ${c.missing} missing` : ''}`
+    );
   };
   const tables = [
     variabilityTable(
       table2,
       'paper-b-table-2-variability',
       `Table 2 over ${pairs} seed pairs: our boosted trees retrained under varied model seeds and split seeds`,
-      `Each published cell of our six settings over ${seeds}. "reproduced": seed 0 within the printed rounding; "within training variability": the published value inside the seeds' range widened by the rounding; "outside training variability": outside it.`,
+      `Each published cell of our six settings over ${seeds}. "reproduced": seed 0 within the printed rounding; ` +
+        `"within training variability": the published value inside the seeds' range widened by the rounding; ` +
+        `"outside ` +
+        `training variability": outside it.`,
     ),
     variabilityTable(
       table3,
       'paper-b-table-3-variability',
       `Table 3 from our models over ${pairs} seed pairs, against Table 3 computed from the published Table 2`,
-      "Paper B prints Table 3 as an image, so the reference column is our analytic Table 3 from the published Table 2 (ε = |d_C|/2, 1 − δ = 0.8, q = 0.8). Each seed pair's Table 3 is computed the same way from that pair's own Table 2.",
+      'Paper B prints Table 3 as an image, so the reference column is our analytic Table 3 from the published ' +
+        "Table 2 (ε = |d_C|/2, 1 − δ = 0.8, q = 0.8). Each seed pair's Table 3 is computed the same way from " +
+        "that pair's " +
+        'own Table 2.',
     ),
   ];
   const charts = [
@@ -172,7 +185,8 @@ export function paperBVariabilityParts(
     seedDotChart('paper-b-seeds-table-3', 'Table 3', table3),
   ].filter((chart) => chart !== null);
   const notices = [
-    `Training variability over ${seeds}: Table 2, ${counted(table2)}; Table 3 against the one computed from the published Table 2, ${counted(table3)}.`,
+    `Training variability over ${seeds}: Table 2, ${counted(table2)}; Table 3 against the one computed from the ` +
+      `published Table 2, ${counted(table3)}.`,
   ];
   return { tables, charts, notices };
 }

@@ -10,16 +10,16 @@ import { registerBuiltInKinds } from '../kinds/index.js';
 
 registerBuiltInKinds();
 
-export { deriveSeed, type Random } from '../util/random.js';
-export { type Infer, type Schema, schema } from '../util/schema.js';
 export { configFromObject, type ExperimentConfig, loadConfig } from '../harness/config.js';
 export type { ColumnType, KindRunner, OutcomeColumn, SettingsOrigin } from '../harness/kind-runner.js';
 export { kindRunners } from '../harness/kind-runners.js';
 export { mergeShards } from '../harness/merge-shards.js';
 export { type RunOptions, type RunSummary, runExperiment } from '../harness/run-experiment.js';
+export { builtInKinds, type ExperimentKind, registerKind } from '../kinds/index.js';
 export type { CellResults, CellSummary } from '../report/cell-results.js';
 export type { KindReporter } from '../report/kind-reporter.js';
 export { readResultsFolder } from '../report/results-folder.js';
 export type { SummaryColumn } from '../report/summary-table.js';
 export { type ReportOptions, summarize, writeReport } from '../report/write-report.js';
-export { builtInKinds, type ExperimentKind, registerKind } from '../kinds/index.js';
+export { deriveSeed, type Random } from '../util/random.js';
+export { type Infer, type Schema, schema } from '../util/schema.js';

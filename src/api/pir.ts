@@ -7,6 +7,8 @@
  * list's digest, what the hint reveals, the audit set's draw and the auditor's online
  * phase (runObliviousAudit).
  */
+
+export { drawAuditPlan, drawAuditSet } from '../pir/audit-plan.js';
 export { candidateListDigest } from '../pir/candidate-digest.js';
 export { hintRevealsDatabase } from '../pir/hint-leakage.js';
 export {
@@ -15,12 +17,9 @@ export {
   type ObliviousProcedure,
   runObliviousAudit,
 } from '../pir/oblivious-audit.js';
-export { drawAuditPlan, drawAuditSet } from '../pir/audit-plan.js';
-export { VoprfConnection } from '../pir/voprf-connection.js';
-export { verifyVoprfTranscript } from '../pir/voprf-transcript.js';
 export { choosePirParameters, type PirParameters } from '../pir/parameters.js';
 export { PirVerificationError } from '../pir/pir-verification-error.js';
-export { type AgreedCandidates, type ProviderEndpoint, ProviderConnection } from '../pir/provider-connection.js';
+export { type AgreedCandidates, ProviderConnection, type ProviderEndpoint } from '../pir/provider-connection.js';
 export { type ProviderFile, readProviderFile, writeProviderFile } from '../pir/provider-file.js';
 export { startPoolProvider } from '../pir/provider-from-pool.js';
 export {
@@ -29,3 +28,5 @@ export {
   type ProviderSetup,
   startProviderService,
 } from '../pir/provider-service.js';
+export { VoprfConnection } from '../pir/voprf-connection.js';
+export { verifyVoprfTranscript } from '../pir/voprf-transcript.js';

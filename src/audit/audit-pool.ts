@@ -1,18 +1,7 @@
-import { vacuousCalibration } from './calibration/vacuous-calibration.js';
-import { varianceRefusal } from './variance-refusal.js';
 import type { FixedSampleDecision } from '../stats/fixed-sample-decision.js';
 import { createRandom, deriveSeed } from '../util/random.js';
 import { type Infer, schema, validateInput } from '../util/schema.js';
 import type { AccessRegime } from './access-regime.js';
-import {
-  type CalibrationLookup,
-  calibrationOnThreads,
-  calibrationOptionsOf,
-  calibrationSettingOf,
-  type FoundCalibration,
-  needsCalibration,
-} from './calibration/audit-calibration.js';
-import type { CalibrationThreadOptions } from './calibration/calibrate-on-threads.js';
 import {
   auditSettingsProblem,
   auditSettingsProperties,
@@ -22,7 +11,17 @@ import {
 import { continuationOf, TEST_NAMES, type TestName } from './audit-test.js';
 import { guaranteeText, nullHypothesisText, type Verdict, verdictOf, verdictText } from './audit-verdict.js';
 import { type AuditTest, buildAuditTest } from './build-audit-test.js';
+import {
+  type CalibrationLookup,
+  calibrationOnThreads,
+  calibrationOptionsOf,
+  calibrationSettingOf,
+  type FoundCalibration,
+  needsCalibration,
+} from './calibration/audit-calibration.js';
+import type { CalibrationThreadOptions } from './calibration/calibrate-on-threads.js';
 import type { PricePoint } from './calibration/calibration-record.js';
+import { vacuousCalibration } from './calibration/vacuous-calibration.js';
 import type { FairnessMetric } from './metric.js';
 import type { AuditPool } from './pool.js';
 import { oracleDecision, prepareAudit } from './prepare-audit.js';
@@ -30,6 +29,7 @@ import { QUERY_ORDERS, type QueryOrder } from './query-order.js';
 import { type AuditRunResult, runAudit } from './run-audit.js';
 import type { SequentialDecision } from './sequential-audit.js';
 import { type AuditSummary, summarizeAudits } from './summarize-audits.js';
+import { varianceRefusal } from './variance-refusal.js';
 
 /**
  * What auditPool accepts: an audit's settings (auditSettingsSchema: metric, access,

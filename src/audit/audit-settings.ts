@@ -2,9 +2,9 @@ import { errorLevelsProblem } from '../stats/thresholds.js';
 import { type Infer, schema } from '../util/schema.js';
 import { MAX_CALIBRATION_BASE_RATES, MAX_CALIBRATION_PATHS, MAX_POOL_ROWS } from '../util/size-limits.js';
 import { ACCESS_REGIMES, type AccessRegime } from './access-regime.js';
-import { TEST_NAMES, testSettingsProblem, type TestSettingsInput } from './audit-test.js';
-import { SHUFFLED_QUERY_ORDERS } from './query-order.js';
+import { TEST_NAMES, type TestSettingsInput, testSettingsProblem } from './audit-test.js';
 import { FAIRNESS_METRICS } from './metric.js';
+import { SHUFFLED_QUERY_ORDERS } from './query-order.js';
 
 const openUnitInterval = { minimum: 0, maximum: 1, exclusiveMinimum: true, exclusiveMaximum: true } as const;
 

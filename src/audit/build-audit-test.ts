@@ -1,5 +1,8 @@
 import type { SequentialTest } from '../stats/sequential-test.js';
 import { type SequentialThresholds, waldThresholds } from '../stats/thresholds.js';
+import type { AuditSettings } from './audit-settings.js';
+import { toleranceOfAccess } from './audit-settings.js';
+import { isGlrTest, startRuleOf, type TestName, testOf } from './audit-test.js';
 import {
   type CalibratedAuditSettings,
   type CalibrationLookup,
@@ -9,13 +12,10 @@ import {
   type FoundCalibration,
   needsCalibration,
 } from './calibration/audit-calibration.js';
-import type { AuditSettings } from './audit-settings.js';
-import { toleranceOfAccess } from './audit-settings.js';
-import { isGlrTest, startRuleOf, type TestName, testOf } from './audit-test.js';
 import { makeSequentialTest } from './create-sequential-test.js';
+import { logitBoundsProblem } from './logit-bounds-check.js';
 import type { PreparedAudit } from './prepare-audit.js';
 import { varianceRefusal } from './variance-refusal.js';
-import { logitBoundsProblem } from './logit-bounds-check.js';
 
 /** The settings buildAuditTest reads: an audit's (auditSettingsSchema's keys). */
 export type AuditTestSettings = CalibratedAuditSettings & Pick<AuditSettings, 'logitBounds'>;

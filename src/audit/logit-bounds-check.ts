@@ -1,4 +1,4 @@
-import { inputError, type InputError } from '../util/errors.js';
+import { type InputError, inputError } from '../util/errors.js';
 import type { PreparedAudit } from './prepare-audit.js';
 
 /**

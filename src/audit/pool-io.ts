@@ -1,6 +1,6 @@
 import { type Table, tableFromArrays, tableFromIPC, tableToIPC, type Vector } from 'apache-arrow';
 import { writeFileAtomic } from '../util/atomic-write.js';
-import { type CsvRecord, CsvReader } from '../util/csv-reader.js';
+import { CsvReader, type CsvRecord } from '../util/csv-reader.js';
 import { describeFound, InputError, inputError } from '../util/errors.js';
 import { MAX_POOL_FILE_BYTES, readFileCapped } from '../util/read-capped.js';
 import { type AuditPool, POOL_COLUMNS, type PoolColumn } from './pool.js';

@@ -1,9 +1,9 @@
 import { BernoulliGlrStream } from '../stats/bernoulli-glr-stream.js';
-import { GaussianGlrStream } from '../stats/gaussian-glr-stream.js';
-import { LARGEST_GAUSSIAN_VALUE } from '../stats/guarded-gaussian-glr-stream.js';
 import { countGapDecision } from '../stats/count-gap-comparison.js';
 import type { FixedSampleDecision } from '../stats/fixed-sample-decision.js';
+import { GaussianGlrStream } from '../stats/gaussian-glr-stream.js';
 import type { GlrStream } from '../stats/glr-stream.js';
+import { LARGEST_GAUSSIAN_VALUE } from '../stats/guarded-gaussian-glr-stream.js';
 import { inputError } from '../util/errors.js';
 import { ACCESS_REGIMES, type AccessRegime, accessFamily } from './access-regime.js';
 import { FAIRNESS_METRICS, type FairnessMetric } from './metric.js';

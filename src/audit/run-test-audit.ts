@@ -1,10 +1,10 @@
+import type { FixedSampleDecision } from '../stats/fixed-sample-decision.js';
 import { REJECT, type SequentialTest } from '../stats/sequential-test.js';
 import type { Random } from '../util/random.js';
 import { BalancedOrder } from './balanced-order.js';
 import { restoreOrder, shufflePosition } from './partial-shuffle.js';
 import type { PreparedAudit } from './prepare-audit.js';
 import type { QueryOrder } from './query-order.js';
-import type { FixedSampleDecision } from '../stats/fixed-sample-decision.js';
 import {
   addQueried,
   continueRandomOrder,

@@ -27,7 +27,8 @@ import {
  * --synthetic, the column mapping) and --threads are the commands' own.
  */
 
-/** The settings flags of `fairaudit audit`: auditPool's settings (the test, its thresholds, seed, replicates, early). */
+/** The settings flags of `fairaudit audit`: auditPool's settings (the test, its thresholds, seed, replicates, early).
+ * */
 export function auditCommandSettings(): SchemaProperties {
   return auditPoolSettingsSchema.properties;
 }
@@ -85,7 +86,9 @@ export function addAuditOptions<T>(yargs: Argv<T>, properties: SchemaProperties)
     .option('synthetic', {
       type: 'string',
       describe:
-        'Instead of --pool, a generated pool: JSON {"size","groupShare","labelRate":[a,b],"decisionRate":[a,b],"logitScale"?,"seed"?} (src/data/synthetic-pool.ts)',
+        'Instead of --pool, a generated pool: JSON ' +
+        '{"size","groupShare","labelRate":[a,b],"decisionRate":[a,b],"logitScale"?,"seed"?} ' +
+        '(src/data/synthetic-pool.ts)',
     })
     .option('threads', { ...threadsOption, describe: 'Worker threads for a calibration (default: one per core)' });
 }

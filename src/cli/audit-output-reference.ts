@@ -13,14 +13,23 @@ function rows(s: Schema, prefix: string, out: string[]): void {
     const path = prefix === '' ? key : `${prefix}.${key}`;
     const expected = property.type === 'object' ? 'a mapping' : describeExpected(property);
     const presence = property.optional ? 'when it applies' : 'always';
-    out.push(`| \`${path}\` | ${cell(expected)} | ${presence} | ${cell(property.description)} |`);
+    out.push(`- \`${path}\` (${cell(expected)}; ${presence}): ${cell(property.description)}`);
     if (property.type === 'object' && Object.keys(property.properties).length > 0) rows(property, path, out);
   }
 }
 
-function table(s: Schema): string[] {
-  const out = ['| key | value | present | meaning |', '|---|---|---|---|'];
-  rows(s, '', out);
+/** The table of a schema; a row equal to one of `earlier`'s is named after the table instead of repeated. */
+function table(s: Schema, earlier?: { schema: Schema; title: string }): string[] {
+  const all: string[] = [];
+  rows(s, '', all);
+  const before: string[] = [];
+  if (earlier !== undefined) rows(earlier.schema, '', before);
+  const repeated = all.filter((row) => before.includes(row));
+  const out: string[] = [];
+  out.push(...all.filter((row) => !before.includes(row)));
+  if (repeated.length > 0 && earlier !== undefined) {
+    out.push('', `As in ${earlier.title}: ${repeated.map((row) => row.slice(2, row.indexOf(' ('))).join(', ')}.`);
+  }
   return out;
 }
 
@@ -41,7 +50,8 @@ export function auditOutputReference(): string {
     '',
     'An audit tests H0: |gap| ≤ tolerance, the gap being group b minus group a (on hard decisions, or',
     'on mean scores or logits with score or logit access). Its verdict is one of',
-    `${VERDICTS.map((verdict) => `\`${verdict}\``).join(', ')}: H0 rejected (a violation), H0 accepted, or neither within`,
+    `${VERDICTS.map((verdict) => `\`${verdict}\``).join(', ')}: H0 rejected (a violation), H0 accepted, or ` +
+      `neither within`,
     'the budget. The text output and `verdictText` state H0, the verdict and the guarantee behind it (the',
     "betting test's is the default; `wald-glr`, paper A's test, has none: docs/error-control.md).",
     '',
@@ -59,7 +69,7 @@ export function auditOutputReference(): string {
     '',
     '## `--json`, several replicates (`--replicates R`, R > 1)',
     '',
-    ...table(repeatedAuditOutputSchema),
+    ...table(repeatedAuditOutputSchema, { schema: singleAuditOutputSchema, title: 'one replicate' }),
     '',
   ].join('\n');
 }

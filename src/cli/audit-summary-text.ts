@@ -9,7 +9,10 @@ function signed(gap: number): string {
 function oracleLine(summary: AuditPoolSummary): string {
   const proxy =
     summary.proxyGap === undefined ? '' : `; ${summary.access} mean gap (b − a) ${signed(summary.proxyGap)}`;
-  return `oracle:       hard-decision gap (b − a) ${signed(summary.oracleGap)} on the whole pool -> ${summary.oracleDecision} at tolerance ${summary.tolerance}${proxy}`;
+  return (
+    `oracle:       hard-decision gap (b − a) ${signed(summary.oracleGap)} on the whole pool ` +
+    `-> ${summary.oracleDecision} at tolerance ${summary.tolerance}${proxy}`
+  );
 }
 
 /** The thresholds of a GLR test, if it has them. */
@@ -27,7 +30,10 @@ function evidenceLine(summary: Extract<AuditPoolSummary, { verdict: unknown }>):
   }
   if (summary.gapInterval !== undefined) {
     const [low, high] = summary.gapInterval;
-    return `evidence:     gap (b − a) in [${low.toFixed(4)}, ${high.toFixed(4)}] at ${1 - summary.alpha} confidence, valid at any stopping time`;
+    return (
+      `evidence:     gap (b − a) in [${low.toFixed(4)}, ${high.toFixed(4)}] ` +
+      `at ${1 - summary.alpha} confidence, valid at any stopping time`
+    );
   }
   const statistic = typeof summary.statistic === 'number' ? summary.statistic.toFixed(4) : summary.statistic;
   return `evidence:     signed GLR ${statistic}${thresholdsText(summary)}`;
@@ -43,14 +49,17 @@ function evidenceLine(summary: Extract<AuditPoolSummary, { verdict: unknown }>):
  * @example auditSummaryText('pool.csv', auditPool(pool, { seed: '1' }))
  */
 export function auditSummaryText(poolName: string, summary: AuditPoolSummary): string {
-  const head = `${poolName}: metric ${summary.metric} (${summary.poolSize} rows: ${summary.groupCounts.a} in group a, ${summary.groupCounts.b} in group b), ${summary.access} access`;
+  const head =
+    `${poolName}: metric ${summary.metric} (${summary.poolSize} rows: ${summary.groupCounts.a} in ` +
+    `group a, ${summary.groupCounts.b} in group b), ${summary.access} access`;
   if ('verdict' in summary) {
     return [
       head,
       `verdict:      ${summary.verdictText}`,
       evidenceLine(summary),
       oracleLine(summary),
-      `fixed-sample: ${summary.fixedDecision} on ${summary.fixedSamples} rows (gap (b − a) ${signed(summary.fixedGap)})`,
+      `fixed-sample: ${summary.fixedDecision} on ${summary.fixedSamples} rows (gap (b − ` +
+        `a) ${signed(summary.fixedGap)})`,
       ...(summary.continuation === undefined ? [] : [`continue:     ${summary.continuation}`]),
       '',
     ].join('\n');
@@ -59,12 +68,17 @@ export function auditSummaryText(poolName: string, summary: AuditPoolSummary): s
   const absent = summary.fixedDecisions.inconclusive > 0;
   return [
     `${head}, ${summary.replicates} replicates`,
-    `verdicts:     VIOLATION ${d.reject}, COMPLIANT ${d.accept}, INCONCLUSIVE ${d.inconclusive} of ${summary.replicates} audits of ${summary.hypothesis}; queries ${summary.meanQueries.toFixed(1)} ± ${summary.stdQueries.toFixed(1)}`,
+    `verdicts:     VIOLATION ${d.reject}, COMPLIANT ${d.accept}, ` +
+      `INCONCLUSIVE ${d.inconclusive} of ${summary.replicates} audits of ${summary.hypothesis}; ` +
+      `queries ${summary.meanQueries.toFixed(1)} ± ${summary.stdQueries.toFixed(1)}`,
     `guarantee:    ${summary.guarantee}${thresholdsText(summary)}`,
-    `early:        reject ${summary.earlyDecisions.reject}, accept ${summary.earlyDecisions.accept} within ${summary.earlyDecisions.within} queries`,
+    `early:        reject ${summary.earlyDecisions.reject}, ` +
+      `accept ${summary.earlyDecisions.accept} within ${summary.earlyDecisions.within} queries`,
     oracleLine(summary),
     `fixed-sample: reject ${summary.fixedDecisions.reject}, accept ${summary.fixedDecisions.accept}` +
-      `${absent ? `, inconclusive ${summary.fixedDecisions.inconclusive} (a group absent)` : ''} on ${summary.fixedSamples} rows`,
+      `${
+        absent ? `, inconclusive ${summary.fixedDecisions.inconclusive} (a group ` + `absent)` : ''
+      } on ${summary.fixedSamples} rows`,
     ...(summary.continuation === undefined ? [] : [`continue:     ${summary.continuation}`]),
     '',
   ].join('\n');

@@ -1,4 +1,6 @@
 import yargs, { type Argv, type CommandModule } from 'yargs';
+import { kindRunners } from '../harness/kind-runners.js';
+import type { Schema } from '../util/schema.js';
 
 /** What yargs' getOptions() reports of the options a builder declared (the fields read here). */
 interface DeclaredOptions {
@@ -90,9 +92,13 @@ function declarationsOf(module: CommandModule): {
   const descriptions = internals.getInternalMethods().getUsageInstance().getDescriptions();
   const positionals = positionalsOf(commandString(module));
   const hidden = new Set(options.hiddenOptions);
-  const keys = Object.keys(options.key).filter((key) => !BUILT_IN_OPTIONS.has(key) && !hidden.has(key));
+  // An alias (--group-col of --group-column) is shown beside its flag, not as a row of its own.
+  const aliasNames = new Set(Object.values(options.alias).flat());
+  const keys = Object.keys(options.key).filter(
+    (key) => !BUILT_IN_OPTIONS.has(key) && !hidden.has(key) && !aliasNames.has(key),
+  );
   const rows = keys.map((key) => {
-    const aliases = (options.alias[key] ?? []).filter((alias) => alias.length === 1).map((alias) => `-${alias}`);
+    const aliases = (options.alias[key] ?? []).map((alias) => (alias.length === 1 ? `-${alias}` : `--${alias}`));
     const name = positionals.includes(key)
       ? `\`${key}\` (positional)`
       : [`--${key}`, ...aliases].map((flag) => `\`${flag}\``).join(', ');
@@ -107,20 +113,88 @@ function declarationsOf(module: CommandModule): {
   return { rows, subcommands };
 }
 
-function sectionsOf(module: CommandModule, parents: string[]): string[] {
+/** One command's usage, description, subcommands and rows, in the order `--help` lists them. */
+interface CommandSection {
+  usage: string;
+  describe: string;
+  subcommands: string[];
+  rows: ReferenceRow[];
+}
+
+function sectionsOf(module: CommandModule, parents: string[]): CommandSection[] {
   const { rows, subcommands } = declarationsOf(module);
-  const usage = ['fairaudit', ...parents, commandString(module)].join(' ');
-  const lines = [`## \`${usage}\``, '', describeText(module.describe), ''];
-  if (subcommands.length > 0) {
-    lines.push(`Subcommands: ${subcommands.map((sub) => `\`${commandString(sub).split(' ')[0]}\``).join(', ')}.`, '');
-  }
-  for (const row of rows) {
-    const shown = row.default === '' ? row.type : `${row.type}; default ${row.default}`;
-    lines.push(`- ${row.name} (${shown}): ${row.description}`);
-  }
-  if (rows.length > 0) lines.push('');
+  const section = {
+    usage: ['fairaudit', ...parents, commandString(module)].join(' '),
+    describe: describeText(module.describe),
+    subcommands: subcommands.map((sub) => commandString(sub).split(' ')[0]),
+    rows,
+  };
   const path = [...parents, commandString(module).split(' ')[0]];
-  return [...lines, ...subcommands.flatMap((sub) => sectionsOf(sub, path))];
+  return [section, ...subcommands.flatMap((sub) => sectionsOf(sub, path))];
+}
+
+/** Every setting description of the registered kinds, mapped to "see setting `key.path`" (the first kind's). */
+function settingHomes(): Map<string, string> {
+  const homes = new Map<string, string>();
+  const visit = (schema: Schema, kind: string, prefix: string): void => {
+    if (schema.type !== 'object') return;
+    for (const [key, property] of Object.entries(schema.properties)) {
+      const path = prefix === '' ? key : `${prefix}.${key}`;
+      if (property.description !== '' && !homes.has(property.description)) {
+        homes.set(property.description, `see setting \`${path}\``);
+      }
+      visit(property, kind, path);
+    }
+  };
+  for (const kind of kindRunners()) visit(kind.settings, kind.name, '');
+  return homes;
+}
+
+/**
+ * A flag made from a setting (its description is the setting's, perhaps with the expected
+ * values after it or a LOWER,UPPER shape before it) points to the setting's row in the config
+ * reference instead of repeating its description.
+ */
+function withSettingHomes(rows: readonly ReferenceRow[], homes: ReadonlyMap<string, string>): ReferenceRow[] {
+  const expected = / \((?:a|an|comma-separated)\b[^()]*(?:\([^()]*\)[^()]*)*\)$/;
+  return rows.map((row) => {
+    const text = row.description;
+    const shape = /^[A-Z,]+: /.exec(text)?.[0] ?? '';
+    const home = homes.get(text.replace(expected, '')) ?? homes.get(text.slice(shape.length).replace(expected, ''));
+    if (home === undefined) return row;
+    const prefix = homes.has(text.replace(expected, '')) ? '' : shape;
+    return { ...row, description: `${prefix}${home}` };
+  });
+}
+
+function rowLine(row: ReferenceRow): string {
+  const shown = row.default === '' ? row.type : `${row.type}; default ${row.default}`;
+  return `- ${row.name} (${shown}): ${row.description}`;
+}
+
+/**
+ * The lines of the rows that several commands declare with the same name, type, default and
+ * description: each is printed once, under "Shared flags", and a command names it only.
+ */
+function sharedRowLines(sections: readonly CommandSection[]): Set<string> {
+  const counts = new Map<string, number>();
+  for (const section of sections) {
+    for (const line of new Set(section.rows.map(rowLine))) counts.set(line, (counts.get(line) ?? 0) + 1);
+  }
+  return new Set([...counts].filter(([, count]) => count > 1).map(([line]) => line));
+}
+
+function sectionText(section: CommandSection, shared: ReadonlySet<string>): string[] {
+  const lines = [`## \`${section.usage}\``, '', section.describe, ''];
+  if (section.subcommands.length > 0) {
+    lines.push(`Subcommands: ${section.subcommands.map((name) => `\`${name}\``).join(', ')}.`, '');
+  }
+  const own = section.rows.filter((row) => !shared.has(rowLine(row)));
+  const common = section.rows.filter((row) => shared.has(rowLine(row)));
+  lines.push(...own.map(rowLine));
+  if (common.length > 0) lines.push(`- Shared flags: ${common.map((row) => row.name).join(', ')}.`);
+  if (section.rows.length > 0) lines.push('');
+  return lines;
 }
 
 /**
@@ -139,8 +213,18 @@ export function cliReference(commands: readonly CommandModule[]): string {
     '',
     'Generated from the command definitions (`bin/fairaudit reference cli > docs/cli-reference.md`);',
     'do not edit by hand. Every command also prints its own `--help`. Config keys are in',
-    '[config-reference.md](config-reference.md).',
+    '[config-reference.md](config-reference.md). A flag several commands share with the same meaning',
+    'is described once, under "Shared flags" at the end. A flag made from a config setting says "see',
+    'setting `KEY`": its meaning, range and default are that key\'s row in config-reference.md.',
     '',
   ];
-  return `${[...header, ...commands.flatMap((module) => sectionsOf(module, []))].join('\n').trimEnd()}\n`;
+  const homes = settingHomes();
+  const sections = commands
+    .flatMap((module) => sectionsOf(module, []))
+    .map((section) => ({ ...section, rows: withSettingHomes(section.rows, homes) }));
+  const shared = sharedRowLines(sections);
+  const sharedLines = [...shared].sort((a, b) => a.localeCompare(b));
+  const body = sections.flatMap((section) => sectionText(section, shared));
+  const tail = sharedLines.length > 0 ? ['## Shared flags', '', ...sharedLines] : [];
+  return `${[...header, ...body, ...tail].join('\n').trimEnd()}\n`;
 }

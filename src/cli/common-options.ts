@@ -49,5 +49,6 @@ export const resultsFolderPositional = {
 export const publishedOption = {
   type: 'string',
   describe:
-    'folder of published-number JSON files, or one file (default: papers/<paper>/published.json of every registered paper)',
+    'folder of published-number JSON files, or one file (default: papers/<paper>/published.json of every ' +
+    'registered paper)',
 } as const;

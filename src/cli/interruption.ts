@@ -80,7 +80,8 @@ export function resumeCommand(argv: readonly string[]): string {
 export function endOnInterruption(folder: string): Interruption {
   const watch: Interruption = watchInterruption((signal) => {
     process.stderr.write(
-      `fairaudit: interrupted by ${signal}: the lock of ${folder} is released; every file written there is complete (none half-written); run the same command again\n`,
+      `fairaudit: interrupted by ${signal}: the lock of ${folder} is released; every file written there is ` +
+        `complete (none half-written); run the same command again\n`,
     );
     process.exit(watch.exitCode());
   });

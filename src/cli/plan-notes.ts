@@ -1,8 +1,8 @@
 import { availableParallelism } from 'node:os';
 import type { ExperimentConfig } from '../harness/config.js';
 import type { KindRunner } from '../harness/kind-runner.js';
-import { estimatePlan, ignoredAxes } from '../harness/plan-estimate.js';
 import type { Plan } from '../harness/plan.js';
+import { estimatePlan, ignoredAxes } from '../harness/plan-estimate.js';
 
 function duration(seconds: number): string {
   if (seconds < 1) return 'under 1 s';
@@ -27,15 +27,18 @@ export async function planNotes(config: ExperimentConfig, kind: KindRunner, plan
     const where =
       ignored.axis === ignored.setting ? `grid.${ignored.axis}` : `grid.${ignored.axis} (${ignored.setting})`;
     lines.push(
-      `warning: ${where} cannot change the audits of ${ignored.cells} of ${ignored.of} cells (${ignored.why}); link it with the setting they use (grid.zip) or drop those cells`,
+      `warning: ${where} cannot change the audits of ${ignored.cells} of ${ignored.of} cells (${ignored.why}); ` +
+        `link it with the setting they use (grid.zip) or drop those cells`,
     );
   }
   const threads = availableParallelism();
   const origin = { configFile: config.file, baseDirectory: config.baseDirectory };
   const estimate = await estimatePlan(plan, kind, origin, threads);
   lines.push(
-    `expected: ${duration(estimate.seconds)} on ${threads} threads (${estimate.millisecondsPerReplicate.toFixed(2)} ms per replicate, ` +
-      `timed on ${estimate.sampledReplicates} replicates of ${estimate.sampledCells} cells), results.arrow about ${size(estimate.bytes)}`,
+    `expected: ${duration(estimate.seconds)} on ${threads} threads ` +
+      `(${estimate.millisecondsPerReplicate.toFixed(2)} ms per replicate, ` +
+      `timed on ${estimate.sampledReplicates} replicates of ${estimate.sampledCells} cells), results.arrow ` +
+      `about ${size(estimate.bytes)}`,
   );
   return lines;
 }

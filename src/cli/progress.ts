@@ -41,7 +41,8 @@ export class ProgressBar {
       this.lastDraw = now;
       const percent = this.total > 0 ? ((100 * done) / this.total).toFixed(0) : '100';
       process.stderr.write(
-        `${this.label}: ${done}/${this.total} ${this.unit} (${percent}%), ${seconds.toFixed(0)} s, ETA ${etaText(done, this.total, seconds)}\n`,
+        `${this.label}: ${done}/${this.total} ${this.unit} (${percent}%), ${seconds.toFixed(0)} s, ` +
+          `ETA ${etaText(done, this.total, seconds)}\n`,
       );
       return;
     }
@@ -51,7 +52,8 @@ export class ProgressBar {
     const filled = this.total > 0 ? Math.round((width * done) / this.total) : width;
     const bar = `${'#'.repeat(filled)}${'-'.repeat(width - filled)}`;
     process.stderr.write(
-      `\r${this.label} [${bar}] ${done}/${this.total} ${rate.toFixed(1)} ${this.unit}/s ETA ${etaText(done, this.total, seconds)}   `,
+      `\r${this.label} [${bar}] ${done}/${this.total} ${rate.toFixed(1)} ${this.unit}/s ` +
+        `ETA ${etaText(done, this.total, seconds)}   `,
     );
     this.drawn = true;
   }

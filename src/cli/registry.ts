@@ -1,17 +1,17 @@
 import { errorControlLayout } from '../../papers/paper-a/error-control/report-layout.js';
 import { errorControlReproduction } from '../../papers/paper-a/error-control/reproduction.js';
-import { paperALayout } from '../../papers/paper-a/report-layout.js';
 import { PAPER_A_MODEL_PRESETS } from '../../papers/paper-a/models.js';
+import { paperALayout } from '../../papers/paper-a/report-layout.js';
 import { paperAReproduction } from '../../papers/paper-a/reproduction.js';
-import { paperBPirReproduction } from '../../papers/paper-b/pir-reproduction.js';
 import { PAPER_B_MODEL_PRESETS } from '../../papers/paper-b/models.js';
+import { paperBPirReproduction } from '../../papers/paper-b/pir-reproduction.js';
 import { paperBLayout } from '../../papers/paper-b/report-layout.js';
 import { paperBReproduction } from '../../papers/paper-b/reproduction.js';
 import type { Reproduction } from '../../papers/reproduction.js';
 import { registerBuiltInKinds } from '../kinds/index.js';
 import type { ModelPreset } from '../models/model-preset.js';
-import { registerPaperLayout } from '../report/paper-layouts.js';
 import type { PaperLayout } from '../report/paper-layout.js';
+import { registerPaperLayout } from '../report/paper-layouts.js';
 import { Registry } from '../util/registry.js';
 
 /**

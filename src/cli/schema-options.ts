@@ -1,6 +1,6 @@
 import type { Argv, Options } from 'yargs';
 import { inputError } from '../util/errors.js';
-import { type ObjectSchema, type Schema, describeExpected } from '../util/schema.js';
+import { describeExpected, type ObjectSchema, type Schema } from '../util/schema.js';
 
 /** The properties of a settings schema (an object schema's `properties`). */
 export type SchemaProperties = ObjectSchema<Record<string, Schema>>['properties'];

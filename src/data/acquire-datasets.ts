@@ -127,7 +127,8 @@ export async function acquireDatasets(names: readonly string[], options: Acquire
   return { present, fetched, unavailable, network: 'reachable' };
 }
 
-/** oneLine(message) is fetchDataset's message (a line per URL tried, then the advice to use a mirror) as one line, without the advice. */
+/** oneLine(message) is fetchDataset's message (a line per URL tried, then the advice to use a mirror) as one line,
+ * without the advice. */
 function oneLine(message: string): string {
   const lines = message.split('\n').map((line) => line.trim());
   return lines.filter((line) => line !== '' && !line.startsWith('Alternatively')).join(' ');
@@ -143,5 +144,8 @@ export function acquisitionNotice(acquisition: Acquisition): string | null {
   const byReason = new Map<string, string[]>();
   for (const { name, reason } of acquisition.unavailable) byReason.set(reason, [...(byReason.get(reason) ?? []), name]);
   const parts = [...byReason].map(([reason, list]) => `${list.join(', ')} (${reason})`);
-  return `could not fetch ${parts.join('; ')}: outputs that need them use the calibrated default or are listed as unavailable`;
+  return (
+    `could not fetch ${parts.join('; ')}: outputs that need them use the calibrated default or are listed ` +
+    `as unavailable`
+  );
 }

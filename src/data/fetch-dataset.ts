@@ -23,7 +23,8 @@ export interface FetchOptions extends DataLocationOptions {
   /** Download again even when a verified copy is already there. */
   readonly force?: boolean;
   readonly onProgress?: (progress: DownloadProgress) => void;
-  /** Abandon a URL that sends nothing (no headers, no bytes) for this long (default 30000 ms; then the next URL is tried). */
+  /** Abandon a URL that sends nothing (no headers, no bytes) for this long (default 30000 ms; then the next URL is
+   * tried). */
   readonly idleTimeoutMs?: number;
 }
 
@@ -184,7 +185,8 @@ export async function fetchDataset(name: string, options: FetchOptions = {}): Pr
       } catch (error) {
         const cause = (error as { cause?: { message?: string } }).cause?.message;
         const message = (error as Error).message;
-        const named = message.startsWith(`${url}:`) ? message : `${url}: ${message}`; // an HTTP or checksum error names the URL already
+        const named = message.startsWith(`${url}:`) ? message : `${url}: ${message}`; // an HTTP or checksum error names
+        // the URL already
         failures.push(`  ${named}${cause ? ` (${cause})` : ''}`);
       }
     }

@@ -1,6 +1,6 @@
+import { type DataLocationOptions, dataLocations } from './data-locations.js';
 import type { ReadOptions } from './dataset-definition.js';
 import type { DatasetTable, SourceFile } from './dataset-table.js';
-import { type DataLocationOptions, dataLocations } from './data-locations.js';
 import { readManifest } from './manifest.js';
 import { datasetDefinition } from './registry.js';
 import { locateForm } from './resolve-form.js';

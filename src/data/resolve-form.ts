@@ -1,5 +1,5 @@
 import { InputError } from '../util/errors.js';
-import { type DataLocations, DATA_DIRECTORY_VARIABLE, downloadFolder, findFile } from './data-locations.js';
+import { DATA_DIRECTORY_VARIABLE, type DataLocations, downloadFolder, findFile } from './data-locations.js';
 import type { DatasetManifest, ManifestForm } from './manifest.js';
 
 /** A form of a dataset whose required files were all found: file name -> path. */
@@ -61,7 +61,8 @@ function missingDatasetError(
   const lines: string[] = [];
   const anyFound = availability.some((entry) => entry.found.size > 0) || extraFiles.length > 0;
   lines.push(
-    `dataset "${manifest.name}" (${manifest.title}) is ${anyFound ? 'incomplete' : 'missing'}: expected the files of one of these forms, found none complete.`,
+    `dataset "${manifest.name}" (${manifest.title}) is ${anyFound ? 'incomplete' : 'missing'}: expected the ` +
+      `files of one of these forms, found none complete.`,
   );
   const searched = locations.mirror === null ? 'no mirror set' : `mirror ${locations.mirror}`;
   lines.push(`Looked in: ${searched}; downloads ${downloadFolder(locations, manifest.name)}.`);
@@ -83,8 +84,10 @@ function missingDatasetError(
   lines.push('Provide it in one of two ways:');
   lines.push(
     downloadable
-      ? `  1. fairaudit data fetch ${manifest.name}   (downloads, checks the sha256 where the manifest has one, stores under ${downloadFolder(locations, manifest.name)})`
-      : `  1. download the files yourself (see ${manifest.homepage}) and put them in ${downloadFolder(locations, manifest.name)}`,
+      ? `  1. fairaudit data fetch ${manifest.name}   (downloads, checks the sha256 where the manifest has one, ` +
+          `stores under ${downloadFolder(locations, manifest.name)})`
+      : `  1. download the files yourself (see ${manifest.homepage}) and put them ` +
+          `in ${downloadFolder(locations, manifest.name)}`,
   );
   lines.push(
     `  2. a local mirror with the canonical file names: --data-dir DIR or ${DATA_DIRECTORY_VARIABLE}=DIR, ` +

@@ -81,7 +81,10 @@ export function syntheticPoolProblem(
     if (counts.decidedPositiveAmongNegatives < 0 || counts.decidedPositiveAmongNegatives > negatives) {
       return {
         key: 'decisionRate',
-        expected: `a decision rate for group ${name} that fits its label rate ${spec.labelRate[group]} and true positive rate ${spec.truePositiveRate?.[group]} (the label-0 rows would need ${counts.decidedPositiveAmongNegatives} positive decisions out of ${negatives})`,
+        expected:
+          `a decision rate for group ${name} that fits its label rate ${spec.labelRate[group]} and true ` +
+          `positive rate ${spec.truePositiveRate?.[group]} (the label-0 rows would ` +
+          `need ${counts.decidedPositiveAmongNegatives} positive decisions out of ${negatives})`,
         found: spec.decisionRate,
       };
     }
@@ -184,7 +187,8 @@ export const syntheticPoolSchema = schema.object(
     decisionRate: perGroupRates('P(decision = 1) in group a and in group b; their difference is the oracle SP gap.'),
     truePositiveRate: schema.optional(
       perGroupRates(
-        'P(decision = 1 | label = 1) in group a and in group b; their difference is the oracle EO gap. When absent, decisions are independent of labels within a group.',
+        'P(decision = 1 | label = 1) in group a and in group b; their difference is the oracle EO gap. When ' +
+          'absent, decisions are independent of labels within a group.',
       ),
     ),
     logitScale: schema.number({

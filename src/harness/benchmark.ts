@@ -101,7 +101,8 @@ export async function benchmarkRunner(replicates = 40_000): Promise<RunnerBenchm
   );
   return {
     workload:
-      `${replicates} replicates of one synthetic cell (20,000 rows, SP gap 0.02 vs δ = 0.05, decision access, B = 4000, chunks of 100), ` +
+      `${replicates} replicates of one synthetic cell (20,000 rows, SP gap 0.02 vs δ = 0.05, decision access, B ` +
+      `= 4000, chunks of 100), ` +
       `whole runs timed; fixed start-up (a 200-replicate run at 2 threads) ${startup.seconds.toFixed(2)} s = ` +
       `${((100 * startup.seconds) / oneThread.seconds).toFixed(0)}% of the 1-thread run`,
     startup,

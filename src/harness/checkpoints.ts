@@ -9,7 +9,8 @@ import { type DecodedChunk, decodeChunkColumns } from './chunk-payload.js';
 import type { KindRunner, OutcomeColumn } from './kind-runner.js';
 import { type Plan, type PlanChunk, replicateSeed, type Shard, shardChunks, shardHasChunk } from './plan.js';
 
-/** The format of .checkpoints/plan.json and of the chunk files beside it (format 1, before December 2026, had no checksums). */
+/** The format of .checkpoints/plan.json and of the chunk files beside it (format 1, before December 2026, had no
+ * checksums). */
 export const CHECKPOINT_FORMAT = 'fairaudit-checkpoints/2';
 
 /** What .checkpoints/plan.json records, so a resume can check it continues the same plan. */
@@ -55,7 +56,8 @@ function batchFile(folder: string, firstChunk: number): string {
   return path;
 }
 
-/** The checksum of a chunk entry: SHA-256 of the plan fingerprint, the chunk index and length (uint32 LE each) and the payload. */
+/** The checksum of a chunk entry: SHA-256 of the plan fingerprint, the chunk index and length (uint32 LE each) and the
+ * payload. */
 function entryChecksum(fingerprint: string, index: number, payload: Uint8Array): Buffer {
   const numbers = Buffer.alloc(8);
   numbers.writeUInt32LE(index, 0);
@@ -86,7 +88,9 @@ function readEntries(bytes: Uint8Array, fingerprint: string): { entries: Entry[]
   const recorded = Buffer.from(bytes.subarray(8, FILE_HEADER_BYTES)).toString('latin1');
   if (recorded !== fingerprint) {
     return {
-      fileProblem: `chunks of another plan (${describeFound(recorded.slice(0, 12))}, not ${fingerprint.slice(0, 12)}: another seed, config or --set)`,
+      fileProblem:
+        `chunks of another plan (${describeFound(recorded.slice(0, 12))}, ` +
+        `not ${fingerprint.slice(0, 12)}: another seed, config or --set)`,
     };
   }
   const count = view.getUint32(4, true);
@@ -231,7 +235,10 @@ export class Checkpoints {
     const shardText = (shard: Shard | null | undefined) => (shard ? `${shard.index}/${shard.count}` : 'none');
     if (recorded.fingerprint !== this.plan.fingerprint || shardText(recorded.shard) !== shardText(this.shard)) {
       throw new InputError(
-        `--resume: expected checkpoints of this plan (${this.plan.fingerprint.slice(0, 12)}, shard ${shardText(this.shard)}) in ${this.folder}, found checkpoints of plan ${describeFound(String(recorded.fingerprint).slice(0, 12))}, shard ${shardText(recorded.shard)} (the config, --set values or --shard differ; run without --resume to start over)`,
+        `--resume: expected checkpoints of this plan (${this.plan.fingerprint.slice(0, 12)}, ` +
+          `shard ${shardText(this.shard)}) in ${this.folder}, found checkpoints of ` +
+          `plan ${describeFound(String(recorded.fingerprint).slice(0, 12))}, shard ${shardText(recorded.shard)} (the ` +
+          `config, --set values or --shard differ; run without --resume to start over)`,
       );
     }
     return recorded;
@@ -289,7 +296,8 @@ export class Checkpoints {
     return { done, rows, problems, planProblem };
   }
 
-  /** Why a chunk whose checksum holds is still not this plan's (another shard, other rows, other seeds or values), or null. */
+  /** Why a chunk whose checksum holds is still not this plan's (another shard, other rows, other seeds or values), or
+   * null. */
   private chunkProblem(entry: Entry, path: string): string | null {
     if (!(entry.index < this.plan.chunkCount) || !shardHasChunk(this.shard, entry.index)) {
       return `a chunk this plan${this.shard ? ` and shard ${this.shard.index}/${this.shard.count}` : ''} does not have`;
@@ -306,7 +314,10 @@ export class Checkpoints {
     const key = this.plan.cellAt(chunk.cell).key;
     for (let i = 0; i < chunk.count; i++) {
       if (decoded.seeds[i] !== replicateSeed(this.plan.seed, key, chunk.firstReplicate + i)) {
-        return `the seed ${describeFound(decoded.seeds[i])} for replicate ${chunk.firstReplicate + i}, not this plan's (another seed or config)`;
+        return (
+          `the seed ${describeFound(decoded.seeds[i])} for replicate ${chunk.firstReplicate + i}, not this ` +
+          `plan's (another seed or config)`
+        );
       }
     }
     if (this.rowProblem !== undefined) {
@@ -314,7 +325,10 @@ export class Checkpoints {
       for (let i = 0; i < chunk.count; i++) {
         const problem = this.rowProblem(settings, decoded.columns, i);
         if (problem !== null)
-          return `replicate ${chunk.firstReplicate + i} with values that do not re-derive (${problem}): edited, since its checksum holds`;
+          return (
+            `replicate ${chunk.firstReplicate + i} with values that do not re-derive (${problem}): edited, ` +
+            `since its checksum holds`
+          );
       }
     }
     return null;
@@ -357,7 +371,8 @@ export class Checkpoints {
       if (name.endsWith('.tmp')) rmSync(join(this.folder, name), { force: true });
   }
 
-  /** Records completed chunks atomically in one file: their payload bytes as the workers sent them, with checksums. O(bytes). */
+  /** Records completed chunks atomically in one file: their payload bytes as the workers sent them, with checksums.
+   * O(bytes). */
   save(completed: readonly CompletedChunk[]): void {
     if (completed.length === 0) return;
     this.write(completed.map(({ chunk, payload }) => ({ index: chunk.index, payload })));
@@ -405,7 +420,8 @@ export class Checkpoints {
         const file = files[next++];
         if (file === undefined || file.first > chunk.index) {
           throw new InputError(
-            `${this.folder}: expected a checkpoint of chunk ${chunk.index}, found none (run with --resume to compute it)`,
+            `${this.folder}: expected a checkpoint of chunk ${chunk.index}, found none (run with --resume to ` +
+              `compute it)`,
           );
         }
         const read = readEntries(

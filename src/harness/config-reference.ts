@@ -1,9 +1,9 @@
+import { describeExpected, type Schema } from '../util/schema.js';
 import { envelopeSchema } from './config.js';
 import { kindRunners } from './kind-runners.js';
-import { describeExpected, type Schema } from '../util/schema.js';
 
 function cell(text: string): string {
-  return text.replaceAll('|', '\\|').replaceAll('\n', ' ');
+  return text.replaceAll('\n', ' ');
 }
 
 function defaultText(s: Schema): string {
@@ -19,7 +19,7 @@ function rows(s: Schema, prefix: string, out: string[]): void {
     const inChoice = (s.exactlyOneOf as string[] | undefined)?.includes(key) ?? false;
     const status = inChoice ? `one of ${(s.exactlyOneOf as string[]).join(' / ')}` : defaultText(property);
     const expected = property.type === 'object' ? 'a mapping' : describeExpected(property);
-    out.push(`| \`${path}\` | ${cell(expected)} | ${status} | ${cell(property.description)} |`);
+    out.push(`- \`${path}\` (${cell(expected)}; ${status}): ${cell(property.description)}`);
     if (property.type === 'object' && Object.keys(property.properties).length > 0) {
       rows(property, path, out);
     }
@@ -37,7 +37,8 @@ export function configReference(): string {
   const out: string[] = [
     '# Config reference',
     '',
-    '<!-- Generated from the schemas by `bin/fairaudit plan --reference > docs/config-reference.md`; do not edit by hand. -->',
+    '<!-- Generated from the schemas by `bin/fairaudit plan --reference > docs/config-reference.md`; do not edit ' +
+      'by hand. -->',
     '',
     'An experiment config is one YAML file. Any setting can be overridden on the command line with',
     '`--set key=value` (the value is read as YAML), and any setting can be varied with a `grid` entry',
@@ -46,10 +47,25 @@ export function configReference(): string {
     '',
     '## Top-level keys',
     '',
-    '| key | expected | default | meaning |',
-    '|---|---|---|---|',
+    'Each key: `key` (what is expected; its default, or **required** or optional): what it means.',
+    '',
   ];
   rows(envelopeSchema, '', out);
+  // A setting row or outcome column identical to one of an earlier kind is named, not repeated.
+  const seen = new Map<string, string>();
+  const newRows = (all: readonly string[], kindName: string): string[] => {
+    const fresh: string[] = [];
+    const repeated = new Map<string, string[]>();
+    for (const row of all) {
+      const first = seen.get(row);
+      if (first === undefined) {
+        seen.set(row, kindName);
+        fresh.push(row);
+      } else repeated.set(first, [...(repeated.get(first) ?? []), row.slice(2, row.indexOf(' ('))]);
+    }
+    const notes = [...repeated].map(([first, names]) => `As in kind \`${first}\`: ${names.join(', ')}.`);
+    return [...fresh, ...(notes.length > 0 ? ['', ...notes] : [])];
+  };
   for (const kind of kindRunners()) {
     out.push(
       '',
@@ -60,17 +76,14 @@ export function configReference(): string {
       '### Settings (`settings.*`, or `grid.*` to vary them)',
       '',
     );
-    out.push('| key | expected | default | meaning |', '|---|---|---|---|');
-    rows(kind.settings, '', out);
-    out.push(
-      '',
-      '### Outcome columns (added to each row of results.arrow)',
-      '',
-      '| column | Arrow type | meaning |',
-      '|---|---|---|',
+    const settingRows: string[] = [];
+    rows(kind.settings, '', settingRows);
+    out.push(...newRows(settingRows, kind.name));
+    out.push('', '### Outcome columns (added to each row of results.arrow)', '');
+    const columnRows = kind.outcomeColumns.map(
+      (column) => `- \`${column.name}\` (${column.type}): ${cell(column.description)}`,
     );
-    for (const column of kind.outcomeColumns)
-      out.push(`| \`${column.name}\` | ${column.type} | ${cell(column.description)} |`);
+    out.push(...newRows(columnRows, kind.name));
   }
   return `${out.join('\n')}\n`;
 }

@@ -34,7 +34,8 @@ export const envelopeSchema = schema.object(
       maximum: 1_000_000,
       default: 100,
       description:
-        'Replicates per chunk: the unit of work sent to a worker, checkpointed, and dealt to shards. Changes no result.',
+        'Replicates per chunk: the unit of work sent to a worker, checkpointed, and dealt to shards. Changes no ' +
+        'result.',
     }),
     settings: schema.optional(
       schema.object(
@@ -51,9 +52,12 @@ export const envelopeSchema = schema.object(
         {
           open: true,
           description:
-            'Settings to vary: a setting key (dotted for nested keys, e.g. pool.synthetic.size) mapped to a list of values. Cells are all combinations. ' +
-            '`zip` (or any key starting with `zip`, e.g. zip-tolerances) links settings that move together: a list of mappings of the same setting keys, ' +
-            'one cell per mapping instead of their product (e.g. zip: [{tolerance: 0.02, scoreTolerance: 0.02}, {tolerance: 0.05, scoreTolerance: 0.05}]).',
+            'Settings to vary: a setting key (dotted for nested keys, e.g. pool.synthetic.size) mapped to a list ' +
+            'of values. Cells are all combinations. ' +
+            '`zip` (or any key starting with `zip`, e.g. zip-tolerances) links settings that move together: a ' +
+            'list of mappings of the same setting keys, ' +
+            'one cell per mapping instead of their product (e.g. zip: [{tolerance: 0.02, scoreTolerance: 0.02}, ' +
+            '{tolerance: 0.05, scoreTolerance: 0.05}]).',
         },
       ),
     ),
@@ -181,7 +185,8 @@ export function parseOverride(text: string): Override {
   return { path, value, flag };
 }
 
-/** Sets a key path in plain data (its keys were checked by assertKeyPathSafe), making mappings without prototypes on the way. */
+/** Sets a key path in plain data (its keys were checked by assertKeyPathSafe), making mappings without prototypes on
+ * the way. */
 function setIn(target: Record<string, unknown>, path: readonly string[], value: unknown): void {
   let current = target;
   for (let i = 0; i < path.length - 1; i++) {
@@ -233,7 +238,8 @@ class YamlLocator implements Locator {
     const firstError = this.document.errors[0];
     if (firstError) {
       throw new InputError(
-        `${this.file}:${this.lines.linePos(firstError.pos[0]).line}: expected valid YAML, found ${firstError.message.split('\n')[0]}`,
+        `${this.file}:${this.lines.linePos(firstError.pos[0]).line}: expected valid YAML, ` +
+          `found ${firstError.message.split('\n')[0]}`,
       );
     }
     // Without prototypes; __proto__, constructor and prototype refused; aliases capped (billion laughs).
@@ -336,7 +342,8 @@ export function readConfigObject(file: string): Record<string, unknown> {
  * @param options baseDirectory: where the config's relative paths start, when not the file's folder
  * @returns the validated experiment config
  * @example
- * const config = configFromObject({ experiment: 'coins', kind: 'coin', seed: 1, replicates: 100, settings: {} }, 'coins.yaml');
+ * const config = configFromObject({ experiment: 'coins', kind: 'coin', seed: 1, replicates: 100, settings: {} },
+ * 'coins.yaml');
  */
 export function configFromObject(
   raw: Record<string, unknown>,
@@ -401,7 +408,10 @@ function kindOf(name: string, locator: Locator): KindRunner {
   const hint = closestName(name, names);
   throw locator.error(
     ['kind'],
-    `one of the kinds ${names.map((n) => JSON.stringify(n)).join(', ')}${hint ? ` (did you mean ${JSON.stringify(hint)}?)` : ''}`,
+    `one of the ` +
+      `kinds ${names.map((n) => JSON.stringify(n)).join(', ')}${
+        hint ? ` (did you ` + `mean ${JSON.stringify(hint)}?)` : ''
+      }`,
     describeFound(name),
   );
 }
@@ -419,7 +429,8 @@ function readGrid(rawGrid: Record<string, unknown>, kind: KindRunner, locator: L
       const hint = closestName(key, known);
       throw locator.error(
         ['grid', key],
-        `a setting of kind ${kind.name}${hint ? ` (did you mean ${JSON.stringify(hint)}?)` : ` (one of ${known.join(', ')})`}`,
+        `a setting of ` +
+          `kind ${kind.name}${hint ? ` (did you mean ${JSON.stringify(hint)}?)` : ` (one of ${known.join(', ')})`}`,
         `the unknown key ${JSON.stringify(key)}`,
       );
     }

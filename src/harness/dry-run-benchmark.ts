@@ -95,7 +95,9 @@ export async function benchmarkRunnerDry(replicates = 100_000_000): Promise<DryR
     });
     const seconds = Number(process.hrtime.bigint() - started) / 1e9;
     return {
-      workload: `the quickstart grid (${cells} cells, chunks of ${plan.chunkSize}) with ${perCell} replicates per cell, no audits (real seeds, made-up outcomes)`,
+      workload:
+        `the quickstart grid (${cells} cells, chunks of ${plan.chunkSize}) with ${perCell} replicates ` +
+        `per cell, no audits (real seeds, made-up outcomes)`,
       replicates: summary.rows,
       cells: plan.cellCount,
       chunks: plan.chunkCount,

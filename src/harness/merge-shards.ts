@@ -3,11 +3,11 @@ import { join, resolve } from 'node:path';
 import { writeFileAtomic } from '../util/atomic-write.js';
 import { describeFound, InputError } from '../util/errors.js';
 import type { ColumnBlock } from './chunk-payload.js';
+import { loadAverage, machine, processCpuSeconds } from './machine.js';
 import { claimOutputFolder } from './output-folder.js';
 import { shardChunks } from './plan.js';
 import { type CheckedResults, openResults, type ResultBatch } from './results-reader.js';
 import { ResultsWriter } from './results-writer.js';
-import { loadAverage, machine, processCpuSeconds } from './machine.js';
 import { buildRunRecord, fairauditVersion, gitCommit } from './run-record.js';
 
 /** What mergeShards did. */
@@ -88,7 +88,9 @@ async function openShards(folders: readonly string[]): Promise<CheckedResults[]>
       throw new InputError(`${runFile}: expected a known experiment kind, found ${describeFound(shard.record.kind)}`);
     if (shard.record.plan.fingerprint !== first.record.plan.fingerprint) {
       throw new InputError(
-        `${runFile}: expected a shard of the same plan as ${first.folder} (fingerprint ${first.record.plan.fingerprint.slice(0, 12)}), found plan ${shard.record.plan.fingerprint.slice(0, 12)}`,
+        `${runFile}: expected a shard of the same plan ` +
+          `as ${first.folder} (fingerprint ${first.record.plan.fingerprint.slice(0, 12)}), found ` +
+          `plan ${shard.record.plan.fingerprint.slice(0, 12)}`,
       );
     }
     const index = shard.shard?.index ?? 1;
@@ -155,7 +157,8 @@ export async function mergeShards(
   if (onto !== undefined) {
     // Merging onto a shard would overwrite that shard's results.arrow with the merged table.
     throw new InputError(
-      `--out: expected a folder other than the shard folders being merged, found ${describeFound(outDirectory)} (the shard ${describeFound(onto)})`,
+      `--out: expected a folder other than the shard folders being merged, ` +
+        `found ${describeFound(outDirectory)} (the shard ${describeFound(onto)})`,
     );
   }
   const shards = await openShards(folders);

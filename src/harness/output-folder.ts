@@ -69,7 +69,8 @@ function removeReportOf(folder: string): void {
  * lock carries a notice), before anything in it is deleted or written. Then it refuses
  * a folder holding the results or checkpoints of another experiment (its run.json or
  * .checkpoints/plan.json names another experiment) unless claim.force (then
- * removeReplacedReport() removes that experiment's report once the new results are in). Throws InputError for "" (which would mean the current folder), for a
+ * removeReplacedReport() removes that experiment's report once the new results are in). Throws InputError for "" (which
+ * would mean the current folder), for a
  * folder that cannot be made or written (a file in the way, no permission, /proc),
  * for a held lock and for another experiment's folder; the folder is then as it was.
  * O(1) file operations.
@@ -107,7 +108,8 @@ export function claimOutputFolder(folder: string, claim: OutputFolderClaim): Out
     }
     release(true);
     throw new InputError(
-      `${folder}: expected an empty folder or one of experiment ${describeFound(claim.experiment)}, found the results of experiment ${describeFound(found)} (${file}); use another --out, or --force to replace them`,
+      `${folder}: expected an empty folder or one of experiment ${describeFound(claim.experiment)}, found the ` +
+        `results of experiment ${describeFound(found)} (${file}); use another --out, or --force to replace them`,
     );
   }
   // The other experiment's report would otherwise stay beside the new results.

@@ -59,7 +59,8 @@ export interface Plan {
   chunkCount: number;
   /** Total replicates (tasks) in the plan. */
   tasks: number;
-  /** sha256 of everything that determines the results (format 2, see planFingerprint); shards and resumes must agree on it. */
+  /** sha256 of everything that determines the results (format 2, see planFingerprint); shards and resumes must agree on
+   * it. */
   fingerprint: string;
   /** cellAt(index): cell `index` with its key, grid columns and full settings. O(axes + settings). */
   cellAt(index: number): PlanCell;
@@ -160,7 +161,8 @@ function planFingerprint(config: ExperimentConfig, labels: readonly string[][]):
 
 /**
  * probeCells(config) lists the cells that show every value a setting takes somewhere in
- * the grid (axis by axis; a default that depends on two axes at once may be missed): every cell of a grid of at most EAGER_CELL_LIMIT cells, else the first cell
+ * the grid (axis by axis; a default that depends on two axes at once may be missed): every cell of a grid of at most
+ * EAGER_CELL_LIMIT cells, else the first cell
  * and, per axis and value, the cell that differs from the first only in that axis.
  * O(min(cells, sum of the axes' lengths)).
  */
@@ -222,7 +224,8 @@ export function buildPlan(config: ExperimentConfig, kind: KindRunner): Plan {
       const earlier = labels.get(label);
       if (earlier !== undefined) {
         throw new InputError(
-          `${config.file}: grid.${axis.key}[${index}]: expected a label different from item ${earlier}'s (give each a distinct name), found ${JSON.stringify(label)} twice`,
+          `${config.file}: grid.${axis.key}[${index}]: expected a label different from item ${earlier}'s (give ` +
+            `each a distinct name), found ${JSON.stringify(label)} twice`,
         );
       }
       labels.set(label, index);
@@ -232,7 +235,8 @@ export function buildPlan(config: ExperimentConfig, kind: KindRunner): Plan {
   const chunkCount = config.cellCount * chunksPerCell;
   if (chunkCount > MAX_PLAN_CHUNKS) {
     throw new InputError(
-      `${config.file}: chunkSize: expected a plan of at most ${MAX_PLAN_CHUNKS} chunks (cells × ⌈replicates / chunkSize⌉), found ${config.cellCount} × ${chunksPerCell} = ${chunkCount} chunks (raise chunkSize)`,
+      `${config.file}: chunkSize: expected a plan of at most ${MAX_PLAN_CHUNKS} chunks (cells × ⌈replicates / ` +
+        `chunkSize⌉), found ${config.cellCount} × ${chunksPerCell} = ${chunkCount} chunks (raise chunkSize)`,
     );
   }
   const recent = new Map<number, PlanCell>();
@@ -296,7 +300,8 @@ export function buildPlan(config: ExperimentConfig, kind: KindRunner): Plan {
   };
 }
 
-/** planChunks(cells, replicates, chunkSize): runs of at most chunkSize consecutive replicates of one cell, cells in order. O(chunks). */
+/** planChunks(cells, replicates, chunkSize): runs of at most chunkSize consecutive replicates of one cell, cells in
+ * order. O(chunks). */
 export function planChunks(cells: number, replicates: number, chunkSize: number): PlanChunk[] {
   const chunks: PlanChunk[] = [];
   for (let cell = 0; cell < cells; cell++) {
@@ -333,13 +338,15 @@ export function shardHasChunk(shard: Shard | null | undefined, index: number): b
   return !shard || index % shard.count === shard.index - 1;
 }
 
-/** shardChunks(plan, shard) yields the chunks of a shard (all without one) in plan order, made on demand. O(1) memory. */
+/** shardChunks(plan, shard) yields the chunks of a shard (all without one) in plan order, made on demand. O(1) memory.
+ * */
 export function* shardChunks(plan: PlanShape, shard: Shard | null | undefined): Generator<PlanChunk> {
   const step = shard ? shard.count : 1;
   for (let index = shard ? shard.index - 1 : 0; index < plan.chunkCount; index += step) yield plan.chunkAt(index);
 }
 
-/** The chunks of a shard (all chunks when shard is undefined), in plan order, as an array: O(chunks); shardChunks streams them. */
+/** The chunks of a shard (all chunks when shard is undefined), in plan order, as an array: O(chunks); shardChunks
+ * streams them. */
 export function chunksOfShard(plan: Plan, shard: Shard | null | undefined): PlanChunk[] {
   return [...shardChunks(plan, shard)];
 }

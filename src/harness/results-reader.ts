@@ -97,7 +97,8 @@ function checkSchema(schema: Schema, record: RunRecord, file: string): ResultCol
   const expected = record.columns.map((column) => `${column.name}:${column.type}`);
   if (found.join(',') !== expected.join(',')) {
     throw new InputError(
-      `${file}: expected the columns run.json lists (${describeFound(expected.join(', '))}), found ${describeFound(found.join(', '))}`,
+      `${file}: expected the columns run.json lists (${describeFound(expected.join(', '))}), ` +
+        `found ${describeFound(found.join(', '))}`,
     );
   }
   const metadata = schema.metadata;
@@ -108,7 +109,8 @@ function checkSchema(schema: Schema, record: RunRecord, file: string): ResultCol
   ] as const) {
     if (metadata.get(key) !== value)
       throw new InputError(
-        `${file}: schema metadata ${key}: expected ${describeFound(value)} as run.json records, found ${describeFound(metadata.get(key))}`,
+        `${file}: schema metadata ${key}: expected ${describeFound(value)} as run.json records, ` +
+          `found ${describeFound(metadata.get(key))}`,
       );
   }
   return record.columns.map((column) => ({ name: column.name, type: column.type as ColumnType }));
@@ -236,13 +238,17 @@ export async function openResults(folder: string, options: { plan?: boolean } = 
   const artifact = resultsArtifact(record);
   if (size !== artifact.bytes) {
     throw new InputError(
-      `${resultsFile}: expected the ${artifact.bytes} bytes ${runFile} records, found ${size} bytes (changed or damaged after the run; run the experiment again)`,
+      `${resultsFile}: expected the ${artifact.bytes} bytes ${runFile} records, found ${size} bytes (changed or ` +
+        `damaged after the run; run the experiment again)`,
     );
   }
   const sha256 = await sha256OfFile(resultsFile);
   if (sha256 !== artifact.sha256) {
     throw new InputError(
-      `${resultsFile}: expected the SHA-256 ${runFile} records (${describeFound(artifact.sha256.slice(0, 16))}…), found ${sha256.slice(0, 16)}… (changed or damaged after the run; run the experiment again)`,
+      `${resultsFile}: expected the SHA-256 ${runFile} records ` +
+        `(${describeFound(artifact.sha256.slice(0, 16))}…), found ${sha256.slice(0, 16)}… (changed or damaged ` +
+        `after the ` +
+        `run; run the experiment again)`,
     );
   }
   const kind = findKindRunner(record.kind) ?? null;
@@ -253,7 +259,8 @@ export async function openResults(folder: string, options: { plan?: boolean } = 
   const shard = record.shard;
   if (rowPlan !== null && shardSize(rowPlan, shard).rows !== record.rows) {
     throw new InputError(
-      `${runFile}: rows: expected the ${shardSize(rowPlan, shard).rows} replicates of the plan${shard ? ` and shard ${shard.index}/${shard.count}` : ''}, found ${record.rows}`,
+      `${runFile}: rows: expected the ${shardSize(rowPlan, shard).rows} replicates of the ` +
+        `plan${shard ? ` and shard ${shard.index}/${shard.count}` : ''}, found ${record.rows}`,
     );
   }
   const columns = await withReader(resultsFile, async (reader) => checkSchema(reader.schema, record, resultsFile));
@@ -313,7 +320,8 @@ async function* checkedBatches(
         batch = await reader.readRecordBatch(b);
       } catch (error) {
         throw new InputError(
-          `${file}: record batch ${b}: expected Arrow data, found unreadable bytes (${describeFound((error as Error).message)})`,
+          `${file}: record batch ${b}: expected Arrow data, found unreadable bytes ` +
+            `(${describeFound((error as Error).message)})`,
         );
       }
       if (batch === null)
@@ -339,7 +347,8 @@ async function* checkedBatches(
           fail(
             row,
             'seed',
-            `${replicateSeed(masterSeed, cells[row], replicates[row])}, the seed of (master seed, cell, replicate) (not a row of this run's seed)`,
+            `${replicateSeed(masterSeed, cells[row], replicates[row])}, the seed of (master seed, cell, ` +
+              `replicate) (not a row of this run's seed)`,
             seeds[row],
           );
         if (experiment[row] !== record.experiment)
@@ -365,7 +374,8 @@ async function* checkedBatches(
           const problem = runner?.rowProblem?.(cell.settings, blocks, row) ?? null;
           if (problem !== null)
             throw new InputError(
-              `${file}: row ${firstRow + row} (cell ${cell.key}, replicate ${replicate}): ${problem} (values that do not re-derive: edited, not damaged, since the checksum holds)`,
+              `${file}: row ${firstRow + row} (cell ${cell.key}, replicate ${replicate}): ${problem} (values ` +
+                `that do not re-derive: edited, not damaged, since the checksum holds)`,
             );
         } else if (!(replicates[row] >= 0 && replicates[row] < record.plan.replicates)) {
           fail(row, 'replicate', `a replicate index from 0 to ${record.plan.replicates - 1}`, replicates[row]);

@@ -163,7 +163,8 @@ export class ResultsWriter {
     this.filled = 0;
   }
 
-  /** close() writes the last batch and the footer, and renames the file into place; returns rows, batches, bytes and SHA-256. */
+  /** close() writes the last batch and the footer, and renames the file into place; returns rows, batches, bytes and
+   * SHA-256. */
   close(): ArrowFileSummary {
     this.flush();
     return this.writer.close();

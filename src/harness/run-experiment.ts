@@ -14,6 +14,7 @@ import {
 import type { ExperimentConfig } from './config.js';
 import type { KindRunner } from './kind-runner.js';
 import { findKindRunner } from './kind-runners.js';
+import { type LoadAverage, loadAverage, machine, processCpuSeconds } from './machine.js';
 import { claimOutputFolder, type OutputFolder } from './output-folder.js';
 import {
   buildPlan,
@@ -36,7 +37,6 @@ import {
   resultsArtifact,
 } from './run-record.js';
 import { type ChunkRunner, kindModuleFile, WorkerPool } from './worker-pool.js';
-import { type LoadAverage, loadAverage, machine, processCpuSeconds } from './machine.js';
 
 /**
  * Completed chunks are checkpointed together at most this often (milliseconds): a run
@@ -177,10 +177,14 @@ async function alreadyComplete(run: RunPlan, options: RunOptions, notices: strin
   if (sha256 !== recorded.sha256) {
     if (options.repair) return null;
     throw new InputError(
-      `${resultsFile}: expected the SHA-256 ${runFile} records (${describeFound(recorded.sha256.slice(0, 16))}…), found ${sha256.slice(0, 16)}… (changed or damaged since the run); run with --resume --repair to compute it again`,
+      `${resultsFile}: expected the SHA-256 ${runFile} records ` +
+        `(${describeFound(recorded.sha256.slice(0, 16))}…), found ${sha256.slice(0, 16)}… (changed or damaged ` +
+        `since the ` +
+        `run); run with --resume --repair to compute it again`,
     );
   }
-  new Checkpoints(outDirectory, run.plan, run.shard, run.kind.outcomeColumns).clear(); // left behind if the run was killed after writing run.json
+  new Checkpoints(outDirectory, run.plan, run.shard, run.kind.outcomeColumns).clear(); // left behind if the run was
+  // killed after writing run.json
   return {
     ...run.written,
     resumedChunks: run.chunks,
@@ -213,12 +217,16 @@ function resumeCheckpoints(checkpoints: Checkpoints, options: RunOptions): Resum
   if (state === undefined || options.repair) return state;
   if (state.planProblem !== null) {
     throw new InputError(
-      `${checkpoints.planFile}: expected the checkpoint plan of this run, found ${state.planProblem}; run with --resume --repair to check every chunk against this plan and rewrite it, or without --resume to start over`,
+      `${checkpoints.planFile}: expected the checkpoint plan of this run, found ${state.planProblem}; run with ` +
+        `--resume --repair to check every chunk against this plan and rewrite it, or without --resume to start over`,
     );
   }
   if (state.problems.length > 0) {
     throw new InputError(
-      `--resume: expected checkpoints of this plan, found ${state.problems.length} damaged or foreign: ${describeProblems(state.problems)}; run with --resume --repair to recompute exactly those chunks, or without --resume to start over`,
+      `--resume: expected checkpoints of this plan, found ${state.problems.length} damaged or ` +
+        `foreign: ${describeProblems(state.problems)}; run with --resume --repair to recompute exactly those ` +
+        `chunks, or ` +
+        `without --resume to start over`,
     );
   }
   return state;

@@ -7,11 +7,12 @@ import { packageRoot } from '../util/paths.js';
 import { MAX_JSON_FILE_BYTES, readFileCapped } from '../util/read-capped.js';
 import { configFromObject, EAGER_CELL_LIMIT, type ExperimentConfig } from './config.js';
 import type { KindRunner } from './kind-runner.js';
-import type { LoadAverage, Machine } from './machine.js';
 import { findKindRunner } from './kind-runners.js';
+import type { LoadAverage, Machine } from './machine.js';
 import { buildPlan, type GridColumn, PLAN_FINGERPRINT_FORMAT, type Plan, type PlanCell, type Shard } from './plan.js';
 
-/** run.json's format: 2 records the checksums of what the run wrote (`artifacts`); format 1 (before December 2026) did not. */
+/** run.json's format: 2 records the checksums of what the run wrote (`artifacts`); format 1 (before December 2026) did
+ * not. */
 export const RUN_RECORD_FORMAT = 'fairaudit-run/2';
 
 /** A file a run wrote, as run.json records it: its SHA-256, size and (for tables) rows. */
@@ -52,7 +53,8 @@ export interface Provenance {
   mergedFrom?: string[];
 }
 
-/** run.json: the resolved config, the plan, the columns, the files written and the provenance of a run (docs/contracts.md). */
+/** run.json: the resolved config, the plan, the columns, the files written and the provenance of a run
+ * (docs/contracts.md). */
 export interface RunRecord {
   format: typeof RUN_RECORD_FORMAT;
   experiment: string;
@@ -88,7 +90,8 @@ export interface RunRecord {
   provenance: Provenance;
 }
 
-/** A column of results.arrow as run.json records it (values: the enum of a utf8 outcome column, when the kind declares one). */
+/** A column of results.arrow as run.json records it (values: the enum of a utf8 outcome column, when the kind declares
+ * one). */
 export interface RecordedColumn {
   name: string;
   type: string;
@@ -197,7 +200,10 @@ export function planFromRecord(record: RunRecord, where: string): Plan {
   const plan = buildPlan(rebuilt, kindOfRecord(record, where));
   if (plan.fingerprint !== record.plan.fingerprint) {
     throw new InputError(
-      `${where}: expected a config that gives the plan it records (fingerprint ${describeFound(String(record.plan.fingerprint).slice(0, 12))}), found one that gives plan ${plan.fingerprint.slice(0, 12)} (run.json edited, or written by another fairaudit version: run the experiment again)`,
+      `${where}: expected a config that gives the plan it records ` +
+        `(fingerprint ${describeFound(String(record.plan.fingerprint).slice(0, 12))}), found one that gives ` +
+        `plan ${plan.fingerprint.slice(0, 12)} (run.json edited, or written by another fairaudit version: run the ` +
+        `experiment again)`,
     );
   }
   return plan;
@@ -232,7 +238,10 @@ export function readRunRecord(folder: string): RunRecord {
     throw new InputError(`${path}: expected the run.json of a fairaudit run, found ${describeFound(record)}`);
   if (record.format === 'fairaudit-run/1') {
     throw new InputError(
-      `${path}: expected a run.json that records the checksums of its results (format ${RUN_RECORD_FORMAT}), found format fairaudit-run/1, written before fairaudit checked its results; run the experiment again to trust these results`,
+      `${path}: expected a run.json that records the checksums of its results (format ${RUN_RECORD_FORMAT}), ` +
+        `found format fairaudit-run/1, written before fairaudit checked its results; run the experiment again to ` +
+        `trust ` +
+        `these results`,
     );
   }
   if (record.format !== RUN_RECORD_FORMAT)
@@ -278,7 +287,10 @@ function recordProblem(record: Record<string, unknown>): string | null {
     return 'artifacts: expected the SHA-256, size and rows of results.arrow, found none';
   }
   if (results.rows !== record.rows)
-    return `artifacts: expected results.arrow's rows to be the run's ${record.rows}, found ${describeFound(results.rows)}`;
+    return (
+      `artifacts: expected results.arrow's rows to be the run's ${record.rows}, ` +
+      `found ${describeFound(results.rows)}`
+    );
   if (
     record.shard !== null &&
     !(isObject(record.shard) && Number.isSafeInteger(record.shard.index) && Number.isSafeInteger(record.shard.count))

@@ -1,7 +1,7 @@
-import { registerKindRunner } from '../harness/kind-runners.js';
 import type { KindRunner } from '../harness/kind-runner.js';
-import { registerKindReporter } from '../report/kind-reporters.js';
+import { registerKindRunner } from '../harness/kind-runners.js';
 import type { KindReporter } from '../report/kind-reporter.js';
+import { registerKindReporter } from '../report/kind-reporters.js';
 
 /**
  * An experiment kind: what one replicate of an experiment is (its run half, which the

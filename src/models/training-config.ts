@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { parse } from 'yaml';
-import { type Infer, SchemaViolation, schema, validate } from '../util/schema.js';
 import { InputError, inputError } from '../util/errors.js';
+import { type Infer, SchemaViolation, schema, validate } from '../util/schema.js';
 
 /**
  * The schema of a model-training config (`fairaudit models train CONFIG`): the single

@@ -1,7 +1,7 @@
 import type { TabularData } from '../data/tabular.js';
 import { type BoostedTreesSpec, trainBoostedTreesModel } from './boosted-trees.js';
-import { type MlpModelSpec, type ScoredModel, trainMlpModel } from './mlp-model.js';
 import { prepareMlpKernels } from './mlp/wasm/mlp-kernels.js';
+import { type MlpModelSpec, type ScoredModel, trainMlpModel } from './mlp-model.js';
 
 /**
  * One model to train, as plain data so it can cross to a worker thread: which kind,

@@ -1,8 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import { benchmarkPir } from './benchmark-pir.js';
-import { HEADER_BYTES } from './wire-format.js';
 import { createVoprfLabelTable } from './voprf-label-table.js';
 import { ELEMENT_BYTES, labelInput, PROOF_BYTES, tableBytes, VOPRF } from './voprf-suite.js';
+import { HEADER_BYTES } from './wire-format.js';
 
 /** One transport at one size in `fairaudit bench oblivious`: times in ms, sizes in bytes. */
 export interface ObliviousTransportRow {

@@ -1,8 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import type { CommitmentBinding } from './commitment-binding.js';
 import { commitmentChallenge } from './commitment-challenge.js';
-import { expandSeed } from './expand-seed.js';
 import { sampleDiscreteGaussian, sampleUniformWords } from './discrete-gaussian.js';
+import { expandSeed } from './expand-seed.js';
 import { entryLocation, readEntry } from './packing.js';
 import { CHALLENGE_ROWS, type PirParameters, scalingFactor } from './parameters.js';
 import { PirVerificationError } from './pir-verification-error.js';

@@ -3,6 +3,7 @@ import { inputError, isInputError } from '../util/errors.js';
 import type { CommitmentBinding } from './commitment-binding.js';
 import { NONCE_BYTES, publicSeeds } from './commitment-binding.js';
 import { hintRevealsDatabase } from './hint-leakage.js';
+import type { LabelTransport, TrafficCounters } from './label-transport.js';
 import { entriesInColumn } from './packing.js';
 import { CHALLENGE_ROWS, choosePirParameters, LWE_DIMENSION, type PirParameters } from './parameters.js';
 import { PirClient, type QueryState } from './pir-client.js';
@@ -17,7 +18,6 @@ import {
 } from './provider-service.js';
 import { secretChallengeShape } from './secret-challenge.js';
 import { decodeMessage, encodeMessage, HEADER_BYTES } from './wire-format.js';
-import type { LabelTransport, TrafficCounters } from './label-transport.js';
 
 /** Where the provider listens and the bearer token it requires (`pir serve` writes both to its --url-file). */
 export interface ProviderEndpoint {

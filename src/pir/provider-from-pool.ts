@@ -3,7 +3,7 @@ import { createRandom } from '../util/random.js';
 import { candidateListDigest } from './candidate-digest.js';
 import { CHALLENGE_ROWS, choosePirParameters } from './parameters.js';
 import { PirServer } from './pir-server.js';
-import { type LabelTransportName, startProviderService, type ProviderService } from './provider-service.js';
+import { type LabelTransportName, type ProviderService, startProviderService } from './provider-service.js';
 import { type TamperMode, tamperMatrix } from './tamper.js';
 import { createVoprfLabelTable } from './voprf-label-table.js';
 import { VoprfLabelProvider } from './voprf-provider.js';

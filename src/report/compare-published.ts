@@ -1,6 +1,6 @@
 import { type CellSummary, findCells } from './cell-results.js';
-import { type PublishedCell, type PublishedFile, rowText } from './published.js';
 import type { KindReporter } from './kind-reporter.js';
+import { type PublishedCell, type PublishedFile, rowText } from './published.js';
 import type { SummaryTable, SummaryValue } from './summary-table.js';
 
 /** The verdict on one published cell. */
@@ -250,7 +250,8 @@ function genericComparisonTable(rows: ComparisonRow[], experiment: string): Summ
     id: 'comparison',
     title: `Comparison with published numbers (${experiment})`,
     caption:
-      'Per published cell: the reproduced value, the difference and whether it lies within the Monte Carlo tolerance (docs/report.md).',
+      'Per published cell: the reproduced value, the difference and whether it lies within the Monte Carlo ' +
+      'tolerance (docs/report.md).',
     columns: [
       { name: 'id', label: 'Cell', type: 'string' },
       { name: 'table', label: 'Table', type: 'string' },

@@ -9,7 +9,8 @@ import type { KindReporter } from './kind-reporter.js';
  */
 const reporters = new Registry<KindReporter>('experiment kind the reporter knows');
 
-/** registerKindReporter(reporter) makes a kind known to `report` and `compare`. Throws an Error when the name is taken. O(1). */
+/** registerKindReporter(reporter) makes a kind known to `report` and `compare`. Throws an Error when the name is taken.
+ * O(1). */
 export function registerKindReporter(reporter: KindReporter): void {
   reporters.register(reporter);
 }

@@ -2,14 +2,14 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { writeFileAtomic } from '../util/atomic-write.js';
 import { inputError } from '../util/errors.js';
+import { parseJsonUntrusted } from '../util/parse-untrusted.js';
+import { MAX_JSON_FILE_BYTES, readFileCapped } from '../util/read-capped.js';
 import type { CellSummary } from './cell-results.js';
 import type { ChartSpec } from './charts/chart-spec.js';
 import type { ComparisonRow } from './compare-published.js';
 import type { PublishedCell } from './published.js';
 import type { CellStatus } from './reproduction-status.js';
 import type { SummaryTable } from './summary-table.js';
-import { parseJsonUntrusted } from '../util/parse-untrusted.js';
-import { MAX_JSON_FILE_BYTES, readFileCapped } from '../util/read-capped.js';
 
 /** The file in a results folder that names its paper layout: report-layout.json. */
 export const PAPER_LAYOUT_FILE = 'report-layout.json';

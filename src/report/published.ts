@@ -1,9 +1,9 @@
 import { readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { inputError } from '../util/errors.js';
-import type { SettingValue } from './cell-results.js';
 import { parseJsonUntrusted } from '../util/parse-untrusted.js';
 import { MAX_JSON_FILE_BYTES, readFileCapped } from '../util/read-capped.js';
+import type { SettingValue } from './cell-results.js';
 
 /**
  * What a published cell is, which decides how it is compared (docs/report.md):

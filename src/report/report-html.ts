@@ -1,5 +1,5 @@
-import type { ComparisonRow } from './compare-published.js';
 import type { ChartSpec } from './charts/chart-spec.js';
+import type { ComparisonRow } from './compare-published.js';
 import { type CellStatus, countStatuses, countsSentence, STATUS_STYLE, statusClass } from './reproduction-status.js';
 import type { SummaryTable } from './summary-table.js';
 import { escapeHtml, tableToHtml } from './table-to-html.js';
@@ -68,11 +68,13 @@ function comparisonVerdict(rows: ComparisonRow[], statuses: CellStatus[]): strin
 export function reportHtml(content: ReportContent): string {
   const parts: string[] = [];
   parts.push(
-    `<!DOCTYPE html>\n<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">`,
+    `<!DOCTYPE html>\n<html lang="en"><head><meta charset="utf-8"><meta name="viewport" ` +
+      `content="width=device-width, initial-scale=1">`,
   );
   parts.push(`<title>fairaudit report: ${escapeHtml(content.experiment)}</title><style>${style}</style></head><body>`);
   parts.push(
-    `<header><h1>fairaudit report: ${escapeHtml(content.experiment)}</h1><p>Kind <code>${escapeHtml(content.kind)}</code>: ${escapeHtml(content.kindDescription)} Generated ${escapeHtml(content.generatedAt)}.</p></header><main>`,
+    `<header><h1>fairaudit report: ${escapeHtml(content.experiment)}</h1><p>Kind ` +
+      `<code>${escapeHtml(content.kind)}</code>: ${escapeHtml(content.kindDescription)} Generated ${escapeHtml(content.generatedAt)}.</p></header><main>`,
   );
   const nav = [
     ['provenance', 'Provenance'],
@@ -90,7 +92,8 @@ export function reportHtml(content: ReportContent): string {
   parts.push(`</tbody></table></div>`);
   if (content.config !== null && content.config !== undefined) {
     parts.push(
-      `<details><summary>Resolved config (run.json)</summary><pre>${escapeHtml(JSON.stringify(content.config, null, 2))}</pre></details>`,
+      `<details><summary>Resolved config ` +
+        `(run.json)</summary><pre>${escapeHtml(JSON.stringify(content.config, null, 2))}</pre></details>`,
     );
   }
   parts.push(`</section>`);
@@ -104,7 +107,9 @@ export function reportHtml(content: ReportContent): string {
     ];
     if (rendered.files.png) links.push(`<a href="${escapeHtml(rendered.files.png)}">PNG</a>`);
     parts.push(
-      `<figure class="chart-figure" id="chart-${escapeHtml(rendered.chart.id)}"><h3>${escapeHtml(rendered.chart.title)}</h3><div class="chart">${scopeSvgIds(rendered.svg, `c${index}`)}</div>` +
+      `<figure class="chart-figure" ` +
+        `id="chart-${escapeHtml(rendered.chart.id)}"><h3>${escapeHtml(rendered.chart.title)}</h3><div ` +
+        `class="chart">${scopeSvgIds(rendered.svg, `c${index}`)}</div>` +
         `<figcaption>${escapeHtml(rendered.chart.caption ?? '')} (${links.join(', ')})</figcaption></figure>`,
     );
   });
@@ -118,7 +123,8 @@ export function reportHtml(content: ReportContent): string {
   if (content.comparison) {
     const { rows, table, statuses } = content.comparison;
     parts.push(
-      `<section id="comparison"><h2>Comparison with published numbers</h2><p class="verdict">${escapeHtml(comparisonVerdict(rows, statuses))}</p>`,
+      `<section id="comparison"><h2>Comparison with published numbers</h2><p ` +
+        `class="verdict">${escapeHtml(comparisonVerdict(rows, statuses))}</p>`,
     );
     const byId = new Map(statuses.map((cell) => [cell.id, cell.status]));
     parts.push(

@@ -81,7 +81,8 @@ function asObject(value: unknown): Record<string, unknown> | undefined {
 
 /**
  * parseRunRecord(json, path) reads run.json leniently: the plan's cells (`plan.cells`
- * with `key` or `cell`, `settings` flattened, and the grid `columns` values), and the provenance object (`provenance`, or
+ * with `key` or `cell`, `settings` flattened, and the grid `columns` values), and the provenance object (`provenance`,
+ * or
  * the top-level fields that are not config or plan). Throws InputError when the
  * JSON is not an object. O(size).
  */

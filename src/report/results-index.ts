@@ -172,7 +172,11 @@ function rowHtml(row: IndexRow): string {
     reasons === '' ? '' : `<details><summary>${row.reasons.length} reason(s)</summary><ul>${reasons}</ul></details>`;
   const link = row.report === null ? '' : `<a href="${escapeHtml(row.report)}">report</a>`;
   const tone = row.tone === 'mixed' ? 'status-mixed' : statusClass(row.tone);
-  return `<tr class="${tone}"><td>${escapeHtml(row.reproduction)}</td><td>${escapeHtml(row.table)}</td><td>${escapeHtml(row.status)}</td>${counts}<td class="why">${why}</td><td>${link}</td></tr>`;
+  return (
+    `<tr ` +
+    `class="${tone}"><td>${escapeHtml(row.reproduction)}</td><td>${escapeHtml(row.table)}</td><td>${escapeHtml(row.status)}</td>${counts}<td ` +
+    `class="why">${why}</td><td>${link}</td></tr>`
+  );
 }
 
 /**
@@ -190,20 +194,25 @@ export function resultsIndexHtml(
   const total = countStatuses(records.flatMap(({ record }) => record.cells));
   const head = REPRODUCTION_STATUSES.map((status) => `<th>${escapeHtml(status)}</th>`).join('');
   const style =
-    'body{font-family:"DejaVu Sans","Liberation Sans",Arial,sans-serif;margin:24px 32px;color:#1b1b1b;line-height:1.45}' +
+    'body{font-family:"DejaVu Sans","Liberation Sans",Arial,sans-serif;margin:24px ' +
+    '32px;color:#1b1b1b;line-height:1.45}' +
     '.table-wrap{overflow-x:auto;max-width:100%}table{border-collapse:collapse;font-size:13px}' +
     'th,td{border:1px solid #ddd;padding:3px 8px;vertical-align:top}th{background:#f0f3f6}td.num{text-align:right}' +
     'td.why{max-width:560px}td.why li{margin:2px 0}tr.status-mixed td{background:#fff}' +
     STATUS_STYLE;
   return [
     '<!DOCTYPE html>',
-    `<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>fairaudit results</title><style>${style}</style></head><body>`,
+    `<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, ` +
+      `initial-scale=1"><title>fairaudit results</title><style>${style}</style></head><body>`,
     '<h1>fairaudit results: every published table</h1>',
     `<p>Generated ${escapeHtml(generatedAt)}. <strong>${escapeHtml(countsSentence(total))}.</strong></p>`,
-    '<p>"reproduced": real data, within the Monte Carlo tolerance or the rounding; "within training variability": retrained seeds reach it; ' +
-      '"differs": real data, outside it (reasons below each row); "not reproduced": no data or no value (why); "not comparable": nothing published to compare with; ' +
+    '<p>"reproduced": real data, within the Monte Carlo tolerance or the rounding; "within training ' +
+      'variability": retrained seeds reach it; ' +
+      '"differs": real data, outside it (reasons below each row); "not reproduced": no data or no value (why); ' +
+      '"not comparable": nothing published to compare with; ' +
       '"synthetic" (grey): calibrated synthetic data built from the published numbers, not a reproduction.</p>',
-    `<div class="table-wrap"><table id="results-index"><thead><tr><th>Reproduction</th><th>Table</th><th>Status</th>${head}<th>Why</th><th>Report</th></tr></thead><tbody>`,
+    `<div class="table-wrap"><table ` +
+      `id="results-index"><thead><tr><th>Reproduction</th><th>Table</th><th>Status</th>${head}<th>Why</th><th>Report</th></tr></thead><tbody>`,
     ...rows.map(rowHtml),
     '</tbody></table></div>',
     '<h2>Every report</h2>',

@@ -31,12 +31,18 @@ export function tableToHtml(
       const cells = table.columns
         .map(
           (column) =>
-            `<td class="${column.type === 'number' ? 'num' : column.wrap ? 'text wrap' : 'text'}">${escapeHtml(formatSummaryValue(row[column.name] ?? null, column))}</td>`,
+            `<td ` +
+            `class="${
+              column.type === 'number' ? 'num' : column.wrap ? 'text ' + 'wrap' : 'text'
+            }">${escapeHtml(formatSummaryValue(row[column.name] ?? null, column))}</td>`,
         )
         .join('');
       return `<tr${extra ? ` class="${escapeHtml(extra)}"` : ''}>${cells}</tr>`;
     })
     .join('\n');
   const caption = `<caption><strong>${escapeHtml(table.title)}</strong>${table.caption ? ` <span>${escapeHtml(table.caption)}</span>` : ''}</caption>`;
-  return `<div class="table-wrap"><table id="table-${escapeHtml(table.id)}">${caption}<thead><tr>${head}</tr></thead><tbody>\n${body}\n</tbody></table></div>`;
+  return (
+    `<div class="table-wrap"><table ` +
+    `id="table-${escapeHtml(table.id)}">${caption}<thead><tr>${head}</tr></thead><tbody>\n${body}\n</tbody></table></div>`
+  );
 }

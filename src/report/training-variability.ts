@@ -2,7 +2,8 @@ import { type Spread, spreadOf } from '../models/seed-variability.js';
 import type { ComparisonRow } from './compare-published.js';
 import type { SummaryColumn, SummaryTable, SummaryValue } from './summary-table.js';
 
-/** Which axis of training variability a seed run lies on: the base pair (seed 0), a varied model seed, a varied split seed. */
+/** Which axis of training variability a seed run lies on: the base pair (seed 0), a varied model seed, a varied split
+ * seed. */
 export type SeedAxis = 'base' | 'model' | 'split';
 
 /** One seed pair's comparison with the published cells (comparePublished rows of the run on that pair's models). */
@@ -41,13 +42,15 @@ export interface CellVariability {
   /** The base pair's value (the single run's). */
   readonly seed0: number | string | null;
   readonly values: readonly SeedValue[];
-  /** Numbers: over every seed pair, over the model-seed axis (base included), over the split-seed axis (base included); null for labels or an axis without a second seed. */
+  /** Numbers: over every seed pair, over the model-seed axis (base included), over the split-seed axis (base included);
+   * null for labels or an axis without a second seed. */
   readonly spread: Spread | null;
   readonly modelSeeds: Spread | null;
   readonly splitSeeds: Spread | null;
   /** Labels: how many seeds gave each label ("reject": 9); null for numbers. */
   readonly counts: Readonly<Record<string, number>> | null;
-  /** Numbers: [min_s (v_s − t_s), max_s (v_s + t_s)], the seeds' range widened by each seed's Monte Carlo tolerance t_s. */
+  /** Numbers: [min_s (v_s − t_s), max_s (v_s + t_s)], the seeds' range widened by each seed's Monte Carlo tolerance
+   * t_s. */
   readonly range: readonly [number, number] | null;
   readonly verdict: VariabilityVerdict;
   /** Why the verdict: for "outside", which side of the range and how far, or which labels the seeds gave. */
@@ -80,7 +83,9 @@ function numericVerdict(
     return {
       range: [low, high],
       verdict: 'within training variability',
-      reason: `published ${format(published)} lies inside the ${finite.length} seeds' range ${format(low)}–${format(high)} (values widened by each seed's Monte Carlo tolerance)`,
+      reason:
+        `published ${format(published)} lies inside the ${finite.length} seeds' ` +
+        `range ${format(low)}–${format(high)} (values widened by each seed's Monte Carlo tolerance)`,
     };
   }
   const side = published > high ? 'above' : 'below';
@@ -88,7 +93,10 @@ function numericVerdict(
   return {
     range: [low, high],
     verdict: 'outside training variability',
-    reason: `published ${format(published)} lies ${side} the ${finite.length} seeds' range ${format(low)}–${format(high)} (values widened by each seed's Monte Carlo tolerance) by ${format(distance)}`,
+    reason:
+      `published ${format(published)} lies ${side} the ${finite.length} seeds' ` +
+      `range ${format(low)}–${format(high)} (values widened by each seed's Monte Carlo tolerance) ` +
+      `by ${format(distance)}`,
   };
 }
 
@@ -240,7 +248,8 @@ export const VARIABILITY_COLUMNS: readonly SummaryColumn[] = [
   },
 ];
 
-/** variabilityRecord(cell) is a cell's VARIABILITY_COLUMNS (empty for labels' numeric columns and vice versa). O(labels). */
+/** variabilityRecord(cell) is a cell's VARIABILITY_COLUMNS (empty for labels' numeric columns and vice versa).
+ * O(labels). */
 export function variabilityRecord(cell: CellVariability | undefined): Record<string, SummaryValue> {
   const spread = cell?.spread ?? null;
   return {

@@ -1,17 +1,17 @@
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { writeFileAtomic } from '../util/atomic-write.js';
-import { acquireFolderLock, thisProcess } from '../util/folder-lock.js';
 import { inputError } from '../util/errors.js';
+import { acquireFolderLock, thisProcess } from '../util/folder-lock.js';
 import { packageRoot } from '../util/paths.js';
 import type { CellSummary } from './cell-results.js';
 import { writeChart } from './charts/write-chart.js';
-import { cellsForExperiment, type ComparisonRow, comparePublished, comparisonTable } from './compare-published.js';
+import { type ComparisonRow, cellsForExperiment, comparePublished, comparisonTable } from './compare-published.js';
+import type { KindReporter } from './kind-reporter.js';
+import { findKindReporter } from './kind-reporters.js';
 import { type PaperFolderLayout, type PaperLayoutParts, readPaperLayoutManifest } from './paper-layout.js';
 import { findPaperLayout, paperLayouts } from './paper-layouts.js';
 import { loadPublishedFiles, loadPublishedNumbers } from './published.js';
-import type { KindReporter } from './kind-reporter.js';
-import { findKindReporter } from './kind-reporters.js';
 import { type RenderedChart, type ReportContent, reportHtml } from './report-html.js';
 import { genericCellStatuses } from './reproduction-status.js';
 import { type ResultsFolder, readResultsFolder } from './results-folder.js';
@@ -21,7 +21,8 @@ import { writeTable } from './write-table.js';
 
 /** Options of summarize and writeReport. */
 export interface ReportOptions {
-  /** Folder of published-number files, or one file (default: the published numbers of every registered paper layout). */
+  /** Folder of published-number files, or one file (default: the published numbers of every registered paper layout).
+   * */
   publishedFolder?: string;
   /** Standard errors allowed for Monte Carlo cells (default 3). */
   sigmas?: number;
@@ -180,7 +181,8 @@ function provenanceRows(run: SummarisedRun): Array<[string, string]> {
   }
   rows.push([
     'reporter',
-    `vega ${dependencyVersion('vega')}, vega-lite ${dependencyVersion('vega-lite')}, @resvg/resvg-js ${dependencyVersion('@resvg/resvg-js')}`,
+    `vega ${dependencyVersion('vega')}, vega-lite ${dependencyVersion('vega-lite')}, ` +
+      `@resvg/resvg-js ${dependencyVersion('@resvg/resvg-js')}`,
   ]);
   return rows;
 }
@@ -252,7 +254,8 @@ async function writeReportFiles(run: SummarisedRun, options: ReportOptions): Pro
     notices.push(`No published cells name the experiment "${results.experiment}"; nothing to compare.`);
   if (run.unassignedPublishedCells > 0) {
     notices.push(
-      `${run.unassignedPublishedCells} published cells name no experiment; add "experiment" and "where" to them to compare them (docs/report.md).`,
+      `${run.unassignedPublishedCells} published cells name no experiment; add "experiment" and "where" to them ` +
+        `to compare them (docs/report.md).`,
     );
   }
   const html = reportHtml({

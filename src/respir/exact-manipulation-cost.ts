@@ -1,5 +1,5 @@
-import { inputError } from '../util/errors.js';
 import type { AuditDesign } from '../audit/audit-design.js';
+import { inputError } from '../util/errors.js';
 import { detectionProbability } from './detection-probability.js';
 import { type ExactMinimalFlips, exactMinimalFlips } from './exact-minimal-flips.js';
 import { exactVanillaFlips } from './exact-vanilla-flips.js';

@@ -9,13 +9,13 @@ import {
   type PassProbabilityEvaluator,
 } from './exact-pass-probability.js';
 import {
-  CLIMB_STEPS,
-  MinimalFlipsSearch,
-  type Point,
   boundFromBindingSide,
+  CLIMB_STEPS,
   certifyRectangles,
   climb,
+  MinimalFlipsSearch,
   outcomeAt,
+  type Point,
   ridgeSearch,
 } from './minimal-flips-search.js';
 

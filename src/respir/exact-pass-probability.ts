@@ -1,5 +1,5 @@
-import { decimalFraction } from '../stats/count-gap-comparison.js';
 import type { AuditDesign } from '../audit/audit-design.js';
+import { decimalFraction } from '../stats/count-gap-comparison.js';
 import { type AuditSetGroupLaw, auditSetGroupLaw } from './audit-set-group-law.js';
 import type { CandidatePopulation } from './candidate-population.js';
 import { fillHypergeometricWindow } from './hypergeometric-window.js';

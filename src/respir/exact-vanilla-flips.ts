@@ -1,7 +1,7 @@
 import { decimalFraction } from '../stats/count-gap-comparison.js';
+import { inputError } from '../util/errors.js';
 import { fewestFlipsToGapKernel, type Manipulation } from './adversary.js';
 import { type GroupCounts, validateGroupCounts } from './group-counts.js';
-import { inputError } from '../util/errors.js';
 
 /**
  * exactVanillaFlips(auditCounts, tolerance) is the exact counterpart of paper B's

@@ -1,6 +1,6 @@
 import { inputError } from '../util/errors.js';
-import { finitePopulationFlipBound } from './finite-population-flip-bound.js';
 import { detectionProbability } from './detection-probability.js';
+import { finitePopulationFlipBound } from './finite-population-flip-bound.js';
 import { type RespirFlips, respirFlipBound } from './respir-flip-bound.js';
 import { vanillaFlipBound } from './vanilla-flip-bound.js';
 

@@ -1,6 +1,6 @@
+import type { AuditDesign } from '../audit/audit-design.js';
 import type { Random } from '../util/random.js';
 import { fewestFlipsToGapKernel, type Manipulation } from './adversary.js';
-import type { AuditDesign } from '../audit/audit-design.js';
 import { type AuditSampler, type AuditSetDrawer, createAuditSetDrawer } from './audit-set-drawer.js';
 import { type AuditStrata, buildAuditStrata } from './audit-strata.js';
 import type { CandidatePopulation } from './candidate-population.js';

@@ -1,5 +1,5 @@
-import { ceilFlipCount, flipsToLowerGap } from './flip-count.js';
 import { hoeffdingMargin } from './concentration-margin.js';
+import { ceilFlipCount, flipsToLowerGap } from './flip-count.js';
 
 /** A flip count that a respir audit forces, with how it was reached. */
 export interface RespirFlips {

@@ -1,14 +1,14 @@
+import { type AuditDesign, groupAuditSizes } from '../audit/audit-design.js';
+import { countGapExceedsTolerance } from '../stats/count-gap-comparison.js';
 import {
   bestEffortManipulation,
   bestManipulationKernel,
   fewestFlipsToGapKernel,
   type Manipulation,
 } from './adversary.js';
-import { type AuditDesign, groupAuditSizes } from '../audit/audit-design.js';
 import type { CandidatePopulation } from './candidate-population.js';
 import { finitePopulationMargin, hoeffdingMargin } from './concentration-margin.js';
 import type { GroupCounts } from './group-counts.js';
-import { countGapExceedsTolerance } from '../stats/count-gap-comparison.js';
 
 /**
  * Which manipulation the provider applies to C under respir:

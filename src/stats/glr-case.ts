@@ -1,8 +1,8 @@
 import { inputError } from '../util/errors.js';
+import { parseJsonUntrusted } from '../util/parse-untrusted.js';
 import { bernoulliGlrKernel } from './bernoulli-glr.js';
 import { checkTolerance } from './check-tolerance.js';
 import { gaussianGlr } from './gaussian-glr.js';
-import { parseJsonUntrusted } from '../util/parse-untrusted.js';
 
 /** The fields of one GLR case, as `fairaudit glr --input` reads them (snake case, as in the issue). */
 export const BERNOULLI_CASE_FIELDS = ['n_a', 's_a', 'n_b', 's_b', 'tolerance'] as const;

@@ -1,6 +1,5 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { closeSync, fsyncSync, openSync, renameSync, rmSync, writeSync } from 'node:fs';
-import { writeProblem } from './errors.js';
 import {
   Bool,
   type Data,
@@ -15,6 +14,7 @@ import {
   Struct,
   Utf8,
 } from 'apache-arrow';
+import { writeProblem } from './errors.js';
 
 /** The column types of fairaudit's tables (results, pools): no nulls. */
 export type ArrowColumnType = 'utf8' | 'int32' | 'float64' | 'bool';
@@ -150,7 +150,8 @@ function columnData(spec: ArrowColumnSpec, values: ColumnBatch | undefined, rows
  *
  * Memory: O(columns × rows of one batch); time O(bytes). The harness's ResultsWriter
  * (src/harness/results-writer.ts) writes results.arrow with it. A write the file
- * system refuses is an InputError naming the path (writeProblem). Uses one internal of apache-arrow 21 (the writer's byte queue, `_sink._values`),
+ * system refuses is an InputError naming the path (writeProblem). Uses one internal of apache-arrow 21 (the writer's
+ * byte queue, `_sink._values`),
  * drained after each batch; tests fail if that changes.
  */
 export class ArrowFileWriter {
@@ -181,7 +182,8 @@ export class ArrowFileWriter {
     this.descriptor = this.refused(() => openSync(this.temporary, 'wx'));
   }
 
-  /** Runs a file operation; a write the file system refuses (no space, no permission) is an InputError naming the path. */
+  /** Runs a file operation; a write the file system refuses (no space, no permission) is an InputError naming the path.
+   * */
   private refused<T>(operation: () => T): T {
     try {
       return operation();

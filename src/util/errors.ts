@@ -21,7 +21,9 @@ export function shortenText(text: string, limit: number): string {
   if (text.length <= limit) return text;
   const tail = Math.min(150, Math.floor(limit / 5));
   const head = limit - tail;
-  return `${text.slice(0, head)} …[${text.length - head - tail} characters left out]… ${text.slice(text.length - tail)}`;
+  return (
+    `${text.slice(0, head)} …[${text.length - head - tail} characters left ` + `out]… ${text.slice(text.length - tail)}`
+  );
 }
 
 /**
@@ -30,7 +32,8 @@ export function shortenText(text: string, limit: number): string {
  * internal failure (exit 1, with the stack). Messages longer than
  * MAX_MESSAGE_CHARACTERS are shortened (shortenText), so no input, however large,
  * floods the terminal.
- * @param message what was wrong, in words: where, what was expected, what was found (shortened past MAX_MESSAGE_CHARACTERS)
+ * @param message what was wrong, in words: where, what was expected, what was found (shortened past
+ * MAX_MESSAGE_CHARACTERS)
  * @example
  * throw new InputError('pool.csv, row 12, column decision: expected 0 or 1, found 7');
  */
@@ -51,7 +54,8 @@ export interface InputProblem {
   found: unknown;
 }
 
-/** Quotes text as JSON (control characters escaped) in at most `limit` characters between the quotes, noting how long it was when cut. O(limit). */
+/** Quotes text as JSON (control characters escaped) in at most `limit` characters between the quotes, noting how long
+ * it was when cut. O(limit). */
 function quoteCapped(text: string, limit: number): string {
   let inside = '';
   let taken = 0;

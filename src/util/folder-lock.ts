@@ -171,7 +171,8 @@ function readHolder(file: string): LockHolder | undefined {
     // reported below
   }
   throw new InputError(
-    `${file}: expected a fairaudit lock file, found other content (if no run is using the folder, delete the file and run again)`,
+    `${file}: expected a fairaudit lock file, found other content (if no run is using the folder, delete the ` +
+      `file and run again)`,
   );
 }
 
@@ -269,7 +270,9 @@ export function acquireFolderLock(
       const reason = attempt >= 3 ? null : staleReason(current, processes);
       if (reason === null) {
         throw new InputError(
-          `${folder}: expected an output folder no other run is using, found it locked by ${describeHolder(current)}; wait for that run to finish, ${otherwise}${current.host === processes.host ? '' : ` (if that run is dead, delete ${file})`}`,
+          `${folder}: expected an output folder no other run is using, found it locked ` +
+            `by ${describeHolder(current)}; wait for that run to ` +
+            `finish, ${otherwise}${current.host === processes.host ? '' : ` (if that run is dead, delete ${file})`}`,
         );
       }
       // Move the stale lock aside, then check that what was moved is the lock read above:

@@ -35,7 +35,8 @@ export function makeFolder(path: string): void {
     try {
       mkdirSync(folder);
     } catch (error) {
-      if ((error as NodeJS.ErrnoException).code === 'EEXIST' && statSync(folder).isDirectory()) continue; // made meanwhile
+      if ((error as NodeJS.ErrnoException).code === 'EEXIST' && statSync(folder).isDirectory()) continue; // made
+      // meanwhile
       throw writeProblem(path, error) ?? error;
     }
   }

@@ -43,7 +43,8 @@ export function yamlDocumentToData(document: Document, where: string): unknown {
   } catch (error) {
     if (error instanceof ReferenceError || error instanceof RangeError) {
       throw new InputError(
-        `${where}: expected YAML whose aliases expand to at most ${MAX_YAML_ALIASES} nodes, found more (${error.message.split('\n')[0]})`,
+        `${where}: expected YAML whose aliases expand to at most ${MAX_YAML_ALIASES} nodes, found more ` +
+          `(${error.message.split('\n')[0]})`,
       );
     }
     throw error;

@@ -29,7 +29,8 @@ export function assertKeyPathSafe(path: readonly string[], where: string): void 
 /** The InputError for a reserved key at the end of path. */
 function reservedKey(path: readonly (string | number)[], where: string): InputError {
   return new InputError(
-    `${where}: ${formatKeyPath(path)}: expected a setting key, found the reserved key ${JSON.stringify(path[path.length - 1])} (__proto__, constructor and prototype are refused)`,
+    `${where}: ${formatKeyPath(path)}: expected a setting key, found the reserved ` +
+      `key ${JSON.stringify(path[path.length - 1])} (__proto__, constructor and prototype are refused)`,
   );
 }
 

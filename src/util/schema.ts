@@ -1,5 +1,5 @@
-import { describeFound, InputError } from './errors.js';
 import { closestName } from './closest-name.js';
+import { describeFound, InputError } from './errors.js';
 
 /**
  * A small schema language for experiment configs. One schema object per experiment

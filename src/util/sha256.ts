@@ -5,14 +5,16 @@ import { InputError } from './errors.js';
 /** Bytes read at a time when hashing a file: memory stays O(1) whatever its size. */
 const READ_BYTES = 1 << 20;
 
-/** sha256Hex(data) is the SHA-256 digest (FIPS 180-4) of the bytes, or of a string's UTF-8 bytes, as 64 lower-case hex digits. O(bytes). */
+/** sha256Hex(data) is the SHA-256 digest (FIPS 180-4) of the bytes, or of a string's UTF-8 bytes, as 64 lower-case hex
+ * digits. O(bytes). */
 export function sha256Hex(data: Uint8Array | string): string {
   return createHash('sha256').update(data).digest('hex');
 }
 
 function unreadable(path: string, error: unknown): InputError {
   return new InputError(
-    `${path}: expected a readable file to checksum, found ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`,
+    `${path}: expected a readable file to checksum, ` +
+      `found ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`,
   );
 }
 

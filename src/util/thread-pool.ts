@@ -8,7 +8,8 @@ export interface ThreadPoolOptions {
   readonly size: number;
   /** What every worker is started with (its workerData), cloned once per worker. */
   readonly workerData?: unknown;
-  /** Jobs in flight per worker (default 1); 2 keeps a worker's next job waiting in it, so it never waits for a round trip. */
+  /** Jobs in flight per worker (default 1); 2 keeps a worker's next job waiting in it, so it never waits for a round
+   * trip. */
   readonly depth?: number;
   /** What the workers are, for error messages ("calibration worker"); default "worker". */
   readonly name?: string;

@@ -7,7 +7,8 @@ import { packageRoot } from '../../src/util/paths.js';
 
 const root = packageRoot();
 
-/** Runs an ES module script with plain Node in the package root, as a user's program would run, and parses its JSON output. */
+/** Runs an ES module script with plain Node in the package root, as a user's program would run, and parses its JSON
+ * output. */
 function runAsUser(script: string): unknown {
   const run = spawnSync(process.execPath, ['--input-type=module', '-e', script], { cwd: root, encoding: 'utf8' });
   if (run.status !== 0) throw new Error(`node exited ${run.status}: ${run.stderr}`);

@@ -65,7 +65,9 @@ describe(`the functions of src/ and papers/ (at most ${MAX_FUNCTION_LINES} lines
 
   it('measures what it claims: a 121-line function or method is found, a 120-line one is not', () => {
     const statements = (count: number) => '  x++;\n'.repeat(count);
-    const probe = `function f() {\n${statements(119)}}\nclass C {\n  m() {\n${statements(118)}  }\n}\nconst g = () => {\n${statements(118)}};\n`;
+    const probe =
+      `function f() {\n${statements(119)}}\nclass C {\n  m() {\n${statements(118)}  }\n}\nconst g = ` +
+      `() => {\n${statements(118)}};\n`;
     expect(longFunctions('probe.ts', probe).map((entry) => [entry.name, entry.lines])).toEqual([['f', 121]]);
     const arrow = `const g = () => {\n${statements(119)}};\n`;
     expect(longFunctions('probe.ts', arrow).map((entry) => [entry.name, entry.lines])).toEqual([['(anonymous)', 121]]);

@@ -107,7 +107,8 @@ describe('the import graph of src/ and papers/', () => {
         if (to.rank < from.rank || PEER_IMPORTS.has(`${from.room} -> ${to.room}`)) continue;
         const why = to.rank > from.rank ? 'points up' : 'crosses to a peer room';
         offending.push(
-          `${posix(file)}:${line} imports '${text}' (${posix(target)}): ${from.room} (rank ${from.rank}) ${why}, ${to.room} (rank ${to.rank})`,
+          `${posix(file)}:${line} imports '${text}' ` +
+            `(${posix(target)}): ${from.room} (rank ${from.rank}) ${why}, ${to.room} (rank ${to.rank})`,
         );
       }
     }

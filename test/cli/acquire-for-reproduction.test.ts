@@ -79,23 +79,31 @@ describe('acquireForReproduction(datasets, options, write): what reproduce says 
     await acquireForReproduction(['adult'], space(`http://127.0.0.1:${port}`), (text) => lines.push(text));
     expect(performance.now() - started).toBeLessThan(3000);
     expect(lines).toEqual([
-      `could not fetch adult (network unreachable (127.0.0.1:${port}: ECONNREFUSED)): outputs that need them use the calibrated default or are listed as unavailable\n`,
+      `could not fetch adult (network unreachable (127.0.0.1:${port}: ECONNREFUSED)): outputs that need them use ` +
+        `the calibrated default or are listed as unavailable\n`,
     ]);
   });
 
-  it('offline (the flag or FAIRAUDIT_OFFLINE=1) asks nothing of the network and still writes its one line, even when quiet', async () => {
-    hits.length = 0;
-    const flag: string[] = [];
-    await acquireForReproduction(['adult'], { ...space(base), offline: true, quiet: true }, (text) => flag.push(text));
-    process.env[OFFLINE_VARIABLE] = '1';
-    const variable: string[] = [];
-    await acquireForReproduction(['adult'], space(base), (text) => variable.push(text));
-    expect(hits).toEqual([]);
-    const line =
-      'could not fetch adult (offline (--offline or FAIRAUDIT_OFFLINE=1)): outputs that need them use the calibrated default or are listed as unavailable\n';
-    expect(flag).toEqual([line]);
-    expect(variable).toEqual([line]);
-  });
+  it(
+    'offline (the flag or FAIRAUDIT_OFFLINE=1) asks nothing of the network and still writes its one line, even ' +
+      'when quiet',
+    async () => {
+      hits.length = 0;
+      const flag: string[] = [];
+      await acquireForReproduction(['adult'], { ...space(base), offline: true, quiet: true }, (text) =>
+        flag.push(text),
+      );
+      process.env[OFFLINE_VARIABLE] = '1';
+      const variable: string[] = [];
+      await acquireForReproduction(['adult'], space(base), (text) => variable.push(text));
+      expect(hits).toEqual([]);
+      const line =
+        'could not fetch adult (offline (--offline or FAIRAUDIT_OFFLINE=1)): outputs that need them use the ' +
+        'calibrated default or are listed as unavailable\n';
+      expect(flag).toEqual([line]);
+      expect(variable).toEqual([line]);
+    },
+  );
 
   it('writes nothing and asks nothing when the dataset is already there', async () => {
     const where = space(base);

@@ -58,9 +58,12 @@ describe('fairaudit audit --json follows its schema (src/audit/audit-output-sche
     expect(() => validate({ ...output, queries: 'many' }, auditOutputSchemaOf(output))).toThrow(/queries/);
   });
 
-  it('docs/audit-output.md is the generated reference (bin/fairaudit audit --json-schema > docs/audit-output.md)', () => {
-    expect(readFileSync(join(packageRoot(), 'docs', 'audit-output.md'), 'utf8')).toBe(auditOutputReference());
-  });
+  it(
+    'docs/audit-output.md is the generated reference (bin/fairaudit audit --json-schema > ' + 'docs/audit-output.md)',
+    () => {
+      expect(readFileSync(join(packageRoot(), 'docs', 'audit-output.md'), 'utf8')).toBe(auditOutputReference());
+    },
+  );
 });
 
 describe('fairaudit audit: verdicts in words and exit codes', () => {
@@ -83,21 +86,26 @@ describe('fairaudit audit: verdicts in words and exit codes', () => {
     expect(stderr).toMatch(/warning: wald-glr is paper A's test as published/);
   });
 
-  it('--fail-on violation exits 3 on a violation and 0 otherwise; --fail-on inconclusive exits 4 without a decision', async () => {
-    expect((await audit('--synthetic', violating, '--seed', '1', '--fail-on', 'violation')).code).toBe(3);
-    expect((await audit('--synthetic', violating, '--seed', '1')).code).toBe(0);
-    // Ten queries decide nothing on the fair pool.
-    const short = ['--synthetic', fair, '--seed', '1', '--budget', '10'];
-    const inconclusive = await audit(...short, '--fail-on', 'inconclusive');
-    expect(inconclusive.stdout).toMatch(
-      /INCONCLUSIVE: H0 \|SP gap\| ≤ 0\.05 neither rejected nor accepted within 10 queries/,
-    );
-    expect(inconclusive.code).toBe(4);
-    expect((await audit(...short, '--fail-on', 'violation')).code).toBe(0);
-  });
+  it(
+    '--fail-on violation exits 3 on a violation and 0 otherwise; --fail-on inconclusive exits 4 without a ' +
+      'decision',
+    async () => {
+      expect((await audit('--synthetic', violating, '--seed', '1', '--fail-on', 'violation')).code).toBe(3);
+      expect((await audit('--synthetic', violating, '--seed', '1')).code).toBe(0);
+      // Ten queries decide nothing on the fair pool.
+      const short = ['--synthetic', fair, '--seed', '1', '--budget', '10'];
+      const inconclusive = await audit(...short, '--fail-on', 'inconclusive');
+      expect(inconclusive.stdout).toMatch(
+        /INCONCLUSIVE: H0 \|SP gap\| ≤ 0\.05 neither rejected nor accepted within 10 queries/,
+      );
+      expect(inconclusive.code).toBe(4);
+      expect((await audit(...short, '--fail-on', 'violation')).code).toBe(0);
+    },
+  );
 });
 
-/** A pool as a user has it: sex (Male/Female), y_true, y_pred, proba; Female rows decided 1 at rate 0.3, Male at 0.6. */
+/** A pool as a user has it: sex (Male/Female), y_true, y_pred, proba; Female rows decided 1 at rate 0.3, Male at 0.6.
+ * */
 function userPoolCsv(): string {
   const random = createRandom('user-pool');
   const lines = ['sex,y_true,y_pred,proba'];
@@ -140,7 +148,8 @@ describe('fairaudit audit --pool with a column mapping', () => {
     const run = await runCliInProcess(['audit', '--pool', pool, '--seed', '1']);
     expect(run.code).toBe(2);
     expect(run.stderr).toContain(
-      `${pool}: column "group": expected a column "group" holding the group (or name the file's column with groupColumn, --group-column on the command line), found the columns "sex", "y_true", "y_pred", "proba"`,
+      `${pool}: column "group": expected a column "group" holding the group (or name the file's column with ` +
+        `groupColumn, --group-column on the command line), found the columns "sex", "y_true", "y_pred", "proba"`,
     );
     const noDecision = await runCliInProcess([
       'audit',
@@ -200,7 +209,8 @@ describe('fairaudit audit --pool with a column mapping', () => {
     ]);
     expect(run.code).toBe(2);
     expect(run.stderr).toContain(
-      `${path}: row 3 (line 4), column "sex": expected one of two groups: "Female" (group a) and "Male" (group b), found "Other"`,
+      `${path}: row 3 (line 4), column "sex": expected one of two groups: "Female" (group a) and "Male" (group ` +
+        `b), found "Other"`,
     );
   });
 });

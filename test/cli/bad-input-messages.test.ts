@@ -20,15 +20,18 @@ describe('error messages quote at most ~200 characters of the offending input', 
     expect(stderr.length).toBeLessThan(500);
   });
 
-  it('plan CONFIG of 45 MB: exit 2 before reading it all, naming the 1 MiB cap (the value was echoed whole before)', async () => {
-    const config = join(folder, 'huge.yaml');
-    writeFileSync(config, `experiment: ${'x'.repeat(45_000_000)}\n`);
-    const { code, stderr } = await runCliInProcess(['plan', config]);
-    expect(code).toBe(2);
-    expect(stderr).toBe(
-      `fairaudit: ${config}: expected a readable YAML config file of at most 1 MiB, found a larger file\n`,
-    );
-  });
+  it(
+    'plan CONFIG of 45 MB: exit 2 before reading it all, naming the 1 MiB cap (the value was echoed whole ' + 'before)',
+    async () => {
+      const config = join(folder, 'huge.yaml');
+      writeFileSync(config, `experiment: ${'x'.repeat(45_000_000)}\n`);
+      const { code, stderr } = await runCliInProcess(['plan', config]);
+      expect(code).toBe(2);
+      expect(stderr).toBe(
+        `fairaudit: ${config}: expected a readable YAML config file of at most 1 MiB, found a larger file\n`,
+      );
+    },
+  );
 
   it('plan CONFIG with 10 KB of escaped binary as the name: exit 2, the escapes counted against the 200', async () => {
     const config = join(folder, 'binary.yaml');
@@ -58,35 +61,44 @@ describe('error messages quote at most ~200 characters of the offending input', 
 describe('configs a user can get wrong in hostile ways: exit 2 with a short message', () => {
   const folder = temporaryFolder('fairaudit-hostile-');
 
-  it('plan and run of the billion-laughs YAML: exit 2 in well under a second (a ReferenceError stack, exit 1, before)', async () => {
-    let text =
-      'experiment: laughs\nkind: sequential-audit\nseed: 1\nsettings:\n  a0: &a0 [lol, lol, lol, lol, lol, lol, lol, lol, lol]\n';
-    for (let level = 1; level <= 9; level++)
-      text += `  a${level}: &a${level} [${Array(9)
-        .fill(`*a${level - 1}`)
-        .join(', ')}]\n`;
-    const config = join(folder, 'laughs.yaml');
-    writeFileSync(config, text);
-    for (const command of ['plan', 'run']) {
-      const { code, stderr } = await runCliInProcess([command, config]);
+  it(
+    'plan and run of the billion-laughs YAML: exit 2 in well under a second (a ReferenceError stack, exit 1, ' +
+      'before)',
+    async () => {
+      let text =
+        'experiment: laughs\nkind: sequential-audit\nseed: 1\nsettings:\n  a0: &a0 [lol, lol, lol, lol, lol, lol, ' +
+        'lol, lol, lol]\n';
+      for (let level = 1; level <= 9; level++)
+        text += `  a${level}: &a${level} [${Array(9)
+          .fill(`*a${level - 1}`)
+          .join(', ')}]\n`;
+      const config = join(folder, 'laughs.yaml');
+      writeFileSync(config, text);
+      for (const command of ['plan', 'run']) {
+        const { code, stderr } = await runCliInProcess([command, config]);
+        expect(code).toBe(2);
+        expect(stderr).toMatch(
+          /^fairaudit: .*laughs\.yaml: expected YAML whose aliases expand to at most 1000 nodes, found more \(Excessive alias count/,
+        );
+        expect(stderr.length).toBeLessThan(300);
+      }
+    },
+  );
+
+  it(
+    'run of a 300-character experiment name: exit 2 naming the key (ENAMETOOLONG stack before), no folder ' + 'made',
+    async () => {
+      const config = join(folder, 'long-name.yaml');
+      writeFileSync(
+        config,
+        `experiment: ${'x'.repeat(300)}\nkind: sequential-audit\nseed: 1\nsettings:\n  pool: { synthetic: { size: ` +
+          `100, decisionRate: [0.4, 0.3] } }\n`,
+      );
+      const { code, stderr } = await runCliInProcess(['run', config]);
       expect(code).toBe(2);
       expect(stderr).toMatch(
-        /^fairaudit: .*laughs\.yaml: expected YAML whose aliases expand to at most 1000 nodes, found more \(Excessive alias count/,
+        /long-name\.yaml:1: experiment: expected a string of lower-case letters, .*, at most 100 characters, found "x{200}…" \(300 characters\)\n$/,
       );
-      expect(stderr.length).toBeLessThan(300);
-    }
-  });
-
-  it('run of a 300-character experiment name: exit 2 naming the key (ENAMETOOLONG stack before), no folder made', async () => {
-    const config = join(folder, 'long-name.yaml');
-    writeFileSync(
-      config,
-      `experiment: ${'x'.repeat(300)}\nkind: sequential-audit\nseed: 1\nsettings:\n  pool: { synthetic: { size: 100, decisionRate: [0.4, 0.3] } }\n`,
-    );
-    const { code, stderr } = await runCliInProcess(['run', config]);
-    expect(code).toBe(2);
-    expect(stderr).toMatch(
-      /long-name\.yaml:1: experiment: expected a string of lower-case letters, .*, at most 100 characters, found "x{200}…" \(300 characters\)\n$/,
-    );
-  });
+    },
+  );
 });

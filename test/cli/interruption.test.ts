@@ -35,7 +35,8 @@ describe('endOnInterruption(folder): merge and report at SIGTERM or SIGINT', () 
       const exit = await new Promise<number | null>((resolve) => child.on('exit', (status) => resolve(status)));
       expect(exit).toBe(code);
       expect(stderr).toBe(
-        `fairaudit: interrupted by ${signal}: the lock of ${folder} is released; every file written there is complete (none half-written); run the same command again\n`,
+        `fairaudit: interrupted by ${signal}: the lock of ${folder} is released; every file written there is ` +
+          `complete (none half-written); run the same command again\n`,
       );
       expect(existsSync(join(folder, LOCK_FILE_NAME))).toBe(false);
     });

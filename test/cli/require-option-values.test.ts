@@ -19,30 +19,38 @@ function priorResults(): { folder: string; unchanged: () => boolean } {
 }
 
 describe('requireOptionValues(command): a flag without its value is exit 2, never the default', () => {
-  it('run CONFIG --threads (no value): exit 2 naming --threads, prior results untouched (it ran with one thread per core before)', async () => {
-    const prior = priorResults();
-    const { code, stderr } = await runCliInProcess([
-      'run',
-      'configs/quickstart.yaml',
-      '--out',
-      prior.folder,
-      '--threads',
-    ]);
-    expect(code).toBe(2);
-    expect(stderr).toMatch(/^fairaudit: Not enough arguments following: threads\n/);
-    expect(prior.unchanged()).toBe(true);
-  });
+  it(
+    'run CONFIG --threads (no value): exit 2 naming --threads, prior results untouched (it ran with one thread ' +
+      'per core before)',
+    async () => {
+      const prior = priorResults();
+      const { code, stderr } = await runCliInProcess([
+        'run',
+        'configs/quickstart.yaml',
+        '--out',
+        prior.folder,
+        '--threads',
+      ]);
+      expect(code).toBe(2);
+      expect(stderr).toMatch(/^fairaudit: Not enough arguments following: threads\n/);
+      expect(prior.unchanged()).toBe(true);
+    },
+  );
 
-  it('run CONFIG --out (no value) and --out "": exit 2 naming --out (it wrote into the current folder before)', async () => {
-    const alone = await runCliInProcess(['run', 'configs/quickstart.yaml', '--out']);
-    expect(alone.code).toBe(2);
-    expect(alone.stderr).toMatch(/Not enough arguments following: out/);
-    const empty = await runCliInProcess(['run', 'configs/quickstart.yaml', '--out', '']);
-    expect(empty.code).toBe(2);
-    expect(empty.stderr).toBe(
-      'fairaudit: --out: expected a folder path (or no --out: results/<experiment>), found "" (which would be the current folder)\n',
-    );
-  });
+  it(
+    'run CONFIG --out (no value) and --out "": exit 2 naming --out (it wrote into the current folder ' + 'before)',
+    async () => {
+      const alone = await runCliInProcess(['run', 'configs/quickstart.yaml', '--out']);
+      expect(alone.code).toBe(2);
+      expect(alone.stderr).toMatch(/Not enough arguments following: out/);
+      const empty = await runCliInProcess(['run', 'configs/quickstart.yaml', '--out', '']);
+      expect(empty.code).toBe(2);
+      expect(empty.stderr).toBe(
+        'fairaudit: --out: expected a folder path (or no --out: results/<experiment>), found "" (which would be ' +
+          'the current folder)\n',
+      );
+    },
+  );
 
   it('audit --seed and pir serve --pool (a subcommand) without a value: exit 2', async () => {
     const audit = await runCliInProcess(['audit', '--pool', 'test/fixtures/pools/small.csv', '--seed']);
@@ -73,7 +81,8 @@ describe('fairaudit merge FOLDERS --out DIR onto one of FOLDERS', () => {
     const { code, stderr } = await runCliInProcess(['merge', prior.folder, other, '--out', `${prior.folder}/`]);
     expect(code).toBe(2);
     expect(stderr).toBe(
-      `fairaudit: --out: expected a folder other than the shard folders being merged, found "${prior.folder}/" (the shard "${prior.folder}")\n`,
+      `fairaudit: --out: expected a folder other than the shard folders being merged, found "${prior.folder}/" ` +
+        `(the shard "${prior.folder}")\n`,
     );
     expect(prior.unchanged()).toBe(true);
   });

@@ -66,30 +66,38 @@ describe('examples/cluster/kubernetes-*.yaml', () => {
     );
   });
 
-  it('the shard Job runs one indexed pod per shard, SHARDS = completions, shard k+1 from JOB_COMPLETION_INDEX k, with --resume', () => {
-    const job = manifest('kubernetes-shards.yaml');
-    const container = job.spec.template.spec.containers[0];
-    const env = Object.fromEntries(container.env.map((variable) => [variable.name, variable.value]));
-    expect(job.spec.completionMode).toBe('Indexed');
-    expect(Number(env.SHARDS)).toBe(job.spec.completions);
-    expect(container.args.join(' ')).toMatch(
-      /fairaudit run "\$CONFIG" --shard "\$\(\(JOB_COMPLETION_INDEX \+ 1\)\)\/\$SHARDS" .*--resume/,
-    );
-  });
+  it(
+    'the shard Job runs one indexed pod per shard, SHARDS = completions, shard k+1 from JOB_COMPLETION_INDEX k, ' +
+      'with --resume',
+    () => {
+      const job = manifest('kubernetes-shards.yaml');
+      const container = job.spec.template.spec.containers[0];
+      const env = Object.fromEntries(container.env.map((variable) => [variable.name, variable.value]));
+      expect(job.spec.completionMode).toBe('Indexed');
+      expect(Number(env.SHARDS)).toBe(job.spec.completions);
+      expect(container.args.join(' ')).toMatch(
+        /fairaudit run "\$CONFIG" --shard "\$\(\(JOB_COMPLETION_INDEX \+ 1\)\)\/\$SHARDS" .*--resume/,
+      );
+    },
+  );
 
-  it('the merge Job uses the same image, shard count and results volume as the shard Job, and merges every shard folder', () => {
-    const shards = manifest('kubernetes-shards.yaml');
-    const merge = manifest('kubernetes-merge.yaml');
-    const shardContainer = shards.spec.template.spec.containers[0];
-    const mergeContainer = merge.spec.template.spec.containers[0];
-    expect(mergeContainer.image).toBe(shardContainer.image);
-    const envOf = (container: typeof shardContainer) =>
-      Object.fromEntries(container.env.map((variable) => [variable.name, variable.value]));
-    expect(envOf(mergeContainer).SHARDS).toBe(envOf(shardContainer).SHARDS);
-    expect(merge.spec.template.spec.volumes).toEqual(shards.spec.template.spec.volumes);
-    expect(mergeContainer.volumeMounts).toEqual(shardContainer.volumeMounts);
-    expect(mergeContainer.args.join(' ')).toMatch(
-      /fairaudit merge results\/"\$EXPERIMENT"\/shard-\*-of-"\$SHARDS" --out results\/"\$EXPERIMENT"/,
-    );
-  });
+  it(
+    'the merge Job uses the same image, shard count and results volume as the shard Job, and merges every shard ' +
+      'folder',
+    () => {
+      const shards = manifest('kubernetes-shards.yaml');
+      const merge = manifest('kubernetes-merge.yaml');
+      const shardContainer = shards.spec.template.spec.containers[0];
+      const mergeContainer = merge.spec.template.spec.containers[0];
+      expect(mergeContainer.image).toBe(shardContainer.image);
+      const envOf = (container: typeof shardContainer) =>
+        Object.fromEntries(container.env.map((variable) => [variable.name, variable.value]));
+      expect(envOf(mergeContainer).SHARDS).toBe(envOf(shardContainer).SHARDS);
+      expect(merge.spec.template.spec.volumes).toEqual(shards.spec.template.spec.volumes);
+      expect(mergeContainer.volumeMounts).toEqual(shardContainer.volumeMounts);
+      expect(mergeContainer.args.join(' ')).toMatch(
+        /fairaudit merge results\/"\$EXPERIMENT"\/shard-\*-of-"\$SHARDS" --out results\/"\$EXPERIMENT"/,
+      );
+    },
+  );
 });

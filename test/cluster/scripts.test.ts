@@ -18,13 +18,17 @@ const scripts = [
 const hasShellcheck = spawnSync('shellcheck', ['--version']).status === 0;
 
 describe('the shell scripts of examples/cluster, test/helpers and .ci', () => {
-  it('bash -n SCRIPT: every one parses (slurm-merge.sbatch once had an unbalanced quote that only a real job found)', () => {
-    expect(scripts.length).toBeGreaterThanOrEqual(6);
-    for (const script of scripts) {
-      const run = spawnSync('bash', ['-n', script], { cwd: root, encoding: 'utf8' });
-      expect({ script, stderr: run.stderr, status: run.status }).toEqual({ script, stderr: '', status: 0 });
-    }
-  });
+  it(
+    'bash -n SCRIPT: every one parses (slurm-merge.sbatch once had an unbalanced quote that only a real job ' +
+      'found)',
+    () => {
+      expect(scripts.length).toBeGreaterThanOrEqual(6);
+      for (const script of scripts) {
+        const run = spawnSync('bash', ['-n', script], { cwd: root, encoding: 'utf8' });
+        expect({ script, stderr: run.stderr, status: run.status }).toEqual({ script, stderr: '', status: 0 });
+      }
+    },
+  );
 
   it.skipIf(!hasShellcheck)('shellcheck SCRIPT: no warning (skipped when shellcheck is not installed)', () => {
     const run = spawnSync('shellcheck', scripts, { cwd: root, encoding: 'utf8' });
@@ -54,35 +58,44 @@ describe('the shell scripts of examples/cluster, test/helpers and .ci', () => {
 });
 
 describe('examples/cluster/local-shards.sh CONFIG N', () => {
-  it('local-shards.sh configs/quickstart.yaml 3 --set replicates=10: the merged results.arrow equals a single run byte for byte', () => {
-    const folder = temporaryFolder('fairaudit-local-shards-');
-    const env = { ...process.env, RESULTS: join(folder, 'results'), LOGS: join(folder, 'logs') };
-    const small = ['--set', 'replicates=10', '--set', 'chunkSize=3'];
-    const run = spawnSync('bash', [join(clusterFolder, 'local-shards.sh'), 'configs/quickstart.yaml', '3', ...small], {
-      cwd: root,
-      encoding: 'utf8',
-      env,
-    });
-    expect(run.stderr).toBe('');
-    expect(run.status).toBe(0);
-    const single = spawnCliSync([
-      'run',
-      'configs/quickstart.yaml',
-      ...small,
-      '--out',
-      join(folder, 'single'),
-      '--quiet',
-    ]);
-    expect(single.code).toBe(0);
-    const merged = readFileSync(join(folder, 'results', 'quickstart', 'results.arrow'));
-    expect(merged.equals(readFileSync(join(folder, 'single', 'results.arrow')))).toBe(true);
-  });
+  it(
+    'local-shards.sh configs/quickstart.yaml 3 --set replicates=10: the merged results.arrow equals a single ' +
+      'run byte for byte',
+    () => {
+      const folder = temporaryFolder('fairaudit-local-shards-');
+      const env = { ...process.env, RESULTS: join(folder, 'results'), LOGS: join(folder, 'logs') };
+      const small = ['--set', 'replicates=10', '--set', 'chunkSize=3'];
+      const run = spawnSync(
+        'bash',
+        [join(clusterFolder, 'local-shards.sh'), 'configs/quickstart.yaml', '3', ...small],
+        {
+          cwd: root,
+          encoding: 'utf8',
+          env,
+        },
+      );
+      expect(run.stderr).toBe('');
+      expect(run.status).toBe(0);
+      const single = spawnCliSync([
+        'run',
+        'configs/quickstart.yaml',
+        ...small,
+        '--out',
+        join(folder, 'single'),
+        '--quiet',
+      ]);
+      expect(single.code).toBe(0);
+      const merged = readFileSync(join(folder, 'results', 'quickstart', 'results.arrow'));
+      expect(merged.equals(readFileSync(join(folder, 'single', 'results.arrow')))).toBe(true);
+    },
+  );
 
   it('local-shards.sh with a shard that fails: exit 1 with that shard log, no merged results', () => {
     const folder = temporaryFolder('fairaudit-local-shards-');
     const config = join(folder, 'missing-pool.yaml');
     const yaml =
-      'experiment: missing-pool\nkind: sequential-audit\nseed: 1\nreplicates: 2\nchunkSize: 1\nsettings:\n  pool: { file: no-such-pool.csv }\n';
+      'experiment: missing-pool\nkind: sequential-audit\nseed: 1\nreplicates: 2\nchunkSize: ' +
+      '1\nsettings:\n  pool: { file: no-such-pool.csv }\n';
     writeFileSync(config, yaml);
     const env = { ...process.env, RESULTS: join(folder, 'results'), LOGS: join(folder, 'logs') };
     const run = spawnSync('bash', [join(clusterFolder, 'local-shards.sh'), config, '2'], {

@@ -38,50 +38,56 @@ if (!cluster.available) {
   });
 } else {
   describe(title, () => {
-    it('submit-slurm.sh configs/quickstart.yaml 4: four array tasks and the merge job complete, and the merged results.arrow equals a local run byte for byte', async () => {
-      const folder = temporaryFolder('fairaudit-slurm-');
-      const env = { ...cluster.env, ...options, RESULTS: join(folder, 'results'), LOGS: join(folder, 'logs') };
-      const { arrayJob, mergeJob } = submitSlurm('configs/quickstart.yaml', 4, small, env);
-      // Bounded: on a 2-core machine submit to merged takes ~9 s (two waves of two shards, ~2 s each).
-      const states = await waitForJobs([arrayJob, mergeJob], cluster.env, 180_000);
-      const logs = join(folder, 'logs');
-      const shardStates = states.filter((job) => job.jobId !== mergeJob);
-      expect(shardStates).toHaveLength(4);
-      for (const job of states)
-        expect({ job: job.jobId, state: job.state, exit: job.exitCode }).toEqual({
-          job: job.jobId,
-          state: 'COMPLETED',
-          exit: '0:0',
-        });
-      for (let i = 1; i <= 4; i++) {
-        expect(readFileSync(join(logs, `fairaudit-shard-${arrayJob}_${i}.out`), 'utf8')).toMatch(
-          new RegExp(`shard ${i}/4 done`),
+    it(
+      'submit-slurm.sh configs/quickstart.yaml 4: four array tasks and the merge job complete, and the merged ' +
+        'results.arrow equals a local run byte for byte',
+      async () => {
+        const folder = temporaryFolder('fairaudit-slurm-');
+        const env = { ...cluster.env, ...options, RESULTS: join(folder, 'results'), LOGS: join(folder, 'logs') };
+        const { arrayJob, mergeJob } = submitSlurm('configs/quickstart.yaml', 4, small, env);
+        // Bounded: on a 2-core machine submit to merged takes ~9 s (two waves of two shards, ~2 s each).
+        const states = await waitForJobs([arrayJob, mergeJob], cluster.env, 180_000);
+        const logs = join(folder, 'logs');
+        const shardStates = states.filter((job) => job.jobId !== mergeJob);
+        expect(shardStates).toHaveLength(4);
+        for (const job of states)
+          expect({ job: job.jobId, state: job.state, exit: job.exitCode }).toEqual({
+            job: job.jobId,
+            state: 'COMPLETED',
+            exit: '0:0',
+          });
+        for (let i = 1; i <= 4; i++) {
+          expect(readFileSync(join(logs, `fairaudit-shard-${arrayJob}_${i}.out`), 'utf8')).toMatch(
+            new RegExp(`shard ${i}/4 done`),
+          );
+          expect(existsSync(join(folder, 'results', 'quickstart', `shard-${i}-of-4`, 'results.arrow'))).toBe(true);
+        }
+        expect(readFileSync(join(logs, `fairaudit-merge-${mergeJob}.out`), 'utf8')).toMatch(
+          /merged 4 shards into .* \(240 replicates\)/,
         );
-        expect(existsSync(join(folder, 'results', 'quickstart', `shard-${i}-of-4`, 'results.arrow'))).toBe(true);
-      }
-      expect(readFileSync(join(logs, `fairaudit-merge-${mergeJob}.out`), 'utf8')).toMatch(
-        /merged 4 shards into .* \(240 replicates\)/,
-      );
 
-      const local = spawnCliSync([
-        'run',
-        'configs/quickstart.yaml',
-        ...small,
-        '--out',
-        join(folder, 'local'),
-        '--threads',
-        '1',
-        '--quiet',
-      ]);
-      expect(local.stderr).toBe('');
-      expect(local.code).toBe(0);
-      const merged = readFileSync(join(folder, 'results', 'quickstart', 'results.arrow'));
-      const single = readFileSync(join(folder, 'local', 'results.arrow'));
-      expect(merged.length).toBeGreaterThan(0);
-      expect(merged.equals(single)).toBe(true);
-    });
+        const local = spawnCliSync([
+          'run',
+          'configs/quickstart.yaml',
+          ...small,
+          '--out',
+          join(folder, 'local'),
+          '--threads',
+          '1',
+          '--quiet',
+        ]);
+        expect(local.stderr).toBe('');
+        expect(local.code).toBe(0);
+        const merged = readFileSync(join(folder, 'results', 'quickstart', 'results.arrow'));
+        const single = readFileSync(join(folder, 'local', 'results.arrow'));
+        expect(merged.length).toBeGreaterThan(0);
+        expect(merged.equals(single)).toBe(true);
+      },
+    );
 
-    it('submit-slurm.sh configs/quickstart.yaml 2 with task 1 requeued mid-run (scontrol requeue): it resumes from its checkpoints, the merge job runs, and the merged results.arrow equals a local run byte for byte', async () => {
+    it('submit-slurm.sh configs/quickstart.yaml 2 with task 1 requeued mid-run (scontrol requeue): it resumes ' +
+      'from its checkpoints, the merge job runs, and the merged results.arrow equals a local run byte for ' +
+      'byte', async () => {
       const folder = temporaryFolder('fairaudit-slurm-');
       // 12 cells × 1000 replicates in chunks of 50: 120 chunks, 60 per shard, seconds of work per task.
       const long = ['--set', 'replicates=1000', '--set', 'chunkSize=50'];
@@ -126,7 +132,8 @@ if (!cluster.available) {
       const config = join(folder, 'missing-pool.yaml');
       writeFileSync(
         config,
-        'experiment: missing-pool\nkind: sequential-audit\nseed: 1\nreplicates: 4\nchunkSize: 1\nsettings:\n  pool: { file: no-such-pool.csv }\n',
+        'experiment: missing-pool\nkind: sequential-audit\nseed: 1\nreplicates: 4\nchunkSize: ' +
+          '1\nsettings:\n  pool: { file: no-such-pool.csv }\n',
       );
       const env = { ...cluster.env, ...options, RESULTS: join(folder, 'results'), LOGS: join(folder, 'logs') };
       const { arrayJob, mergeJob } = submitSlurm(config, 2, [], env);

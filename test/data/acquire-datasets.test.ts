@@ -62,28 +62,32 @@ function space(origin: string) {
 }
 
 describe('acquireDatasets(names, options) against local servers', () => {
-  it('downloads a missing dataset after one HEAD probe, checksums verified and progress reported; loadDataset then reads it', async () => {
-    const where = space(base);
-    hits.length = 0;
-    const progress: string[] = [];
-    const result = await acquireDatasets(['adult'], {
-      ...where,
-      onProgress: (dataset, p) => progress.push(`${dataset}/${p.file}`),
-    });
-    expect(result).toEqual({ present: [], fetched: ['adult'], unavailable: [], network: 'reachable' });
-    expect(hits).toEqual(['HEAD /adult.data', 'GET /adult.data', 'GET /adult.test']);
-    expect(progress).toContain('adult/adult.data');
-    expect((await loadDataset('adult', where)).rows).toBeGreaterThan(0);
-    // Present now: no probe, no download.
-    hits.length = 0;
-    expect(await acquireDatasets(['adult'], where)).toEqual({
-      present: ['adult'],
-      fetched: [],
-      unavailable: [],
-      network: 'skipped',
-    });
-    expect(hits).toEqual([]);
-  });
+  it(
+    'downloads a missing dataset after one HEAD probe, checksums verified and progress reported; loadDataset ' +
+      'then reads it',
+    async () => {
+      const where = space(base);
+      hits.length = 0;
+      const progress: string[] = [];
+      const result = await acquireDatasets(['adult'], {
+        ...where,
+        onProgress: (dataset, p) => progress.push(`${dataset}/${p.file}`),
+      });
+      expect(result).toEqual({ present: [], fetched: ['adult'], unavailable: [], network: 'reachable' });
+      expect(hits).toEqual(['HEAD /adult.data', 'GET /adult.data', 'GET /adult.test']);
+      expect(progress).toContain('adult/adult.data');
+      expect((await loadDataset('adult', where)).rows).toBeGreaterThan(0);
+      // Present now: no probe, no download.
+      hits.length = 0;
+      expect(await acquireDatasets(['adult'], where)).toEqual({
+        present: ['adult'],
+        fetched: [],
+        unavailable: [],
+        network: 'skipped',
+      });
+      expect(hits).toEqual([]);
+    },
+  );
 
   it('with offline (or FAIRAUDIT_OFFLINE=1) asks nothing of the network and says so', async () => {
     hits.length = 0;
@@ -94,24 +98,28 @@ describe('acquireDatasets(names, options) against local servers', () => {
     expect((await acquireDatasets(['adult'], space(base))).network).toBe('offline');
     expect(hits).toEqual([]);
     expect(acquisitionNotice(offline)).toBe(
-      'could not fetch adult (offline (--offline or FAIRAUDIT_OFFLINE=1)): outputs that need them use the calibrated default or are listed as unavailable',
+      'could not fetch adult (offline (--offline or FAIRAUDIT_OFFLINE=1)): outputs that need them use the ' +
+        'calibrated default or are listed as unavailable',
     );
   });
 
-  it('gives up after the probe timeout when a server never answers (it cannot hang), and when nothing listens', async () => {
-    const started = performance.now();
-    const hung = await acquireDatasets(['adult'], { ...space(silentBase), probeTimeoutMs: 300 });
-    expect(performance.now() - started).toBeLessThan(5000);
-    expect(hung.network).toBe('unreachable');
-    expect(hung.unavailable[0].reason).toMatch(/^network unreachable \(127\.0\.0\.1:\d+: no answer within 300 ms\)$/);
-    // A port nothing listens on: the probe fails at once.
-    const closed = createServer();
-    await new Promise<void>((resolve) => closed.listen(0, '127.0.0.1', resolve));
-    const port = (closed.address() as AddressInfo).port;
-    await new Promise<void>((resolve) => closed.close(() => resolve()));
-    const refused = await acquireDatasets(['adult'], space(`http://127.0.0.1:${port}`));
-    expect(refused.unavailable[0].reason).toMatch(/network unreachable \(127\.0\.0\.1:\d+: ECONNREFUSED\)/);
-  });
+  it(
+    'gives up after the probe timeout when a server never answers (it cannot hang), and when nothing ' + 'listens',
+    async () => {
+      const started = performance.now();
+      const hung = await acquireDatasets(['adult'], { ...space(silentBase), probeTimeoutMs: 300 });
+      expect(performance.now() - started).toBeLessThan(5000);
+      expect(hung.network).toBe('unreachable');
+      expect(hung.unavailable[0].reason).toMatch(/^network unreachable \(127\.0\.0\.1:\d+: no answer within 300 ms\)$/);
+      // A port nothing listens on: the probe fails at once.
+      const closed = createServer();
+      await new Promise<void>((resolve) => closed.listen(0, '127.0.0.1', resolve));
+      const port = (closed.address() as AddressInfo).port;
+      await new Promise<void>((resolve) => closed.close(() => resolve()));
+      const refused = await acquireDatasets(['adult'], space(`http://127.0.0.1:${port}`));
+      expect(refused.unavailable[0].reason).toMatch(/network unreachable \(127\.0\.0\.1:\d+: ECONNREFUSED\)/);
+    },
+  );
 
   it('abandons a download that stalls (idle timeout) and reports it, keeping nothing', async () => {
     // The probe's HEAD reaches the good server; the files come from the silent one.
@@ -133,24 +141,30 @@ describe('acquireDatasets(names, options) against local servers', () => {
     expect(readdirSync(join(downloadsDirectory, 'adult'))).toEqual(['adult.data']); // no partial adult.test
   });
 
-  it('refuses a file whose sha256 differs from the manifest: reason given, nothing half-written, the dataset still missing', async () => {
-    const root = mkdtempSync(join(tmpdir(), 'fairaudit-acquire-corrupt-'));
-    const manifestDirectory = join(root, 'manifests');
-    writeAdultManifest(manifestDirectory, fixture, { data: [`${base}/adult.data`], test: [`${base}/corrupt.test`] });
-    const where = { manifestDirectory, downloadsDirectory: join(root, 'downloads'), dataDirectory: root };
-    const result = await acquireDatasets(['adult'], where);
-    expect(result.fetched).toEqual([]);
-    expect(result.network).toBe('reachable');
-    expect(result.unavailable).toHaveLength(1);
-    expect(result.unavailable[0].reason).toBe(
-      `could not download adult.test of dataset "adult": ${base}/corrupt.test: expected sha256 ${sha256OfText(fixture.test)} (the manifest's checksum of adult.test), found "${sha256OfText(corrupt)}"`,
-    );
-    expect(readdirSync(join(where.downloadsDirectory, 'adult'))).toEqual(['adult.data']); // no adult.test, no .part
-    await expect(loadDataset('adult', where)).rejects.toThrow(InputError);
-    expect(acquisitionNotice(result)).toMatch(
-      /^could not fetch adult \(could not download adult\.test .*\): outputs that need them use the calibrated default/,
-    );
-  });
+  it(
+    'refuses a file whose sha256 differs from the manifest: reason given, nothing half-written, the dataset ' +
+      'still missing',
+    async () => {
+      const root = mkdtempSync(join(tmpdir(), 'fairaudit-acquire-corrupt-'));
+      const manifestDirectory = join(root, 'manifests');
+      writeAdultManifest(manifestDirectory, fixture, { data: [`${base}/adult.data`], test: [`${base}/corrupt.test`] });
+      const where = { manifestDirectory, downloadsDirectory: join(root, 'downloads'), dataDirectory: root };
+      const result = await acquireDatasets(['adult'], where);
+      expect(result.fetched).toEqual([]);
+      expect(result.network).toBe('reachable');
+      expect(result.unavailable).toHaveLength(1);
+      expect(result.unavailable[0].reason).toBe(
+        `could not download adult.test of dataset "adult": ${base}/corrupt.test: expected ` +
+          `sha256 ${sha256OfText(fixture.test)} (the manifest's checksum of adult.test), found ` +
+          `"${sha256OfText(corrupt)}"`,
+      );
+      expect(readdirSync(join(where.downloadsDirectory, 'adult'))).toEqual(['adult.data']); // no adult.test, no .part
+      await expect(loadDataset('adult', where)).rejects.toThrow(InputError);
+      expect(acquisitionNotice(result)).toMatch(
+        /^could not fetch adult \(could not download adult\.test .*\): outputs that need them use the calibrated default/,
+      );
+    },
+  );
 
   it('throws InputError for an unknown dataset name', async () => {
     await expect(acquireDatasets(['nope'], space(base))).rejects.toThrow(InputError);

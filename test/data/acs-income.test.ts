@@ -51,28 +51,31 @@ describe('loadDataset("acs-income") on generated files', () => {
     expect(column(fromZip, 'RAC1P')).toEqual(column(fromCsv, 'RAC1P'));
   });
 
-  it('loadDataset reads a folktables export (features + labels) and the gzipped numpy CSV to the same values', async () => {
-    const fromCsv = await loadDataset('acs-income', mirrorWith({ 'psam_p06.csv': fixture.personFile }));
-    // generated files cannot match the manifest's checksums of the published copies
-    const fromExport = await loadDataset('acs-income', {
-      ...mirrorWith({
-        'acsincome_ca_features.csv': fixture.featuresFile,
-        'acsincome_ca_labels.csv': fixture.labelsFile,
-      }),
-      verify: false,
-    });
-    const fromNumpy = await loadDataset('acs-income', {
-      ...mirrorWith({ 'ACSIncome_CA_2018.csv.gz': fixture.numpyGzip }),
-      verify: false,
-    });
-    expect(fromExport.form).toBe('folktables-export');
-    expect(fromNumpy.form).toBe('folktables-numpy-gz');
-    for (const table of [fromExport, fromNumpy]) {
-      expect(Array.from(table.label)).toEqual(Array.from(fromCsv.label));
-      for (const name of ['AGEP', 'SCHL', 'WKHP', 'POBP']) expect(column(table, name)).toEqual(column(fromCsv, name));
-      expect(column(table, 'SEX')).toEqual(column(fromCsv, 'SEX'));
-    }
-  });
+  it(
+    'loadDataset reads a folktables export (features + labels) and the gzipped numpy CSV to the same ' + 'values',
+    async () => {
+      const fromCsv = await loadDataset('acs-income', mirrorWith({ 'psam_p06.csv': fixture.personFile }));
+      // generated files cannot match the manifest's checksums of the published copies
+      const fromExport = await loadDataset('acs-income', {
+        ...mirrorWith({
+          'acsincome_ca_features.csv': fixture.featuresFile,
+          'acsincome_ca_labels.csv': fixture.labelsFile,
+        }),
+        verify: false,
+      });
+      const fromNumpy = await loadDataset('acs-income', {
+        ...mirrorWith({ 'ACSIncome_CA_2018.csv.gz': fixture.numpyGzip }),
+        verify: false,
+      });
+      expect(fromExport.form).toBe('folktables-export');
+      expect(fromNumpy.form).toBe('folktables-numpy-gz');
+      for (const table of [fromExport, fromNumpy]) {
+        expect(Array.from(table.label)).toEqual(Array.from(fromCsv.label));
+        for (const name of ['AGEP', 'SCHL', 'WKHP', 'POBP']) expect(column(table, name)).toEqual(column(fromCsv, name));
+        expect(column(table, 'SEX')).toEqual(column(fromCsv, 'SEX'));
+      }
+    },
+  );
 
   it("loadDataset rejects the published labels file's checksum on a generated one", async () => {
     const files = mirrorWith({
@@ -82,22 +85,26 @@ describe('loadDataset("acs-income") on generated files', () => {
     await expect(loadDataset('acs-income', files)).rejects.toThrow(/acsincome_ca_labels\.csv: expected 1093660 bytes/);
   });
 
-  it('loadDataset with labels and group columns only (a partial mirror) says the features are missing and how to provide them', async () => {
-    const files = mirrorWith({
-      'acsincome_ca_labels.csv': fixture.labelsFile,
-      'acsincome_ca_group_Sex.csv': 'SEX\n1\n',
-    });
-    const error = await loadDataset('acs-income', files).catch((e: unknown) => e);
-    expect(error).toBeInstanceOf(InputError);
-    const message = (error as Error).message;
-    expect(message).toMatch(/dataset "acs-income" .* is incomplete/);
-    expect(message).toMatch(
-      /folktables-export: .*missing acsincome_ca_features\.csv \(found .*acsincome_ca_labels\.csv\)/,
-    );
-    expect(message).toMatch(/psam_p06\.csv/);
-    expect(message).toMatch(/fairaudit data fetch acs-income/);
-    expect(message).toMatch(/--data-dir DIR or FAIRAUDIT_DATA_DIR=DIR/);
-  });
+  it(
+    'loadDataset with labels and group columns only (a partial mirror) says the features are missing and how to ' +
+      'provide them',
+    async () => {
+      const files = mirrorWith({
+        'acsincome_ca_labels.csv': fixture.labelsFile,
+        'acsincome_ca_group_Sex.csv': 'SEX\n1\n',
+      });
+      const error = await loadDataset('acs-income', files).catch((e: unknown) => e);
+      expect(error).toBeInstanceOf(InputError);
+      const message = (error as Error).message;
+      expect(message).toMatch(/dataset "acs-income" .* is incomplete/);
+      expect(message).toMatch(
+        /folktables-export: .*missing acsincome_ca_features\.csv \(found .*acsincome_ca_labels\.csv\)/,
+      );
+      expect(message).toMatch(/psam_p06\.csv/);
+      expect(message).toMatch(/fairaudit data fetch acs-income/);
+      expect(message).toMatch(/--data-dir DIR or FAIRAUDIT_DATA_DIR=DIR/);
+    },
+  );
 
   it('loadDataset names file and line for a PUMS row with the wrong field count', async () => {
     const lines = fixture.personFile.split('\n');

@@ -43,18 +43,21 @@ describe.skipIf(mirror === null)('loadDataset("compas") on the real mirror', () 
     expect(decile(processed)).toEqual(decile(raw));
   });
 
-  it("prepareSplit(compas, paper-b, race) gives Table 2's N = 2,778, n = 1,389, N_min = 947 and drops race", async () => {
-    const table = await loadDataset('compas', { dataDirectory: mirror as string });
-    const split = prepareSplit(table, { scheme: 'paper-b', seed: 7, protectedAttribute: 'race' });
-    expect(split.heldOut.rows).toBe(2778);
-    expect(split.auditRows?.length).toBe(1389);
-    expect(sum(split.heldOut.group)).toBe(947); // Caucasian is the smaller group in C (Table 2, N_min)
-    // n_min = 473 in Table 2; 947 / 2 = 473.5 ties, so scikit-learn's tie-break decides: 473 or 474.
-    const auditGroup = Array.from(split.auditRows as Int32Array, (position) => split.heldOut.group[position]);
-    expect([473, 474]).toContain(sum(auditGroup));
-    expect(split.droppedColumns).toEqual(['race']);
-    expect(split.train.featureNames.some((name) => name.startsWith('race'))).toBe(false);
-  });
+  it(
+    "prepareSplit(compas, paper-b, race) gives Table 2's N = 2,778, n = 1,389, N_min = 947 and drops " + 'race',
+    async () => {
+      const table = await loadDataset('compas', { dataDirectory: mirror as string });
+      const split = prepareSplit(table, { scheme: 'paper-b', seed: 7, protectedAttribute: 'race' });
+      expect(split.heldOut.rows).toBe(2778);
+      expect(split.auditRows?.length).toBe(1389);
+      expect(sum(split.heldOut.group)).toBe(947); // Caucasian is the smaller group in C (Table 2, N_min)
+      // n_min = 473 in Table 2; 947 / 2 = 473.5 ties, so scikit-learn's tie-break decides: 473 or 474.
+      const auditGroup = Array.from(split.auditRows as Int32Array, (position) => split.heldOut.group[position]);
+      expect([473, 474]).toContain(sum(auditGroup));
+      expect(split.droppedColumns).toEqual(['race']);
+      expect(split.train.featureNames.some((name) => name.startsWith('race'))).toBe(false);
+    },
+  );
 
   it('prepareSplit(compas, paper-b, gender) gives N_min = 529 (Table 2)', async () => {
     const table = await loadDataset('compas', { dataDirectory: mirror as string });

@@ -52,31 +52,34 @@ function space(urls: { data: string[]; test: string[] }) {
 }
 
 describe('fetchDataset(name, options) against a local HTTP server', () => {
-  it('fetchDataset("adult") downloads, verifies, reports progress, and loadDataset then reads data/downloads', async () => {
-    const { manifests, downloads } = space({ data: [`${base}/adult.data`], test: [`${base}/adult.test`] });
-    const progress: DownloadProgress[] = [];
-    const files = await fetchDataset('adult', {
-      manifestDirectory: manifests,
-      downloadsDirectory: downloads,
-      onProgress: (p) => progress.push(p),
-    });
-    expect(files.map((file) => [file.name, file.action, file.check])).toEqual([
-      ['adult.data', 'downloaded', 'verified'],
-      ['adult.test', 'downloaded', 'verified'],
-    ]);
-    expect(readFileSync(join(downloads, 'adult', 'adult.data'), 'utf8')).toBe(fixture.data);
-    const dataProgress = progress.filter((p) => p.file === 'adult.data');
-    expect(dataProgress.length).toBeGreaterThanOrEqual(2);
-    expect(dataProgress.at(-1)?.receivedBytes).toBe(Buffer.byteLength(fixture.data));
-    expect(dataProgress.at(-1)?.totalBytes).toBe(Buffer.byteLength(fixture.data));
-    const emptyMirror = mkdtempSync(join(tmpdir(), 'fairaudit-empty-'));
-    const table = await loadDataset('adult', {
-      dataDirectory: emptyMirror,
-      manifestDirectory: manifests,
-      downloadsDirectory: downloads,
-    });
-    expect(table.rows).toBe(fixture.completeRows);
-  });
+  it(
+    'fetchDataset("adult") downloads, verifies, reports progress, and loadDataset then reads ' + 'data/downloads',
+    async () => {
+      const { manifests, downloads } = space({ data: [`${base}/adult.data`], test: [`${base}/adult.test`] });
+      const progress: DownloadProgress[] = [];
+      const files = await fetchDataset('adult', {
+        manifestDirectory: manifests,
+        downloadsDirectory: downloads,
+        onProgress: (p) => progress.push(p),
+      });
+      expect(files.map((file) => [file.name, file.action, file.check])).toEqual([
+        ['adult.data', 'downloaded', 'verified'],
+        ['adult.test', 'downloaded', 'verified'],
+      ]);
+      expect(readFileSync(join(downloads, 'adult', 'adult.data'), 'utf8')).toBe(fixture.data);
+      const dataProgress = progress.filter((p) => p.file === 'adult.data');
+      expect(dataProgress.length).toBeGreaterThanOrEqual(2);
+      expect(dataProgress.at(-1)?.receivedBytes).toBe(Buffer.byteLength(fixture.data));
+      expect(dataProgress.at(-1)?.totalBytes).toBe(Buffer.byteLength(fixture.data));
+      const emptyMirror = mkdtempSync(join(tmpdir(), 'fairaudit-empty-'));
+      const table = await loadDataset('adult', {
+        dataDirectory: emptyMirror,
+        manifestDirectory: manifests,
+        downloadsDirectory: downloads,
+      });
+      expect(table.rows).toBe(fixture.completeRows);
+    },
+  );
 
   it('fetchDataset keeps a verified copy and downloads nothing the second time', async () => {
     const { manifests, downloads } = space({ data: [`${base}/adult.data`], test: [`${base}/adult.test`] });

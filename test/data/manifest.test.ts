@@ -15,7 +15,8 @@ describe('readManifest(name)', () => {
       for (const form of manifest.forms) {
         for (const file of form.files) {
           for (const url of file.urls) expect(url).toMatch(/^https:\/\//);
-          if (file.sha256 !== null) expect(file.size).not.toBeNull(); // a checksum without a size would skip the cheap check
+          if (file.sha256 !== null) expect(file.size).not.toBeNull(); // a checksum without a size would skip the cheap
+          // check
         }
       }
     }

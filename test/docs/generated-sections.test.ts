@@ -14,13 +14,16 @@ const rewrite = process.env.FAIRAUDIT_WRITE_DOCS === '1';
 
 describe('generated sections of the docs equal their generators', () => {
   for (const section of GENERATED_SECTIONS) {
-    it(`${section.page}, section "${section.name}" (regenerate: FAIRAUDIT_WRITE_DOCS=1 npx vitest run test/docs)`, () => {
-      const path = join(root, section.page);
-      const text = readFileSync(path, 'utf8');
-      const expected = withSection(text, section.name, section.generate());
-      if (rewrite) writeFileSync(path, expected);
-      expect(text).toBe(expected);
-    });
+    it(
+      `${section.page}, section "${section.name}" (regenerate: FAIRAUDIT_WRITE_DOCS=1 npx vitest run ` + `test/docs)`,
+      () => {
+        const path = join(root, section.page);
+        const text = readFileSync(path, 'utf8');
+        const expected = withSection(text, section.name, section.generate());
+        if (rewrite) writeFileSync(path, expected);
+        expect(text).toBe(expected);
+      },
+    );
   }
 
   it('the kind table names every built-in kind, and the room table every room', () => {

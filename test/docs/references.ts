@@ -190,7 +190,8 @@ export function pathExists(path: string, files: readonly string[]): boolean {
   return files.some((file) => wanted.test(file) && /^(\/|$)/.test(file.replace(wanted, '').slice(0, 1)));
 }
 
-/** The words of the code and data files of src/, papers/, test/ and scripts/ (comments removed; test/docs/ left out, whose examples name missing code on purpose). */
+/** The words of the code and data files of src/, papers/, test/ and scripts/ (comments removed; test/docs/ left out,
+ * whose examples name missing code on purpose). */
 export function codeWords(root: string): Set<string> {
   const words = new Set<string>();
   const code = ['src', 'papers', 'test', 'scripts'].flatMap((folder) =>

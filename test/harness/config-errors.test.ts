@@ -157,7 +157,9 @@ const cases: Case[] = [
   },
   {
     title: 'two pools of a grid with the same name',
-    yaml: `${VALID}grid:\n  pool:\n    - { name: same, synthetic: { decisionRate: [0.4, 0.3] } }\n    - { name: same, synthetic: { decisionRate: [0.4, 0.2] } }\n`,
+    yaml:
+      `${VALID}grid:\n  pool:\n    - { name: same, synthetic: { decisionRate: [0.4, 0.3] } }\n    - { name: ` +
+      `same, synthetic: { decisionRate: [0.4, 0.2] } }\n`,
     says: ['grid.pool[1]', 'a label different from item 0', 'found "same" twice'],
   },
   {

@@ -52,37 +52,52 @@ describe('grid.zip: linked axes', () => {
     ]);
   });
 
-  it('a linked axis gives the same cells, keys and fingerprint-relevant settings as the grid it replaces when that grid has one value per setting', () => {
-    const zipped = configFromObject({ ...base, grid: { zip: [{ tolerance: 0.03, scoreTolerance: 0.04 }] } }, 'zipped');
-    const plain = configFromObject({ ...base, grid: { tolerance: [0.03], scoreTolerance: [0.04] } }, 'plain');
-    expect(buildPlan(zipped, kind).cellAt(0).key).toBe(buildPlan(plain, kind).cellAt(0).key);
-    expect(zipped.cellAt(0).settings).toEqual(plain.cellAt(0).settings);
-  });
+  it(
+    'a linked axis gives the same cells, keys and fingerprint-relevant settings as the grid it replaces when ' +
+      'that grid has one value per setting',
+    () => {
+      const zipped = configFromObject(
+        { ...base, grid: { zip: [{ tolerance: 0.03, scoreTolerance: 0.04 }] } },
+        'zipped',
+      );
+      const plain = configFromObject({ ...base, grid: { tolerance: [0.03], scoreTolerance: [0.04] } }, 'plain');
+      expect(buildPlan(zipped, kind).cellAt(0).key).toBe(buildPlan(plain, kind).cellAt(0).key);
+      expect(zipped.cellAt(0).settings).toEqual(plain.cellAt(0).settings);
+    },
+  );
 
-  it('configFromObject refuses zip items with other keys, unknown settings, repeats, and a setting on two axes, naming where', () => {
-    const load = (grid: Record<string, unknown>) => () => configFromObject({ ...base, grid }, 'bad.yaml');
-    expect(load({ zip: [{ tolerance: 0.02 }, { scoreTolerance: 0.02 }] })).toThrow(
-      /grid\.zip\[1\]: expected the same keys as item 0 \(tolerance\), found "?scoreTolerance/,
-    );
-    expect(load({ zip: [{ tolerence: 0.02 }] })).toThrow(
-      /grid\.zip\[0\]\.tolerence: expected a setting of kind sequential-audit \(did you mean "tolerance"\?\)/,
-    );
-    expect(load({ zip: [{ tolerance: 0.02 }, { tolerance: 0.02 }] })).toThrow(
-      /grid\.zip\[1\]: expected values different/,
-    );
-    expect(load({ zip: [{ tolerance: 0.02 }], tolerance: [0.05] })).toThrow(/each setting varied by one axis only/);
-    expect(load({ zip: [] })).toThrow(/grid\.zip: expected a non-empty list of mappings/);
-    expect(load({ zip: [{ tolerance: -1 }] })).toThrow(/grid\.zip\[0\]\.tolerance/);
-  });
+  it(
+    'configFromObject refuses zip items with other keys, unknown settings, repeats, and a setting on two axes, ' +
+      'naming where',
+    () => {
+      const load = (grid: Record<string, unknown>) => () => configFromObject({ ...base, grid }, 'bad.yaml');
+      expect(load({ zip: [{ tolerance: 0.02 }, { scoreTolerance: 0.02 }] })).toThrow(
+        /grid\.zip\[1\]: expected the same keys as item 0 \(tolerance\), found "?scoreTolerance/,
+      );
+      expect(load({ zip: [{ tolerence: 0.02 }] })).toThrow(
+        /grid\.zip\[0\]\.tolerence: expected a setting of kind sequential-audit \(did you mean "tolerance"\?\)/,
+      );
+      expect(load({ zip: [{ tolerance: 0.02 }, { tolerance: 0.02 }] })).toThrow(
+        /grid\.zip\[1\]: expected values different/,
+      );
+      expect(load({ zip: [{ tolerance: 0.02 }], tolerance: [0.05] })).toThrow(/each setting varied by one axis only/);
+      expect(load({ zip: [] })).toThrow(/grid\.zip: expected a non-empty list of mappings/);
+      expect(load({ zip: [{ tolerance: -1 }] })).toThrow(/grid\.zip\[0\]\.tolerance/);
+    },
+  );
 
-  it('ignoredAxes(config, kind) flags grid.tolerance on score and logit cells, and not a zip that links each regime to its tolerance', () => {
-    const cartesian = configFromObject(
-      { ...base, grid: { tolerance: [0.02, 0.05], access: ['decision', 'score', 'logit'] } },
-      'c',
-    );
-    const [ignored] = ignoredAxes(cartesian, kind);
-    expect(ignored).toMatchObject({ setting: 'tolerance', axis: 'tolerance', cells: 4, of: 6 });
-    expect(ignored.why).toMatch(/score access tests against scoreTolerance/);
-    expect(ignoredAxes(loadConfig(sweep), kind)).toEqual([]);
-  });
+  it(
+    'ignoredAxes(config, kind) flags grid.tolerance on score and logit cells, and not a zip that links each ' +
+      'regime to its tolerance',
+    () => {
+      const cartesian = configFromObject(
+        { ...base, grid: { tolerance: [0.02, 0.05], access: ['decision', 'score', 'logit'] } },
+        'c',
+      );
+      const [ignored] = ignoredAxes(cartesian, kind);
+      expect(ignored).toMatchObject({ setting: 'tolerance', axis: 'tolerance', cells: 4, of: 6 });
+      expect(ignored.why).toMatch(/score access tests against scoreTolerance/);
+      expect(ignoredAxes(loadConfig(sweep), kind)).toEqual([]);
+    },
+  );
 });

@@ -28,21 +28,24 @@ describe('buildPlan(config, kind)', () => {
   it('gives the same fingerprint and keys whatever the order of keys in the YAML, and another for another seed', () => {
     const a = buildPlan(
       parseConfig(
-        'experiment: x\nkind: sequential-audit\nseed: 1\nsettings: {budget: 10, pool: {synthetic: {decisionRate: [0.3, 0.2], size: 100}}}\ngrid: {tolerance: [0.02, 0.05], access: [decision, score]}\n',
+        'experiment: x\nkind: sequential-audit\nseed: 1\nsettings: {budget: 10, pool: {synthetic: {decisionRate: ' +
+          '[0.3, 0.2], size: 100}}}\ngrid: {tolerance: [0.02, 0.05], access: [decision, score]}\n',
         'a.yaml',
       ),
       kind,
     );
     const b = buildPlan(
       parseConfig(
-        'grid: {access: [decision, score], tolerance: [0.02, 0.05]}\nsettings: {pool: {synthetic: {size: 100, decisionRate: [0.3, 0.2]}}, budget: 10}\nseed: 1\nkind: sequential-audit\nexperiment: x\n',
+        'grid: {access: [decision, score], tolerance: [0.02, 0.05]}\nsettings: {pool: {synthetic: {size: 100, ' +
+          'decisionRate: [0.3, 0.2]}}, budget: 10}\nseed: 1\nkind: sequential-audit\nexperiment: x\n',
         'b.yaml',
       ),
       kind,
     );
     const c = buildPlan(
       parseConfig(
-        'experiment: x\nkind: sequential-audit\nseed: 2\nsettings: {budget: 10, pool: {synthetic: {decisionRate: [0.3, 0.2], size: 100}}}\ngrid: {tolerance: [0.02, 0.05], access: [decision, score]}\n',
+        'experiment: x\nkind: sequential-audit\nseed: 2\nsettings: {budget: 10, pool: {synthetic: {decisionRate: ' +
+          '[0.3, 0.2], size: 100}}}\ngrid: {tolerance: [0.02, 0.05], access: [decision, score]}\n',
         'c.yaml',
       ),
       kind,
@@ -94,7 +97,10 @@ describe('plans at scale: made from the grid on demand', () => {
   it('a grid of 96 million cells: counts, any cell on demand, and a fingerprint from the axes alone', () => {
     const axis = (count: number, step: number) =>
       `[${Array.from({ length: count }, (_, i) => Number(((i + 1) * step).toFixed(6))).join(', ')}]`;
-    const yaml = `experiment: big\nkind: sequential-audit\nseed: 1\nreplicates: 1\nsettings:\n  pool: { name: p, synthetic: { size: 1000, decisionRate: [0.4, 0.35] } }\ngrid:\n  budget: [${Array.from({ length: 9600 }, (_, i) => i + 100).join(', ')}]\n  tolerance: ${axis(100, 0.001)}\n  alpha: ${axis(100, 0.001)}\n`;
+    const yaml =
+      `experiment: big\nkind: sequential-audit\nseed: 1\nreplicates: 1\nsettings:\n  pool: { name: p, ` +
+      `synthetic: { size: 1000, decisionRate: [0.4, 0.35] } }\ngrid:\n  budget: ` +
+      `[${Array.from({ length: 9600 }, (_, i) => i + 100).join(', ')}]\n  tolerance: ${axis(100, 0.001)}\n  alpha: ${axis(100, 0.001)}\n`;
     const plan = buildPlan(parseConfig(yaml, 'big.yaml'), kind);
     expect(plan.cellCount).toBe(96_000_000);
     const last = plan.cellAt(95_999_999);
@@ -106,7 +112,10 @@ describe('plans at scale: made from the grid on demand', () => {
 
   it('a grid above 10,000 cells is checked value by value when loaded and cell by cell when used', () => {
     const budgets = Array.from({ length: 5001 }, (_, i) => i + 100).join(', ');
-    const yaml = `experiment: lazy\nkind: sequential-audit\nseed: 1\nreplicates: 1\nsettings:\n  pool: { synthetic: { size: 1000, decisionRate: [0.4, 0.35] } }\ngrid:\n  budget: [${budgets}]\n  alpha: [0.1, 0.5]\n  beta: [0.1, 0.6]\n`;
+    const yaml =
+      `experiment: lazy\nkind: sequential-audit\nseed: 1\nreplicates: 1\nsettings:\n  pool: { ` +
+      `synthetic: { size: 1000, decisionRate: [0.4, 0.35] } }\ngrid:\n  budget: [${budgets}]\n  alpha: [0.1, ` +
+      `0.5]\n  beta: [0.1, 0.6]\n`;
     // Each value is fine beside the others' first values; alpha 0.5 with beta 0.6 is not (α + β < 1).
     const config = parseConfig(yaml, 'lazy.yaml');
     expect(config.cellCount).toBe(20_004);
@@ -148,14 +157,16 @@ describe('plans at scale: made from the grid on demand', () => {
 
 describe('buildPlan(config, kind) with recorded settings and null grid values', () => {
   const base =
-    'experiment: x\nkind: sequential-audit\nseed: 1\nsettings: {budget: 10, pool: {synthetic: {decisionRate: [0.3, 0.2], size: 100}}}\n';
+    'experiment: x\nkind: sequential-audit\nseed: 1\nsettings: {budget: 10, pool: {synthetic: {decisionRate: ' +
+    '[0.3, 0.2], size: 100}}}\n';
 
   it('records test, thresholds and order as columns only when a cell sets them, and leaves the cell keys alone', () => {
     const plain = buildPlan(parseConfig(`${base}grid: {access: [decision, score]}\n`, 'a.yaml'), kind);
     expect(plain.gridColumns.map((column) => column.column)).toEqual(['access']);
     const set = buildPlan(
       parseConfig(
-        `${base.replace('budget: 10,', 'budget: 10, test: betting, order: balanced,')}grid: {access: [decision, score]}\n`,
+        `${base.replace('budget: 10,', 'budget: 10, test: betting, order: balanced,')}grid: {access: [decision, ` +
+          `score]}\n`,
         'b.yaml',
       ),
       kind,
@@ -178,7 +189,8 @@ describe('buildPlan(config, kind) with recorded settings and null grid values', 
     const oc = findKindRunner('operating-characteristic')!;
     const plan = buildPlan(
       parseConfig(
-        'experiment: x\nkind: operating-characteristic\nseed: 1\nsettings: {budget: 10, pool: {synthetic: {decisionRate: [0.3, 0.2], size: 100}}}\ngrid: {gap: [null, 0.02]}\n',
+        'experiment: x\nkind: operating-characteristic\nseed: 1\nsettings: {budget: 10, pool: {synthetic: ' +
+          '{decisionRate: [0.3, 0.2], size: 100}}}\ngrid: {gap: [null, 0.02]}\n',
         'd.yaml',
       ),
       oc,

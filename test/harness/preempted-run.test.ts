@@ -40,7 +40,8 @@ async function signalAfter(running: RunningCli, folder: string, chunks: number, 
 const TASK = { SLURM_ARRAY_JOB_ID: '812', SLURM_ARRAY_TASK_ID: '1', SLURM_JOB_ID: '813', FAIRAUDIT_TASK_ID: undefined };
 
 describe('fairaudit run --shard 1/2 --resume preempted (SIGTERM, SIGINT) and requeued on another host', () => {
-  it('SIGTERM: exit 143, the completed chunks saved, the lock released, and the line that resumes printed', async () => {
+  it('SIGTERM: exit 143, the completed chunks saved, the lock released, and the line that resumes ' +
+    'printed', async () => {
     const folder = temporaryFolder();
     const file = writeText(folder, 'preempted.yaml', YAML);
     const out = join(folder, 'shard-1');
@@ -50,7 +51,10 @@ describe('fairaudit run --shard 1/2 --resume preempted (SIGTERM, SIGINT) and req
     const saved = checkpointedChunks(out);
     expect(saved).toBeGreaterThanOrEqual(3);
     expect(result.stderr).toContain(
-      `fairaudit: interrupted by SIGTERM: ${saved * 25} of 4000 replicates are saved in ${join(out, '.checkpoints')} and the folder's lock is released; continue with: fairaudit run ${file} --shard 1/2 --threads 1 --out ${out} --resume --quiet\n`,
+      `fairaudit: interrupted by SIGTERM: ${saved * 25} of 4000 replicates are saved ` +
+        `in ${join(out, '.checkpoints')} and the folder's lock is released; continue with: fairaudit ` +
+        `run ${file} --shard ` +
+        `1/2 --threads 1 --out ${out} --resume --quiet\n`,
     );
     expect(existsSync(join(out, LOCK_FILE_NAME))).toBe(false);
 

@@ -6,7 +6,8 @@ import { configFromObject, parseConfig, parseOverride } from '../../src/harness/
 import { runCliInProcess } from '../helpers/cli.js';
 
 const BASE =
-  'experiment: proto\nkind: sequential-audit\nseed: 1\nreplicates: 2\nsettings:\n  pool: { synthetic: { size: 100, decisionRate: [0.4, 0.3] } }\n';
+  'experiment: proto\nkind: sequential-audit\nseed: 1\nreplicates: 2\nsettings:\n  pool: { synthetic: { size: ' +
+  '100, decisionRate: [0.4, 0.3] } }\n';
 
 describe('parseOverride(text) refuses keys that reach a prototype', () => {
   it('reads ordinary flags', () => {
@@ -19,7 +20,8 @@ describe('parseOverride(text) refuses keys that reach a prototype', () => {
   });
   it('refuses __proto__, constructor and prototype anywhere in the key path, naming the flag and key path', () => {
     expect(() => parseOverride('__proto__.outDirectory=/tmp/x')).toThrow(
-      '--set __proto__.outDirectory=/tmp/x: __proto__: expected a setting key, found the reserved key "__proto__" (__proto__, constructor and prototype are refused)',
+      '--set __proto__.outDirectory=/tmp/x: __proto__: expected a setting key, found the reserved key ' +
+        '"__proto__" (__proto__, constructor and prototype are refused)',
     );
     expect(() => parseOverride('settings.constructor.prototype.x=1')).toThrow(
       /--set settings\.constructor\.prototype\.x=1: settings\.constructor: /,
@@ -67,21 +69,25 @@ describe('loadConfig / configFromObject: settings without prototypes', () => {
 });
 
 describe('fairaudit run CONFIG --set __proto__.outDirectory=DIR', () => {
-  it('exits 2 naming the flag; DIR is not written and Object.prototype stays clean (the run was redirected there before)', async () => {
-    const target = join(mkdtempSync(join(tmpdir(), 'fairaudit-proto-')), 'redirected');
-    const { code, stderr } = await runCliInProcess([
-      'run',
-      'configs/quickstart.yaml',
-      '--set',
-      'replicates=1',
-      '--set',
-      `__proto__.outDirectory=${target}`,
-    ]);
-    expect(code).toBe(2);
-    expect(stderr).toMatch(
-      /^fairaudit: --set __proto__\.outDirectory=.*: __proto__: expected a setting key, found the reserved key "__proto__"/,
-    );
-    expect(existsSync(target)).toBe(false);
-    expect((Object.prototype as Record<string, unknown>).outDirectory).toBeUndefined();
-  });
+  it(
+    'exits 2 naming the flag; DIR is not written and Object.prototype stays clean (the run was redirected there ' +
+      'before)',
+    async () => {
+      const target = join(mkdtempSync(join(tmpdir(), 'fairaudit-proto-')), 'redirected');
+      const { code, stderr } = await runCliInProcess([
+        'run',
+        'configs/quickstart.yaml',
+        '--set',
+        'replicates=1',
+        '--set',
+        `__proto__.outDirectory=${target}`,
+      ]);
+      expect(code).toBe(2);
+      expect(stderr).toMatch(
+        /^fairaudit: --set __proto__\.outDirectory=.*: __proto__: expected a setting key, found the reserved key "__proto__"/,
+      );
+      expect(existsSync(target)).toBe(false);
+      expect((Object.prototype as Record<string, unknown>).outDirectory).toBeUndefined();
+    },
+  );
 });

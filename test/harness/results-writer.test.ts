@@ -83,17 +83,21 @@ describe('ResultsWriter(path, plan, kind, batchRows)', () => {
     expect(summary).toEqual({ path, rows: 40, batches: 1, bytes: bytes.byteLength, sha256: sha256Hex(bytes) });
   });
 
-  it('cuts longer results into batches of batchRows rows (chunks split across them) that read back as the same table', () => {
-    const whole = decodeResultTable(readFileSync(write(65_536).path), 'whole');
-    const { path, summary } = write(6);
-    const table = tableFromIPC(readFileSync(path));
-    expect(table.batches.map((batch) => batch.numRows)).toEqual([6, 6, 6, 6, 6, 6, 4]);
-    expect(summary.batches).toBe(7);
-    const cut = decodeResultTable(readFileSync(path), 'cut');
-    expect(cut.columns).toEqual(whole.columns);
-    expect(cut.metadata).toEqual(whole.metadata);
-    for (const column of whole.columns)
-      expect(Object.is(cut.data[column.name][5], whole.data[column.name][5])).toBe(true);
-    expect(cut.data).toEqual(whole.data);
-  });
+  it(
+    'cuts longer results into batches of batchRows rows (chunks split across them) that read back as the same ' +
+      'table',
+    () => {
+      const whole = decodeResultTable(readFileSync(write(65_536).path), 'whole');
+      const { path, summary } = write(6);
+      const table = tableFromIPC(readFileSync(path));
+      expect(table.batches.map((batch) => batch.numRows)).toEqual([6, 6, 6, 6, 6, 6, 4]);
+      expect(summary.batches).toBe(7);
+      const cut = decodeResultTable(readFileSync(path), 'cut');
+      expect(cut.columns).toEqual(whole.columns);
+      expect(cut.metadata).toEqual(whole.metadata);
+      for (const column of whole.columns)
+        expect(Object.is(cut.data[column.name][5], whole.data[column.name][5])).toBe(true);
+      expect(cut.data).toEqual(whole.data);
+    },
+  );
 });

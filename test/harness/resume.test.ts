@@ -99,7 +99,8 @@ describe('fairaudit run CONFIG --resume after kill -9', () => {
   });
 });
 
-/** A killed run's checkpoints for `small` (chunks 0..7 of 12 saved, two chunks a file), and the folder of an uninterrupted run. */
+/** A killed run's checkpoints for `small` (chunks 0..7 of 12 saved, two chunks a file), and the folder of an
+ * uninterrupted run. */
 async function killedRun(small: string) {
   const folder = temporaryFolder();
   const file = writeText(folder, 'resume.yaml', small);
@@ -132,68 +133,86 @@ describe('fairaudit run CONFIG --resume: checked checkpoints', () => {
   // 2 cells × 60 replicates in chunks of 10: 12 chunks.
   const SMALL = YAML.replace('replicates: 1500', 'replicates: 60').replace('chunkSize: 25', 'chunkSize: 10');
 
-  it('a checkpoint with one flipped byte: exit 2 naming the file and chunk, nothing changed; --repair reruns that chunk and writes the bytes of an uninterrupted run', async () => {
-    const { file, out, checkpoints, reference, snapshot } = await killedRun(SMALL);
-    const damaged = join(checkpoints.folder, 'chunks-0000004.bin');
-    const bytes = readFileSync(damaged);
-    bytes[bytes.length - 100] ^= 0x01;
-    writeFileSync(damaged, bytes);
-    const before = snapshot();
-    const refused = await runCliInProcess(['run', file, '--out', out, '--resume', '--quiet']);
-    expect(refused.code).toBe(2);
-    expect(refused.stderr).toBe(
-      `fairaudit: --resume: expected checkpoints of this plan, found 1 damaged or foreign: ${damaged}: chunk 5: bytes that do not match their SHA-256 (the file is damaged); run with --resume --repair to recompute exactly those chunks, or without --resume to start over\n`,
-    );
-    expect(snapshot()).toEqual(before);
-    expect(existsSync(join(out, 'results.arrow'))).toBe(false);
-    const repaired = await runCliInProcess(['run', file, '--out', out, '--resume', '--repair']);
-    expect(repaired.code).toBe(0);
-    expect(repaired.stdout).toContain('7 chunks resumed from checkpoints');
-    expect(bytesOf(join(out, 'results.arrow')).equals(bytesOf(reference))).toBe(true);
-    const record = JSON.parse(readFileSync(join(out, 'run.json'), 'utf8'));
-    expect([record.provenance.resumedChunks, record.provenance.ranChunks]).toEqual([7, 5]);
-  });
+  it(
+    'a checkpoint with one flipped byte: exit 2 naming the file and chunk, nothing changed; --repair reruns ' +
+      'that chunk and writes the bytes of an uninterrupted run',
+    async () => {
+      const { file, out, checkpoints, reference, snapshot } = await killedRun(SMALL);
+      const damaged = join(checkpoints.folder, 'chunks-0000004.bin');
+      const bytes = readFileSync(damaged);
+      bytes[bytes.length - 100] ^= 0x01;
+      writeFileSync(damaged, bytes);
+      const before = snapshot();
+      const refused = await runCliInProcess(['run', file, '--out', out, '--resume', '--quiet']);
+      expect(refused.code).toBe(2);
+      expect(refused.stderr).toBe(
+        `fairaudit: --resume: expected checkpoints of this plan, found 1 damaged or foreign: ${damaged}: chunk 5: ` +
+          `bytes that do not match their SHA-256 (the file is damaged); run with --resume --repair to recompute ` +
+          `exactly ` +
+          `those chunks, or without --resume to start over\n`,
+      );
+      expect(snapshot()).toEqual(before);
+      expect(existsSync(join(out, 'results.arrow'))).toBe(false);
+      const repaired = await runCliInProcess(['run', file, '--out', out, '--resume', '--repair']);
+      expect(repaired.code).toBe(0);
+      expect(repaired.stdout).toContain('7 chunks resumed from checkpoints');
+      expect(bytesOf(join(out, 'results.arrow')).equals(bytesOf(reference))).toBe(true);
+      const record = JSON.parse(readFileSync(join(out, 'run.json'), 'utf8'));
+      expect([record.provenance.resumedChunks, record.provenance.ranChunks]).toEqual([7, 5]);
+    },
+  );
 
-  it('chunks computed under another seed: exit 2 naming them; --repair recomputes them and writes the bytes of an uninterrupted run', async () => {
-    const { file, out, plan, checkpoints, reference, snapshot } = await killedRun(SMALL);
-    const otherPlan = buildPlan(
-      parseConfig(SMALL.replace('seed: resume-test', 'seed: another'), file),
-      sequentialAuditRunner as never,
-    );
-    // Another seed's chunks 8 and 9 in a file carrying this plan's fingerprint (and valid checksums).
-    checkpoints.save(
-      await Promise.all(
-        [8, 9].map(async (index) => ({
-          chunk: plan.chunkAt(index),
-          payload: await workerPayload(otherPlan, sequentialAuditRunner as never, index),
-        })),
-      ),
-    );
-    const before = snapshot();
-    const refused = await runCliInProcess(['run', file, '--out', out, '--resume', '--quiet']);
-    expect(refused.code).toBe(2);
-    expect(refused.stderr).toMatch(
-      /found 2 damaged or foreign: .*chunks-0000008\.bin: chunk 8: the seed "[0-9a-f]{32}" for replicate 20, not this plan.s \(another seed or config\); .*chunk 9: /,
-    );
-    expect(snapshot()).toEqual(before);
-    const repaired = await runCliInProcess(['run', file, '--out', out, '--resume', '--repair', '--quiet']);
-    expect(repaired.code).toBe(0);
-    expect(bytesOf(join(out, 'results.arrow')).equals(bytesOf(reference))).toBe(true);
-  });
+  it(
+    'chunks computed under another seed: exit 2 naming them; --repair recomputes them and writes the bytes of ' +
+      'an uninterrupted run',
+    async () => {
+      const { file, out, plan, checkpoints, reference, snapshot } = await killedRun(SMALL);
+      const otherPlan = buildPlan(
+        parseConfig(SMALL.replace('seed: resume-test', 'seed: another'), file),
+        sequentialAuditRunner as never,
+      );
+      // Another seed's chunks 8 and 9 in a file carrying this plan's fingerprint (and valid checksums).
+      checkpoints.save(
+        await Promise.all(
+          [8, 9].map(async (index) => ({
+            chunk: plan.chunkAt(index),
+            payload: await workerPayload(otherPlan, sequentialAuditRunner as never, index),
+          })),
+        ),
+      );
+      const before = snapshot();
+      const refused = await runCliInProcess(['run', file, '--out', out, '--resume', '--quiet']);
+      expect(refused.code).toBe(2);
+      expect(refused.stderr).toMatch(
+        /found 2 damaged or foreign: .*chunks-0000008\.bin: chunk 8: the seed "[0-9a-f]{32}" for replicate 20, not this plan.s \(another seed or config\); .*chunk 9: /,
+      );
+      expect(snapshot()).toEqual(before);
+      const repaired = await runCliInProcess(['run', file, '--out', out, '--resume', '--repair', '--quiet']);
+      expect(repaired.code).toBe(0);
+      expect(bytesOf(join(out, 'results.arrow')).equals(bytesOf(reference))).toBe(true);
+    },
+  );
 
-  it('a damaged .checkpoints/plan.json: exit 2 naming it (a SyntaxError stack, exit 1, before); --repair checks each chunk and resumes', async () => {
-    const { file, out, checkpoints, reference } = await killedRun(SMALL);
-    writeFileSync(checkpoints.planFile, '{"format": "fairaudit-checkpoints/2", "fingerpr');
-    const refused = await runCliInProcess(['run', file, '--out', out, '--resume', '--quiet']);
-    expect(refused.code).toBe(2);
-    expect(refused.stderr).toBe(
-      `fairaudit: ${checkpoints.planFile}: expected the checkpoint plan of this run, found unreadable JSON (the file is damaged); run with --resume --repair to check every chunk against this plan and rewrite it, or without --resume to start over\n`,
-    );
-    const repaired = await runCliInProcess(['run', file, '--out', out, '--resume', '--repair']);
-    expect(repaired.code).toBe(0);
-    expect(repaired.stdout).toContain('8 chunks resumed from checkpoints');
-    expect(bytesOf(join(out, 'results.arrow')).equals(bytesOf(reference))).toBe(true);
-  });
+  it(
+    'a damaged .checkpoints/plan.json: exit 2 naming it (a SyntaxError stack, exit 1, before); --repair checks ' +
+      'each chunk and resumes',
+    async () => {
+      const { file, out, checkpoints, reference } = await killedRun(SMALL);
+      writeFileSync(checkpoints.planFile, '{"format": "fairaudit-checkpoints/2", "fingerpr');
+      const refused = await runCliInProcess(['run', file, '--out', out, '--resume', '--quiet']);
+      expect(refused.code).toBe(2);
+      expect(refused.stderr).toBe(
+        `fairaudit: ${checkpoints.planFile}: expected the checkpoint plan of this run, found unreadable JSON (the ` +
+          `file is damaged); run with --resume --repair to check every chunk against this plan and rewrite it, ` +
+          `or without ` +
+          `--resume to start over\n`,
+      );
+      const repaired = await runCliInProcess(['run', file, '--out', out, '--resume', '--repair']);
+      expect(repaired.code).toBe(0);
+      expect(repaired.stdout).toContain('8 chunks resumed from checkpoints');
+      expect(bytesOf(join(out, 'results.arrow')).equals(bytesOf(reference))).toBe(true);
+    },
+  );
 
   it('--repair without --resume is exit 2', async () => {
     const { file, out } = await killedRun(SMALL);
@@ -209,43 +228,47 @@ describe('fairaudit run CONFIG --resume --repair with checkpoint files mixed by 
   // 2 cells × 150 replicates in chunks of 10: 30 chunks.
   const MIXED = YAML.replace('replicates: 1500', 'replicates: 150').replace('chunkSize: 25', 'chunkSize: 10');
 
-  it('a chunk in two files: --resume refuses the second copy; --repair writes under fresh names, loses no good chunk and gives the bytes of an uninterrupted run', async () => {
-    const folder = temporaryFolder();
-    const file = writeText(folder, 'mixed.yaml', MIXED);
-    const plan = buildPlan(parseConfig(MIXED, file), sequentialAuditRunner as never);
-    const reference = await runExperiment(parseConfig(MIXED, file), {
-      threads: 2,
-      outDirectory: join(folder, 'whole'),
-    });
-    const out = join(folder, 'mixed');
-    const checkpoints = new Checkpoints(out, plan, null, sequentialAuditRunner.outcomeColumns);
-    checkpoints.start();
-    const completed = async (indices: number[]) =>
-      Promise.all(
-        indices.map(async (index) => ({
-          chunk: plan.chunkAt(index),
-          payload: await workerPayload(plan, sequentialAuditRunner as never, index),
-        })),
+  it(
+    'a chunk in two files: --resume refuses the second copy; --repair writes under fresh names, loses no good ' +
+      'chunk and gives the bytes of an uninterrupted run',
+    async () => {
+      const folder = temporaryFolder();
+      const file = writeText(folder, 'mixed.yaml', MIXED);
+      const plan = buildPlan(parseConfig(MIXED, file), sequentialAuditRunner as never);
+      const reference = await runExperiment(parseConfig(MIXED, file), {
+        threads: 2,
+        outDirectory: join(folder, 'whole'),
+      });
+      const out = join(folder, 'mixed');
+      const checkpoints = new Checkpoints(out, plan, null, sequentialAuditRunner.outcomeColumns);
+      checkpoints.start();
+      const completed = async (indices: number[]) =>
+        Promise.all(
+          indices.map(async (index) => ({
+            chunk: plan.chunkAt(index),
+            payload: await workerPayload(plan, sequentialAuditRunner as never, index),
+          })),
+        );
+      checkpoints.save(await completed([20, 22, 24, 26])); // chunks-0000020.bin
+      checkpoints.save(await completed([19, 20, 21])); // chunks-0000019.bin, with chunk 20 again
+      // Damage chunk 19 (the first entry: a 72-byte file header, then a 40-byte entry header).
+      const mixed = join(checkpoints.folder, 'chunks-0000019.bin');
+      const bytes = readFileSync(mixed);
+      bytes[72 + 40 + 20] ^= 0x01;
+      writeFileSync(mixed, bytes);
+
+      const refused = await spawnCli(['run', file, '--out', out, '--resume', '--quiet']).done;
+      expect(refused.code).toBe(2);
+      expect(refused.stderr).toContain(
+        'chunks-0000020.bin: chunk 20: a second copy of a chunk already checkpointed (files copied or mixed by hand)',
       );
-    checkpoints.save(await completed([20, 22, 24, 26])); // chunks-0000020.bin
-    checkpoints.save(await completed([19, 20, 21])); // chunks-0000019.bin, with chunk 20 again
-    // Damage chunk 19 (the first entry: a 72-byte file header, then a 40-byte entry header).
-    const mixed = join(checkpoints.folder, 'chunks-0000019.bin');
-    const bytes = readFileSync(mixed);
-    bytes[72 + 40 + 20] ^= 0x01;
-    writeFileSync(mixed, bytes);
 
-    const refused = await spawnCli(['run', file, '--out', out, '--resume', '--quiet']).done;
-    expect(refused.code).toBe(2);
-    expect(refused.stderr).toContain(
-      'chunks-0000020.bin: chunk 20: a second copy of a chunk already checkpointed (files copied or mixed by hand)',
-    );
-
-    const repaired = await spawnCli(['run', file, '--out', out, '--resume', '--repair']).done;
-    expect(repaired.stderr).toBe('');
-    expect(repaired.code).toBe(0);
-    // 20, 21, 22, 24, 26 kept (19 damaged, recomputed with the 24 never saved).
-    expect(repaired.stdout).toContain('5 chunks resumed from checkpoints');
-    expect(bytesOf(join(out, 'results.arrow')).equals(bytesOf(reference.resultsFile))).toBe(true);
-  });
+      const repaired = await spawnCli(['run', file, '--out', out, '--resume', '--repair']).done;
+      expect(repaired.stderr).toBe('');
+      expect(repaired.code).toBe(0);
+      // 20, 21, 22, 24, 26 kept (19 damaged, recomputed with the 24 never saved).
+      expect(repaired.stdout).toContain('5 chunks resumed from checkpoints');
+      expect(bytesOf(join(out, 'results.arrow')).equals(bytesOf(reference.resultsFile))).toBe(true);
+    },
+  );
 });

@@ -176,7 +176,8 @@ describe('runExperiment(config) with a pool file', () => {
     };
     writePoolFile(join(folder, 'pool.arrow'), generateSyntheticPool(recipe));
     const base =
-      'experiment: file-pool\nkind: sequential-audit\nseed: 3\nreplicates: 12\nsettings:\n  budget: 500\n  access: logit\n';
+      'experiment: file-pool\nkind: sequential-audit\nseed: 3\nreplicates: 12\nsettings:\n  budget: ' +
+      '500\n  access: logit\n';
     const fromFile = await runExperiment(parseConfig(`${base}  pool: { file: pool.arrow }\n`, join(folder, 'a.yaml')), {
       threads: 1,
       outDirectory: join(folder, 'a'),
@@ -207,27 +208,31 @@ describe('runExperiment(config) with a pool file', () => {
     });
     writePoolFile(join(folder, 'pool.arrow'), { ...pool, score: null, logit: null });
     const config = parseConfig(
-      'experiment: no-score\nkind: sequential-audit\nseed: 3\nsettings:\n  access: score\n  pool: { file: pool.arrow }\n',
+      'experiment: no-score\nkind: sequential-audit\nseed: 3\nsettings:\n  access: score\n  pool: { file: ' +
+        'pool.arrow }\n',
       join(folder, 'c.yaml'),
     );
     await expect(runExperiment(config, { threads: 1, outDirectory: join(folder, 'out') })).rejects.toThrow(/score/);
     expect(existsSync(join(folder, 'out'))).toBe(false);
   });
 
-  it('writes nothing when one context of a grid is bad, even after chunks of a good one have finished (2 threads)', async () => {
-    const folder = temporaryFolder();
-    const pool = generateSyntheticPool({
-      size: 500,
-      groupShare: 0.5,
-      labelRate: [0.4, 0.4],
-      decisionRate: [0.45, 0.3],
-      logitScale: 2,
-      seed: '9',
-    });
-    writePoolFile(join(folder, 'pool.arrow'), { ...pool, score: null, logit: null });
-    // The good pool's 20 chunks of 2 replicates each are queued on both workers; the bad pool is checked by one of them.
-    const config = parseConfig(
-      `experiment: one-bad
+  it(
+    'writes nothing when one context of a grid is bad, even after chunks of a good one have finished (2 ' + 'threads)',
+    async () => {
+      const folder = temporaryFolder();
+      const pool = generateSyntheticPool({
+        size: 500,
+        groupShare: 0.5,
+        labelRate: [0.4, 0.4],
+        decisionRate: [0.45, 0.3],
+        logitScale: 2,
+        seed: '9',
+      });
+      writePoolFile(join(folder, 'pool.arrow'), { ...pool, score: null, logit: null });
+      // The good pool's 20 chunks of 2 replicates each are queued on both workers; the bad pool is checked by one of
+      // them.
+      const config = parseConfig(
+        `experiment: one-bad
 kind: sequential-audit
 seed: 3
 replicates: 40
@@ -240,22 +245,30 @@ grid:
     - { name: good, synthetic: { size: 2000, decisionRate: [0.45, 0.3] } }
     - { name: bad, file: pool.arrow }
 `,
-      join(folder, 'd.yaml'),
-    );
-    await expect(runExperiment(config, { threads: 2, outDirectory: join(folder, 'out') })).rejects.toThrow(/score/);
-    expect(existsSync(join(folder, 'out'))).toBe(false);
-  });
+        join(folder, 'd.yaml'),
+      );
+      await expect(runExperiment(config, { threads: 2, outDirectory: join(folder, 'out') })).rejects.toThrow(/score/);
+      expect(existsSync(join(folder, 'out'))).toBe(false);
+    },
+  );
 });
 
 describe('runExperiment(config) of a grid above 10,000 cells', () => {
-  it('checks every cell before anything is written: a bad combination stops the run with InputError and no output folder', async () => {
-    const folder = temporaryFolder();
-    const budgets = Array.from({ length: 5001 }, (_, i) => i + 100).join(', ');
-    const yaml = `experiment: lazy\nkind: sequential-audit\nseed: 1\nreplicates: 1\nsettings:\n  pool: { synthetic: { size: 1000, decisionRate: [0.4, 0.35] } }\ngrid:\n  budget: [${budgets}]\n  alpha: [0.1, 0.5]\n  beta: [0.1, 0.6]\n`;
-    const out = join(folder, 'out');
-    await expect(
-      runExperiment(parseConfig(yaml, join(folder, 'lazy.yaml')), { threads: 1, outDirectory: out }),
-    ).rejects.toThrow(/lazy\.yaml:\d+: grid\.beta\[1\]: expected /);
-    expect(existsSync(out)).toBe(false);
-  });
+  it(
+    'checks every cell before anything is written: a bad combination stops the run with InputError and no ' +
+      'output folder',
+    async () => {
+      const folder = temporaryFolder();
+      const budgets = Array.from({ length: 5001 }, (_, i) => i + 100).join(', ');
+      const yaml =
+        `experiment: lazy\nkind: sequential-audit\nseed: 1\nreplicates: 1\nsettings:\n  pool: { ` +
+        `synthetic: { size: 1000, decisionRate: [0.4, 0.35] } }\ngrid:\n  budget: [${budgets}]\n  alpha: [0.1, ` +
+        `0.5]\n  beta: [0.1, 0.6]\n`;
+      const out = join(folder, 'out');
+      await expect(
+        runExperiment(parseConfig(yaml, join(folder, 'lazy.yaml')), { threads: 1, outDirectory: out }),
+      ).rejects.toThrow(/lazy\.yaml:\d+: grid\.beta\[1\]: expected /);
+      expect(existsSync(out)).toBe(false);
+    },
+  );
 });

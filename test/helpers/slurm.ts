@@ -43,7 +43,8 @@ export interface SlurmJobState {
   reason: string;
 }
 
-/** runSlurm(command, args, env) runs a Slurm client command and returns its stdout; throws with its stderr when it fails. */
+/** runSlurm(command, args, env) runs a Slurm client command and returns its stdout; throws with its stderr when it
+ * fails. */
 export function runSlurm(command: string, args: string[], env: Record<string, string>): string {
   const run = spawnSync(command, args, { encoding: 'utf8', env: { ...process.env, ...env }, timeout: 30_000 });
   if (run.status !== 0) throw new Error(`${command} ${args.join(' ')} failed (exit ${run.status}): ${run.stderr}`);

@@ -15,7 +15,8 @@ export const decisions = (size: number, ones: number) =>
 export const scores = (size: number, mean: number, spread: number) =>
   Float64Array.from({ length: size }, (_, i) => mean + spread * ((2 * i) / (size - 1) - 1));
 
-/** Pools on the boundary |gap| = 0.1 exactly (counts: 0.2 vs 0.3 is 60/300 vs 60/200), where both error bounds apply. */
+/** Pools on the boundary |gap| = 0.1 exactly (counts: 0.2 vs 0.3 is 60/300 vs 60/200), where both error bounds apply.
+ * */
 export function boundaryPools(): Pool[] {
   return [
     { name: 'b above a by 0.1 at rates 0 and 0.1', a: decisions(300, 0), b: decisions(200, 20), integer: true },

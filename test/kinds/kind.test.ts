@@ -23,17 +23,21 @@ describe('registerKind(kind)', () => {
     expect(findKindRunner('sequential-audit')).toBe(sequentialAuditKind.run);
   });
 
-  it('refuses halves named differently from the kind, a run half without its module, and a reporter reading columns nobody writes', () => {
-    expect(() => registerKind({ ...renamed(respirKind, 'x1'), name: 'x2' })).toThrow(
-      /halves named "x1" \(run\) and "x1" \(report\)/,
-    );
-    const noModule = renamed(respirKind, 'x3');
-    expect(() => registerKind({ ...noModule, run: { ...noModule.run, module: '' } })).toThrow(/"x3" must set module/);
-    const extra = renamed(respirKind, 'x4');
-    expect(() =>
-      registerKind({ ...extra, report: { ...extra.report, outcomeColumns: ['passed', 'nobody_writes_this'] } }),
-    ).toThrow(/reports outcome columns its run half does not write: nobody_writes_this/);
-  });
+  it(
+    'refuses halves named differently from the kind, a run half without its module, and a reporter reading ' +
+      'columns nobody writes',
+    () => {
+      expect(() => registerKind({ ...renamed(respirKind, 'x1'), name: 'x2' })).toThrow(
+        /halves named "x1" \(run\) and "x1" \(report\)/,
+      );
+      const noModule = renamed(respirKind, 'x3');
+      expect(() => registerKind({ ...noModule, run: { ...noModule.run, module: '' } })).toThrow(/"x3" must set module/);
+      const extra = renamed(respirKind, 'x4');
+      expect(() =>
+        registerKind({ ...extra, report: { ...extra.report, outcomeColumns: ['passed', 'nobody_writes_this'] } }),
+      ).toThrow(/reports outcome columns its run half does not write: nobody_writes_this/);
+    },
+  );
 
   it('every built-in kind names its own module, so a worker thread imports that module only', () => {
     for (const kind of builtInKinds) expect(kind.run.module, kind.name).toMatch(/\/src\/kinds\/[^/]+\/run\.(ts|js)$/);

@@ -8,7 +8,8 @@ import { packageRoot } from '../../src/util/paths.js';
 const root = packageRoot();
 const scratch = mkdtempSync(join(tmpdir(), 'fairaudit-regress-test-'));
 
-/** scripts/regress.sh BASE on the tiny suite (the quickstart), speed reported but not gating (too noisy at that size). */
+/** scripts/regress.sh BASE on the tiny suite (the quickstart), speed reported but not gating (too noisy at that size).
+ * */
 function regress(base: string, out: string) {
   return spawnSync('bash', ['scripts/regress.sh', base], {
     cwd: root,

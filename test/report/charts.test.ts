@@ -77,7 +77,8 @@ describe('renderChartSvg(spec)', () => {
     const svg = await renderChartSvg(spec);
     expect(svg.startsWith('<svg')).toBe(true);
     for (const text of ['Audit cost', 'Access regime', 'Mean queries', 'ACS', 'Adult']) expect(svg).toContain(text);
-    expect((svg.match(/mark-rule role-mark/g) ?? []).length).toBe(2); // the error-bar rule layer, once in each of the two panels (ACS, Adult)
+    expect((svg.match(/mark-rule role-mark/g) ?? []).length).toBe(2); // the error-bar rule layer, once in each of the
+    // two panels (ACS, Adult)
   });
   it('throws when the spec does not compile', async () => {
     await expect(
@@ -87,23 +88,30 @@ describe('renderChartSvg(spec)', () => {
 });
 
 describe('sequentialAuditCharts(summaries, varyingSettings, experiment)', () => {
-  it('draws lines over the swept tolerance (queries and accuracy) and decision bars, each rendering to SVG and PNG', async () => {
-    const charts = sequentialAuditCharts(sweep, ['dataset', 'tolerance', 'access'], 'sweep-test');
-    expect(charts.map((chart) => chart.id)).toEqual(['queries-over-tolerance', 'accuracy-over-tolerance', 'decisions']);
-    const folder = mkdtempSync(join(tmpdir(), 'fairaudit-charts-'));
-    for (const chart of charts) {
-      const svg = await renderChartSvg(chart.spec);
-      expect(svg).toContain('Tolerance δ');
-      const png = svgToPng(svg);
-      // PNG signature, then the IHDR width: the 2× rasterisation of the SVG's width
-      expect(Buffer.from(png.subarray(0, 8)).toString('hex')).toBe('89504e470d0a1a0a');
-      const width = Buffer.from(png).readUInt32BE(16);
-      const svgWidth = Number(/width="(\d+(?:\.\d+)?)"/.exec(svg)?.[1]);
-      expect(width).toBe(Math.round(svgWidth * 2));
-      writeFileSync(join(folder, `${chart.id}.png`), png);
-    }
-    console.log(`charts written to ${folder}`);
-  });
+  it(
+    'draws lines over the swept tolerance (queries and accuracy) and decision bars, each rendering to SVG and ' + 'PNG',
+    async () => {
+      const charts = sequentialAuditCharts(sweep, ['dataset', 'tolerance', 'access'], 'sweep-test');
+      expect(charts.map((chart) => chart.id)).toEqual([
+        'queries-over-tolerance',
+        'accuracy-over-tolerance',
+        'decisions',
+      ]);
+      const folder = mkdtempSync(join(tmpdir(), 'fairaudit-charts-'));
+      for (const chart of charts) {
+        const svg = await renderChartSvg(chart.spec);
+        expect(svg).toContain('Tolerance δ');
+        const png = svgToPng(svg);
+        // PNG signature, then the IHDR width: the 2× rasterisation of the SVG's width
+        expect(Buffer.from(png.subarray(0, 8)).toString('hex')).toBe('89504e470d0a1a0a');
+        const width = Buffer.from(png).readUInt32BE(16);
+        const svgWidth = Number(/width="(\d+(?:\.\d+)?)"/.exec(svg)?.[1]);
+        expect(width).toBe(Math.round(svgWidth * 2));
+        writeFileSync(join(folder, `${chart.id}.png`), png);
+      }
+      console.log(`charts written to ${folder}`);
+    },
+  );
   it('returns no charts for no cells', () => {
     expect(sequentialAuditCharts([], [], 'x')).toEqual([]);
   });

@@ -39,7 +39,8 @@ function rewriteConsistently(folder: string, change: (data: Record<string, unkno
   writeFileSync(join(folder, 'run.json'), JSON.stringify(record));
 }
 
-/** report, compare and merge of the damaged folder: each exit 2 with `message`, under ~400 characters, nothing changed. */
+/** report, compare and merge of the damaged folder: each exit 2 with `message`, under ~400 characters, nothing changed.
+ * */
 async function refusedEverywhere(run: { folder: string; out: string }, damaged: string, message: RegExp) {
   const before = folderSnapshot(run.folder);
   const commands = [
@@ -140,13 +141,17 @@ describe('merge, report and compare check what they read', () => {
     expect(folderSnapshot(run.folder)).toEqual(before);
   });
 
-  it("compare of another experiment's results placed in a paper-a folder: exit 2 (it exited 0 and a CI gate passed)", async () => {
-    const run = await finishedRun('quick');
-    writePaperLayoutManifest(run.out, { layout: 'paper-a', options: {} });
-    const { code, stderr } = await runCliInProcess(['compare', run.out]);
-    expect(code).toBe(2);
-    expect(stderr).toMatch(
-      /report-layout\.json: expected results of an experiment of layout paper-a \(paper-a, .*\), found "results of experiment quick"\n$/,
-    );
-  });
+  it(
+    "compare of another experiment's results placed in a paper-a folder: exit 2 (it exited 0 and a CI gate " +
+      'passed)',
+    async () => {
+      const run = await finishedRun('quick');
+      writePaperLayoutManifest(run.out, { layout: 'paper-a', options: {} });
+      const { code, stderr } = await runCliInProcess(['compare', run.out]);
+      expect(code).toBe(2);
+      expect(stderr).toMatch(
+        /report-layout\.json: expected results of an experiment of layout paper-a \(paper-a, .*\), found "results of experiment quick"\n$/,
+      );
+    },
+  );
 });

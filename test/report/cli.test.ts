@@ -89,35 +89,42 @@ describe('fairaudit compare RESULTS_DIR', () => {
     expect(code).toBe(1);
     expect(stderr).toMatch(/regression cells out of tolerance or missing: acs-decision-queries/);
   });
-  it('compare explains a missing regression cell and, with no cell compared, exits 2 (never pass vacuously)', async () => {
-    const folder = join(mkdtempSync(join(tmpdir(), 'fairaudit-cli-')), 'fixture');
-    writeAuditResults(folder, fixtureRows());
-    const { code, stdout, stderr } = await runCliInProcess([
-      'compare',
-      folder,
-      '--published',
-      publishedFolder([{ ...queriesCell, value: 2349, where: { dataset: 'compas' } }]),
-    ]);
-    expect(code).toBe(2);
-    expect(stdout).toMatch(/acs-decision-queries: missing: 0 reproduced cells match \{"dataset":"compas"\}/);
-    expect(stderr).toMatch(
-      /compare .*fixture: expected published cells of the experiment "fixture" that can be compared with its results, found "1 published cell\(s\), none comparable \(acs-decision-queries: missing\)"/,
-    );
-  });
-  it('compare of an experiment no published cell names exits 2, not 0 (a results.arrow of another experiment in a paper folder passed a CI gate)', async () => {
-    const folder = join(mkdtempSync(join(tmpdir(), 'fairaudit-cli-')), 'fixture');
-    writeAuditResults(folder, fixtureRows(), { experiment: 'another-experiment' });
-    const { code, stderr } = await runCliInProcess([
-      'compare',
-      folder,
-      '--published',
-      publishedFolder([{ ...queriesCell, value: 2349 }]),
-    ]);
-    expect(code).toBe(2);
-    expect(stderr).toMatch(
-      /expected published cells of the experiment "another-experiment" .*found "no published cell naming that experiment: nothing was compared"/,
-    );
-  });
+  it(
+    'compare explains a missing regression cell and, with no cell compared, exits 2 (never pass ' + 'vacuously)',
+    async () => {
+      const folder = join(mkdtempSync(join(tmpdir(), 'fairaudit-cli-')), 'fixture');
+      writeAuditResults(folder, fixtureRows());
+      const { code, stdout, stderr } = await runCliInProcess([
+        'compare',
+        folder,
+        '--published',
+        publishedFolder([{ ...queriesCell, value: 2349, where: { dataset: 'compas' } }]),
+      ]);
+      expect(code).toBe(2);
+      expect(stdout).toMatch(/acs-decision-queries: missing: 0 reproduced cells match \{"dataset":"compas"\}/);
+      expect(stderr).toMatch(
+        /compare .*fixture: expected published cells of the experiment "fixture" that can be compared with its results, found "1 published cell\(s\), none comparable \(acs-decision-queries: missing\)"/,
+      );
+    },
+  );
+  it(
+    'compare of an experiment no published cell names exits 2, not 0 (a results.arrow of another experiment in ' +
+      'a paper folder passed a CI gate)',
+    async () => {
+      const folder = join(mkdtempSync(join(tmpdir(), 'fairaudit-cli-')), 'fixture');
+      writeAuditResults(folder, fixtureRows(), { experiment: 'another-experiment' });
+      const { code, stderr } = await runCliInProcess([
+        'compare',
+        folder,
+        '--published',
+        publishedFolder([{ ...queriesCell, value: 2349 }]),
+      ]);
+      expect(code).toBe(2);
+      expect(stderr).toMatch(
+        /expected published cells of the experiment "another-experiment" .*found "no published cell naming that experiment: nothing was compared"/,
+      );
+    },
+  );
   it('compare --json prints the rows; a non-regression cell out of tolerance still exits 0', async () => {
     const folder = join(mkdtempSync(join(tmpdir(), 'fairaudit-cli-')), 'fixture');
     writeAuditResults(folder, fixtureRows());
@@ -152,16 +159,19 @@ describe('fairaudit compare RESULTS_DIR', () => {
 });
 
 describe('fairaudit report RESULTS_DIR where the report cannot be written', () => {
-  it('report.html is a folder: exit 2 naming it (an internal-error stack before), results.arrow untouched', async () => {
-    const folder = join(mkdtempSync(join(tmpdir(), 'fairaudit-cli-')), 'fixture');
-    writeAuditResults(folder, fixtureRows());
-    const before = readFileSync(join(folder, 'results.arrow'));
-    mkdirSync(join(folder, 'report.html'));
-    const { code, stderr } = await runCliInProcess(['report', folder, '--no-png']);
-    expect(code).toBe(2);
-    expect(stderr).toMatch(
-      /report\.html: expected a place fairaudit can write, found a folder where a file should be \(EISDIR\)\n$/,
-    );
-    expect(readFileSync(join(folder, 'results.arrow')).equals(before)).toBe(true);
-  });
+  it(
+    'report.html is a folder: exit 2 naming it (an internal-error stack before), results.arrow ' + 'untouched',
+    async () => {
+      const folder = join(mkdtempSync(join(tmpdir(), 'fairaudit-cli-')), 'fixture');
+      writeAuditResults(folder, fixtureRows());
+      const before = readFileSync(join(folder, 'results.arrow'));
+      mkdirSync(join(folder, 'report.html'));
+      const { code, stderr } = await runCliInProcess(['report', folder, '--no-png']);
+      expect(code).toBe(2);
+      expect(stderr).toMatch(
+        /report\.html: expected a place fairaudit can write, found a folder where a file should be \(EISDIR\)\n$/,
+      );
+      expect(readFileSync(join(folder, 'results.arrow')).equals(before)).toBe(true);
+    },
+  );
 });

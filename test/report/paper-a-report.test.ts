@@ -47,13 +47,17 @@ describe('fairaudit report / compare on a paper A reproduction folder (calibrate
   });
   afterAll(() => rmSync(out, { recursive: true, force: true }));
 
-  it('main(["report", folder]) rebuilds the paper tables, Figure 1 and the annotated comparison that reproduce wrote', async () => {
-    expect(await main(['report', out, '--no-png'])).toBe(0);
-    for (const file of paperFiles) {
-      expect(existsSync(join(out, file)), file).toBe(true);
-      expect(readFileSync(join(out, file), 'utf8'), file).toBe(written.get(file));
-    }
-  });
+  it(
+    'main(["report", folder]) rebuilds the paper tables, Figure 1 and the annotated comparison that reproduce ' +
+      'wrote',
+    async () => {
+      expect(await main(['report', out, '--no-png'])).toBe(0);
+      for (const file of paperFiles) {
+        expect(existsSync(join(out, file)), file).toBe(true);
+        expect(readFileSync(join(out, file), 'utf8'), file).toBe(written.get(file));
+      }
+    },
+  );
 
   it('main(["compare", folder]) prints the calibrated-data notices before the comparison', async () => {
     expect(await main(['compare', out])).toBe(0);
@@ -61,22 +65,25 @@ describe('fairaudit report / compare on a paper A reproduction folder (calibrate
     expect(printed.join('\n')).toMatch(/note: ACS not reproduced: its pools are calibrated synthetic/);
   });
 
-  it('main(["compare", folder]) exits 2 naming report-layout.json when paper A\'s options have no pool list', async () => {
-    const bad = mkdtempSync(join(tmpdir(), 'paper-a-bad-layout-'));
-    for (const file of ['results.arrow', 'run.json']) copyFileSync(join(out, file), join(bad, file));
-    writeFileSync(
-      join(bad, 'report-layout.json'),
-      JSON.stringify({ layout: 'paper-a', options: { pools: 'all of them' } }),
-    );
-    const errors: string[] = [];
-    vi.spyOn(process.stderr, 'write').mockImplementation((chunk: string | Uint8Array) => {
-      errors.push(String(chunk));
-      return true;
-    });
-    expect(await main(['compare', bad])).toBe(2);
-    expect(errors.join('')).toMatch(/report-layout\.json: options\.pools/);
-    rmSync(bad, { recursive: true, force: true });
-  });
+  it(
+    'main(["compare", folder]) exits 2 naming report-layout.json when paper A\'s options have no pool ' + 'list',
+    async () => {
+      const bad = mkdtempSync(join(tmpdir(), 'paper-a-bad-layout-'));
+      for (const file of ['results.arrow', 'run.json']) copyFileSync(join(out, file), join(bad, file));
+      writeFileSync(
+        join(bad, 'report-layout.json'),
+        JSON.stringify({ layout: 'paper-a', options: { pools: 'all of them' } }),
+      );
+      const errors: string[] = [];
+      vi.spyOn(process.stderr, 'write').mockImplementation((chunk: string | Uint8Array) => {
+        errors.push(String(chunk));
+        return true;
+      });
+      expect(await main(['compare', bad])).toBe(2);
+      expect(errors.join('')).toMatch(/report-layout\.json: options\.pools/);
+      rmSync(bad, { recursive: true, force: true });
+    },
+  );
 
   it.skipIf(chromiumMissing !== undefined)(
     'report.html opens in Chromium with Figure 1, all five tables, the reason column and the notices',

@@ -34,7 +34,8 @@ function row(
 }
 
 // Four seed pairs: base, two varied model seeds, one varied split seed. Cell "gap" has published 0.10:
-// values 0.14 (t 0.01), 0.13 (t 0.01), 0.11 (t 0.005), 0.16 (t 0.01) -> widened range [0.105, 0.17]: 0.10 is below by 0.005.
+// values 0.14 (t 0.01), 0.13 (t 0.01), 0.11 (t 0.005), 0.16 (t 0.01) -> widened range [0.105, 0.17]: 0.10 is below by
+// 0.005.
 // Cell "queries" published 200: values 150 (t 30), 190 (t 30), 240 (t 30), 170 (t 30) -> [120, 270]: within.
 // Cell "decision" published accept: base reject, then reject, accept, reject -> 1 of 4 seeds gives it.
 // Cell "same" is within tolerance at the base pair -> reproduced; cell "none" is missing at the base pair.
@@ -100,13 +101,17 @@ describe('trainingVariability(seeds)', () => {
     expect(gap.splitSeeds?.values).toEqual([0.14, 0.16]);
   });
 
-  it('says "outside training variability" with the side and distance when the published number is off the widened range', () => {
-    const gap = cell('gap');
-    expect(gap.range?.[0]).toBeCloseTo(0.105, 12);
-    expect(gap.range?.[1]).toBeCloseTo(0.17, 12);
-    expect(gap.verdict).toBe('outside training variability');
-    expect(gap.reason).toMatch(/published 0\.1 lies below the 4 seeds' range 0\.105–0\.17 .* by 0\.005/);
-  });
+  it(
+    'says "outside training variability" with the side and distance when the published number is off the ' +
+      'widened range',
+    () => {
+      const gap = cell('gap');
+      expect(gap.range?.[0]).toBeCloseTo(0.105, 12);
+      expect(gap.range?.[1]).toBeCloseTo(0.17, 12);
+      expect(gap.verdict).toBe('outside training variability');
+      expect(gap.reason).toMatch(/published 0\.1 lies below the 4 seeds' range 0\.105–0\.17 .* by 0\.005/);
+    },
+  );
 
   it('says "within training variability" inside the widened range, or when some seed gives the published label', () => {
     expect(cell('queries').verdict).toBe('within training variability');
@@ -176,15 +181,19 @@ describe('isSeedRecord(value, isRun)', () => {
     expect(isSeedRecord(record, hasFolder)).toBe(true);
   });
 
-  it('refuses the base pair elsewhere, an unknown axis, seeds that are not text, fractional counts, no runs, and a run the paper check refuses', () => {
-    expect(isSeedRecord({ ...record, runs: [...record.runs].reverse() }, hasFolder)).toBe(false);
-    expect(isSeedRecord({ ...record, runs: [record.runs[0], run('epoch', { directory: 'x' })] }, hasFolder)).toBe(
-      false,
-    );
-    expect(isSeedRecord({ ...record, runs: [{ ...record.runs[0], splitSeed: 0 }] }, hasFolder)).toBe(false);
-    expect(isSeedRecord({ ...record, modelSeeds: 1.5 }, hasFolder)).toBe(false);
-    expect(isSeedRecord({ ...record, runs: [] }, hasFolder)).toBe(false);
-    expect(isSeedRecord({ ...record, runs: [run('base')] }, hasFolder)).toBe(false);
-    expect(isSeedRecord(null, hasFolder)).toBe(false);
-  });
+  it(
+    'refuses the base pair elsewhere, an unknown axis, seeds that are not text, fractional counts, no runs, and ' +
+      'a run the paper check refuses',
+    () => {
+      expect(isSeedRecord({ ...record, runs: [...record.runs].reverse() }, hasFolder)).toBe(false);
+      expect(isSeedRecord({ ...record, runs: [record.runs[0], run('epoch', { directory: 'x' })] }, hasFolder)).toBe(
+        false,
+      );
+      expect(isSeedRecord({ ...record, runs: [{ ...record.runs[0], splitSeed: 0 }] }, hasFolder)).toBe(false);
+      expect(isSeedRecord({ ...record, modelSeeds: 1.5 }, hasFolder)).toBe(false);
+      expect(isSeedRecord({ ...record, runs: [] }, hasFolder)).toBe(false);
+      expect(isSeedRecord({ ...record, runs: [run('base')] }, hasFolder)).toBe(false);
+      expect(isSeedRecord(null, hasFolder)).toBe(false);
+    },
+  );
 });

@@ -75,27 +75,31 @@ describe('ArrowFileWriter(path, columns, metadata)', () => {
     expect(Buffer.from(tableToIPC(rebuilt, 'file')).equals(readFileSync(path))).toBe(true);
   });
 
-  it('with one batch writes the bytes of encodeResultTable (the results.arrow of today), so the format is unchanged', () => {
-    const folder = temporaryFolder('fairaudit-arrow-writer-');
-    const path = join(folder, 'one-batch.arrow');
-    const resultColumns: ResultColumn[] = columns.map((column) => ({ name: column.name, type: column.type }));
-    const rows = rowsOf(0, 500);
-    const writer = new ArrowFileWriter(path, columns, metadata);
-    writer.writeBatch(rows, 500);
-    writer.close();
-    const expected = encodeResultTable(
-      resultColumns,
-      {
-        cell: rows.cell,
-        replicate: [...rows.replicate],
-        statistic: [...rows.statistic],
-        flag: [...rows.flag].map((value) => value === 1),
-        decision: [...rows.decision.indices].map((index) => decisions[index]),
-      },
-      metadata,
-    );
-    expect(readFileSync(path).equals(Buffer.from(expected))).toBe(true);
-  });
+  it(
+    'with one batch writes the bytes of encodeResultTable (the results.arrow of today), so the format is ' +
+      'unchanged',
+    () => {
+      const folder = temporaryFolder('fairaudit-arrow-writer-');
+      const path = join(folder, 'one-batch.arrow');
+      const resultColumns: ResultColumn[] = columns.map((column) => ({ name: column.name, type: column.type }));
+      const rows = rowsOf(0, 500);
+      const writer = new ArrowFileWriter(path, columns, metadata);
+      writer.writeBatch(rows, 500);
+      writer.close();
+      const expected = encodeResultTable(
+        resultColumns,
+        {
+          cell: rows.cell,
+          replicate: [...rows.replicate],
+          statistic: [...rows.statistic],
+          flag: [...rows.flag].map((value) => value === 1),
+          decision: [...rows.decision.indices].map((index) => decisions[index]),
+        },
+        metadata,
+      );
+      expect(readFileSync(path).equals(Buffer.from(expected))).toBe(true);
+    },
+  );
 
   it('writes an empty table when closed without a batch, and abort() leaves no file', () => {
     const folder = temporaryFolder('fairaudit-arrow-writer-');

@@ -21,7 +21,8 @@ describe('writeFileAtomic(path, data)', () => {
     );
     expect(() => writeFileAtomic(join(folder, 'file', 'report.html'), 'x')).toThrow(
       new InputError(
-        `${join(folder, 'file')}: expected a place fairaudit can write, found a file where a folder should be (ENOTDIR)`,
+        `${join(folder, 'file')}: expected a place fairaudit can write, found a file where a folder should be ` +
+          `(ENOTDIR)`,
       ),
     );
   });

@@ -55,10 +55,15 @@ describe('parseCsvText(text, options)', () => {
     expect(records.map((record) => record.line)).toEqual([1, 3, 5]);
   });
 
-  it('parseCsvText(text) throws InputError naming file and line for a quote that never closes (a truncated file)', () => {
-    expect(() => parseCsvText('a,b\n1,"unfinished\n', { file: 'cut.csv' })).toThrow(InputError);
-    expect(() => parseCsvText('a,b\n1,"unfinished\n', { file: 'cut.csv' })).toThrow(/cut\.csv: line 2.*closing quote/);
-  });
+  it(
+    'parseCsvText(text) throws InputError naming file and line for a quote that never closes (a truncated ' + 'file)',
+    () => {
+      expect(() => parseCsvText('a,b\n1,"unfinished\n', { file: 'cut.csv' })).toThrow(InputError);
+      expect(() => parseCsvText('a,b\n1,"unfinished\n', { file: 'cut.csv' })).toThrow(
+        /cut\.csv: line 2.*closing quote/,
+      );
+    },
+  );
 
   it('parseCsvText(text) throws InputError for text after a closing quote', () => {
     expect(() => parseCsvText('"a"b,c\n', { file: 'bad.csv' })).toThrow(/bad\.csv: line 1/);

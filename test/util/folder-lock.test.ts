@@ -27,25 +27,29 @@ function processes(pid: number, alive: Record<number, number>, host = 'node-1'):
 }
 
 describe('acquireFolderLock(folder, fingerprint, command, processes)', () => {
-  it('makes the folder and a lock file holding pid, host, process start, start time, fingerprint and command; release() removes it', () => {
-    const folder = join(temporaryFolder('fairaudit-lock-'), 'out', 'deeper');
-    const lock = acquireFolderLock(folder, FINGERPRINT, 'fairaudit run x.yaml', processes(100, { 100: 5000 }));
-    const written = JSON.parse(readFileSync(join(folder, LOCK_FILE_NAME), 'utf8'));
-    expect(written).toMatchObject({
-      pid: 100,
-      host: 'node-1',
-      processStart: 5000,
-      startedAt: '2026-12-01T10:00:00.000Z',
-      fingerprint: FINGERPRINT,
-      command: 'fairaudit run x.yaml',
-    });
-    expect(written.token).toMatch(/^[0-9a-f]{24}$/);
-    expect(lock.notice).toBeUndefined();
-    expect(readdirSync(folder)).toEqual([LOCK_FILE_NAME]);
-    lock.release();
-    lock.release();
-    expect(readdirSync(folder)).toEqual([]);
-  });
+  it(
+    'makes the folder and a lock file holding pid, host, process start, start time, fingerprint and command; ' +
+      'release() removes it',
+    () => {
+      const folder = join(temporaryFolder('fairaudit-lock-'), 'out', 'deeper');
+      const lock = acquireFolderLock(folder, FINGERPRINT, 'fairaudit run x.yaml', processes(100, { 100: 5000 }));
+      const written = JSON.parse(readFileSync(join(folder, LOCK_FILE_NAME), 'utf8'));
+      expect(written).toMatchObject({
+        pid: 100,
+        host: 'node-1',
+        processStart: 5000,
+        startedAt: '2026-12-01T10:00:00.000Z',
+        fingerprint: FINGERPRINT,
+        command: 'fairaudit run x.yaml',
+      });
+      expect(written.token).toMatch(/^[0-9a-f]{24}$/);
+      expect(lock.notice).toBeUndefined();
+      expect(readdirSync(folder)).toEqual([LOCK_FILE_NAME]);
+      lock.release();
+      lock.release();
+      expect(readdirSync(folder)).toEqual([]);
+    },
+  );
 
   it('refuses a second holder while the first is alive, with InputError naming the holder, and changes nothing', () => {
     const folder = temporaryFolder('fairaudit-lock-');
@@ -54,7 +58,10 @@ describe('acquireFolderLock(folder, fingerprint, command, processes)', () => {
     const before = readFileSync(first.file, 'utf8');
     expect(() => acquireFolderLock(folder, 'b'.repeat(64), 'fairaudit run b.yaml', processes(200, alive))).toThrow(
       new InputError(
-        `${folder}: expected an output folder no other run is using, found it locked by fairaudit run a.yaml (pid 100 on node-1, since 2026-12-01T10:00:00.000Z, plan aaaaaaaaaaaa); wait for that run to finish, or use another --out`,
+        `${folder}: expected an output folder no other run is using, found it locked by fairaudit run a.yaml ` +
+          `(pid 100 on node-1, since 2026-12-01T10:00:00.000Z, plan aaaaaaaaaaaa); wait for that run to finish, ` +
+          `or use ` +
+          `another --out`,
       ),
     );
     expect(readFileSync(first.file, 'utf8')).toBe(before);
@@ -72,7 +79,8 @@ describe('acquireFolderLock(folder, fingerprint, command, processes)', () => {
       processes(200, { 200: 6000 }),
     );
     expect(second.notice).toBe(
-      `took over the lock of ${folder} from fairaudit run a.yaml (pid 100 on node-1, since 2026-12-01T10:00:00.000Z, plan aaaaaaaaaaaa), which is no longer running`,
+      `took over the lock of ${folder} from fairaudit run a.yaml (pid 100 on node-1, since ` +
+        `2026-12-01T10:00:00.000Z, plan aaaaaaaaaaaa), which is no longer running`,
     );
     expect(JSON.parse(readFileSync(second.file, 'utf8')).pid).toBe(200);
     expect(readdirSync(folder)).toEqual([LOCK_FILE_NAME]);
@@ -97,7 +105,9 @@ describe('acquireFolderLock(folder, fingerprint, command, processes)', () => {
     expect(() =>
       acquireFolderLock(folder, FINGERPRINT, 'fairaudit run a.yaml', processes(200, { 200: 1 }, 'node-1')),
     ).toThrow(
-      `locked by fairaudit run a.yaml (pid 100 on node-2, since 2026-12-01T10:00:00.000Z, plan aaaaaaaaaaaa); wait for that run to finish, or use another --out (if that run is dead, delete ${join(folder, LOCK_FILE_NAME)})`,
+      `locked by fairaudit run a.yaml (pid 100 on node-2, since 2026-12-01T10:00:00.000Z, plan aaaaaaaaaaaa); ` +
+        `wait for that run to finish, or use another --out (if that run is dead, ` +
+        `delete ${join(folder, LOCK_FILE_NAME)})`,
     );
   });
 
@@ -116,35 +126,43 @@ describe('acquireFolderLock(folder, fingerprint, command, processes)', () => {
     writeFileSync(join(folder, LOCK_FILE_NAME), 'garbage');
     expect(() => acquireFolderLock(folder, FINGERPRINT, 'x', processes(1, { 1: 1 }))).toThrow(
       new InputError(
-        `${join(folder, LOCK_FILE_NAME)}: expected a fairaudit lock file, found other content (if no run is using the folder, delete the file and run again)`,
+        `${join(folder, LOCK_FILE_NAME)}: expected a fairaudit lock file, found other content (if no run is ` +
+          `using the folder, delete the file and run again)`,
       ),
     );
     expect(readFileSync(join(folder, LOCK_FILE_NAME), 'utf8')).toBe('garbage');
   });
 
-  it('refuses "" and a folder that is a file, an unwritable place or a name too long, with InputError naming it', () => {
-    const base = temporaryFolder('fairaudit-lock-');
-    expect(() => acquireFolderLock('', FINGERPRINT, 'x')).toThrow(/expected a folder path, found ""/);
-    const file = join(base, 'a-file');
-    writeFileSync(file, 'x');
-    expect(() => acquireFolderLock(file, FINGERPRINT, 'x')).toThrow(
-      new InputError(`${file}: expected a place fairaudit can write, found a file where a folder should be (ENOTDIR)`),
-    );
-    expect(() => acquireFolderLock(join(file, 'below'), FINGERPRINT, 'x')).toThrow(
-      /a file where a folder should be \(ENOTDIR\)/,
-    );
-    expect(() => acquireFolderLock(join(base, 'n'.repeat(300)), FINGERPRINT, 'x')).toThrow(
-      /a name too long for the file system \(ENAMETOOLONG\)/,
-    );
-    expect(() => acquireFolderLock('/proc/self', FINGERPRINT, 'x')).toThrow(InputError);
-    expect(() => acquireFolderLock('/proc/self/fairaudit-out', FINGERPRINT, 'x')).toThrow(
-      /a path that cannot be created \(ENOENT\)/,
-    );
-    const readOnly = join(base, 'read-only');
-    mkdirSync(readOnly, { mode: 0o555 });
-    if (process.getuid?.() !== 0)
-      expect(() => acquireFolderLock(join(readOnly, 'out'), FINGERPRINT, 'x')).toThrow(/no permission to write there/);
-  });
+  it(
+    'refuses "" and a folder that is a file, an unwritable place or a name too long, with InputError naming ' + 'it',
+    () => {
+      const base = temporaryFolder('fairaudit-lock-');
+      expect(() => acquireFolderLock('', FINGERPRINT, 'x')).toThrow(/expected a folder path, found ""/);
+      const file = join(base, 'a-file');
+      writeFileSync(file, 'x');
+      expect(() => acquireFolderLock(file, FINGERPRINT, 'x')).toThrow(
+        new InputError(
+          `${file}: expected a place fairaudit can write, found a file where a folder should be (ENOTDIR)`,
+        ),
+      );
+      expect(() => acquireFolderLock(join(file, 'below'), FINGERPRINT, 'x')).toThrow(
+        /a file where a folder should be \(ENOTDIR\)/,
+      );
+      expect(() => acquireFolderLock(join(base, 'n'.repeat(300)), FINGERPRINT, 'x')).toThrow(
+        /a name too long for the file system \(ENAMETOOLONG\)/,
+      );
+      expect(() => acquireFolderLock('/proc/self', FINGERPRINT, 'x')).toThrow(InputError);
+      expect(() => acquireFolderLock('/proc/self/fairaudit-out', FINGERPRINT, 'x')).toThrow(
+        /a path that cannot be created \(ENOENT\)/,
+      );
+      const readOnly = join(base, 'read-only');
+      mkdirSync(readOnly, { mode: 0o555 });
+      if (process.getuid?.() !== 0)
+        expect(() => acquireFolderLock(join(readOnly, 'out'), FINGERPRINT, 'x')).toThrow(
+          /no permission to write there/,
+        );
+    },
+  );
 
   it('thisProcess describes this process: alive, with a start time on Linux', () => {
     expect(thisProcess.isAlive(process.pid)).toBe(true);
@@ -201,33 +219,38 @@ describe('acquireFolderLock across processes', () => {
     expect(existsSync(join(folder, LOCK_FILE_NAME))).toBe(false);
   });
 
-  it('a holder that exits normally releases the lock; one killed with SIGKILL leaves a stale lock the next run takes over', async () => {
-    const folder = temporaryFolder('fairaudit-lock-kill-');
-    const polite = holder(folder);
-    polite.stdin?.end();
-    expect((await outputOf(polite).done).code).toBe(0);
-    expect(existsSync(join(folder, LOCK_FILE_NAME))).toBe(false);
-    const child = holder(folder);
-    const output = outputOf(child);
-    await output.firstLine;
-    child.kill('SIGKILL');
-    await output.done;
-    expect(JSON.parse(readFileSync(join(folder, LOCK_FILE_NAME), 'utf8')).pid).toBe(child.pid);
-    const next = spawnSync(
-      process.execPath,
-      [
-        '--input-type=module',
-        '-e',
-        `import { acquireFolderLock } from ${JSON.stringify(lockModule)}; const l = acquireFolderLock(${JSON.stringify(folder)}, 'f'.repeat(64), 'next'); console.log(l.notice); l.release();`,
-      ],
-      { encoding: 'utf8' },
-    );
-    expect(next.stdout).toMatch(
-      new RegExp(
-        `took over the lock of .* from child ${child.pid} \\(pid ${child.pid} on .*which is no longer running`,
-      ),
-    );
-  });
+  it(
+    'a holder that exits normally releases the lock; one killed with SIGKILL leaves a stale lock the next run ' +
+      'takes over',
+    async () => {
+      const folder = temporaryFolder('fairaudit-lock-kill-');
+      const polite = holder(folder);
+      polite.stdin?.end();
+      expect((await outputOf(polite).done).code).toBe(0);
+      expect(existsSync(join(folder, LOCK_FILE_NAME))).toBe(false);
+      const child = holder(folder);
+      const output = outputOf(child);
+      await output.firstLine;
+      child.kill('SIGKILL');
+      await output.done;
+      expect(JSON.parse(readFileSync(join(folder, LOCK_FILE_NAME), 'utf8')).pid).toBe(child.pid);
+      const next = spawnSync(
+        process.execPath,
+        [
+          '--input-type=module',
+          '-e',
+          `import { acquireFolderLock } from ${JSON.stringify(lockModule)}; const l = ` +
+            `acquireFolderLock(${JSON.stringify(folder)}, 'f'.repeat(64), 'next'); console.log(l.notice); l.release();`,
+        ],
+        { encoding: 'utf8' },
+      );
+      expect(next.stdout).toMatch(
+        new RegExp(
+          `took over the lock of .* from child ${child.pid} \\(pid ${child.pid} on .*which is no longer running`,
+        ),
+      );
+    },
+  );
 });
 
 describe('acquireFolderLock on a cluster: the scheduler task a lock records', () => {
@@ -257,7 +280,8 @@ describe('acquireFolderLock on a cluster: the scheduler task a lock records', ()
       inTask(200, 'node-b', 'slurm 812_1'),
     );
     expect(requeued.notice).toBe(
-      `took over the lock of ${folder} from fairaudit run a.yaml --shard 1/2 (pid 100 on node-a, slurm 812_1, since 2026-12-01T10:00:00.000Z, plan aaaaaaaaaaaa), which is an earlier run of this task (slurm 812_1)`,
+      `took over the lock of ${folder} from fairaudit run a.yaml --shard 1/2 (pid 100 on node-a, slurm 812_1, ` +
+        `since 2026-12-01T10:00:00.000Z, plan aaaaaaaaaaaa), which is an earlier run of this task (slurm 812_1)`,
     );
     expect(JSON.parse(readFileSync(requeued.file, 'utf8'))).toMatchObject({
       pid: 200,
@@ -310,23 +334,26 @@ describe('acquireFolderLock on a cluster: the scheduler task a lock records', ()
     lock.release();
   });
 
-  it('a lock taken removes the temporary files a killed writer left (results.arrow.<12 hex>.tmp), and only those', () => {
-    const folder = temporaryFolder('fairaudit-lock-');
-    mkdirSync(join(folder, 'tables'));
-    writeFileSync(join(folder, 'results.arrow.0123456789ab.tmp'), 'half');
-    writeFileSync(join(folder, 'tables', 'summary.csv.ba9876543210.tmp'), 'half');
-    writeFileSync(join(folder, 'notes.tmp'), 'mine');
-    writeFileSync(join(folder, `${LOCK_FILE_NAME}.${'c'.repeat(24)}.tmp`), 'a lock being taken');
-    const lock = acquireFolderLock(folder, FINGERPRINT, 'merge', processes(100, { 100: 1 }));
-    expect(readdirSync(folder).sort()).toEqual([
-      LOCK_FILE_NAME,
-      `${LOCK_FILE_NAME}.${'c'.repeat(24)}.tmp`,
-      'notes.tmp',
-      'tables',
-    ]);
-    expect(readdirSync(join(folder, 'tables'))).toEqual([]);
-    lock.release();
-  });
+  it(
+    'a lock taken removes the temporary files a killed writer left (results.arrow.<12 hex>.tmp), and only ' + 'those',
+    () => {
+      const folder = temporaryFolder('fairaudit-lock-');
+      mkdirSync(join(folder, 'tables'));
+      writeFileSync(join(folder, 'results.arrow.0123456789ab.tmp'), 'half');
+      writeFileSync(join(folder, 'tables', 'summary.csv.ba9876543210.tmp'), 'half');
+      writeFileSync(join(folder, 'notes.tmp'), 'mine');
+      writeFileSync(join(folder, `${LOCK_FILE_NAME}.${'c'.repeat(24)}.tmp`), 'a lock being taken');
+      const lock = acquireFolderLock(folder, FINGERPRINT, 'merge', processes(100, { 100: 1 }));
+      expect(readdirSync(folder).sort()).toEqual([
+        LOCK_FILE_NAME,
+        `${LOCK_FILE_NAME}.${'c'.repeat(24)}.tmp`,
+        'notes.tmp',
+        'tables',
+      ]);
+      expect(readdirSync(join(folder, 'tables'))).toEqual([]);
+      lock.release();
+    },
+  );
 
   it('a report refused by a held lock is told to wait and run the report again, not to use --out', () => {
     const folder = temporaryFolder('fairaudit-lock-');

@@ -29,20 +29,23 @@ describe('parseJsonUntrusted(text, where, expected)', () => {
     );
   });
 
-  it('refuses broken JSON naming where, what was expected and the parser message, quoting at most 200 characters', () => {
-    const error = (() => {
-      try {
-        parseJsonUntrusted(`{"a": ${'1'.repeat(100_000)}`, 'cases.jsonl: line 3', 'a JSON object');
-      } catch (caught) {
-        return caught as InputError;
-      }
-    })();
-    expect(error).toBeInstanceOf(InputError);
-    expect(error?.message).toMatch(
-      /^cases\.jsonl: line 3: expected a JSON object, found "\{\\"a\\": 1{190,}…" \(100006 characters\) \(/,
-    );
-    expect(error?.message.length).toBeLessThan(400);
-  });
+  it(
+    'refuses broken JSON naming where, what was expected and the parser message, quoting at most 200 ' + 'characters',
+    () => {
+      const error = (() => {
+        try {
+          parseJsonUntrusted(`{"a": ${'1'.repeat(100_000)}`, 'cases.jsonl: line 3', 'a JSON object');
+        } catch (caught) {
+          return caught as InputError;
+        }
+      })();
+      expect(error).toBeInstanceOf(InputError);
+      expect(error?.message).toMatch(
+        /^cases\.jsonl: line 3: expected a JSON object, found "\{\\"a\\": 1{190,}…" \(100006 characters\) \(/,
+      );
+      expect(error?.message.length).toBeLessThan(400);
+    },
+  );
 });
 
 describe('yamlDocumentToData(document, where)', () => {
@@ -57,13 +60,17 @@ describe('yamlDocumentToData(document, where)', () => {
     expect(Object.getPrototypeOf(data.grid.pool[0])).toBeNull();
   });
 
-  it(`refuses the billion-laughs document (more than ${MAX_YAML_ALIASES} alias expansions) with InputError in milliseconds`, () => {
-    const started = performance.now();
-    expect(() => yamlDocumentToData(parseDocument(billionLaughs()), 'laughs.yaml')).toThrow(
-      /^laughs\.yaml: expected YAML whose aliases expand to at most 1000 nodes, found more \(Excessive alias count/,
-    );
-    expect(performance.now() - started).toBeLessThan(2000);
-  });
+  it(
+    `refuses the billion-laughs document (more than ${MAX_YAML_ALIASES} alias expansions) with InputError in ` +
+      `milliseconds`,
+    () => {
+      const started = performance.now();
+      expect(() => yamlDocumentToData(parseDocument(billionLaughs()), 'laughs.yaml')).toThrow(
+        /^laughs\.yaml: expected YAML whose aliases expand to at most 1000 nodes, found more \(Excessive alias count/,
+      );
+      expect(performance.now() - started).toBeLessThan(2000);
+    },
+  );
 
   it('refuses __proto__ and constructor keys in YAML, naming the key path', () => {
     expect(() =>

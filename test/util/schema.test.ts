@@ -94,15 +94,19 @@ describe('validate(value, schema.oneOf([enum, object]))', () => {
     expect(validate({}, holder)).toEqual({});
   });
 
-  it('names the inner problem: a misspelt name (with a hint), a bad key of the mapping, and a value of neither shape', () => {
-    expect(() => validate({ thresholds: 'wlad' }, holder)).toThrow(
-      /thresholds: expected one of "wald", "calibrated" \(did you mean "wald"\?\), found "wlad"/,
-    );
-    expect(() => validate({ thresholds: { upper: 'x', lower: -2 } }, holder)).toThrow(
-      /thresholds\.upper: expected a number, found the string "x"/,
-    );
-    expect(() => validate({ thresholds: 3 }, holder)).toThrow(
-      /thresholds: expected one of "wald", "calibrated", or a mapping with keys upper, lower, found number 3/,
-    );
-  });
+  it(
+    'names the inner problem: a misspelt name (with a hint), a bad key of the mapping, and a value of neither ' +
+      'shape',
+    () => {
+      expect(() => validate({ thresholds: 'wlad' }, holder)).toThrow(
+        /thresholds: expected one of "wald", "calibrated" \(did you mean "wald"\?\), found "wlad"/,
+      );
+      expect(() => validate({ thresholds: { upper: 'x', lower: -2 } }, holder)).toThrow(
+        /thresholds\.upper: expected a number, found the string "x"/,
+      );
+      expect(() => validate({ thresholds: 3 }, holder)).toThrow(
+        /thresholds: expected one of "wald", "calibrated", or a mapping with keys upper, lower, found number 3/,
+      );
+    },
+  );
 });

@@ -124,19 +124,22 @@ describe('ThreadPool(file, {size, depth, workerData, name})', () => {
     }
   });
 
-  it("a worker's InputError comes back as an InputError with its message; a job's context starts other failures", async () => {
-    const threads = pool(1);
-    try {
-      const bad = threads.run({ value: 12, fail: 'input' });
-      await expect(bad).rejects.toBeInstanceOf(InputError);
-      await expect(bad).rejects.toThrow(/^pool\.csv, row 12: expected 0 or 1, found 7$/);
-      await expect(threads.run({ value: 5, fail: 'type' }, { context: 'echo of row 5' })).rejects.toThrow(
-        /^echo of row 5: TypeError: boom 5/,
-      );
-    } finally {
-      await threads.close();
-    }
-  });
+  it(
+    "a worker's InputError comes back as an InputError with its message; a job's context starts other " + 'failures',
+    async () => {
+      const threads = pool(1);
+      try {
+        const bad = threads.run({ value: 12, fail: 'input' });
+        await expect(bad).rejects.toBeInstanceOf(InputError);
+        await expect(bad).rejects.toThrow(/^pool\.csv, row 12: expected 0 or 1, found 7$/);
+        await expect(threads.run({ value: 5, fail: 'type' }, { context: 'echo of row 5' })).rejects.toThrow(
+          /^echo of row 5: TypeError: boom 5/,
+        );
+      } finally {
+        await threads.close();
+      }
+    },
+  );
 
   it('a worker that exits breaks the pool: the jobs in flight, queued and later all reject with why', async () => {
     const threads = pool(1);

@@ -49,7 +49,9 @@ export function errorControlConfig(
       experiment: ERROR_CONTROL_EXPERIMENT,
       kind: 'operating-characteristic',
       description:
-        "Error control beyond paper A: false violations on compliant gaps, false compliance at the tolerance and at the pools' own gaps, and queries, for paper A's GLR, the calibrated GLR and the betting test on paper A's pools.",
+        'Error control beyond paper A: false violations on compliant gaps, false compliance at the tolerance and ' +
+        "at the pools' own gaps, and queries, for paper A's GLR, the calibrated GLR and the betting test on " +
+        "paper A's pools.",
       seed: 'error-control',
       replicates: ERROR_CONTROL_REPLICATES,
       chunkSize: 25,

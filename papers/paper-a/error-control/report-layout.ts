@@ -1,5 +1,5 @@
-import type { ChartSpec } from '../../../src/report/charts/chart-spec.js';
 import { type BarDatum, barChartSpec } from '../../../src/report/charts/bar-chart.js';
+import type { ChartSpec } from '../../../src/report/charts/chart-spec.js';
 import type { PaperLayout, PaperLayoutParts } from '../../../src/report/paper-layout.js';
 import type { SummaryTable } from '../../../src/report/summary-table.js';
 import { inputError } from '../../../src/util/errors.js';
@@ -109,7 +109,8 @@ export const errorControlLayout: PaperLayout = {
           'worst-false-violation',
           'Worst false-violation rate over compliant gaps',
           'P(reject) at the worst compliant gap',
-          "Largest P(reject) over gaps 0, half the tolerance and the tolerance (and the pool's own gap when compliant); error bars ±1 Monte Carlo standard error. The new tests keep it below α = 0.05 (dashed line).",
+          "Largest P(reject) over gaps 0, half the tolerance and the tolerance (and the pool's own gap when " +
+            'compliant); error bars ±1 Monte Carlo standard error. The new tests keep it below α = 0.05 (dashed line).',
           { value: errorRates.alpha, label: `α = ${errorRates.alpha}` },
         ),
         tableChart(
@@ -119,7 +120,8 @@ export const errorControlLayout: PaperLayout = {
           'false-compliance-at-tolerance',
           'False-compliance rate at the tolerance',
           'P(accept) at |gap| = tolerance',
-          "P(accept) with the gap moved to the tolerance, on the side of the pool's own gap; error bars ±1 Monte Carlo standard error. The new tests keep it below β = 0.2 (dashed line).",
+          "P(accept) with the gap moved to the tolerance, on the side of the pool's own gap; error bars ±1 Monte " +
+            'Carlo standard error. The new tests keep it below β = 0.2 (dashed line).',
           { value: errorRates.beta, label: `β = ${errorRates.beta}` },
         ),
         tableChart(

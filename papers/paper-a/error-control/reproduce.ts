@@ -34,7 +34,9 @@ export interface ErrorControlReproduction {
 }
 
 const NOTICE =
-  "The calibrated pools have paper A's compositions (group sizes and label rates of the Adult and ACS test splits, Table 1's SP and EO gaps; scores and logits assumed): they are paper A's settings, not reproductions of its models.";
+  "The calibrated pools have paper A's compositions (group sizes and label rates of the Adult and ACS test " +
+  "splits, Table 1's SP and EO gaps; scores and logits assumed): they are paper A's settings, not reproductions of " +
+  'its models.';
 
 /**
  * Stage 2 (pools): the eight calibrated pools of paper A (always), and the four real

@@ -10,15 +10,21 @@ export const errorControlReproduction: Reproduction = {
   // The real Adult pools join the study when the data is there (the calibrated ones always do).
   datasets: ['adult'],
   title:
-    "Error control beyond paper A: false violations, false compliance and queries of paper A's GLR, the calibrated GLR and the betting test",
+    "Error control beyond paper A: false violations, false compliance and queries of paper A's GLR, the " +
+    'calibrated GLR and the betting test',
   async run(options) {
     const result = await reproduceErrorControl(options);
     return {
       name: 'error-control',
       outDirectory: result.outDirectory,
       lines: [
-        `error-control: ${result.pools.length} pools${result.realAdult === null ? ' (with the real Adult pools)' : ` (real Adult pools not included: ${result.realAdult})`}`,
-        `  error-control: ${result.cells} cells, ${result.rows} audits in ${result.auditSeconds.toFixed(2)} s (${result.threads} threads, calibrations included) -> ${result.reportPath}`,
+        `error-control: ${result.pools.length} pools${
+          result.realAdult === null
+            ? ' (with the real Adult ' + 'pools)'
+            : ` (real Adult pools not included: ${result.realAdult})`
+        }`,
+        `  error-control: ${result.cells} cells, ${result.rows} audits in ${result.auditSeconds.toFixed(2)} s ` +
+          `(${result.threads} threads, calibrations included) -> ${result.reportPath}`,
         `  total ${result.totalSeconds.toFixed(1)} s`,
       ],
       // Beyond the paper: no published cell, so it adds a report to the index and no table.

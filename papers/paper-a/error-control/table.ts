@@ -20,7 +20,8 @@ const columns: SummaryColumn[] = [
     label: 'Controls',
     type: 'string',
     description:
-      "what the test guarantees: α and β for calibrated-glr (Monte Carlo, for these group sizes) and betting (any stopping time); nothing for paper A's Wald thresholds",
+      'what the test guarantees: α and β for calibrated-glr (Monte Carlo, for these group sizes) and betting ' +
+      "(any stopping time); nothing for paper A's Wald thresholds",
   },
   {
     name: 'tolerance',
@@ -35,7 +36,8 @@ const columns: SummaryColumn[] = [
     type: 'number',
     digits: 3,
     description:
-      "largest P(reject) over the compliant gaps (0, half the tolerance, the tolerance, and the pool's own gap when compliant)",
+      "largest P(reject) over the compliant gaps (0, half the tolerance, the tolerance, and the pool's own gap " +
+      'when compliant)',
   },
   {
     name: 'worst_false_violation_se',
@@ -51,7 +53,8 @@ const columns: SummaryColumn[] = [
     type: 'number',
     digits: 3,
     description:
-      'P(accept) with |gap| moved to the tolerance (the boundary, where both error bounds apply; the nearest gap by counts at or beyond it); blank should the moved pool be compliant',
+      'P(accept) with |gap| moved to the tolerance (the boundary, where both error bounds apply; the nearest gap ' +
+      'by counts at or beyond it); blank should the moved pool be compliant',
   },
   {
     name: 'false_compliance_at_tolerance_se',
@@ -66,7 +69,8 @@ const columns: SummaryColumn[] = [
     type: 'number',
     digits: 4,
     description:
-      "the pool's own gap (Table 1's for calibrated pools; the trained model's for real Adult pools; the proxy gap for score and logit access)",
+      "the pool's own gap (Table 1's for calibrated pools; the trained model's for real Adult pools; the proxy " +
+      'gap for score and logit access)',
   },
   { name: 'own_truth', label: 'Truth', type: 'string', description: 'compliant or violating at its own gap' },
   {
@@ -75,7 +79,8 @@ const columns: SummaryColumn[] = [
     type: 'number',
     digits: 3,
     description:
-      "P(accept) at the pool's own gap when it violates the tolerance (empty when it is compliant: its rejections count in the worst false violation)",
+      "P(accept) at the pool's own gap when it violates the tolerance (empty when it is compliant: its " +
+      'rejections count in the worst false violation)',
   },
   {
     name: 'reject_at_own_gap',
@@ -172,10 +177,16 @@ export function errorControlTable(summaries: readonly CellSummary[], pools: read
   return {
     id: 'error-control',
     title:
-      "Error control: false violations, false compliance and queries of paper A's GLR, the calibrated GLR and the betting test",
+      "Error control: false violations, false compliance and queries of paper A's GLR, the calibrated GLR and " +
+      'the betting test',
     caption:
-      `Beyond paper A: error-controlled tests. Each pool is moved to gap 0, half the tolerance and the tolerance on the side of its own gap (re-deciding rows of group b for decisions, moving group b's scores or logits for the proxies), and audited at its own gap; ${replicates} replicates per point (Monte Carlo standard errors beside the rates). ` +
-      "Paper A's test has no error guarantee; the calibrated GLR's thresholds are calibrated for each setting (the reproduction's cheap calibration: conservative), the betting test is anytime-valid (with logits on a declared range of the pools' logits). docs/error-control.md explains what each controls.",
+      `Beyond paper A: error-controlled tests. Each pool is moved to gap 0, half the tolerance and the tolerance ` +
+      `on the side of its own gap (re-deciding rows of group b for decisions, moving group b's scores or logits for ` +
+      `the proxies), and audited at its own gap; ${replicates} replicates per point (Monte Carlo standard errors ` +
+      `beside the rates). ` +
+      "Paper A's test has no error guarantee; the calibrated GLR's thresholds are calibrated for each setting " +
+      "(the reproduction's cheap calibration: conservative), the betting test is anytime-valid (with logits on a " +
+      "declared range of the pools' logits). docs/error-control.md explains what each controls.",
     columns,
     rows,
   };

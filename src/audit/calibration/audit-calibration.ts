@@ -2,6 +2,8 @@ import { isInputError } from '../../util/errors.js';
 import type { AuditSettings } from '../audit-settings.js';
 import { toleranceOfAccess } from '../audit-settings.js';
 import { startRuleOf, testOf } from '../audit-test.js';
+import type { PreparedAudit } from '../prepare-audit.js';
+import type { QueryOrder } from '../query-order.js';
 import { type CalibrationResult, calibrateGlrThresholds } from './calibrate-glr-thresholds.js';
 import {
   type CalibrationThreadOptions,
@@ -21,8 +23,6 @@ import {
   calibrationRecord,
   checkCertified,
 } from './calibration-record.js';
-import type { PreparedAudit } from '../prepare-audit.js';
-import type { QueryOrder } from '../query-order.js';
 
 /** The audit settings a calibration depends on (auditSettingsSchema's keys). */
 export type CalibratedAuditSettings = Pick<

@@ -1,6 +1,6 @@
 import { clopperPearsonUpper } from '../../stats/clopper-pearson.js';
-import { type OutcomeCounts, mergeOutcomeCounts, runCertificationChunk, runTuningChunk } from './calibration-chunks.js';
 import type { SequentialThresholds } from '../../stats/thresholds.js';
+import { mergeOutcomeCounts, type OutcomeCounts, runCertificationChunk, runTuningChunk } from './calibration-chunks.js';
 import {
   type CalibrationChunk,
   type CalibrationOptions,

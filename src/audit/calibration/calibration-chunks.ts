@@ -1,15 +1,15 @@
 import { BernoulliGlrStream } from '../../stats/bernoulli-glr-stream.js';
-import { GuardedGaussianGlrStream } from '../../stats/guarded-gaussian-glr-stream.js';
 import { type ExhaustionRule, GlrThresholdTest } from '../../stats/glr-threshold-test.js';
+import { GuardedGaussianGlrStream } from '../../stats/guarded-gaussian-glr-stream.js';
 import type { SequentialThresholds } from '../../stats/thresholds.js';
 import { createRandom } from '../../util/random.js';
 import { BalancedOrder } from '../balanced-order.js';
-import type { CalibrationCell, CalibrationChunk, CalibrationPlan } from './calibration-plan.js';
-import { countPool } from './count-pool.js';
-import { nullProjection } from './null-projection.js';
 import type { AuditPool } from '../pool.js';
 import { type PreparedAudit, prepareAudit } from '../prepare-audit.js';
 import { runTestAudit } from '../run-test-audit.js';
+import type { CalibrationCell, CalibrationChunk, CalibrationPlan } from './calibration-plan.js';
+import { countPool } from './count-pool.js';
+import { nullProjection } from './null-projection.js';
 import {
   emptyPathCounts,
   PathExtremes,

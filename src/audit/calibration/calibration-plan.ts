@@ -1,5 +1,5 @@
-import { compareCountDifference } from '../../stats/count-gap-comparison.js';
 import { checkTolerance } from '../../stats/check-tolerance.js';
+import { compareCountDifference } from '../../stats/count-gap-comparison.js';
 import { checkErrorLevels } from '../../stats/thresholds.js';
 import { inputError } from '../../util/errors.js';
 import { deriveSeed } from '../../util/random.js';

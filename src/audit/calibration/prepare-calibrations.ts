@@ -1,3 +1,7 @@
+import type { AccessRegime } from '../access-regime.js';
+import type { FairnessMetric } from '../metric.js';
+import type { AuditPool } from '../pool.js';
+import { prepareAudit } from '../prepare-audit.js';
 import {
   type CalibratedAuditSettings,
   calibrationOnThreads,
@@ -6,13 +10,9 @@ import {
   needsCalibration,
 } from './audit-calibration.js';
 import { CalibrationWorkers, threadsFor } from './calibrate-on-threads.js';
-import type { AccessRegime } from '../access-regime.js';
 import type { CalibrationOptions, CalibrationSetting } from './calibration-plan.js';
 import { planCalibration } from './calibration-plan.js';
 import { calibrationFingerprint } from './calibration-record.js';
-import type { FairnessMetric } from '../metric.js';
-import type { AuditPool } from '../pool.js';
-import { prepareAudit } from '../prepare-audit.js';
 
 /** One audit whose calibration may be needed: its settings and how to get its pool (only loaded when needed). */
 export interface CalibrationCandidate {

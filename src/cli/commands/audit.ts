@@ -1,5 +1,7 @@
 import type { Argv, CommandModule } from 'yargs';
 import { auditPool, calibrateForAuditPool } from '../../audit/audit-pool.js';
+import { parseJsonUntrusted } from '../../util/parse-untrusted.js';
+import { auditExitCode, FAIL_ON } from '../audit-exit-code.js';
 import {
   addAuditOptions,
   addThresholdOptions,
@@ -8,16 +10,15 @@ import {
   flagNamer,
   poolOfFlags,
 } from '../audit-options.js';
-import { auditExitCode, FAIL_ON } from '../audit-exit-code.js';
+import { auditOutputReference } from '../audit-output-reference.js';
 import { auditSummaryText } from '../audit-summary-text.js';
 import type { ArgumentsOf } from '../command-arguments.js';
 import { stagedProgress } from '../progress.js';
-import { auditOutputReference } from '../audit-output-reference.js';
-import { parseJsonUntrusted } from '../../util/parse-untrusted.js';
 
 /** The one-line warning when a user picks paper A's test for their own pool. */
 const WALD_WARNING =
-  "wald-glr is paper A's test as published: its false-violation rate is not controlled (docs/error-control.md); --test betting controls it at any stopping time";
+  "wald-glr is paper A's test as published: its false-violation rate is not controlled (docs/error-control.md); " +
+  '--test betting controls it at any stopping time';
 
 /** The flags of `fairaudit audit`: auditPool's settings from its schema, the pool, --upper/--lower, --json. */
 function auditBuilder(yargs: Argv) {
@@ -35,7 +36,8 @@ function auditBuilder(yargs: Argv) {
     .option('fail-on', {
       choices: FAIL_ON,
       describe:
-        'Exit 3 when an audit finds a VIOLATION; with inconclusive, also exit 4 when one is INCONCLUSIVE (docs/audit-output.md)',
+        'Exit 3 when an audit finds a VIOLATION; with inconclusive, also exit 4 when one is INCONCLUSIVE ' +
+        '(docs/audit-output.md)',
     })
     .example('$0 audit --pool pool.arrow --metric sp --access decision --tolerance 0.05 --seed 1', '')
     .example(
@@ -49,9 +51,11 @@ function auditBuilder(yargs: Argv) {
 export const auditCommand: CommandModule<object, ArgumentsOf<typeof auditBuilder>> = {
   command: 'audit',
   describe:
-    "Run a sequential fairness audit (the anytime-valid betting test by default; --test for the calibrated GLR, the confidence sequence or paper A's wald-glr) on a pool file or a generated pool",
+    'Run a sequential fairness audit (the anytime-valid betting test by default; --test for the calibrated GLR, ' +
+    "the confidence sequence or paper A's wald-glr) on a pool file or a generated pool",
   builder: auditBuilder,
-  // Stages: flags → settings (only those given; auditPool's schema fills in the rest), pool, calibration (ahead, on threads, when thresholds are calibrated), audit (auditPool validates the settings once), print.
+  // Stages: flags → settings (only those given; auditPool's schema fills in the rest), pool, calibration (ahead, on
+  // threads, when thresholds are calibrated), audit (auditPool validates the settings once), print.
   handler: async (argv) => {
     if (argv.jsonSchema) {
       process.stdout.write(auditOutputReference());

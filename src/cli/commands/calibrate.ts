@@ -28,7 +28,9 @@ function groupsPool(text: string): AuditPool {
   ) {
     throw inputError({
       where: '--groups',
-      expected: `two group sizes A,B (integers >= 1: rows of group a and of group b, at most ${MAX_POOL_ROWS} rows in all)`,
+      expected:
+        `two group sizes A,B (integers >= 1: rows of group a and of group b, at ` +
+        `most ${MAX_POOL_ROWS} rows in all)`,
       found: text,
     });
   }
@@ -46,34 +48,47 @@ function interval(values: readonly [number | null, number | null]): string {
   return `[${values.map((value) => (value === null ? 'beyond the grid' : Number(value.toFixed(4)))).join(', ')}]`;
 }
 
-/** The calibration as text: the setting, the thresholds with their Monte Carlo uncertainty, the certificate and the price. */
+/** The calibration as text: the setting, the thresholds with their Monte Carlo uncertainty, the certificate and the
+ * price. */
 function calibrationText(record: CalibrationRecord, file: string, cached: boolean, seconds: number): string {
   const s = record.setting;
   const lines = [
-    `calibrated-glr thresholds: ${s.access} access, groups of ${s.countA} (a) and ${s.countB} (b), tolerance ${s.tolerance}, budget ${s.budget}, ` +
+    `calibrated-glr thresholds: ${s.access} access, groups of ${s.countA} (a) and ${s.countB} (b), ` +
+      `tolerance ${s.tolerance}, budget ${s.budget}, ` +
       `start rule ${s.minimumPerGroup} per group, ${s.order} order, alpha ${s.alpha}, beta ${s.beta}`,
-    `  upper ${record.upper.toFixed(4)}   (Monte Carlo: the worst compliant P(reject) crosses alpha between ${interval(record.upperInterval)})`,
-    `  lower ${record.lower.toFixed(4)}   (Monte Carlo: the worst violating P(accept) crosses beta between ${interval(record.lowerInterval)})`,
-    `  ${record.options.paths} simulated audits per pool over ${record.pools} pools; certified on fresh simulations in round ${record.certificationRounds} ` +
+    `  upper ${record.upper.toFixed(4)}   (Monte Carlo: the worst compliant P(reject) crosses alpha ` +
+      `between ${interval(record.upperInterval)})`,
+    `  lower ${record.lower.toFixed(4)}   (Monte Carlo: the worst violating P(accept) crosses beta ` +
+      `between ${interval(record.lowerInterval)})`,
+    `  ${record.options.paths} simulated audits per pool over ${record.pools} pools; certified on fresh ` +
+      `simulations in round ${record.certificationRounds} ` +
       `(Clopper-Pearson bounds at ${record.options.confidence} simultaneous confidence):`,
   ];
   if (record.worstReject)
     lines.push(
-      `    worst P(reject) ${record.worstReject.rate.toFixed(4)} (bound ${record.worstReject.upperBound.toFixed(4)} <= alpha) at ${record.worstReject.cell}`,
+      `    worst ` +
+        `P(reject) ${record.worstReject.rate.toFixed(4)} (bound ${record.worstReject.upperBound.toFixed(4)} <= ` +
+        `alpha) ` +
+        `at ${record.worstReject.cell}`,
     );
   if (record.worstAccept)
     lines.push(
-      `    worst P(accept) ${record.worstAccept.rate.toFixed(4)} (bound ${record.worstAccept.upperBound.toFixed(4)} <= beta) at ${record.worstAccept.cell}`,
+      `    worst ` +
+        `P(accept) ${record.worstAccept.rate.toFixed(4)} (bound ${record.worstAccept.upperBound.toFixed(4)} <= beta) ` +
+        `at ${record.worstAccept.cell}`,
     );
   lines.push('  the price (fresh audits at the calibrated thresholds):');
   for (const point of record.price) {
     lines.push(
-      `    gap ${Number(point.gap.toFixed(6))}: P(inconclusive) ${rate(point.inconclusive)}, P(reject) ${rate(point.reject)}, P(accept) ${rate(point.accept)}, ` +
+      `    gap ${Number(point.gap.toFixed(6))}: P(inconclusive) ${rate(point.inconclusive)}, ` +
+        `P(reject) ${rate(point.reject)}, P(accept) ${rate(point.accept)}, ` +
         `mean queries ${point.meanQueries.toFixed(1)} (${point.pool})`,
     );
   }
   lines.push(
-    `  ${cached ? 'from the cache' : `computed in ${seconds.toFixed(1)} s, saved`}: ${file} (fingerprint ${record.fingerprint.slice(0, 16)}…)`,
+    `  ${
+      cached ? 'from the ' + 'cache' : `computed in ${seconds.toFixed(1)} s, saved`
+    }: ${file} (fingerprint ${record.fingerprint.slice(0, 16)}…)`,
   );
   return `${lines.join('\n')}\n`;
 }
@@ -126,7 +141,8 @@ function checkGroupsFlag(argv: Readonly<Record<string, unknown>>): void {
 export const calibrateCommand: CommandModule<object, ArgumentsOf<typeof calibrateBuilder>> = {
   command: 'calibrate',
   describe:
-    'Calibrate the GLR thresholds of an audit setting by Monte Carlo (sup P(reject) <= alpha on compliant pools, sup P(accept) <= beta on violating ones)',
+    'Calibrate the GLR thresholds of an audit setting by Monte Carlo (sup P(reject) <= alpha on compliant pools, ' +
+    'sup P(accept) <= beta on violating ones)',
   builder: calibrateBuilder,
   // Stages: flags → settings and pool, calibration (cache or worker threads), print and save.
   handler: async (argv) => {

@@ -1,6 +1,6 @@
 import { performance } from 'node:perf_hooks';
-import { compareRuns, DEFAULT_COMPARISON_ALPHA, type RunComparison } from '../../report/run-comparison/compare-runs.js';
 import { baselineFolder, DEFAULT_BASELINES_FOLDER, saveBaseline } from '../../report/run-comparison/baselines.js';
+import { compareRuns, DEFAULT_COMPARISON_ALPHA, type RunComparison } from '../../report/run-comparison/compare-runs.js';
 import { pairRunTrees } from '../../report/run-comparison/run-tree.js';
 import { writeComparison } from '../../report/run-comparison/write-comparison.js';
 import { inputError } from '../../util/errors.js';
@@ -35,7 +35,9 @@ function printComparison(comparison: RunComparison, seconds: number, notes: stri
   for (const s of comparison.statistics.filter((statistic) => statistic.changed || statistic.equivalent === false)) {
     const number = (value: number) => String(Number(value.toPrecision(4)));
     console.log(
-      `  ${s.run} ${s.cell} ${s.statistic}: ${number(s.base)} -> ${number(s.head)}, difference ${number(s.result.difference)} [${number(s.low)}, ${number(s.high)}], Holm p ${number(s.adjustedPValue)} (${s.result.test})${s.changed ? '' : ': not shown within the margin'}`,
+      `  ${s.run} ${s.cell} ${s.statistic}: ${number(s.base)} -> ${number(s.head)}, ` +
+        `difference ${number(s.result.difference)} [${number(s.low)}, ${number(s.high)}], Holm ` +
+        `p ${number(s.adjustedPValue)} (${s.result.test})${s.changed ? '' : ': not shown within the margin'}`,
     );
   }
   console.log(`compare: ${comparison.summary} (${seconds.toFixed(2)} s)`);

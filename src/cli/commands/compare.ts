@@ -83,7 +83,8 @@ function printReasons(statuses: readonly CellStatus[]): void {
 export const compareCommand: CommandModule<object, CompareArguments> = {
   command: 'compare <results> [head]',
   describe:
-    'Compare a results folder with the published numbers, or BASE with HEAD run against run (exit 1 on a regression, 2 on bad input)',
+    'Compare a results folder with the published numbers, or BASE with HEAD run against run (exit 1 on a ' +
+    'regression, 2 on bad input)',
   builder: (yargs: Argv) =>
     yargs
       .positional('results', resultsFolderPositional)
@@ -109,7 +110,8 @@ export const compareCommand: CommandModule<object, CompareArguments> = {
       .option('margin', {
         type: 'number',
         describe:
-          'run against run: the largest change that counts as none (TOST; absolute for frequencies, relative for means); statistics not shown within it are regressions',
+          'run against run: the largest change that counts as none (TOST; absolute for frequencies, relative for ' +
+          'means); statistics not shown within it are regressions',
       })
       .option('out', { type: 'string', describe: 'run against run: write the table, chart and report.html here' })
       .option('baseline', { type: 'string', describe: 'compare <results> (the head) with the saved baseline NAME' })
@@ -196,12 +198,14 @@ export const compareCommand: CommandModule<object, CompareArguments> = {
         found:
           listed === 0
             ? 'no published cell naming that experiment: nothing was compared'
-            : `${listed} published cell(s), none comparable (${run.comparison.map((row) => `${row.id}: ${row.status}`).join('; ')})`,
+            : `${listed} published cell(s), none comparable ` +
+              `(${run.comparison.map((row) => `${row.id}: ${row.status}`).join('; ')})`,
       });
     }
     if (failures.length > 0) {
       process.stderr.write(
-        `fairaudit compare: regression cells out of tolerance or missing: ${failures.map((row) => row.id).join(', ')}\n`,
+        `fairaudit compare: regression cells out of tolerance or ` +
+          `missing: ${failures.map((row) => row.id).join(', ')}\n`,
       );
       process.exitCode = 1;
     }

@@ -1,5 +1,4 @@
 import type { Argv } from 'yargs';
-import { defineCommand } from '../define-command.js';
 import { datasetAvailability } from '../../data/dataset-availability.js';
 import { summarizeDataset } from '../../data/dataset-summary.js';
 import { exportDatasetSplit, SPLIT_EXPORT_FORMATS } from '../../data/export-split.js';
@@ -8,6 +7,7 @@ import { loadDataset } from '../../data/load-dataset.js';
 import { datasetNames } from '../../data/registry.js';
 import { commandGroup } from '../command-group.js';
 import { dataDirectoryOption, jsonOption, quietOption } from '../common-options.js';
+import { defineCommand } from '../define-command.js';
 import { ProgressBar } from '../progress.js';
 
 /** The NAME of `data info NAME` and `data fetch NAME`: one of the registered datasets. */
@@ -75,7 +75,8 @@ const infoCommand = defineCommand({
     out.push(`label: ${summary.labelMeaning}: ${summary.positives} positive (${percent(summary.labelRate)})`);
     for (const group of summary.groups) {
       out.push(
-        `protected ${group.name}: group b = ${group.groupB}: ${group.groupBRows} rows (${percent(group.groupBShare)}); ` +
+        `protected ${group.name}: group b = ${group.groupB}: ${group.groupBRows} rows ` +
+          `(${percent(group.groupBShare)}); ` +
           `label rate a ${percent(group.labelRateA)}, b ${percent(group.labelRateB)}`,
       );
     }
@@ -84,7 +85,8 @@ const infoCommand = defineCommand({
     );
     for (const file of summary.files) {
       out.push(
-        `file ${file.path} (${file.size} bytes, sha256 ${file.check === 'verified' ? 'verified' : `not verified${file.sha256 ? `: ${file.sha256}` : ''}`})`,
+        `file ${file.path} (${file.size} bytes, ` +
+          `sha256 ${file.check === 'verified' ? 'verified' : `not verified${file.sha256 ? `: ${file.sha256}` : ''}`})`,
       );
     }
     process.stdout.write(`${out.join('\n')}\n`);

@@ -1,8 +1,8 @@
 import type { Argv } from 'yargs';
-import { defineCommand } from '../define-command.js';
 import { evaluateGlrCase, glrCaseFromJson } from '../../stats/glr-case.js';
 import { inputError } from '../../util/errors.js';
 import { MAX_JSON_FILE_BYTES, readFileCapped } from '../../util/read-capped.js';
+import { defineCommand } from '../define-command.js';
 
 /** JSON has no infinities: print them as the strings "Infinity" / "-Infinity". */
 function jsonNumber(value: number): number | string {
@@ -77,7 +77,8 @@ export const glrCommand = defineCommand({
       .option('input', {
         type: 'string',
         describe:
-          'A JSONL file, one case per line: {"family":"bernoulli","n_a":..,"s_a":..,"n_b":..,"s_b":..,"tolerance":..} ' +
+          'A JSONL file, one case per line: ' +
+          '{"family":"bernoulli","n_a":..,"s_a":..,"n_b":..,"s_b":..,"tolerance":..} ' +
           'or gaussian with sum_a, sumsq_a, sum_b, sumsq_b; prints each case with a "glr" field',
       })
       .example('$0 glr --input cases.jsonl', ''),

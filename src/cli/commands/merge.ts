@@ -1,6 +1,6 @@
 import type { Argv } from 'yargs';
-import { defineCommand } from '../define-command.js';
 import { mergeShards } from '../../harness/merge-shards.js';
+import { defineCommand } from '../define-command.js';
 import { endOnInterruption } from '../interruption.js';
 
 /** `fairaudit merge DIR... --out DIR`: combine shard results into the bytes a single run writes. */

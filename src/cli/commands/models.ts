@@ -1,14 +1,14 @@
 import type { Argv } from 'yargs';
-import { defineCommand } from '../define-command.js';
-import { benchmarkModels } from '../../models/models-benchmark.js';
 import { ROBUST_BASE_SETTINGS, UNSTABLE_BASE_SETTINGS } from '../../../papers/paper-a/models.js';
-import { type ModelSpreads, seedVariability, type Spread } from '../../models/seed-variability.js';
+import { benchmarkModels } from '../../models/models-benchmark.js';
+import { type ModelSpreads, type Spread, seedVariability } from '../../models/seed-variability.js';
 import { type TrainedModel, trainFromConfig } from '../../models/train-models.js';
 import { trainFromConfigOverSeeds } from '../../models/train-seed-grid.js';
 import { loadModelTrainingConfig } from '../../models/training-config.js';
 import { checkIntegerFlag } from '../check-flag.js';
 import { commandGroup } from '../command-group.js';
 import { dataDirectoryOption, jsonOption, quietOption, threadsOption } from '../common-options.js';
+import { defineCommand } from '../define-command.js';
 import { ProgressBar } from '../progress.js';
 import { modelPresets } from '../registry.js';
 
@@ -157,12 +157,15 @@ const benchCommand = defineCommand({
     }
     process.stdout.write(
       `MLP on ${figures.rows} x ${figures.columns} (Adult-shaped synthetic, batch 32; ${figures.kernel} kernel):\n` +
-        `  Robust-Base epoch   ${fixed(figures.robustEpochMilliseconds, 0)} ms (CPU ${fixed(figures.robustEpochCpuMilliseconds, 0)} ms; ` +
+        `  Robust-Base epoch   ${fixed(figures.robustEpochMilliseconds, 0)} ms ` +
+        `(CPU ${fixed(figures.robustEpochCpuMilliseconds, 0)} ms; ` +
         `JavaScript kernel CPU ${fixed(figures.robustEpochJavascriptCpuMilliseconds, 0)} ms)\n` +
-        `  Unstable-Base epoch ${fixed(figures.unstableEpochMilliseconds, 0)} ms (CPU ${fixed(figures.unstableEpochCpuMilliseconds, 0)} ms)\n` +
+        `  Unstable-Base epoch ${fixed(figures.unstableEpochMilliseconds, 0)} ms ` +
+        `(CPU ${fixed(figures.unstableEpochCpuMilliseconds, 0)} ms)\n` +
         `  paper A's four models on one thread (330 + 3 epochs): about ${fixed(figures.projectedPaperASeconds, 0)} s ` +
         `(CPU ${fixed(figures.projectedPaperACpuSeconds, 0)} s)\n` +
-        `Boosted trees on 16500 x 23 (CCD-shaped synthetic, 31 leaves): ${fixed(figures.treeMilliseconds, 1)} ms per tree ` +
+        `Boosted trees on 16500 x 23 (CCD-shaped synthetic, 31 leaves): ${fixed(figures.treeMilliseconds, 1)} ms ` +
+        `per tree ` +
         `(CPU ${fixed(figures.treeCpuMilliseconds, 1)} ms)\n`,
     );
   },

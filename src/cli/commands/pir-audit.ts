@@ -11,13 +11,13 @@ import {
   type ObliviousProcedure,
   runObliviousAudit,
 } from '../../pir/oblivious-audit.js';
+import { choosePirParameters } from '../../pir/parameters.js';
 import { PirVerificationError } from '../../pir/pir-verification-error.js';
-import { loopbackBase, type ProviderEndpoint, ProviderConnection } from '../../pir/provider-connection.js';
+import { loopbackBase, ProviderConnection, type ProviderEndpoint } from '../../pir/provider-connection.js';
 import { readProviderFile } from '../../pir/provider-file.js';
 import { LABEL_TRANSPORTS, type LabelTransportName } from '../../pir/provider-service.js';
 import { VoprfConnection } from '../../pir/voprf-connection.js';
 import { VOPRF_SUITE } from '../../pir/voprf-suite.js';
-import { choosePirParameters } from '../../pir/parameters.js';
 import { writeFileAtomic } from '../../util/atomic-write.js';
 import { createCryptoRandom } from '../../util/crypto-random.js';
 import { inputError } from '../../util/errors.js';
@@ -25,7 +25,8 @@ import { createRandom, type Random } from '../../util/random.js';
 import { checkErrorLevelFlags, checkIntegerFlag, checkProbabilityFlag } from '../check-flag.js';
 import { requireIdColumn, SIMPLEPIR_NOTE, TRANSPORT_HELP, VOPRF_NOTE } from './pir-transport-notes.js';
 
-/** The exit code of `pir audit` when a procedure's verdict is provider-rejected (2 is bad input, 1 an internal failure). */
+/** The exit code of `pir audit` when a procedure's verdict is provider-rejected (2 is bad input, 1 an internal
+ * failure). */
 export const PROVIDER_REJECTED_EXIT_CODE = 3;
 
 /** SimplePIR's public-only checks are unsound above this many rows of D (ℓ > 128: ≥ 2^18 one-bit labels). */
@@ -65,7 +66,9 @@ function providerEndpoint(argv: AuditArguments): ProviderEndpoint {
   if ((argv.provider === undefined) === (argv['provider-file'] === undefined)) {
     throw inputError({
       where: '--provider-file/--provider',
-      expected: `exactly one of --provider-file FILE (written by pir serve --url-file) or --provider URL (token in ${TOKEN_VARIABLE})`,
+      expected:
+        `exactly one of --provider-file FILE (written by pir serve --url-file) or --provider URL (token ` +
+        `in ${TOKEN_VARIABLE})`,
       found: argv.provider === undefined ? 'neither' : 'both',
     });
   }
@@ -73,7 +76,8 @@ function providerEndpoint(argv: AuditArguments): ProviderEndpoint {
     const file = readProviderFile(argv['provider-file'], '--provider-file');
     if ((file.mode & 0o077) !== 0) {
       process.stderr.write(
-        `warning: ${argv['provider-file']} has mode 0${file.mode.toString(8)}: other users may read the provider's token (pir serve writes it 0600)\n`,
+        `warning: ${argv['provider-file']} has mode 0${file.mode.toString(8)}: other users may read the ` +
+          `provider's token (pir serve writes it 0600)\n`,
       );
     }
     return { url: file.url, token: file.token };
@@ -122,7 +126,9 @@ function checkPublicChecksSound(argv: AuditArguments, pool: AuditPool): void {
   if (rows > PUBLIC_CHECK_MAX_ROWS) {
     throw inputError({
       where: '--no-secret-challenge',
-      expected: `at most ${PUBLIC_CHECK_MAX_ROWS} rows of D (fewer than 2^18 one-bit labels): above that a shift attack passes the public checks`,
+      expected:
+        `at most ${PUBLIC_CHECK_MAX_ROWS} rows of D (fewer than 2^18 one-bit labels): above that a shift ` +
+        `attack passes the public checks`,
       found: `${rows} rows for ${pool.size} candidates`,
     });
   }
@@ -179,9 +185,12 @@ function writeTextReport(report: Record<string, unknown>, run: ObliviousAuditRun
   );
   for (const result of run.results) {
     process.stdout.write(
-      `${result.procedure === 'fixed' ? 'fixed-size DP audit (paper B)' : 'sequential GLR audit (paper A)'}: ${result.decision}` +
+      `${
+        result.procedure === 'fixed' ? 'fixed-size DP audit (paper ' + 'B)' : 'sequential GLR audit (paper A)'
+      }: ${result.decision}` +
         `${result.reason ? ` (${result.reason})` : ''}\n` +
-        `  labels used ${result.labelsUsed}, gap d_S = ${Number.isFinite(result.gap) ? result.gap.toFixed(4) : 'n/a'}, ` +
+        `  labels used ${result.labelsUsed}, gap d_S ` +
+        `= ${Number.isFinite(result.gap) ? result.gap.toFixed(4) : 'n/a'}, ` +
         `statistic ${result.statistic.toFixed(4)}\n`,
     );
   }
@@ -189,14 +198,22 @@ function writeTextReport(report: Record<string, unknown>, run: ObliviousAuditRun
     `labels retrieved ${run.labelsRetrieved} (canaries checked ${run.canariesChecked}); sent ${run.bytesSent} bytes, ` +
       `received ${run.bytesReceived} bytes, ${run.onlineMs.toFixed(0)} ms online\n` +
       `what the auditor learned: ${report.labelsRevealed} of ${report.candidates} labels` +
-      `${report.transport === 'simplepir' ? ' (the hint H = D·A determines every label; the answers alone decrypt ' + String(report.labelsRevealedByAnswers) + ')' : ' (one per evaluation received)'}\n`,
+      `${
+        report.transport === 'simplepir'
+          ? ' (the hint H = D·A determines every label; the answers alone ' +
+            'decrypt ' +
+            String(report.labelsRevealedByAnswers) +
+            ')'
+          : ' (one per evaluation received)'
+      }\n`,
   );
 }
 
 export const pirAuditCommand: CommandModule<object, AuditArguments> = {
   command: 'audit',
   describe:
-    'Auditor: draw S ⊂ C and the canaries, retrieve their labels through a verified transport, run the fixed and sequential audits',
+    'Auditor: draw S ⊂ C and the canaries, retrieve their labels through a verified transport, run the fixed and ' +
+    'sequential audits',
   builder: (yargs: Argv) =>
     yargs
       .option('provider-file', {
@@ -227,7 +244,8 @@ export const pirAuditCommand: CommandModule<object, AuditArguments> = {
         choices: AUDIT_DESIGNS,
         default: 'uniform' as AuditDesign,
         describe:
-          'how S is drawn from C: uniform, or stratified by group with proportional or balanced allocation (as in respir configs)',
+          'how S is drawn from C: uniform, or stratified by group with proportional or balanced allocation (as ' +
+          'in respir configs)',
       })
       .option('sampling', { type: 'string', hidden: true, describe: 'Removed: --design' })
       .option('canaries', {
@@ -253,23 +271,27 @@ export const pirAuditCommand: CommandModule<object, AuditArguments> = {
       .option('seed', {
         type: 'string',
         describe:
-          'replay the draw of S and of the canaries from this seed (tests and demonstrations only: the provider can then predict S); default: node:crypto',
+          'replay the draw of S and of the canaries from this seed (tests and demonstrations only: the provider ' +
+          'can then predict S); default: node:crypto',
       })
       .option('transcript', {
         type: 'string',
         describe:
-          'voprf: write the audit transcript (T, commitment, every batch, and S with its blinds) to this file (mode 0600) for pir verify; disclose it only after the audit',
+          'voprf: write the audit transcript (T, commitment, every batch, and S with its blinds) to this file ' +
+          '(mode 0600) for pir verify; disclose it only after the audit',
       })
       .option('secret-challenge', {
         type: 'boolean',
         default: true,
         describe:
-          "simplepir: VeriSimplePIR's secret-challenge preprocessing (--no-secret-challenge: Figure 3's public checks only, refused at ≥ 2^18 labels)",
+          "simplepir: VeriSimplePIR's secret-challenge preprocessing (--no-secret-challenge: Figure 3's public " +
+          'checks only, refused at ≥ 2^18 labels)',
       })
       .option('json', { type: 'boolean', default: false, describe: 'print the results as one JSON object' })
       .option('shutdown', { type: 'boolean', default: false, describe: 'stop the provider afterwards' })
       .epilogue(
-        `Exit codes: 0 the audit ran (reject, accept or inconclusive), ${PROVIDER_REJECTED_EXIT_CODE} a verdict is provider-rejected, 2 bad input, 1 internal failure.`,
+        `Exit codes: 0 the audit ran (reject, accept or inconclusive), ${PROVIDER_REJECTED_EXIT_CODE} a verdict ` +
+          `is provider-rejected, 2 bad input, 1 internal failure.`,
       ) as Argv<AuditArguments>,
   handler: async (argv) => {
     refuseRenamedFlags(argv);
@@ -299,7 +321,8 @@ export const pirAuditCommand: CommandModule<object, AuditArguments> = {
     const seed = argv.seed;
     if (seed !== undefined) {
       process.stderr.write(
-        `warning: --seed ${JSON.stringify(seed)} makes S and the canaries predictable to anyone who knows the seed; a real audit leaves --seed out\n`,
+        `warning: --seed ${JSON.stringify(seed)} makes S and the canaries predictable to anyone who knows the ` +
+          `seed; a real audit leaves --seed out\n`,
       );
     }
     const random: Random = seed === undefined ? createCryptoRandom() : createRandom(`${seed}:plan`);

@@ -5,7 +5,10 @@ import { inputError } from '../../util/errors.js';
 /** What each transport keeps of paper B's promises, as --help, --json and the docs say it. */
 export const SIMPLEPIR_NOTE = 'not symmetric: the auditor can read every label';
 export const VOPRF_NOTE = 'symmetric: the auditor learns exactly |S| + k labels (one-more-gap-DH), S hidden perfectly';
-export const TRANSPORT_HELP = `voprf: k-out-of-N oblivious transfer from an RFC 9497 verifiable OPRF (${VOPRF_SUITE}), ${VOPRF_NOTE}; simplepir: SimplePIR + VeriSimplePIR (paper B Table 1; post-quantum hiding of S), ${SIMPLEPIR_NOTE}`;
+export const TRANSPORT_HELP =
+  `voprf: k-out-of-N oblivious transfer from an RFC 9497 verifiable OPRF ` +
+  `(${VOPRF_SUITE}), ${VOPRF_NOTE}; simplepir: SimplePIR + VeriSimplePIR (paper B Table 1; post-quantum hiding of ` +
+  `S), ${SIMPLEPIR_NOTE}`;
 
 /**
  * requireIdColumn(pool, flag) refuses a pool without an `id` column: without one the

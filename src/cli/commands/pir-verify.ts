@@ -41,7 +41,8 @@ function readTranscript(path: string): VoprfTranscript {
 export const pirVerifyCommand: CommandModule<object, VerifyArguments> = {
   command: 'verify <transcript>',
   describe:
-    'Third party: re-check a voprf audit transcript (commitment, every DLEQ proof, every label) once the auditor discloses S and its blinds',
+    'Third party: re-check a voprf audit transcript (commitment, every DLEQ proof, every label) once the auditor ' +
+    'discloses S and its blinds',
   builder: (yargs: Argv) =>
     yargs
       .positional('transcript', {
@@ -78,7 +79,8 @@ export const pirVerifyCommand: CommandModule<object, VerifyArguments> = {
     if (argv.json) process.stdout.write(`${JSON.stringify({ transcript: argv.transcript, ...result })}\n`);
     else if (result.verified) {
       process.stdout.write(
-        `${argv.transcript}: verified: the commitment, ${transcript.batches.length} DLEQ proofs and ${result.labelsChecked} labels hold\n`,
+        `${argv.transcript}: verified: the commitment, ${transcript.batches.length} DLEQ proofs ` +
+          `and ${result.labelsChecked} labels hold\n`,
       );
     } else
       process.stdout.write(

@@ -6,8 +6,8 @@ import { type PoolProvider, startPoolProvider } from '../../pir/provider-from-po
 import { LABEL_TRANSPORTS, type LabelTransportName, type ProviderService } from '../../pir/provider-service.js';
 import { TAMPER_MODES, type TamperMode } from '../../pir/tamper.js';
 import { VOPRF_SUITE } from '../../pir/voprf-suite.js';
-import { checkIntegerFlag, checkNumberFlag } from '../check-flag.js';
 import { inputError, isInputError } from '../../util/errors.js';
+import { checkIntegerFlag, checkNumberFlag } from '../check-flag.js';
 import { commandGroup } from '../command-group.js';
 import { pirAuditCommand } from './pir-audit.js';
 import { requireIdColumn, SIMPLEPIR_NOTE, TRANSPORT_HELP } from './pir-transport-notes.js';
@@ -58,12 +58,14 @@ const serveCommand: CommandModule<object, ServeArguments> = {
         type: 'string',
         choices: [...TAMPER_MODES],
         describe:
-          "cheat (demonstration): answer from a tampered table, or replay the first audit's commitment to every later one",
+          "cheat (demonstration): answer from a tampered table, or replay the first audit's commitment to every " +
+          'later one',
       })
       .option('url-file', {
         type: 'string',
         describe:
-          'write the service URL and its bearer token to this file (JSON, mode 0600) once listening: pir audit --provider-file FILE reads it',
+          'write the service URL and its bearer token to this file (JSON, mode 0600) once listening: pir audit ' +
+          '--provider-file FILE reads it',
       })
       .option('print-token', {
         type: 'boolean',
@@ -119,8 +121,14 @@ const serveCommand: CommandModule<object, ServeArguments> = {
     const { counters } = provider.service;
     process.stdout.write(
       `stopped: ${counters.commitments} commitments, ${counters.queries} ${provider.transport === 'voprf' ? 'evaluations' : 'queries'} answered` +
-        `${provider.labelProvider ? `, ${provider.labelProvider.counters.evaluationsRefused} evaluations refused (beyond a budget or off the group)` : ''}, ` +
-        `${counters.bytesIn} bytes in, ${counters.bytesOut} bytes out, ${counters.refused} requests refused (Host or token)\n`,
+        `${
+          provider.labelProvider
+            ? `, ${provider.labelProvider.counters.evaluationsRefused} evaluations refused ` +
+              `(beyond a budget or off the group)`
+            : ''
+        }, ` +
+        `${counters.bytesIn} bytes in, ${counters.bytesOut} bytes out, ${counters.refused} requests refused ` +
+        `(Host or token)\n`,
     );
   },
 };
@@ -131,14 +139,17 @@ function servedDescription(provider: PoolProvider): string {
     const { labels, maxEvaluationsPerAudit } = provider.labelProvider;
     return (
       `${labels.entryCount} labels masked under a fresh ${VOPRF_SUITE} key in ${provider.packMs.toFixed(0)} ms ` +
-      `(T ${(provider.hintBytes / 1e3).toFixed(1)} kB; at most ${maxEvaluationsPerAudit} labels per audit, each audit's commitment bound to its nonce)`
+      `(T ${(provider.hintBytes / 1e3).toFixed(1)} kB; at most ${maxEvaluationsPerAudit} labels per audit, each ` +
+      `audit's commitment bound to its nonce)`
     );
   }
   const { parameters } = provider.server as PirServer;
   return (
     `${parameters.entryCount} candidates packed in ${provider.packMs.toFixed(0)} ms ` +
-    `(p = ${parameters.plaintextModulus}, D ${parameters.rows}×${parameters.columns}; per audit a commitment bound to its nonce: ` +
-    `hint ${(provider.hintBytes / 1e6).toFixed(2)} MB, proof ${(provider.proofBytes / 1e6).toFixed(2)} MB; ${SIMPLEPIR_NOTE})`
+    `(p = ${parameters.plaintextModulus}, D ${parameters.rows}×${parameters.columns}; per audit a commitment ` +
+    `bound to its nonce: ` +
+    `hint ${(provider.hintBytes / 1e6).toFixed(2)} MB, ` +
+    `proof ${(provider.proofBytes / 1e6).toFixed(2)} MB; ${SIMPLEPIR_NOTE})`
   );
 }
 

@@ -1,18 +1,18 @@
 import type { Argv } from 'yargs';
-import { defineCommand } from '../define-command.js';
-import { loadConfig, parseOverride } from '../../harness/config.js';
+import { EAGER_CELL_LIMIT, loadConfig, parseOverride } from '../../harness/config.js';
 import { configReference } from '../../harness/config-reference.js';
 import { findKindRunner } from '../../harness/kind-runners.js';
-import { EAGER_CELL_LIMIT } from '../../harness/config.js';
 import { buildPlan, cellShardRows, parseShard, shardSize } from '../../harness/plan.js';
 import { InputError } from '../../util/errors.js';
-import { textTable } from '../text-table.js';
+import { defineCommand } from '../define-command.js';
 import { planNotes } from '../plan-notes.js';
+import { textTable } from '../text-table.js';
 
 /** The most cells the text output lists (the counts above the table cover them all). */
 const TABLE_CELLS = 100;
 
-/** `fairaudit plan CONFIG`: the cells and task counts of an experiment, without running it; O(grid axes) however many replicates or cells. */
+/** `fairaudit plan CONFIG`: the cells and task counts of an experiment, without running it; O(grid axes) however many
+ * replicates or cells. */
 export const planCommand = defineCommand({
   command: 'plan [config]',
   describe: 'Validate an experiment config and print its cells and task counts without running it',
@@ -77,7 +77,8 @@ export const planCommand = defineCommand({
     }
     const lines = [
       `${plan.experiment} (${plan.kind}), master seed ${plan.seed}, plan ${plan.fingerprint.slice(0, 12)}`,
-      `${plan.cellCount} cells × ${plan.replicates} replicates = ${plan.tasks} replicates in ${plan.chunkCount} chunks of at most ${plan.chunkSize}`,
+      `${plan.cellCount} cells × ${plan.replicates} replicates = ${plan.tasks} replicates ` +
+        `in ${plan.chunkCount} chunks of at most ${plan.chunkSize}`,
     ];
     if (shard) lines.push(`shard ${shard.index}/${shard.count}: ${chunks} chunks, ${tasks} replicates`);
     const columns = plan.gridColumns.map((column) => column.column);

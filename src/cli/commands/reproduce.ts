@@ -1,15 +1,15 @@
 import type { Argv } from 'yargs';
-import { defineCommand } from '../define-command.js';
-import { reproductionNames, reproductions } from '../registry.js';
+import type { ReproductionResult } from '../../../papers/reproduction.js';
 import { parseOverride } from '../../harness/config.js';
 import { inputError } from '../../util/errors.js';
 import { acquireForReproduction } from '../acquire-for-reproduction.js';
 import { checkIntegerFlag } from '../check-flag.js';
-import { threadsOption } from '../common-options.js';
-import { ProgressBar } from '../progress.js';
 import { closingBlock, recordReproduction } from '../closing-block.js';
+import { threadsOption } from '../common-options.js';
+import { defineCommand } from '../define-command.js';
 import { Heartbeat } from '../heartbeat.js';
-import type { ReproductionResult } from '../../../papers/reproduction.js';
+import { ProgressBar } from '../progress.js';
+import { reproductionNames, reproductions } from '../registry.js';
 
 /**
  * seedCounts(args) reads --model-seeds K (default 1) and --split-seeds K (default: the
@@ -63,7 +63,8 @@ export const reproduceCommand = defineCommand({
         type: 'boolean',
         default: false,
         describe:
-          'Never download a missing dataset (also FAIRAUDIT_OFFLINE=1); by default a missing one is fetched when the network answers',
+          'Never download a missing dataset (also FAIRAUDIT_OFFLINE=1); by default a missing one is fetched when ' +
+          'the network answers',
       })
       .option('data-dir', {
         type: 'string',
@@ -83,7 +84,8 @@ export const reproduceCommand = defineCommand({
         type: 'number',
         default: 1,
         describe:
-          'Training variability: retrain every model under K model seeds (and, unless --split-seeds says otherwise, K split seeds) and judge each trained cell against its seeds',
+          'Training variability: retrain every model under K model seeds (and, unless --split-seeds says ' +
+          'otherwise, K split seeds) and judge each trained cell against its seeds',
       })
       .option('split-seeds', {
         type: 'number',

@@ -1,18 +1,18 @@
 import type { Argv } from 'yargs';
-import { defineCommand } from '../define-command.js';
-import { manipulationBounds, type SettingNames } from '../../respir/manipulation-bounds.js';
-import { type ExactManipulationCost, exactManipulationCost } from '../../respir/exact-manipulation-cost.js';
-import { AUDIT_DESIGNS, type AuditDesign } from '../../audit/audit-design.js';
-import { inputError } from '../../util/errors.js';
-import { benchmarkRespir } from '../../kinds/respir/benchmark.js';
-import { benchmarkExactMinimalFlips } from '../../respir/exact-minimal-flips-benchmark.js';
 import { publishedTable2 } from '../../../papers/paper-b/dataset-characteristics.js';
 import { paperBExactWorkload } from '../../../papers/paper-b/exact-minimum-workload.js';
 import { paperBTable3Options, table3Rows, table3SummaryTable } from '../../../papers/paper-b/table-3.js';
+import { AUDIT_DESIGNS, type AuditDesign } from '../../audit/audit-design.js';
+import { benchmarkRespir } from '../../kinds/respir/benchmark.js';
 import { formatSummaryValue } from '../../report/summary-table.js';
+import { type ExactManipulationCost, exactManipulationCost } from '../../respir/exact-manipulation-cost.js';
+import { benchmarkExactMinimalFlips } from '../../respir/exact-minimal-flips-benchmark.js';
+import { manipulationBounds, type SettingNames } from '../../respir/manipulation-bounds.js';
+import { inputError } from '../../util/errors.js';
 import { checkIntegerFlag, checkNumberFlag } from '../check-flag.js';
-import { threadsOption } from '../common-options.js';
 import { commandGroup } from '../command-group.js';
+import { threadsOption } from '../common-options.js';
+import { defineCommand } from '../define-command.js';
 import { textTable } from '../text-table.js';
 
 const flagNames: SettingNames = {
@@ -73,7 +73,8 @@ function formatProbability(value: number): string {
 const boundsCommand = defineCommand({
   command: 'bounds',
   describe:
-    'Flips that suffice to pass a vanilla vs a respir audit (paper B Prop. 1, Thms. 1-4: sufficient conditions), the exact minimum beside them, and canary detection (Eq. 3)',
+    'Flips that suffice to pass a vanilla vs a respir audit (paper B Prop. 1, Thms. 1-4: sufficient conditions), ' +
+    'the exact minimum beside them, and canary detection (Eq. 3)',
   builder: (yargs: Argv) =>
     yargs
       .option('candidates', { type: 'number', demandOption: true, describe: 'N = |C|, candidate set size' })
@@ -102,12 +103,14 @@ const boundsCommand = defineCommand({
         type: 'boolean',
         default: true,
         describe:
-          'also compute the exact minimal flips (strongest adversary, exact hypergeometric pass probability); --no-exact skips it',
+          'also compute the exact minimal flips (strongest adversary, exact hypergeometric pass probability); ' +
+          '--no-exact skips it',
       })
       .option('minority-rate', {
         type: 'number',
         describe:
-          "the smaller group's decision-1 rate in C for the exact minimum (the larger group's is this − gap; default ½ + gap/2)",
+          "the smaller group's decision-1 rate in C for the exact minimum (the larger group's is this − gap; " +
+          'default ½ + gap/2)',
       })
       .option('design', {
         choices: AUDIT_DESIGNS,
@@ -130,7 +133,8 @@ const boundsCommand = defineCommand({
         describe: 'with --json, add γ, the target gap and Theorem 4',
       })
       .example(
-        '$0 respir bounds --candidates 13500 --audit 6750 --candidates-min 5350 --audit-min 2675 --gap 0.028 --hide-fraction 0.5 --pass-probability 0.8 --minority-rate 0.137',
+        '$0 respir bounds --candidates 13500 --audit 6750 --candidates-min 5350 --audit-min 2675 --gap 0.028 ' +
+          '--hide-fraction 0.5 --pass-probability 0.8 --minority-rate 0.137',
         'paper B Table 3, CCD gender',
       ),
   handler: (args) => {
@@ -202,7 +206,8 @@ const boundsCommand = defineCommand({
     lines.push(
       `γ = ${result.details.margin.toFixed(6)}; respir target gap ${result.details.targetGap.toFixed(6)}` +
         (result.respir.bestEffort ? ' (ε − γ < 0: Theorem 2 cannot be met; flips remove the whole gap)' : ''),
-      'Prop. 1 is a lower bound on the vanilla flips; Thms. 1 and 4 count flips that are sufficient to pass with probability ≥ 1 − δ, not what a provider needs.',
+      'Prop. 1 is a lower bound on the vanilla flips; Thms. 1 and 4 count flips that are sufficient to pass with ' +
+        'probability ≥ 1 − δ, not what a provider needs.',
     );
     if (exact !== null) lines.push(exactSummary(exact, setting.passProbability));
     process.stdout.write(`${lines.join('\n')}\n`);
@@ -219,14 +224,27 @@ function exactFlipsText(exact: ExactManipulationCost): string {
 function exactSummary(exact: ExactManipulationCost, passProbability: number): string {
   const a = exact.assumptions;
   const r = exact.respir;
-  const rates = `rates ${a.minorityRate.toFixed(4)} (smaller group) and ${a.majorityRate.toFixed(4)} (larger): positives [${a.candidatePositives[1]}, ${a.candidatePositives[0]}], gap ${a.candidateGap.toFixed(6)}`;
+  const rates =
+    `rates ${a.minorityRate.toFixed(4)} (smaller group) and ${a.majorityRate.toFixed(4)} (larger): ` +
+    `positives [${a.candidatePositives[1]}, ${a.candidatePositives[0]}], gap ${a.candidateGap.toFixed(6)}`;
   if (!r.reachable)
-    return `Exact minimum (${rates}): no manipulation passes with probability ${passProbability} (a group is too often absent from S).`;
+    return (
+      `Exact minimum (${rates}): no manipulation passes with probability ${passProbability} (a group is too ` +
+      `often absent from S).`
+    );
   if (r.withinTolerance)
-    return `Exact minimum (${rates}): |d_C| ≤ ε, nothing to hide: 0 flips (honest pass probability ${r.honestPassProbability.value.toFixed(4)}).`;
-  const changes = `${r.changes[1] >= 0 ? '+' : ''}${r.changes[1]} in the smaller group, ${r.changes[0] >= 0 ? '+' : ''}${r.changes[0]} in the larger`;
+    return (
+      `Exact minimum (${rates}): |d_C| ≤ ε, nothing to hide: 0 flips (honest pass ` +
+      `probability ${r.honestPassProbability.value.toFixed(4)}).`
+    );
+  const changes =
+    `${r.changes[1] >= 0 ? '+' : ''}${r.changes[1]} in the smaller ` +
+    `group, ${r.changes[0] >= 0 ? '+' : ''}${r.changes[0]} in the larger`;
   const what = r.exact ? `${r.flips} flips` : `between ${r.lowerBound} and ${r.upperBound} flips (search budget spent)`;
-  return `Exact minimum (${rates}): ${what} (${changes}) pass with probability ${r.passProbability.value.toFixed(4)} ≥ ${passProbability}; ${r.evaluations} evaluations.`;
+  return (
+    `Exact minimum (${rates}): ${what} (${changes}) pass with ` +
+    `probability ${r.passProbability.value.toFixed(4)} ≥ ${passProbability}; ${r.evaluations} evaluations.`
+  );
 }
 
 /** The `exactMinimum` field of `respir bounds --json`. Groups are listed [larger, smaller] as in the counts. */
@@ -282,7 +300,8 @@ const table3Command = defineCommand({
     process.stdout.write(
       [
         ...textTable(header, body),
-        `ε = |d_C|/2, 1 − δ = 0.8, q = 0.8 (paper B §5); computed in ${milliseconds.toFixed(1)} ms. Table 3 is an image in the paper's text: these are our analytic numbers.`,
+        `ε = |d_C|/2, 1 − δ = 0.8, q = 0.8 (paper B §5); computed in ${milliseconds.toFixed(1)} ms. Table 3 is ` +
+          `an image in the paper's text: these are our analytic numbers.`,
         '',
       ].join('\n'),
     );
@@ -329,9 +348,12 @@ export const benchRespirCommand = defineCommand({
     process.stdout.write(
       [
         `workload: ${figures.workload}`,
-        `harness, ${h.threads} threads: ${h.draws} draws in ${h.seconds.toFixed(2)} s = ${h.drawsPerSecond.toFixed(0)} draws/s (${h.cpuSeconds.toFixed(2)} CPU s; bar: < 10 s)`,
-        `kernel, main thread, sampler counts:  ${k.counts.drawsPerSecond.toFixed(0)} draws/s (${k.counts.draws} draws in ${k.counts.seconds.toFixed(2)} s)`,
-        `kernel, main thread, sampler indices: ${k.indices.drawsPerSecond.toFixed(0)} draws/s (${k.indices.draws} draws in ${k.indices.seconds.toFixed(2)} s)`,
+        `harness, ${h.threads} threads: ${h.draws} draws in ${h.seconds.toFixed(2)} s ` +
+          `= ${h.drawsPerSecond.toFixed(0)} draws/s (${h.cpuSeconds.toFixed(2)} CPU s; bar: < 10 s)`,
+        `kernel, main thread, sampler counts:  ${k.counts.drawsPerSecond.toFixed(0)} draws/s ` +
+          `(${k.counts.draws} draws in ${k.counts.seconds.toFixed(2)} s)`,
+        `kernel, main thread, sampler indices: ${k.indices.drawsPerSecond.toFixed(0)} draws/s ` +
+          `(${k.indices.draws} draws in ${k.indices.seconds.toFixed(2)} s)`,
         ...(exact === null
           ? []
           : [

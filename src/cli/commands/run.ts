@@ -1,10 +1,10 @@
 import type { Argv } from 'yargs';
-import { defineCommand } from '../define-command.js';
 import { loadConfig, parseOverride } from '../../harness/config.js';
 import { parseShard } from '../../harness/plan.js';
 import { runExperiment } from '../../harness/run-experiment.js';
-import { threadsOption } from '../common-options.js';
 import { RunInterrupted } from '../../harness/run-interrupted.js';
+import { threadsOption } from '../common-options.js';
+import { defineCommand } from '../define-command.js';
 import { resumeCommand, watchInterruption } from '../interruption.js';
 import { ProgressBar } from '../progress.js';
 
@@ -71,7 +71,10 @@ export const runCommand = defineCommand({
     }).catch((error) => {
       if (!(error instanceof RunInterrupted)) throw error;
       process.stderr.write(
-        `fairaudit: interrupted by ${watch.received()}: ${error.savedReplicates} of ${error.totalReplicates} replicates are saved in ${error.checkpointFolder} and the folder's lock is released; continue with: ${resumeCommand(process.argv.slice(2))}\n`,
+        `fairaudit: interrupted ` +
+          `by ${watch.received()}: ${error.savedReplicates} of ${error.totalReplicates} replicates are saved ` +
+          `in ${error.checkpointFolder} and the folder's lock is released; continue ` +
+          `with: ${resumeCommand(process.argv.slice(2))}\n`,
       );
       process.exitCode = watch.exitCode();
       return null;
@@ -86,7 +89,9 @@ export const runCommand = defineCommand({
     }
     const resumed = summary.resumedChunks > 0 ? `, ${summary.resumedChunks} chunks resumed from checkpoints` : '';
     process.stdout.write(
-      `wrote ${summary.resultsFile} (${summary.rows} replicates, ${summary.cells} cells) and run.json in ${summary.wallSeconds.toFixed(2)} s with ${summary.threads} thread${summary.threads === 1 ? '' : 's'}${resumed}\n`,
+      `wrote ${summary.resultsFile} (${summary.rows} replicates, ${summary.cells} cells) and run.json ` +
+        `in ${summary.wallSeconds.toFixed(2)} s ` +
+        `with ${summary.threads} thread${summary.threads === 1 ? '' : 's'}${resumed}\n`,
     );
   },
 });

@@ -1,8 +1,8 @@
 import { createReadStream } from 'node:fs';
 import type { Readable } from 'node:stream';
 import { createGunzip } from 'node:zlib';
-import { inputError } from '../../util/errors.js';
 import { type CsvRecord, readCsvStream } from '../../util/csv-reader.js';
+import { inputError } from '../../util/errors.js';
 import type { DatasetContents, DatasetDefinition } from '../dataset-definition.js';
 import { categoricalColumn, numericColumn, type RawColumn } from '../dataset-table.js';
 import { parseNumberField } from '../parse-number.js';

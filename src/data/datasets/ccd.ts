@@ -1,5 +1,5 @@
-import { inputError } from '../../util/errors.js';
 import { readCsvFile } from '../../util/csv-reader.js';
+import { inputError } from '../../util/errors.js';
 import type { DatasetContents, DatasetDefinition } from '../dataset-definition.js';
 import { numericColumn } from '../dataset-table.js';
 import { parseNumberField } from '../parse-number.js';

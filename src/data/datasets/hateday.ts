@@ -139,7 +139,8 @@ async function readHateday(located: LocatedForm): Promise<DatasetContents> {
     if (matrix.columns !== EMBEDDING_DIMENSION || matrix.rows !== rows) {
       throw inputError({
         where: side,
-        expected: `shape (${rows}, ${EMBEDDING_DIMENSION}): one ${EMBEDDING_DIMENSION}-d embedding per row of ${PARQUET}`,
+        expected:
+          `shape (${rows}, ${EMBEDDING_DIMENSION}): one ${EMBEDDING_DIMENSION}-d embedding per row ` + `of ${PARQUET}`,
         found: `shape (${matrix.rows}, ${matrix.columns})`,
       });
     }

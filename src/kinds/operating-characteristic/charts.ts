@@ -66,7 +66,10 @@ export function operatingCharacteristicCharts(
     {
       id: 'operating-characteristic',
       title: 'Operating characteristic',
-      caption: `P(reject), P(accept) and P(inconclusive) over the true gap (up to ${n} replicates per point); bands are ±1 binomial Monte Carlo standard error; ${toleranceText}. Inside the lines a reject is a false violation, outside an accept is a false compliance.`,
+      caption:
+        `P(reject), P(accept) and P(inconclusive) over the true gap (up to ${n} replicates per point); ` +
+        `bands are ±1 binomial Monte Carlo standard error; ${toleranceText}. Inside the lines a reject is a false ` +
+        `violation, outside an accept is a false compliance.`,
       spec: lineChartSpec(
         summaries.flatMap((summary) =>
           decisions.map((decision) => point(summary, `p_${decision}`, `p_${decision}_se`, `P(${decision})`)),
@@ -86,7 +89,9 @@ export function operatingCharacteristicCharts(
     {
       id: 'expected-sample-size',
       title: 'Expected sample size',
-      caption: `Mean queries to termination over the true gap; bands are ±1 Monte Carlo standard error (sample sd/√n, up to ${n} replicates); ${toleranceText}.`,
+      caption:
+        `Mean queries to termination over the true gap; bands are ±1 Monte Carlo standard error (sample ` +
+        `sd/√n, up to ${n} replicates); ${toleranceText}.`,
       spec: lineChartSpec(
         summaries.map((summary) => point(summary, 'queries_mean', 'queries_mean_se')),
         {

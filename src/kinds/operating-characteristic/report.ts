@@ -129,7 +129,8 @@ export function summarizeOperatingCharacteristicCell(cell: CellResults): Record<
 export const operatingCharacteristicReporter: KindReporter = {
   name: 'operating-characteristic',
   description:
-    'Operating characteristics of a sequential test: P(reject), P(accept), P(inconclusive) and the queries over true gaps, with Monte Carlo errors.',
+    'Operating characteristics of a sequential test: P(reject), P(accept), P(inconclusive) and the queries over ' +
+    'true gaps, with Monte Carlo errors.',
   outcomeColumns: ['decision', 'queries', 'true_gap', 'truth'],
   summaryColumns: columns,
   summarizeCell: summarizeOperatingCharacteristicCell,

@@ -7,8 +7,8 @@ import { type PreparedAudit, prepareAudit } from '../../audit/prepare-audit.js';
 import { runsPaperALoop } from '../../audit/run-audit.js';
 import { runTestAudit } from '../../audit/run-test-audit.js';
 import { runSequentialAudit } from '../../audit/sequential-audit.js';
-import { calibratePoolSourceCells } from '../../data/pool-source-calibrations.js';
 import { loadPoolSource, poolSourceLabel, poolSourceSchema } from '../../data/pool-source.js';
+import { calibratePoolSourceCells } from '../../data/pool-source-calibrations.js';
 import type { KindRunner, OutcomeColumn } from '../../harness/kind-runner.js';
 import { compareCountDifference } from '../../stats/count-gap-comparison.js';
 import { canonicalJson } from '../../util/canonical-json.js';
@@ -28,24 +28,37 @@ export const operatingCharacteristicSettings = schema.object(
     gap: schema.optional(
       schema.number({
         description:
-          'The true signed gap (group b minus group a) the pool is moved to before it is audited: the hard-decision gap for decision access (or move re-decide), the mean score or logit gap for score and logit access; absent (null in a grid): the pool as it is. Vary it in the grid over both sides of the tolerance.',
+          'The true signed gap (group b minus group a) the pool is moved to before it is audited: the ' +
+          'hard-decision gap for decision access (or move re-decide), the mean score or logit gap for score and ' +
+          'logit ' +
+          'access; absent (null in a grid): the pool as it is. Vary it in the grid over both sides of the tolerance.',
       }),
     ),
     gapUnit: schema.enumOf(['absolute', 'tolerance'], {
       default: 'absolute',
       description:
-        "absolute: gap is the signed gap itself; tolerance: gap is a multiple of the tolerance of the gap it moves (δ for re-decide, scoreTolerance or logitTolerance for shift), on the side of the pool's own gap (0: gap 0; 1: exactly the tolerance).",
+        'absolute: gap is the signed gap itself; tolerance: gap is a multiple of the tolerance of the gap it ' +
+        "moves (δ for re-decide, scoreTolerance or logitTolerance for shift), on the side of the pool's own gap " +
+        '(0: gap ' +
+        '0; 1: exactly the tolerance).',
     }),
     move: schema.optional(
       schema.enumOf(['re-decide', 'shift'], {
         description:
-          "How the gap is moved (src/audit/move-gap.ts): re-decide (default for decision access) flips the decisions of rows of group b, keeping group sizes, labels and group a; shift (default for score and logit access) adds one constant to group b's scores or logits, keeping their spread and every decision. Where every score is exactly 0 or 1 and equal to its decision (a hard classifier), score access re-decides by default, in units of the score tolerance: such scores cannot be shifted.",
+          'How the gap is moved (src/audit/move-gap.ts): re-decide (default for decision access) flips the ' +
+          'decisions of rows of group b, keeping group sizes, labels and group a; shift (default for score and logit ' +
+          "access) adds one constant to group b's scores or logits, keeping their spread and every decision. " +
+          'Where every ' +
+          'score is exactly 0 or 1 and equal to its decision (a hard classifier), score access re-decides by ' +
+          'default, in ' +
+          'units of the score tolerance: such scores cannot be shifted.',
       }),
     ),
     moveSeed: schema.seed({
       default: 'move',
       description:
-        'Seed of the rows re-decided (one moved pool per pool, metric and gap, shared by the access regimes and tests).',
+        'Seed of the rows re-decided (one moved pool per pool, metric and gap, shared by the access regimes and ' +
+        'tests).',
     }),
   },
   {
@@ -77,13 +90,15 @@ const outcomeColumns: readonly OutcomeColumn[] = [
     name: 'true_gap',
     type: 'float64',
     description:
-      "The moved pool's signed gap of what the test tests (hard decisions for decision access, mean scores or logits for score and logit access).",
+      "The moved pool's signed gap of what the test tests (hard decisions for decision access, mean scores or " +
+      'logits for score and logit access).',
   },
   {
     name: 'truth',
     type: 'utf8',
     description:
-      'compliant when |true_gap| < the tolerance of the test, violating when >, boundary when equal (exactly, on counts, for decisions).',
+      'compliant when |true_gap| < the tolerance of the test, violating when >, boundary when equal (exactly, on ' +
+      'counts, for decisions).',
   },
   { name: 'decision_gap', type: 'float64', description: "The moved pool's signed hard-decision gap." },
   {

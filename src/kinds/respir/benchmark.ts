@@ -3,11 +3,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { configFromObject } from '../../harness/config.js';
 import { runExperiment } from '../../harness/run-experiment.js';
-import { createRandom } from '../../util/random.js';
 import type { AuditSampler } from '../../respir/audit-set-drawer.js';
 import { syntheticCandidatePopulation } from '../../respir/candidate-population.js';
 import { drawObliviousAudit, prepareObliviousAudit } from '../../respir/oblivious-audit-simulation.js';
 import { planRespirManipulation } from '../../respir/respir-manipulation-plan.js';
+import { createRandom } from '../../util/random.js';
 
 /** The figures of `fairaudit bench respir`. */
 export interface RespirBenchmark {
@@ -91,7 +91,9 @@ export async function benchmarkRespir(draws = 100_000, threads = 2): Promise<Res
     const seconds = Number(process.hrtime.bigint() - started) / 1e9;
     const cpu = process.cpuUsage(cpuBefore);
     return {
-      workload: `${draws} respir replicates (one audit-set draw S ⊂ C each, with 5 canaries and the vanilla adversary on the same S): N = 13,500, N_min = 5,346, n = 6,750, ε = |d_C|/2, 1 − δ = 0.8`,
+      workload:
+        `${draws} respir replicates (one audit-set draw S ⊂ C each, with 5 canaries and the vanilla ` +
+        `adversary on the same S): N = 13,500, N_min = 5,346, n = 6,750, ε = |d_C|/2, 1 − δ = 0.8`,
       harness: { draws, threads, seconds, cpuSeconds: (cpu.user + cpu.system) / 1e6, drawsPerSecond: draws / seconds },
       kernel: {
         counts: timeKernel('counts', Math.min(draws, 100_000)),

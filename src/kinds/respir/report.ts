@@ -1,8 +1,8 @@
 import type { CellSummary, ResultRow } from '../../report/cell-results.js';
-import { barChartSpec, type BarDatum } from '../../report/charts/bar-chart.js';
+import { type BarDatum, barChartSpec } from '../../report/charts/bar-chart.js';
 import type { ChartSpec } from '../../report/charts/chart-spec.js';
-import { frequencyStandardError, MomentsAccumulator } from '../../report/monte-carlo-error.js';
 import { type CellAccumulator, type KindReporter, summarizeRows } from '../../report/kind-reporter.js';
+import { frequencyStandardError, MomentsAccumulator } from '../../report/monte-carlo-error.js';
 import type { SummaryValue } from '../../report/summary-table.js';
 
 /** The value of `name` in the first row a cell gave (NaN before any), as the summaries' per-cell facts. */
@@ -234,7 +234,8 @@ export const respirReporter: KindReporter = {
         id: `${experiment}-pass-rate`,
         title: 'Pass rate after the respir manipulation vs the 1 − δ guarantee',
         caption:
-          'Bars: share of simulated audit sets with |d_S| ≤ ε (±2 SE); beside it the guarantee 1 − δ of Theorems 2 and 4.',
+          'Bars: share of simulated audit sets with |d_S| ≤ ε (±2 SE); beside it the guarantee 1 − δ of Theorems ' +
+          '2 and 4.',
         spec: barChartSpec(pass, {
           title: 'Pass rate',
           categoryTitle: 'Cell',
@@ -248,7 +249,8 @@ export const respirReporter: KindReporter = {
         id: `${experiment}-detection`,
         title: 'Canary detection: simulation vs Eq. 3',
         caption:
-          'Simulated detection frequency (±2 SE) of the respir and vanilla manipulations beside Eq. 3 over N and over n.',
+          'Simulated detection frequency (±2 SE) of the respir and vanilla manipulations beside Eq. 3 over N and ' +
+          'over n.',
         spec: barChartSpec(detection, {
           title: 'Detection',
           categoryTitle: 'Cell',
@@ -266,7 +268,8 @@ export const respirReporter: KindReporter = {
 export const respirMinimalFlipsReporter: KindReporter = {
   name: 'respir-minimal-flips',
   description:
-    'Empirical fewest flips on C passing a respir audit with probability 1 − δ, beside the exact minimum (strongest adversary) and the sufficient counts of Theorems 1 and 4.',
+    'Empirical fewest flips on C passing a respir audit with probability 1 − δ, beside the exact minimum ' +
+    '(strongest adversary) and the sufficient counts of Theorems 1 and 4.',
   outcomeColumns: [
     'minimal_flips',
     'minimal_flips_pass_rate',
@@ -282,7 +285,8 @@ export const respirMinimalFlipsReporter: KindReporter = {
       label: 'Exact minimum',
       type: 'number',
       description:
-        'exactMinimalFlips: the fewest flips passing with probability ≥ 1 − δ against the strongest adversary (−1: unreachable).',
+        'exactMinimalFlips: the fewest flips passing with probability ≥ 1 − δ against the strongest adversary ' +
+        '(−1: unreachable).',
     },
     {
       name: 'exact_certified',
@@ -323,7 +327,9 @@ export const respirMinimalFlipsReporter: KindReporter = {
         id: `${experiment}-flip-cost`,
         title: 'Flip cost: simulated and exact minimum vs the bounds',
         caption:
-          'Fewest flips on C passing the respir audit with probability 1 − δ, estimated by bisection (mean ± 2 SE over replicates) and computed exactly against the strongest adversary, beside the sufficient counts of Theorems 1 and 4 and the vanilla Proposition 1.',
+          'Fewest flips on C passing the respir audit with probability 1 − δ, estimated by bisection (mean ± 2 ' +
+          'SE over replicates) and computed exactly against the strongest adversary, beside the sufficient counts of ' +
+          'Theorems 1 and 4 and the vanilla Proposition 1.',
         spec: barChartSpec(data, {
           title: 'Flips',
           categoryTitle: 'Cell',

@@ -1,7 +1,4 @@
-import { canonicalJson } from '../../util/canonical-json.js';
 import type { KindRunner, OutcomeColumn, SettingsOrigin } from '../../harness/kind-runner.js';
-import { schema, type Infer } from '../../util/schema.js';
-import type { Random } from '../../util/random.js';
 import type { CandidatePopulation } from '../../respir/candidate-population.js';
 import { detectionProbability } from '../../respir/detection-probability.js';
 import { type ExactMinimalFlips, exactMinimalFlips } from '../../respir/exact-minimal-flips.js';
@@ -13,25 +10,28 @@ import {
   type ObliviousAuditSimulation,
   prepareObliviousAudit,
 } from '../../respir/oblivious-audit-simulation.js';
+import { respirFlipBound } from '../../respir/respir-flip-bound.js';
 import {
   expectedAuditEligible,
   type ManipulationPlan,
-  planRespirManipulation,
   type PlannedManipulation,
+  planRespirManipulation,
 } from '../../respir/respir-manipulation-plan.js';
-import { respirFlipBound } from '../../respir/respir-flip-bound.js';
+import { vanillaFlipBound } from '../../respir/vanilla-flip-bound.js';
+import { canonicalJson } from '../../util/canonical-json.js';
+import type { Random } from '../../util/random.js';
+import { type Infer, schema } from '../../util/schema.js';
+import { respirMinimalFlipsRowProblem, respirRowProblem } from './row-problem.js';
 import {
   loadCandidatePopulation,
   type RespirCommonSettings,
   type RespirSettings,
+  resolvedAuditSetSize,
+  resolvedTolerance,
   respirSettingsProblem,
   respirSettingsProperties,
   respirSettingsSchema,
-  resolvedAuditSetSize,
-  resolvedTolerance,
 } from './settings.js';
-import { vanillaFlipBound } from '../../respir/vanilla-flip-bound.js';
-import { respirMinimalFlipsRowProblem, respirRowProblem } from './row-problem.js';
 
 /** What both kinds know about a cell before any draw: C, n, ε and the analytic bounds. */
 export interface RespirCellFacts {
@@ -120,7 +120,8 @@ const factColumns: readonly OutcomeColumn[] = [
     name: 'theorem1_flips',
     type: 'int32',
     description:
-      'Theorem 1 (respir) with the expected n_min: flips on C that suffice to pass with probability ≥ 1 − δ (a sufficient condition, not the fewest a provider needs); best effort when ε < γ.',
+      'Theorem 1 (respir) with the expected n_min: flips on C that suffice to pass with probability ≥ 1 − δ (a ' +
+      'sufficient condition, not the fewest a provider needs); best effort when ε < γ.',
   },
   { name: 'theorem1_best_effort', type: 'int32', description: '1 when Theorem 1 is best effort (ε − γ < 0).' },
   {
@@ -289,13 +290,20 @@ const minimalColumns: readonly OutcomeColumn[] = [
     name: 'maximum_useful_flips',
     type: 'int32',
     description:
-      "The bisection's upper end: the best effort's flips (|d_C| to zero within half the finest flip step, one group's direction). Not an upper bound on what a provider needs: where ε is below sampling noise the strongest adversary thins positives instead (exact_minimal_flips).",
+      "The bisection's upper end: the best effort's flips (|d_C| to zero within half the finest flip step, one " +
+      "group's direction). Not an upper bound on what a provider needs: where ε is below sampling noise the " +
+      'strongest ' +
+      'adversary thins positives instead (exact_minimal_flips).',
   },
   {
     name: 'exact_minimal_flips',
     type: 'int32',
     description:
-      'The exact fewest flips on C passing with probability ≥ 1 − δ against the strongest adversary (exactMinimalFlips: hypergeometric law of S, either group, either direction); the certified upper end when the search budget ran out (exact_minimal_flips_certified 0); 0 when |d_C| ≤ ε; −1 when unreachable. The same for every replicate of a cell.',
+      'The exact fewest flips on C passing with probability ≥ 1 − δ against the strongest adversary ' +
+      '(exactMinimalFlips: hypergeometric law of S, either group, either direction); the certified upper end ' +
+      'when the ' +
+      'search budget ran out (exact_minimal_flips_certified 0); 0 when |d_C| ≤ ε; −1 when unreachable. The same for ' +
+      'every replicate of a cell.',
   },
   {
     name: 'exact_minimal_flips_certified',

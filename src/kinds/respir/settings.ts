@@ -1,14 +1,14 @@
-import { AUDIT_DESIGNS } from '../../audit/audit-design.js';
 import { isAbsolute, resolve } from 'node:path';
+import { AUDIT_DESIGNS } from '../../audit/audit-design.js';
 import { readPoolFile } from '../../audit/pool-io.js';
 import type { SettingsOrigin } from '../../harness/kind-runner.js';
-import { inputError } from '../../util/errors.js';
-import { type Infer, schema } from '../../util/schema.js';
 import {
   type CandidatePopulation,
   candidatePopulationFromColumns,
   syntheticCandidatePopulation,
 } from '../../respir/candidate-population.js';
+import { inputError } from '../../util/errors.js';
+import { type Infer, schema } from '../../util/schema.js';
 
 const rate = (description: string) => schema.number({ minimum: 0, maximum: 1, description });
 
@@ -26,7 +26,8 @@ const candidatesSchema = schema.object(
     file: schema.optional(
       schema.string({
         description:
-          "An Arrow IPC or CSV pool file used whole as C; a relative path is resolved against the config file's folder.",
+          "An Arrow IPC or CSV pool file used whole as C; a relative path is resolved against the config file's " +
+          'folder.',
       }),
     ),
     synthetic: schema.optional(
@@ -44,7 +45,8 @@ const candidatesSchema = schema.object(
             minItems: 2,
             maxItems: 2,
             description:
-              'Decision-1 rate in group 0 and group 1 (true-positive rates for metric eo); their difference is d_C,true.',
+              'Decision-1 rate in group 0 and group 1 (true-positive rates for metric eo); their difference is ' +
+              'd_C,true.',
           }),
           labelShare: schema.number({
             minimum: 0,
@@ -85,7 +87,8 @@ export const respirSettingsProperties = {
   sampler: schema.enumOf(['counts', 'indices'], {
     default: 'counts',
     description:
-      "counts: multivariate hypergeometric stratum counts (fast); indices: partial Fisher-Yates over C's rows (reference).",
+      "counts: multivariate hypergeometric stratum counts (fast); indices: partial Fisher-Yates over C's rows " +
+      '(reference).',
   }),
   tolerance: schema.optional(
     schema.number({
@@ -108,7 +111,8 @@ export const respirSettingsProperties = {
     exclusiveMaximum: true,
     default: 0.95,
     description:
-      "The pass probability the provider aims for (paper B's 1 − δ, where δ is a failure probability): 0.8 in §5, 0.95 in Figure 1; at least 0.5, since Theorems 1 and 3 assume δ ≤ ½.",
+      "The pass probability the provider aims for (paper B's 1 − δ, where δ is a failure probability): 0.8 in " +
+      '§5, 0.95 in Figure 1; at least 0.5, since Theorems 1 and 3 assume δ ≤ ½.',
   }),
   canaries: schema.integer({ minimum: 0, default: 5, description: 'k canaries planted among the rows of S.' }),
   canaryEffectiveness: schema.number({
@@ -152,7 +156,9 @@ export const respirSettingsSchema = schema.object(
     manipulation: schema.enumOf(['none', 'theorem-1', 'theorem-4', 'best-effort', 'flips'], {
       default: 'theorem-1',
       description:
-        "The provider's flips on C: none; theorem-1 / theorem-4: the fewest flips reaching Theorem 2's (or Theorem 4's) sufficient gap ε − γ, best effort when that is below 0; best-effort: the lowest reachable gap; flips: the `flips` flips that bring the gap lowest.",
+        "The provider's flips on C: none; theorem-1 / theorem-4: the fewest flips reaching Theorem 2's (or " +
+        "Theorem 4's) sufficient gap ε − γ, best effort when that is below 0; best-effort: the lowest reachable gap; " +
+        'flips: the `flips` flips that bring the gap lowest.',
     }),
     flips: schema.integer({ minimum: 0, default: 0, description: 'The flip budget for manipulation: flips.' }),
   },

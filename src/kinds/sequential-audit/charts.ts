@@ -76,7 +76,9 @@ function sweptCharts(context: ChartContext, swept: string): ChartSpec[] {
   charts.push({
     id: 'queries-over-' + swept,
     title: `Mean queries over ${xTitle}`,
-    caption: `Mean queries to termination per cell over ${xTitle}; shaded bands are ±1 Monte Carlo standard error (std/√n, up to ${n} replicates).`,
+    caption:
+      `Mean queries to termination per cell over ${xTitle}; shaded bands are ±1 Monte Carlo standard ` +
+      `error (std/√n, up to ${n} replicates).`,
     spec: lineChartSpec(
       summaries.map((summary) => line('queries_mean', 'queries_mean_se', summary)),
       {
@@ -95,7 +97,8 @@ function sweptCharts(context: ChartContext, swept: string): ChartSpec[] {
     id: 'accuracy-over-' + swept,
     title: `Accuracy over ${xTitle}`,
     caption:
-      'Share of replicates whose decision equals the oracle decision (inconclusive counts as wrong); bands are ±1 binomial standard error.',
+      'Share of replicates whose decision equals the oracle decision (inconclusive counts as wrong); bands are ' +
+      '±1 binomial standard error.',
     spec: lineChartSpec(
       summaries.map((summary) => line('accuracy', 'accuracy_se', summary)),
       {
@@ -113,7 +116,8 @@ function sweptCharts(context: ChartContext, swept: string): ChartSpec[] {
   return charts;
 }
 
-/** Bars per category: mean queries (±1 std, paper A Figure 1) and the accuracy of the sequential and fixed-sample tests. */
+/** Bars per category: mean queries (±1 std, paper A Figure 1) and the accuracy of the sequential and fixed-sample
+ * tests. */
 function categoryCharts(context: ChartContext): ChartSpec[] {
   const { summaries, layout, panelOf, seriesTitle, panelTitle, n, experiment } = context;
   const charts: ChartSpec[] = [];
@@ -123,7 +127,9 @@ function categoryCharts(context: ChartContext): ChartSpec[] {
   charts.push({
     id: 'queries',
     title: 'Mean queries to termination',
-    caption: `Bars: mean queries to termination (or pool/budget exhaustion) over up to ${n} replicates; error bars: ±1 standard deviation across replicates (as in paper A, Figure 1), clipped at 0.`,
+    caption:
+      `Bars: mean queries to termination (or pool/budget exhaustion) over up to ${n} replicates; error ` +
+      `bars: ±1 standard deviation across replicates (as in paper A, Figure 1), clipped at 0.`,
     spec: barChartSpec(
       summaries.map((summary): BarDatum => {
         const mean = number(summary.values.queries_mean);
@@ -152,7 +158,8 @@ function categoryCharts(context: ChartContext): ChartSpec[] {
     id: 'accuracy',
     title: 'Accuracy: sequential vs fixed-sample',
     caption:
-      'Share of replicates whose decision equals the oracle decision (inconclusive counts as wrong) for the sequential test and the fixed-sample baseline; error bars: ±1 binomial standard error.',
+      'Share of replicates whose decision equals the oracle decision (inconclusive counts as wrong) for the ' +
+      'sequential test and the fixed-sample baseline; error bars: ±1 binomial standard error.',
     spec: barChartSpec(
       summaries.flatMap((summary): BarDatum[] =>
         (['sequential', 'fixed'] as const).map((method) => {

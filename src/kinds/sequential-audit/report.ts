@@ -1,8 +1,8 @@
 import type { CellResults, CellSummary, ResultRow } from '../../report/cell-results.js';
-import { sequentialAuditCharts } from './charts.js';
-import { frequencyStandardError, MomentsAccumulator } from '../../report/monte-carlo-error.js';
 import { type CellAccumulator, type KindReporter, summarizeRows } from '../../report/kind-reporter.js';
+import { frequencyStandardError, MomentsAccumulator } from '../../report/monte-carlo-error.js';
 import type { SummaryColumn, SummaryValue } from '../../report/summary-table.js';
+import { sequentialAuditCharts } from './charts.js';
 
 const decisions = ['reject', 'accept', 'inconclusive'] as const;
 
@@ -243,7 +243,8 @@ export function sequentialAuditStatistic(quantity: string, labels: Record<string
 export const sequentialAuditReporter: KindReporter = {
   name: 'sequential-audit',
   description:
-    'Sequential GLR fairness audits: decisions, queries to termination, accuracy against the oracle, fixed-sample baseline.',
+    'Sequential GLR fairness audits: decisions, queries to termination, accuracy against the oracle, ' +
+    'fixed-sample baseline.',
   outcomeColumns: [
     'decision',
     'queries',

@@ -57,13 +57,22 @@ export function sequentialAuditRowProblem(
       (oracle === 'reject' && Math.abs(oracleGap) < settings.tolerance - margin) ||
       (oracle === 'accept' && Math.abs(oracleGap) > settings.tolerance + margin)
     )
-      return `oracle_decision ${oracle}: expected what oracle_gap ${oracleGap} against tolerance ${settings.tolerance} gives`;
+      return (
+        `oracle_decision ${oracle}: expected what oracle_gap ${oracleGap} against ` +
+        `tolerance ${settings.tolerance} gives`
+      );
   }
   const thresholds = thresholdsOf(settings);
   if (thresholds === null) return null;
   if (decision === 'reject' && !(statistic >= thresholds.upper))
-    return `decision reject with statistic ${statistic}: expected a statistic at or above the upper threshold ${thresholds.upper}`;
+    return (
+      `decision reject with statistic ${statistic}: expected a statistic at or above the upper ` +
+      `threshold ${thresholds.upper}`
+    );
   if (decision === 'accept' && !(statistic <= thresholds.lower))
-    return `decision accept with statistic ${statistic}: expected a statistic at or below the lower threshold ${thresholds.lower}`;
+    return (
+      `decision accept with statistic ${statistic}: expected a statistic at or below the lower ` +
+      `threshold ${thresholds.lower}`
+    );
   return null;
 }

@@ -1,16 +1,16 @@
-import type { KindRunner, OutcomeColumn } from '../../harness/kind-runner.js';
 import { auditSettingsProblem, auditSettingsProperties } from '../../audit/audit-settings.js';
 import { testOf } from '../../audit/audit-test.js';
 import { type AuditTest, buildAuditTest } from '../../audit/build-audit-test.js';
-import { sequentialAuditRowProblem } from './row-problem.js';
 import { oracleDecision, type PreparedAudit, prepareAudit } from '../../audit/prepare-audit.js';
 import { runAudit, runsPaperALoop } from '../../audit/run-audit.js';
 import { runSequentialAudit } from '../../audit/sequential-audit.js';
-import { calibratePoolSourceCells } from '../../data/pool-source-calibrations.js';
 import { loadPoolSource, poolSourceLabel, poolSourceSchema } from '../../data/pool-source.js';
-import type { Random } from '../../util/random.js';
+import { calibratePoolSourceCells } from '../../data/pool-source-calibrations.js';
+import type { KindRunner, OutcomeColumn } from '../../harness/kind-runner.js';
 import { canonicalJson } from '../../util/canonical-json.js';
+import type { Random } from '../../util/random.js';
 import { type Infer, schema } from '../../util/schema.js';
+import { sequentialAuditRowProblem } from './row-problem.js';
 
 /**
  * The settings of one sequential-audit cell: the pool, then an audit's settings
@@ -48,7 +48,8 @@ const outcomeColumns: readonly OutcomeColumn[] = [
     name: 'fixed_decision',
     type: 'utf8',
     description:
-      "The fixed-sample decision on the first min(B, pool) rows of the replicate's order: their plug-in gap of the observed values against tolerance (decisions), scoreTolerance (scores) or logitTolerance (logits).",
+      "The fixed-sample decision on the first min(B, pool) rows of the replicate's order: their plug-in gap of " +
+      'the observed values against tolerance (decisions), scoreTolerance (scores) or logitTolerance (logits).',
     values: ['reject', 'accept'],
   },
   { name: 'fixed_samples', type: 'int32', description: 'Rows the fixed-sample decision used: min(B, pool size).' },
@@ -95,7 +96,8 @@ export const sequentialAuditRunner: KindRunner<SequentialAuditCellSettings, Sequ
   name: 'sequential-audit',
   module: import.meta.url,
   description:
-    "Sequential fairness audits (paper A's GLR by default; calibrated GLR, betting) on a pool file or a synthetic pool.",
+    "Sequential fairness audits (paper A's GLR by default; calibrated GLR, betting) on a pool file or a " +
+    'synthetic pool.',
   settings: sequentialAuditCellSettings,
   outcomeColumns,
   recordedSettings: ['test', 'thresholds', 'order'],

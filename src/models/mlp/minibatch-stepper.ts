@@ -1,7 +1,7 @@
 import type { Random } from '../../util/random.js';
 import { ADAM_DEFAULTS, adamStep, createAdamState } from './adam.js';
-import type { MlpSettings } from './mlp-settings.js';
 import { createMinibatchWorkspace, type MinibatchPass, minibatchLossAndGradient } from './minibatch-kernel.js';
+import type { MlpSettings } from './mlp-settings.js';
 import type { MlpNetwork } from './network.js';
 import type { SparseRows } from './sparse-rows.js';
 

@@ -1,7 +1,7 @@
 import { type Random, shuffleInPlace } from '../../util/random.js';
-import type { MlpSettings } from './mlp-settings.js';
 import { createMinibatchWorkspace, forwardMinibatch } from './minibatch-kernel.js';
 import { javascriptStepper } from './minibatch-stepper.js';
+import type { MlpSettings } from './mlp-settings.js';
 import { createMlpNetwork, type MlpNetwork } from './network.js';
 import type { SparseRows } from './sparse-rows.js';
 import { mlpKernelModule } from './wasm/mlp-kernels.js';

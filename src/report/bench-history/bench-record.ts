@@ -3,9 +3,9 @@ import { appendFileSync, existsSync, readFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { type LoadAverage, loadAverage, machine } from '../../harness/machine.js';
 import { gitCommit } from '../../harness/run-record.js';
-import { packageRoot } from '../../util/paths.js';
 import { InputError } from '../../util/errors.js';
 import { makeFolder } from '../../util/make-folder.js';
+import { packageRoot } from '../../util/paths.js';
 
 /** Where bench records go unless --record names another store. */
 export const DEFAULT_BENCH_STORE = 'docs/benchmarks/history.jsonl';

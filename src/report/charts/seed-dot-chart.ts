@@ -29,7 +29,8 @@ const rowFacet = (count: number) => ({
 
 const laneAxis = { field: 'axis', type: 'nominal', title: null, sort: lanes, scale: { domain: lanes }, axis: null };
 
-/** The panel of numeric cells: per cell a strip with its own x scale, seeds as dots on three lanes, the widened range grey, the published value red. */
+/** The panel of numeric cells: per cell a strip with its own x scale, seeds as dots on three lanes, the widened range
+ * grey, the published value red. */
 function numericPanel(cells: readonly CellVariability[]): Record<string, unknown> | null {
   const numeric = cells.filter(
     (cell) => typeof cell.published === 'number' && cell.values.some((seed) => typeof seed.value === 'number'),
@@ -101,7 +102,8 @@ function numericPanel(cells: readonly CellVariability[]): Record<string, unknown
   };
 }
 
-/** The panel of label cells (decisions): per cell the labels the seeds gave on three lanes, dot size = seeds, the published label ringed red. */
+/** The panel of label cells (decisions): per cell the labels the seeds gave on three lanes, dot size = seeds, the
+ * published label ringed red. */
 function labelPanel(cells: readonly CellVariability[]): Record<string, unknown> | null {
   const labelled = cells.filter(
     (cell) => typeof cell.published === 'string' && cell.values.some((seed) => seed.value !== null),
@@ -187,12 +189,16 @@ export function seedDotChart(
   const title = `${table}: each trained cell over ${seeds} seed pairs`;
   const text =
     subtitle ??
-    "Dots: seed 0 (black), varied model seeds (blue), varied split seeds (orange). Grey: their range widened by each seed's Monte Carlo tolerance. Red: published.";
+    'Dots: seed 0 (black), varied model seeds (blue), varied split seeds (orange). Grey: their range widened by ' +
+      "each seed's Monte Carlo tolerance. Red: published.";
   return {
     id,
     title,
     caption:
-      'One strip per trained cell, each with its own scale. A published value (red) inside the grey band is "within training variability"; seed 0 within its own Monte Carlo tolerance is "reproduced". Decision cells: dot size is the number of seeds giving that decision; the published decision is ringed.',
+      'One strip per trained cell, each with its own scale. A published value (red) inside the grey band is ' +
+      '"within training variability"; seed 0 within its own Monte Carlo tolerance is "reproduced". Decision ' +
+      'cells: dot ' +
+      'size is the number of seeds giving that decision; the published decision is ringed.',
     spec: {
       $schema: vegaLiteSchema,
       title: { text: title, subtitle: text },

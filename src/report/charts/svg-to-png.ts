@@ -15,7 +15,8 @@ function loadResvg(): ResvgModule {
       resvgModule = createRequire(import.meta.url)('@resvg/resvg-js') as ResvgModule;
     } catch (error) {
       throw new Error(
-        `svgToPng: @resvg/resvg-js could not be loaded on ${process.platform}-${process.arch}: ${(error as Error).message}`,
+        `svgToPng: @resvg/resvg-js could not be loaded ` +
+          `on ${process.platform}-${process.arch}: ${(error as Error).message}`,
       );
     }
   }

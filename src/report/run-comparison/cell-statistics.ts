@@ -1,8 +1,8 @@
 import type { RecordedColumn } from '../../harness/run-record.js';
 import { mcnemarExactTest } from '../../stats/two-sample/mcnemar-exact-test.js';
 import { pairedTTest } from '../../stats/two-sample/paired-t-test.js';
-import type { TwoSampleDifference } from '../../stats/two-sample/two-sample-difference.js';
 import { twoProportionScoreTest } from '../../stats/two-sample/two-proportion-score-test.js';
+import type { TwoSampleDifference } from '../../stats/two-sample/two-sample-difference.js';
 import { sampleMoments, welchTest } from '../../stats/two-sample/welch-test.js';
 import type { CellSample } from './run-samples.js';
 
@@ -129,7 +129,8 @@ function meanTest(
  * value (and of true for bool outcomes), by McNemar's exact test when the replicate seeds
  * match and the score test otherwise; for each numeric outcome, the mean, by the paired
  * t-test when seeds match and Welch's otherwise. Statistics constant and equal in both
- * runs (a frequency of 0 or 1, a setting-determined mean) are left out (no variation, no test). O(replicates × outcomes).
+ * runs (a frequency of 0 or 1, a setting-determined mean) are left out (no variation, no test). O(replicates ×
+ * outcomes).
  */
 export function cellStatistics(
   base: CellSample,

@@ -10,7 +10,8 @@ import { readRunSamples } from './run-samples.js';
 /** The suite-level false-alarm rate of a comparison unless --alpha says otherwise. */
 export const DEFAULT_COMPARISON_ALPHA = 0.01;
 
-/** Two runs of one experiment to compare, named by where they sit in their trees ("quickstart", "paper-a/score-tolerance"). */
+/** Two runs of one experiment to compare, named by where they sit in their trees ("quickstart",
+ * "paper-a/score-tolerance"). */
 export interface RunPair {
   name: string;
   base: string;
@@ -87,7 +88,8 @@ async function comparePair(
   const [b, h] = [base.results.record, head.results.record];
   if (b.experiment !== h.experiment || b.kind !== h.kind) {
     throw new InputError(
-      `${pair.head}: expected a run of the experiment in ${pair.base} (${b.experiment}, ${b.kind}), found ${describeFound(`${h.experiment}, ${h.kind}`)}`,
+      `${pair.head}: expected a run of the experiment in ${pair.base} (${b.experiment}, ${b.kind}), ` +
+        `found ${describeFound(`${h.experiment}, ${h.kind}`)}`,
     );
   }
   const identical =
@@ -189,9 +191,12 @@ function summarySentence(
   const marginText =
     margin === null
       ? ''
-      : ` With margin ${margin}: ${statistics.filter((s) => s.equivalent).length} of ${statistics.length} statistics shown unchanged (within the margin, TOST), ${statistics.filter((s) => s.equivalent === false).length} not shown.`;
+      : ` With ` +
+        `margin ${margin}: ${statistics.filter((s) => s.equivalent).length} of ${statistics.length} statistics shown ` +
+        `unchanged (within the margin, TOST), ${statistics.filter((s) => s.equivalent === false).length} not shown.`;
   return (
     `${verdict}: ${changed} of ${statistics.length} statistics changed beyond Monte Carlo error ` +
-    `(Holm over the whole comparison: an unchanged suite is called changed with probability at most ${level}).${marginText}`
+    `(Holm over the whole comparison: an unchanged suite is called changed with probability at ` +
+    `most ${level}).${marginText}`
   );
 }

@@ -36,7 +36,11 @@ export function comparisonChart(comparison: RunComparison): ChartSpec {
   return {
     id: 'run-comparison',
     title: 'Head − base, with simultaneous intervals',
-    caption: `Each dot is a statistic's difference head − base, each bar its interval; together the bars cover every true difference with probability at least ${level} (Bonferroni). A red dot is a change beyond Monte Carlo error (Holm).`,
+    caption:
+      `Each dot is a statistic's difference head − base, each bar its interval; together the bars cover ` +
+      `every true difference with probability at least ${level} (Bonferroni). A red dot is a change beyond Monte ` +
+      `Carlo ` +
+      `error (Holm).`,
     spec: {
       $schema: vegaLiteSchema,
       config: chartConfig,

@@ -1,6 +1,6 @@
+import { join } from 'node:path';
 import { writeFileAtomic } from '../../util/atomic-write.js';
 import { makeFolder } from '../../util/make-folder.js';
-import { join } from 'node:path';
 import { writeChart } from '../charts/write-chart.js';
 import { escapeHtml, tableToHtml } from '../table-to-html.js';
 import { writeTable } from '../write-table.js';
@@ -21,7 +21,8 @@ export function comparisonSection(comparison: RunComparison, svg: string | null)
       ? 'identical'
       : `${run.samePlan ? 'same plan' : 'different plans'}, ${run.sharedCells} shared cells` +
         (run.onlyInBase.length + run.onlyInHead.length > 0
-          ? `; only in base: ${run.onlyInBase.join(', ') || 'none'}; only in head: ${run.onlyInHead.join(', ') || 'none'}`
+          ? `; only in base: ${run.onlyInBase.join(', ') || 'none'}; only in ` +
+            `head: ${run.onlyInHead.join(', ') || 'none'}`
           : '') +
         (run.configChanges.length > 0 ? `; config changes: ${run.configChanges.join('; ')}` : '');
     parts.push(`<li><b>${escapeHtml(run.name)}</b> (${escapeHtml(run.experiment)}): ${escapeHtml(plan)}</li>`);
@@ -30,7 +31,8 @@ export function comparisonSection(comparison: RunComparison, svg: string | null)
   if (svg !== null) parts.push(`<figure><div class="chart">${svg}</div></figure>`);
   if (comparison.statistics.length > 0) {
     parts.push(
-      `<div class="table-wrap">${tableToHtml(comparisonTable(comparison), (row) => (row.verdict === 'changed' ? 'outside' : undefined))}</div>`,
+      `<div ` +
+        `class="table-wrap">${tableToHtml(comparisonTable(comparison), (row) => (row.verdict === 'changed' ? 'outside' : undefined))}</div>`,
     );
   }
   parts.push('</section>');

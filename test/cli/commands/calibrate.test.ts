@@ -25,29 +25,33 @@ const setting = (alpha = '0.1', paths = '600', tolerance = '0.1') => [
 const small = setting();
 
 describe('fairaudit calibrate (spawned)', () => {
-  it('prints the thresholds with their Monte Carlo interval, the certificate and the price, saves them, and reads them back from the cache', () => {
-    const cache = join(scratch, 'cache');
-    const out = join(scratch, 'calibration.json');
-    const first = spawnCliSync(['calibrate', ...small, '--cache-dir', cache, '--out', out]);
-    expect(first.code, first.stderr).toBe(0);
-    expect(first.stdout).toMatch(
-      /calibrated-glr thresholds: decision access, groups of 300 \(a\) and 200 \(b\), tolerance 0.1, budget 300, start rule 1 per group, random order, alpha 0.1, beta 0.2/,
-    );
-    expect(first.stdout).toMatch(
-      / {2}upper [0-9.]+ {3}\(Monte Carlo: the worst compliant P\(reject\) crosses alpha between \[/,
-    );
-    expect(first.stdout).toMatch(/gap 0: P\(inconclusive\) [0-9.]+ ± [0-9.]+/);
-    expect(first.stdout).toMatch(/computed in [0-9.]+ s, saved: /);
-    const record = JSON.parse(readFileSync(out, 'utf8'));
-    expect(existsSync(join(cache, `${record.fingerprint}.json`))).toBe(true);
-    const second = spawnCliSync(['calibrate', ...small, '--cache-dir', cache, '--json']);
-    expect(second.code).toBe(0);
-    expect(JSON.parse(second.stdout)).toEqual({
-      ...record,
-      cached: true,
-      file: join(cache, `${record.fingerprint}.json`),
-    });
-  });
+  it(
+    'prints the thresholds with their Monte Carlo interval, the certificate and the price, saves them, and ' +
+      'reads them back from the cache',
+    () => {
+      const cache = join(scratch, 'cache');
+      const out = join(scratch, 'calibration.json');
+      const first = spawnCliSync(['calibrate', ...small, '--cache-dir', cache, '--out', out]);
+      expect(first.code, first.stderr).toBe(0);
+      expect(first.stdout).toMatch(
+        /calibrated-glr thresholds: decision access, groups of 300 \(a\) and 200 \(b\), tolerance 0.1, budget 300, start rule 1 per group, random order, alpha 0.1, beta 0.2/,
+      );
+      expect(first.stdout).toMatch(
+        / {2}upper [0-9.]+ {3}\(Monte Carlo: the worst compliant P\(reject\) crosses alpha between \[/,
+      );
+      expect(first.stdout).toMatch(/gap 0: P\(inconclusive\) [0-9.]+ ± [0-9.]+/);
+      expect(first.stdout).toMatch(/computed in [0-9.]+ s, saved: /);
+      const record = JSON.parse(readFileSync(out, 'utf8'));
+      expect(existsSync(join(cache, `${record.fingerprint}.json`))).toBe(true);
+      const second = spawnCliSync(['calibrate', ...small, '--cache-dir', cache, '--json']);
+      expect(second.code).toBe(0);
+      expect(JSON.parse(second.stdout)).toEqual({
+        ...record,
+        cached: true,
+        file: join(cache, `${record.fingerprint}.json`),
+      });
+    },
+  );
 
   it('exits 2 naming alpha and the smallest alpha and beta the setting can meet, writing nothing', () => {
     const out = join(scratch, 'impossible.json');
@@ -120,47 +124,51 @@ describe('fairaudit audit --test / --thresholds / --upper / --lower (spawned)', 
     }
   });
 
-  it('exits 2 naming the flag: upper <= lower, one of --upper/--lower, logits without bounds, a malformed --logit-bounds', () => {
-    const crossed = spawnCliSync(['audit', '--synthetic', pool, '--seed', '1', '--upper', '1', '--lower', '2']);
-    expect(crossed.code).toBe(2);
-    expect(crossed.stderr).toMatch(/--thresholds \(or --upper\/--lower\): expected upper greater than lower/);
-    const calibratedByHand = spawnCliSync([
-      'audit',
-      '--synthetic',
-      pool,
-      '--seed',
-      '1',
-      '--test',
-      'calibrated-glr',
-      '--upper',
-      '5',
-      '--lower',
-      '-2',
-    ]);
-    expect(calibratedByHand.code).toBe(2);
-    expect(calibratedByHand.stderr).toMatch(
-      /given \{upper, lower\}: test given-thresholds, without an error guarantee/,
-    );
-    expect(spawnCliSync(['audit', '--synthetic', pool, '--seed', '1', '--upper', '3']).stderr).toMatch(
-      /--lower: expected both --upper and --lower/,
-    );
-    expect(
-      spawnCliSync(['audit', '--synthetic', pool, '--seed', '1', '--access', 'logit', '--test', 'betting']).stderr,
-    ).toMatch(/--logit-bounds: expected declared bounds/);
-    expect(
-      spawnCliSync([
+  it(
+    'exits 2 naming the flag: upper <= lower, one of --upper/--lower, logits without bounds, a malformed ' +
+      '--logit-bounds',
+    () => {
+      const crossed = spawnCliSync(['audit', '--synthetic', pool, '--seed', '1', '--upper', '1', '--lower', '2']);
+      expect(crossed.code).toBe(2);
+      expect(crossed.stderr).toMatch(/--thresholds \(or --upper\/--lower\): expected upper greater than lower/);
+      const calibratedByHand = spawnCliSync([
         'audit',
         '--synthetic',
         pool,
         '--seed',
         '1',
-        '--access',
-        'logit',
         '--test',
-        'betting',
-        '--logit-bounds',
-        '3',
-      ]).stderr,
-    ).toMatch(/--logit-bounds: expected two numbers LOWER,UPPER/);
-  });
+        'calibrated-glr',
+        '--upper',
+        '5',
+        '--lower',
+        '-2',
+      ]);
+      expect(calibratedByHand.code).toBe(2);
+      expect(calibratedByHand.stderr).toMatch(
+        /given \{upper, lower\}: test given-thresholds, without an error guarantee/,
+      );
+      expect(spawnCliSync(['audit', '--synthetic', pool, '--seed', '1', '--upper', '3']).stderr).toMatch(
+        /--lower: expected both --upper and --lower/,
+      );
+      expect(
+        spawnCliSync(['audit', '--synthetic', pool, '--seed', '1', '--access', 'logit', '--test', 'betting']).stderr,
+      ).toMatch(/--logit-bounds: expected declared bounds/);
+      expect(
+        spawnCliSync([
+          'audit',
+          '--synthetic',
+          pool,
+          '--seed',
+          '1',
+          '--access',
+          'logit',
+          '--test',
+          'betting',
+          '--logit-bounds',
+          '3',
+        ]).stderr,
+      ).toMatch(/--logit-bounds: expected two numbers LOWER,UPPER/);
+    },
+  );
 });

@@ -59,7 +59,8 @@ describe('fairaudit data', () => {
   });
 
   it.skipIf(mirror === null)(
-    `fairaudit data export compas --scheme paper-b --protected-attribute race writes Table 2's N = 2,778 and n = 1,389${mirror === null ? ` (${reason})` : ''}`,
+    `fairaudit data export compas --scheme paper-b --protected-attribute race writes Table 2's N = 2,778 and n = ` +
+      `1,389${mirror === null ? ` (${reason})` : ''}`,
     async () => {
       const out = join(mkdtempSync(join(tmpdir(), 'fairaudit-cli-')), 'compas-split');
       const args = ['data', 'export', 'compas', '--scheme', 'paper-b', '--seed', '7', '--protected-attribute', 'race'];

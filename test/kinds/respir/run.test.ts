@@ -45,18 +45,22 @@ describe('respirRunner.prepare(settings, origin) and runReplicate(context, setti
     const config = parseConfig(configText(`${synthetic}  tolerance: 0.5\n`), 'test.yaml');
     return { ...buildPlan(config, respirRunner).cells[0].settings, ...extra } as never;
   };
-  it('fills every outcome column, with the cell bounds of Figure 1 (10% minority: Theorem 1 asks 104 flips)', async () => {
-    const cell = resolved({});
-    const context = await respirRunner.prepare(cell, origin);
-    const row = respirRunner.runReplicate(context, cell, createRandom('r'));
-    for (const column of respirRunner.outcomeColumns) expect(row[column.name], column.name).toBeDefined();
-    // C: N₁ = 200 at rate 0.75, N₀ = 1800 at rate 0.2: d_C = 0.55; ε = 0.5; E[n_min] = 40, γ = 0.468
-    // Theorem 1: ⌈(0.55 − 0.5 + 0.468)·200⌉ = ⌈103.6⌉ = 104 (python3: math.ceil((0.05+math.sqrt(2*math.log(80)/40))*200))
-    expect(row.theorem1_flips).toBe(104);
-    expect(row.candidate_gap).toBeCloseTo(0.55, 12);
-    expect(row.flips).toBe(104);
-    expect(row.best_effort).toBe(0);
-  });
+  it(
+    'fills every outcome column, with the cell bounds of Figure 1 (10% minority: Theorem 1 asks 104 ' + 'flips)',
+    async () => {
+      const cell = resolved({});
+      const context = await respirRunner.prepare(cell, origin);
+      const row = respirRunner.runReplicate(context, cell, createRandom('r'));
+      for (const column of respirRunner.outcomeColumns) expect(row[column.name], column.name).toBeDefined();
+      // C: N₁ = 200 at rate 0.75, N₀ = 1800 at rate 0.2: d_C = 0.55; ε = 0.5; E[n_min] = 40, γ = 0.468
+      // Theorem 1: ⌈(0.55 − 0.5 + 0.468)·200⌉ = ⌈103.6⌉ = 104 (python3:
+      // math.ceil((0.05+math.sqrt(2*math.log(80)/40))*200))
+      expect(row.theorem1_flips).toBe(104);
+      expect(row.candidate_gap).toBeCloseTo(0.55, 12);
+      expect(row.flips).toBe(104);
+      expect(row.best_effort).toBe(0);
+    },
+  );
   it('gives each replicate the same row whatever order replicates run in (both samplers)', async () => {
     for (const sampler of ['counts', 'indices']) {
       const cell = resolved({ sampler });
@@ -89,7 +93,8 @@ describe('respirRunner.prepare(settings, origin) and runReplicate(context, setti
 describe('respirMinimalFlipsRunner.runReplicate(facts, settings, random)', () => {
   it('finds fewer flips than Theorem 1 asks, passing at 1 − δ', async () => {
     const config = parseConfig(
-      `experiment: m\nkind: respir-minimal-flips\nseed: 1\nreplicates: 1\nsettings:\n${synthetic}  tolerance: 0.5\n  drawsPerStep: 500\n`,
+      `experiment: m\nkind: respir-minimal-flips\nseed: 1\nreplicates: 1\nsettings:\n${synthetic}  tolerance: ` +
+        `0.5\n  drawsPerStep: 500\n`,
       'test.yaml',
     );
     const cell = buildPlan(config, respirMinimalFlipsRunner).cells[0].settings as never;

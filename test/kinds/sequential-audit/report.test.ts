@@ -41,7 +41,8 @@ describe('summarizeSequentialAuditCell(cell)', () => {
     expect(values.decision_mode).toBe('inconclusive');
     expect(values.oracle_decision).toBe('reject');
     expect(values.fixed_samples_mean).toBe(3362);
-    // numpy: q=[900,3362,3362,3362,3362]; q.mean()=2869.6, q.std(ddof=1)=1101.0398721208965, and q.std(ddof=1)/√5 = 492.4
+    // numpy: q=[900,3362,3362,3362,3362]; q.mean()=2869.6, q.std(ddof=1)=1101.0398721208965, and q.std(ddof=1)/√5 =
+    // 492.4
     expect(values.queries_mean).toBeCloseTo(2869.6, 10);
     expect(values.queries_std).toBeCloseTo(1101.0398721208965, 9);
     expect(values.queries_mean_se).toBeCloseTo(492.4, 9);

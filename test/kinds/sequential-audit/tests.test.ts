@@ -41,28 +41,31 @@ function config(extra: Record<string, unknown> = {}) {
 }
 
 describe('runExperiment(config) of sequential-audit cells with test wald-glr, calibrated-glr, betting', () => {
-  it('calibrates before the workers start, records the test, and writes the same bytes with 1 and 2 threads', async () => {
-    const cacheDirectory = process.env.FAIRAUDIT_CALIBRATION_CACHE as string;
-    const before = existsSync(cacheDirectory) ? readdirSync(cacheDirectory).length : 0;
-    const one = temporaryFolder();
-    const two = temporaryFolder();
-    await runExperiment(config(), { outDirectory: one, threads: 1 });
-    await runExperiment(config(), { outDirectory: two, threads: 2 });
-    expect(readFileSync(join(one, 'results.arrow'))).toEqual(readFileSync(join(two, 'results.arrow')));
-    // One calibration: the two orders are two settings, each calibrated once, whatever the thread count.
-    expect(readdirSync(cacheDirectory).filter((name) => name.endsWith('.json')).length - before).toBe(2);
-    const table = tableFromIPC(readFileSync(join(one, 'results.arrow')));
-    const tests = table.getChild('test')!.toArray() as string[];
-    expect(new Set(tests)).toEqual(new Set(['wald-glr', 'calibrated-glr', 'betting']));
-    const statistic = table.getChild('statistic')!.toArray() as Float64Array;
-    for (const [row, test] of tests.entries()) expect(Number.isNaN(statistic[row])).toBe(test === 'betting');
-    // The pool's gap is 0.3 against δ = 0.1: every test rejects it within the budget most of the time.
-    const decisions = table.getChild('decision')!.toArray() as string[];
-    for (const test of ['wald-glr', 'calibrated-glr', 'betting']) {
-      const rows = decisions.filter((_, row) => tests[row] === test);
-      expect(rows.filter((decision) => decision === 'reject').length / rows.length, test).toBeGreaterThan(0.8);
-    }
-  });
+  it(
+    'calibrates before the workers start, records the test, and writes the same bytes with 1 and 2 ' + 'threads',
+    async () => {
+      const cacheDirectory = process.env.FAIRAUDIT_CALIBRATION_CACHE as string;
+      const before = existsSync(cacheDirectory) ? readdirSync(cacheDirectory).length : 0;
+      const one = temporaryFolder();
+      const two = temporaryFolder();
+      await runExperiment(config(), { outDirectory: one, threads: 1 });
+      await runExperiment(config(), { outDirectory: two, threads: 2 });
+      expect(readFileSync(join(one, 'results.arrow'))).toEqual(readFileSync(join(two, 'results.arrow')));
+      // One calibration: the two orders are two settings, each calibrated once, whatever the thread count.
+      expect(readdirSync(cacheDirectory).filter((name) => name.endsWith('.json')).length - before).toBe(2);
+      const table = tableFromIPC(readFileSync(join(one, 'results.arrow')));
+      const tests = table.getChild('test')!.toArray() as string[];
+      expect(new Set(tests)).toEqual(new Set(['wald-glr', 'calibrated-glr', 'betting']));
+      const statistic = table.getChild('statistic')!.toArray() as Float64Array;
+      for (const [row, test] of tests.entries()) expect(Number.isNaN(statistic[row])).toBe(test === 'betting');
+      // The pool's gap is 0.3 against δ = 0.1: every test rejects it within the budget most of the time.
+      const decisions = table.getChild('decision')!.toArray() as string[];
+      for (const test of ['wald-glr', 'calibrated-glr', 'betting']) {
+        const rows = decisions.filter((_, row) => tests[row] === test);
+        expect(rows.filter((decision) => decision === 'reject').length / rows.length, test).toBeGreaterThan(0.8);
+      }
+    },
+  );
 
   it('stops with InputError before anything is written when alpha cannot be met by the budget', async () => {
     const out = temporaryFolder();

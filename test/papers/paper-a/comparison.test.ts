@@ -73,16 +73,20 @@ describe('explainPaperAComparison(rows, cells, summaries, pools)', () => {
     expect(explained.why).toMatch(/NOT A REPRODUCTION/);
   });
 
-  it('gives a trained-model cell within tolerance the verdict "reproduced" and the same data words cached or not (the cache state is run.json provenance)', () => {
-    const [explained] = explainPaperAComparison(
-      [row('q', 'queries_mean', 'within')],
-      cells,
-      [summary(0.1716)],
-      [realPool(true)],
-    );
-    expect(explained.verdict).toBe('reproduced');
-    expect(explained.data).toBe('real data, trained model');
-  });
+  it(
+    'gives a trained-model cell within tolerance the verdict "reproduced" and the same data words cached or not ' +
+      '(the cache state is run.json provenance)',
+    () => {
+      const [explained] = explainPaperAComparison(
+        [row('q', 'queries_mean', 'within')],
+        cells,
+        [summary(0.1716)],
+        [realPool(true)],
+      );
+      expect(explained.verdict).toBe('reproduced');
+      expect(explained.data).toBe('real data, trained model');
+    },
+  );
 
   it('explains a differing audit cell by the moved oracle gap (0.1797 against the published 0.1716)', () => {
     const [explained] = explainPaperAComparison(
@@ -96,22 +100,26 @@ describe('explainPaperAComparison(rows, cells, summaries, pools)', () => {
     expect(explained.why).toMatch(/how far the gap lies from δ/);
   });
 
-  it('names the unstated score tolerance for a differing score-access cell, and Monte Carlo error when nothing else applies', () => {
-    const [score] = explainPaperAComparison(
-      [row('s', 'queries_mean', 'outside')],
-      cells,
-      [summary(0.1716)],
-      [realPool(false)],
-    );
-    expect(score.why).toMatch(/score-space tolerance is not stated/);
-    const [plain] = explainPaperAComparison(
-      [row('q', 'queries_mean', 'outside')],
-      cells,
-      [summary(0.1716)],
-      [realPool(false)],
-    );
-    expect(plain.why).toMatch(/Monte Carlo error/);
-  });
+  it(
+    'names the unstated score tolerance for a differing score-access cell, and Monte Carlo error when nothing ' +
+      'else applies',
+    () => {
+      const [score] = explainPaperAComparison(
+        [row('s', 'queries_mean', 'outside')],
+        cells,
+        [summary(0.1716)],
+        [realPool(false)],
+      );
+      expect(score.why).toMatch(/score-space tolerance is not stated/);
+      const [plain] = explainPaperAComparison(
+        [row('q', 'queries_mean', 'outside')],
+        cells,
+        [summary(0.1716)],
+        [realPool(false)],
+      );
+      expect(plain.why).toMatch(/Monte Carlo error/);
+    },
+  );
 });
 
 describe('shortReason(message)', () => {
@@ -120,11 +128,13 @@ describe('shortReason(message)', () => {
       'dataset "acs-income" is incomplete: expected the files of one of these forms, found none complete.',
       'Looked in: mirror /data.',
       '  - folktables-export: acsincome_ca_features.csv: missing. a folktables export',
-      'The canonical source is the Census. A mirror holding only the labels and group columns cannot train a model: the ten features are missing.',
+      'The canonical source is the Census. A mirror holding only the labels and group columns cannot train a ' +
+        'model: the ten features are missing.',
       'Provide it in one of two ways:',
     ].join('\n');
     expect(shortReason(message)).toBe(
-      'dataset "acs-income" is incomplete: expected the files of one of these forms, found none complete. A mirror holding only the labels and group columns cannot train a model: the ten features are missing.',
+      'dataset "acs-income" is incomplete: expected the files of one of these forms, found none complete. A ' +
+        'mirror holding only the labels and group columns cannot train a model: the ten features are missing.',
     );
     expect(shortReason('one line')).toBe('one line');
   });

@@ -57,31 +57,34 @@ describe('reproduce paper-a: one set of counts on every surface', () => {
   });
   afterAll(() => rmSync(root, { recursive: true, force: true }));
 
-  it('console, closing block, README.md, report.html, index.html, compare and compare --json state equal counts', async () => {
-    const console = sentences(result.lines.join('\n'));
-    expect(console).toHaveLength(1);
-    const [expected] = console;
-    // 164 published cells (papers/paper-a/published.json); Adult's are real, ACS's synthetic.
-    expect(expected[0]).toBe(164);
-    const synthetic = expected[REPRODUCTION_STATUSES.indexOf('synthetic') + 1];
-    const reproduced = expected[REPRODUCTION_STATUSES.indexOf('reproduced') + 1];
-    expect(synthetic).toBe(82);
-    expect(reproduced).toBeGreaterThan(0);
+  it(
+    'console, closing block, README.md, report.html, index.html, compare and compare --json state equal ' + 'counts',
+    async () => {
+      const console = sentences(result.lines.join('\n'));
+      expect(console).toHaveLength(1);
+      const [expected] = console;
+      // 164 published cells (papers/paper-a/published.json); Adult's are real, ACS's synthetic.
+      expect(expected[0]).toBe(164);
+      const synthetic = expected[REPRODUCTION_STATUSES.indexOf('synthetic') + 1];
+      const reproduced = expected[REPRODUCTION_STATUSES.indexOf('reproduced') + 1];
+      expect(synthetic).toBe(82);
+      expect(reproduced).toBeGreaterThan(0);
 
-    expect(sentences(closing.join('\n'))).toEqual([expected]);
-    expect(sentences(readFileSync(join(out, 'README.md'), 'utf8'))).toEqual([expected]);
-    expect(sentences(readFileSync(join(out, 'report.html'), 'utf8'))).toEqual([expected]);
-    expect(sentences(readFileSync(join(root, 'index.html'), 'utf8'))).toEqual([expected]);
+      expect(sentences(closing.join('\n'))).toEqual([expected]);
+      expect(sentences(readFileSync(join(out, 'README.md'), 'utf8'))).toEqual([expected]);
+      expect(sentences(readFileSync(join(out, 'report.html'), 'utf8'))).toEqual([expected]);
+      expect(sentences(readFileSync(join(root, 'index.html'), 'utf8'))).toEqual([expected]);
 
-    const text = await runCliInProcess(['compare', out]);
-    expect(text.code).toBe(0);
-    expect(sentences(text.stdout)).toEqual([expected]);
+      const text = await runCliInProcess(['compare', out]);
+      expect(text.code).toBe(0);
+      expect(sentences(text.stdout)).toEqual([expected]);
 
-    const json = await runCliInProcess(['compare', out, '--json']);
-    expect(json.code).toBe(0);
-    const counts = JSON.parse(json.stdout).counts as Record<string, number>;
-    expect([counts.total, ...REPRODUCTION_STATUSES.map((status) => counts[status])]).toEqual(expected);
-  });
+      const json = await runCliInProcess(['compare', out, '--json']);
+      expect(json.code).toBe(0);
+      const counts = JSON.parse(json.stdout).counts as Record<string, number>;
+      expect([counts.total, ...REPRODUCTION_STATUSES.map((status) => counts[status])]).toEqual(expected);
+    },
+  );
 
   it('marks synthetic rows grey in report.html, never as reproduced', () => {
     const html = readFileSync(join(out, 'report.html'), 'utf8');

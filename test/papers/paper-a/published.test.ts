@@ -56,7 +56,8 @@ describe('papers/paper-a/published.json', () => {
   });
 
   it('holds the numbers the prose of §5 quotes (read column by column from the flattened tables)', () => {
-    // §5.2: "on Robust-Base, the mean sample requirement drops from 2349 under decision-only access to 708 under logit access"
+    // §5.2: "on Robust-Base, the mean sample requirement drops from 2349 under decision-only access to 708 under logit
+    // access"
     expect(find('paper-a/table2/acs/robust-base/decision/queries').value).toBe(2349);
     expect(find('paper-a/table2/acs/robust-base/logit/queries').value).toBe(708);
     // §5.2: Unstable-Base "decreases from 2412 to 691"; Adult "191 ... 94 ... 77" and "215, 114, and 75".
@@ -76,24 +77,28 @@ describe('papers/paper-a/published.json', () => {
     expect(find('paper-a/table1/acs/robust-dp/eo/oracle-decision').value).toBe('reject');
   });
 
-  it('Table 5 frequencies of each row add up to 1, and Table 4 sequential accuracy equals the frequency of the oracle decision', () => {
-    for (const row of [
-      'acs/robust-base/sp',
-      'acs/unstable-base/eo',
-      'adult/robust-base/eo',
-      'adult/unstable-base/sp',
-    ]) {
-      const total = ['reject', 'accept', 'inconclusive'].reduce(
-        (sum, name) => sum + Number(find(`paper-a/table5/${row}/${name}-frequency`).value),
-        0,
-      );
-      expect(total).toBeCloseTo(1, 10);
-      const oracle = String(find(`paper-a/table5/${row}/oracle-decision`).value);
-      expect(find(`paper-a/table4/${row}/sequential/accuracy`).value).toBe(
-        find(`paper-a/table5/${row}/${oracle}-frequency`).value,
-      );
-    }
-  });
+  it(
+    'Table 5 frequencies of each row add up to 1, and Table 4 sequential accuracy equals the frequency of the ' +
+      'oracle decision',
+    () => {
+      for (const row of [
+        'acs/robust-base/sp',
+        'acs/unstable-base/eo',
+        'adult/robust-base/eo',
+        'adult/unstable-base/sp',
+      ]) {
+        const total = ['reject', 'accept', 'inconclusive'].reduce(
+          (sum, name) => sum + Number(find(`paper-a/table5/${row}/${name}-frequency`).value),
+          0,
+        );
+        expect(total).toBeCloseTo(1, 10);
+        const oracle = String(find(`paper-a/table5/${row}/oracle-decision`).value);
+        expect(find(`paper-a/table4/${row}/sequential/accuracy`).value).toBe(
+          find(`paper-a/table5/${row}/${oracle}-frequency`).value,
+        );
+      }
+    },
+  );
 
   it("Figure 1 cells repeat Table 2's means and stds", () => {
     for (const cell of cells.filter((c) => c.table === 'Figure 1')) {

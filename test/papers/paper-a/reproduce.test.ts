@@ -26,29 +26,32 @@ describe('reproducePaperA({ calibrated: true }) with 3 replicates', () => {
   });
   afterAll(() => rmSync(out, { recursive: true, force: true }));
 
-  it('writes every table (Arrow, CSV, Markdown), Figure 1 (Vega-Lite, SVG, PNG), report.html and the comparisons', () => {
-    const expected = [
-      ...[1, 2, 3, 4, 5].flatMap((n) => ['arrow', 'csv', 'md'].map((ext) => `tables/paper-a-table-${n}.${ext}`)),
-      ...['vl.json', 'svg', 'png'].map((ext) => `charts/paper-a-figure-1.${ext}`),
-      'report.html',
-      'comparison.arrow',
-      'comparison.md',
-      'tables/paper-a-comparison.md',
-      'tables/paper-a-comparison.arrow',
-      'README.md',
-      'results.arrow',
-      'run.json',
-      'pools/pools.json',
-      ...['score', 'logit'].flatMap((access) => [
-        `${access}-tolerance/report.html`,
-        ...['vl.json', 'svg', 'png'].map(
-          (ext) => `${access}-tolerance/charts/paper-a-${access}-tolerance-queries.${ext}`,
-        ),
-      ]),
-    ];
-    const missing = expected.filter((file) => !existsSync(join(out, file)));
-    expect(missing).toEqual([]);
-  });
+  it(
+    'writes every table (Arrow, CSV, Markdown), Figure 1 (Vega-Lite, SVG, PNG), report.html and the ' + 'comparisons',
+    () => {
+      const expected = [
+        ...[1, 2, 3, 4, 5].flatMap((n) => ['arrow', 'csv', 'md'].map((ext) => `tables/paper-a-table-${n}.${ext}`)),
+        ...['vl.json', 'svg', 'png'].map((ext) => `charts/paper-a-figure-1.${ext}`),
+        'report.html',
+        'comparison.arrow',
+        'comparison.md',
+        'tables/paper-a-comparison.md',
+        'tables/paper-a-comparison.arrow',
+        'README.md',
+        'results.arrow',
+        'run.json',
+        'pools/pools.json',
+        ...['score', 'logit'].flatMap((access) => [
+          `${access}-tolerance/report.html`,
+          ...['vl.json', 'svg', 'png'].map(
+            (ext) => `${access}-tolerance/charts/paper-a-${access}-tolerance-queries.${ext}`,
+          ),
+        ]),
+      ];
+      const missing = expected.filter((file) => !existsSync(join(out, file)));
+      expect(missing).toEqual([]);
+    },
+  );
 
   it('says plainly, in every output, that the data is calibrated synthetic and not a reproduction', () => {
     expect(result.calibrated).toBe(true);

@@ -91,18 +91,21 @@ describe('paper A table layouts', () => {
     });
   });
 
-  it('Tables 4 and 5 list their eight rows in the printed order (ACS then Adult; SP then EO; Robust then Unstable)', () => {
-    const order = paperATable4().rows.map((row) => `${row.labels.dataset} ${row.labels.model} ${row.labels.metric}`);
-    expect(order).toEqual([
-      'ACS Robust-Base SP',
-      'ACS Unstable-Base SP',
-      'ACS Robust-Base EO',
-      'ACS Unstable-Base EO',
-      'Adult Robust-Base SP',
-      'Adult Unstable-Base SP',
-      'Adult Robust-Base EO',
-      'Adult Unstable-Base EO',
-    ]);
-    expect(paperATable5().rows).toEqual(paperATable4().rows);
-  });
+  it(
+    'Tables 4 and 5 list their eight rows in the printed order (ACS then Adult; SP then EO; Robust then ' + 'Unstable)',
+    () => {
+      const order = paperATable4().rows.map((row) => `${row.labels.dataset} ${row.labels.model} ${row.labels.metric}`);
+      expect(order).toEqual([
+        'ACS Robust-Base SP',
+        'ACS Unstable-Base SP',
+        'ACS Robust-Base EO',
+        'ACS Unstable-Base EO',
+        'Adult Robust-Base SP',
+        'Adult Unstable-Base SP',
+        'Adult Robust-Base EO',
+        'Adult Unstable-Base EO',
+      ]);
+      expect(paperATable5().rows).toEqual(paperATable4().rows);
+    },
+  );
 });

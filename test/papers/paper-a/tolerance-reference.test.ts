@@ -20,19 +20,23 @@ function uniformScorePool(size: number): AuditPool {
 }
 
 describe('toleranceReference(name, pool, metric, tolerance)', () => {
-  it("gives δ/f_Z(0) ≈ 4δ and δ·E[σ'(Z)]/f_Z(0) ≈ (2/3)δ when scores are uniform (logistic density 1/4 at 0; E[S(1−S)] = 1/6)", () => {
-    const reference = toleranceReference('uniform', uniformScorePool(20_000), 'sp', 0.05);
-    expect(reference).not.toBeNull();
-    // Standard logistic density at 0 is 1/4; the kernel estimate is within ~1% (smoothing bias h²f''(0)/2).
-    expect(reference!.thresholdDensity).toBeGreaterThan(0.245);
-    expect(reference!.thresholdDensity).toBeLessThan(0.2505);
-    // E[S(1 − S)] for S uniform on (0, 1) is 1/2 − 1/3 = 1/6.
-    expect(reference!.meanSlope).toBeCloseTo(1 / 6, 4);
-    expect(reference!.logitTolerance / 0.2).toBeGreaterThan(0.99);
-    expect(reference!.logitTolerance / 0.2).toBeLessThan(1.025);
-    expect(reference!.scoreTolerance / ((2 / 3) * 0.05)).toBeGreaterThan(0.99);
-    expect(reference!.scoreTolerance / ((2 / 3) * 0.05)).toBeLessThan(1.025);
-  });
+  it(
+    "gives δ/f_Z(0) ≈ 4δ and δ·E[σ'(Z)]/f_Z(0) ≈ (2/3)δ when scores are uniform (logistic density 1/4 at 0; " +
+      'E[S(1−S)] = 1/6)',
+    () => {
+      const reference = toleranceReference('uniform', uniformScorePool(20_000), 'sp', 0.05);
+      expect(reference).not.toBeNull();
+      // Standard logistic density at 0 is 1/4; the kernel estimate is within ~1% (smoothing bias h²f''(0)/2).
+      expect(reference!.thresholdDensity).toBeGreaterThan(0.245);
+      expect(reference!.thresholdDensity).toBeLessThan(0.2505);
+      // E[S(1 − S)] for S uniform on (0, 1) is 1/2 − 1/3 = 1/6.
+      expect(reference!.meanSlope).toBeCloseTo(1 / 6, 4);
+      expect(reference!.logitTolerance / 0.2).toBeGreaterThan(0.99);
+      expect(reference!.logitTolerance / 0.2).toBeLessThan(1.025);
+      expect(reference!.scoreTolerance / ((2 / 3) * 0.05)).toBeGreaterThan(0.99);
+      expect(reference!.scoreTolerance / ((2 / 3) * 0.05)).toBeLessThan(1.025);
+    },
+  );
 
   it('uses only the label = 1 rows for EO, and returns null for a pool without logits', () => {
     const pool = uniformScorePool(3_000);

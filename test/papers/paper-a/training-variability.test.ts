@@ -126,20 +126,23 @@ describe('reproducePaperA({ seeds: { modelSeeds: 2, splitSeeds: 2 } }) with stan
     expect(readFileSync(join(out, 'report.html'), 'utf8')).toContain('paper-a-seeds-table-1');
   });
 
-  it("is rebuilt identically by 'fairaudit report' from the folder (report-layout.json keeps the seed runs)", async () => {
-    const before = [
-      'tables/paper-a-comparison.csv',
-      'charts/paper-a-seeds-table-2.svg',
-      'charts/paper-a-seeds-table-2.vl.json',
-    ].map((file) => readFileSync(join(out, file), 'utf8'));
-    await writeReport(out, { png: false });
-    const after = [
-      'tables/paper-a-comparison.csv',
-      'charts/paper-a-seeds-table-2.svg',
-      'charts/paper-a-seeds-table-2.vl.json',
-    ].map((file) => readFileSync(join(out, file), 'utf8'));
-    expect(after).toEqual(before);
-  });
+  it(
+    "is rebuilt identically by 'fairaudit report' from the folder (report-layout.json keeps the seed " + 'runs)',
+    async () => {
+      const before = [
+        'tables/paper-a-comparison.csv',
+        'charts/paper-a-seeds-table-2.svg',
+        'charts/paper-a-seeds-table-2.vl.json',
+      ].map((file) => readFileSync(join(out, file), 'utf8'));
+      await writeReport(out, { png: false });
+      const after = [
+        'tables/paper-a-comparison.csv',
+        'charts/paper-a-seeds-table-2.svg',
+        'charts/paper-a-seeds-table-2.vl.json',
+      ].map((file) => readFileSync(join(out, file), 'utf8'));
+      expect(after).toEqual(before);
+    },
+  );
 });
 
 describe('reproducePaperA without seeds', () => {

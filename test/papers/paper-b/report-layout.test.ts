@@ -69,13 +69,16 @@ describe('fairaudit report / compare on results/paper-b (a paper-level folder wi
   });
   afterAll(() => rmSync(out, { recursive: true, force: true }));
 
-  it('main(["report", "results/paper-b"]) rebuilds the tables, figures, series and comparison that reproduce wrote', async () => {
-    expect(await main(['report', out, '--no-png'])).toBe(0);
-    for (const file of files) expect(readFileSync(join(out, file), 'utf8'), file).toBe(written.get(file));
-    expect(readFileSync(join(out, 'report.html'), 'utf8')).toContain(
-      'Table 2 rows CCD gender, CCD education, CCD marriage, CCD age not reproduced (no model)',
-    );
-  });
+  it(
+    'main(["report", "results/paper-b"]) rebuilds the tables, figures, series and comparison that reproduce ' + 'wrote',
+    async () => {
+      expect(await main(['report', out, '--no-png'])).toBe(0);
+      for (const file of files) expect(readFileSync(join(out, file), 'utf8'), file).toBe(written.get(file));
+      expect(readFileSync(join(out, 'report.html'), 'utf8')).toContain(
+        'Table 2 rows CCD gender, CCD education, CCD marriage, CCD age not reproduced (no model)',
+      );
+    },
+  );
 
   it('main(["compare", "results/paper-b"]) compares our Table 2 rows with the published cells', async () => {
     expect(await main(['compare', out])).toBe(0);

@@ -28,35 +28,38 @@ const characteristics: DatasetCharacteristics = {
 };
 
 describe('exactMinimumRow(input, options)', () => {
-  it('is exactMinimalFlips and exactVanillaFlips on the counts, with Eq. 3 over N and n (ε = |d_C|/2, 1 − δ = 0.8)', () => {
-    const candidate = { sizes: [1831, 947] as const, positives: [732, 534] as const };
-    const row = exactMinimumRow({ characteristics, candidate, auditSizes: [916, 473] }, paperBTable3Options);
-    const tolerance = (534 / 947 - 732 / 1831) / 2;
-    expect(row.tolerance).toBeCloseTo(tolerance, 15);
-    const exact = exactMinimalFlips({
-      population: {
-        groupSizes: candidate.sizes,
-        eligibleSizes: candidate.sizes,
-        eligiblePositives: candidate.positives,
-      },
-      auditSetSize: 1389,
-      design: 'uniform',
-      tolerance,
-      passProbability: 0.8,
-    });
-    expect(row.exactRespirFlips).toBe(exact.flips);
-    expect(row.certified).toBe(true);
-    expect(row.passAtMinimum).toBeGreaterThanOrEqual(0.8);
-    expect([row.changeLarger, row.changeSmaller]).toEqual(exact.changes);
-    // Vanilla on S's sizes at C's rates: round(732/1831 · 916) = 366, round(534/947 · 473) = 267.
-    expect(row.exactVanillaFlips).toBe(
-      exactVanillaFlips({ sizes: [916, 473], positives: [366, 267] }, tolerance)?.flips,
-    );
-    expect(row.respirDetection?.['20']).toBeCloseTo(detectionProbability(exact.flips as number, 2778, 0.8, 20), 15);
-    // The exact minimum is below Theorem 1's sufficient count.
-    expect(row.exactRespirFlips as number).toBeLessThan(row.theorem1Flips as number);
-    expect(row.note).toBe('');
-  });
+  it(
+    'is exactMinimalFlips and exactVanillaFlips on the counts, with Eq. 3 over N and n (ε = |d_C|/2, 1 − δ = ' + '0.8)',
+    () => {
+      const candidate = { sizes: [1831, 947] as const, positives: [732, 534] as const };
+      const row = exactMinimumRow({ characteristics, candidate, auditSizes: [916, 473] }, paperBTable3Options);
+      const tolerance = (534 / 947 - 732 / 1831) / 2;
+      expect(row.tolerance).toBeCloseTo(tolerance, 15);
+      const exact = exactMinimalFlips({
+        population: {
+          groupSizes: candidate.sizes,
+          eligibleSizes: candidate.sizes,
+          eligiblePositives: candidate.positives,
+        },
+        auditSetSize: 1389,
+        design: 'uniform',
+        tolerance,
+        passProbability: 0.8,
+      });
+      expect(row.exactRespirFlips).toBe(exact.flips);
+      expect(row.certified).toBe(true);
+      expect(row.passAtMinimum).toBeGreaterThanOrEqual(0.8);
+      expect([row.changeLarger, row.changeSmaller]).toEqual(exact.changes);
+      // Vanilla on S's sizes at C's rates: round(732/1831 · 916) = 366, round(534/947 · 473) = 267.
+      expect(row.exactVanillaFlips).toBe(
+        exactVanillaFlips({ sizes: [916, 473], positives: [366, 267] }, tolerance)?.flips,
+      );
+      expect(row.respirDetection?.['20']).toBeCloseTo(detectionProbability(exact.flips as number, 2778, 0.8, 20), 15);
+      // The exact minimum is below Theorem 1's sufficient count.
+      expect(row.exactRespirFlips as number).toBeLessThan(row.theorem1Flips as number);
+      expect(row.note).toBe('');
+    },
+  );
 
   it('flags a row whose ε is below sampling noise: even a C without gap passes with probability below 1 − δ', () => {
     // CCD marriage-like: |d_C| ≈ 0.007 on 13,500 candidates, rate 0.12: ε ≈ 0.0037.

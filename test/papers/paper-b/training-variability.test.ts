@@ -13,7 +13,8 @@ import { runCliInProcess } from '../../helpers/cli.js';
 const folder = mkdtempSync(join(tmpdir(), 'fairaudit-paper-b-seeds-'));
 afterAll(() => rmSync(folder, { recursive: true, force: true }));
 
-/** `size` rows, the first `minority` of group 1, `positives[g]` positive decisions per group; labels equal decisions (accuracy 1). */
+/** `size` rows, the first `minority` of group 1, `positives[g]` positive decisions per group; labels equal decisions
+ * (accuracy 1). */
 function pool(size: number, minority: number, positives: [number, number]): AuditPool {
   const group = new Uint8Array(size);
   const decision = new Uint8Array(size);
@@ -64,23 +65,29 @@ describe('runPaperB({ seeds: { modelSeeds: 2, splitSeeds: 2 } }) with stand-in m
       seedCandidateSets,
     });
 
-  it('sets every Table 2 cell of the trained setting against its three seed pairs, with a table, a chart per table and the counts', async () => {
-    const result = await run();
-    expect(result.variability).toHaveLength(1);
-    expect(result.variability[0]).toMatch(/^Training variability over 3 seed pairs \(2 model seeds and 2 split seeds/);
-    const csv = readFileSync(join(out, 'tables/paper-b-table-2-variability.csv'), 'utf8').split('\n');
-    // Seed 0 has gap 0.154 (0.164 - 0.01), outside the rounding 0.0005; seeds give 0.154, 0.164, 0.174: within.
-    const gap = csv.find((line) => line.includes('paper-b/table2/compas/race/candidate-gap')) ?? '';
-    expect(gap).toMatch(/within training variability/);
-    expect(gap).toMatch(/,3,/);
-    const size = csv.find((line) => line.includes('paper-b/table2/compas/race/candidate-set-size')) ?? '';
-    expect(size).toMatch(/,reproduced,/);
-    expect(csv.some((line) => line.includes('paper-b/table2/ccd/'))).toBe(false);
-    for (const id of ['paper-b-seeds-table-2', 'paper-b-seeds-table-3'])
-      expect(existsSync(join(out, 'charts', `${id}.svg`)), id).toBe(true);
-    expect(existsSync(join(out, 'tables/paper-b-table-3-variability.csv'))).toBe(true);
-    expect(readFileSync(join(out, 'report.html'), 'utf8')).toContain('Training variability over 3 seed pairs');
-  });
+  it(
+    'sets every Table 2 cell of the trained setting against its three seed pairs, with a table, a chart per ' +
+      'table and the counts',
+    async () => {
+      const result = await run();
+      expect(result.variability).toHaveLength(1);
+      expect(result.variability[0]).toMatch(
+        /^Training variability over 3 seed pairs \(2 model seeds and 2 split seeds/,
+      );
+      const csv = readFileSync(join(out, 'tables/paper-b-table-2-variability.csv'), 'utf8').split('\n');
+      // Seed 0 has gap 0.154 (0.164 - 0.01), outside the rounding 0.0005; seeds give 0.154, 0.164, 0.174: within.
+      const gap = csv.find((line) => line.includes('paper-b/table2/compas/race/candidate-gap')) ?? '';
+      expect(gap).toMatch(/within training variability/);
+      expect(gap).toMatch(/,3,/);
+      const size = csv.find((line) => line.includes('paper-b/table2/compas/race/candidate-set-size')) ?? '';
+      expect(size).toMatch(/,reproduced,/);
+      expect(csv.some((line) => line.includes('paper-b/table2/ccd/'))).toBe(false);
+      for (const id of ['paper-b-seeds-table-2', 'paper-b-seeds-table-3'])
+        expect(existsSync(join(out, 'charts', `${id}.svg`)), id).toBe(true);
+      expect(existsSync(join(out, 'tables/paper-b-table-3-variability.csv'))).toBe(true);
+      expect(readFileSync(join(out, 'report.html'), 'utf8')).toContain('Training variability over 3 seed pairs');
+    },
+  );
 
   it("is rebuilt identically by 'fairaudit report' (report-layout.json keeps each pair's Table 2 rows)", async () => {
     const files = [
@@ -96,24 +103,29 @@ describe('runPaperB({ seeds: { modelSeeds: 2, splitSeeds: 2 } }) with stand-in m
 });
 
 describe('table3Variability(record)', () => {
-  it("compares each pair's Table 3 with the one computed from the published Table 2; a pair with the published row reproduces it", async () => {
-    const setting = { dataset: 'compas', datasetLabel: 'COMPAS', attribute: 'race' };
-    const { characteristicsOfModel } = await import('../../../papers/paper-b/table-2.js');
-    const { publishedTable2 } = await import('../../../papers/paper-b/dataset-characteristics.js');
-    const published = publishedTable2().find((row) => row.dataset === 'compas' && row.attribute === 'race');
-    if (published === undefined) throw new Error('paper B Table 2 has COMPAS race');
-    const cells = table3Variability({
-      modelSeeds: 2,
-      splitSeeds: 1,
-      runs: [
-        { splitSeed: 's', modelSeed: 'm', axis: 'base', rows: [{ ...published, origin: 'reproduced' }] },
-        { splitSeed: 's', modelSeed: 'm/1', axis: 'model', rows: [characteristicsOfModel(model(setting, 3))] },
-      ],
-    });
-    expect(cells.length).toBe(3 + 2 * 4); // ε, vanilla and respir flips, detection at k = 5, 10, 20, 50 for each audit
-    expect(cells.every((cell) => cell.verdict === 'reproduced')).toBe(true);
-    const respir = cells.find((cell) => cell.id === 'paper-b/table3/compas/race/respir-flips');
-    expect(respir?.values.map((seed) => seed.value)[0]).toBe(respir?.published);
-    expect(respir?.spread?.count).toBe(2);
-  });
+  it(
+    "compares each pair's Table 3 with the one computed from the published Table 2; a pair with the published " +
+      'row reproduces it',
+    async () => {
+      const setting = { dataset: 'compas', datasetLabel: 'COMPAS', attribute: 'race' };
+      const { characteristicsOfModel } = await import('../../../papers/paper-b/table-2.js');
+      const { publishedTable2 } = await import('../../../papers/paper-b/dataset-characteristics.js');
+      const published = publishedTable2().find((row) => row.dataset === 'compas' && row.attribute === 'race');
+      if (published === undefined) throw new Error('paper B Table 2 has COMPAS race');
+      const cells = table3Variability({
+        modelSeeds: 2,
+        splitSeeds: 1,
+        runs: [
+          { splitSeed: 's', modelSeed: 'm', axis: 'base', rows: [{ ...published, origin: 'reproduced' }] },
+          { splitSeed: 's', modelSeed: 'm/1', axis: 'model', rows: [characteristicsOfModel(model(setting, 3))] },
+        ],
+      });
+      expect(cells.length).toBe(3 + 2 * 4); // ε, vanilla and respir flips, detection at k = 5, 10, 20, 50 for each
+      // audit
+      expect(cells.every((cell) => cell.verdict === 'reproduced')).toBe(true);
+      const respir = cells.find((cell) => cell.id === 'paper-b/table3/compas/race/respir-flips');
+      expect(respir?.values.map((seed) => seed.value)[0]).toBe(respir?.published);
+      expect(respir?.spread?.count).toBe(2);
+    },
+  );
 });

@@ -1,7 +1,7 @@
 import type { Argv, CommandModule } from 'yargs';
 import { benchmarkCalibration } from '../../../audit/calibration/calibration-benchmark.js';
-import { checkIntegerFlag } from '../../check-flag.js';
 import { checkThreadsFlag } from '../../audit-options.js';
+import { checkIntegerFlag } from '../../check-flag.js';
 
 interface BenchCalibrateArguments {
   json: boolean;
@@ -19,7 +19,8 @@ interface BenchCalibrateArguments {
 export const benchCalibrateCommand: CommandModule<object, BenchCalibrateArguments> = {
   command: 'calibrate',
   describe:
-    "Time one GLR threshold calibration of paper A's Adult SP decision-access setting and print simulated audits per second (bar: < 2 min on 2 threads)",
+    "Time one GLR threshold calibration of paper A's Adult SP decision-access setting and print simulated audits " +
+    'per second (bar: < 2 min on 2 threads)',
   builder: (yargs: Argv) =>
     yargs
       .option('json', { type: 'boolean', default: false, describe: 'Print the figures as JSON' })
@@ -66,9 +67,15 @@ export const benchCalibrateCommand: CommandModule<object, BenchCalibrateArgument
     }
     process.stdout.write(
       [
-        `calibration of the GLR thresholds: decision access, groups of ${countA} and ${countB}, δ 0.05, B 4000, α 0.05, β 0.2, ${args.paths} simulated audits per pool, ${args.threads} threads`,
-        `  ${(figures.wallSeconds).toFixed(1)} s wall (bar: < 120 s on 2 threads), ${figures.cpuSeconds.toFixed(1)} s CPU; ${figures.audits} simulated audits: ${figures.auditsPerSecond.toFixed(0)} audits/s (${figures.auditsPerCpuSecond.toFixed(0)} per CPU second)`,
-        `  thresholds ${figures.upper.toFixed(2)}, ${figures.lower.toFixed(2)}${figures.certified ? ' (certified)' : ' (NOT certified)'}`,
+        `calibration of the GLR thresholds: decision access, groups of ${countA} and ${countB}, δ 0.05, B 4000, ` +
+          `α 0.05, β 0.2, ${args.paths} simulated audits per pool, ${args.threads} threads`,
+        `  ${(figures.wallSeconds).toFixed(1)} s wall (bar: < 120 s on 2 ` +
+          `threads), ${figures.cpuSeconds.toFixed(1)} s CPU; ${figures.audits} simulated ` +
+          `audits: ${figures.auditsPerSecond.toFixed(0)} audits/s (${figures.auditsPerCpuSecond.toFixed(0)} per ` +
+          `CPU second)`,
+        `  thresholds ${figures.upper.toFixed(2)}, ${figures.lower.toFixed(2)}${
+          figures.certified ? ' (certified)' : ' (NOT ' + 'certified)'
+        }`,
         'Figures from a shared machine are provisional.',
         '',
       ].join('\n'),

@@ -129,7 +129,9 @@ export const benchCompareCommand: CommandModule<object, BenchCompareArguments> =
     if (args.json) process.stdout.write(`${JSON.stringify(result)}\n`);
     else
       process.stdout.write(
-        `bench ${args.bench} ${args.figure}: head/base speed ${interval.ratio.toFixed(3)} (95% bootstrap interval ${interval.low.toFixed(3)} .. ${interval.high.toFixed(3)}, ${args.rounds} interleaved rounds): ${verdict} at a ${args.threshold * 100}% threshold\n`,
+        `bench ${args.bench} ${args.figure}: head/base speed ${interval.ratio.toFixed(3)} (95% bootstrap ` +
+          `interval ${interval.low.toFixed(3)} .. ${interval.high.toFixed(3)}, ${args.rounds} interleaved ` +
+          `rounds): ${verdict} at a ${args.threshold * 100}% threshold\n`,
       );
     if (verdict === 'slower') process.exitCode = 1;
   },

@@ -14,7 +14,8 @@ interface BenchGlrArguments {
 export const benchGlrCommand: CommandModule<object, BenchGlrArguments> = {
   command: 'glr',
   describe:
-    "GLR updates per second (one observation folded in, exact signed statistic brought up to date) on one thread, and the betting test's beside them",
+    'GLR updates per second (one observation folded in, exact signed statistic brought up to date) on one ' +
+    "thread, and the betting test's beside them",
   builder: (yargs: Argv) =>
     yargs
       .option('json', {
@@ -55,7 +56,8 @@ export const benchGlrCommand: CommandModule<object, BenchGlrArguments> = {
       createRandom('bench-glr-gaussian'),
       clocks,
     );
-    // The betting test on the Bernoulli workload (same stream seed): its cost per query beside the GLR's (bar: at most 3x).
+    // The betting test on the Bernoulli workload (same stream seed): its cost per query beside the GLR's (bar: at most
+    // 3x).
     const betting = measureTestThroughput(
       'betting',
       argv.updates,
@@ -78,12 +80,15 @@ export const benchGlrCommand: CommandModule<object, BenchGlrArguments> = {
     }
     const millions = (rate: number) => `${(rate / 1e6).toFixed(2)}`.padStart(8);
     process.stdout.write(
-      `GLR updates on one thread, millions per second (median of ${argv.runs} passes over ${argv.updates} observations;\n` +
-        `segments of ${THROUGHPUT_WORKLOAD.segmentLength}, gaps ${THROUGHPUT_WORKLOAD.gaps.join(', ')} around tolerance ${THROUGHPUT_WORKLOAD.tolerance})\n` +
+      `GLR updates on one thread, millions per second (median of ${argv.runs} passes ` +
+        `over ${argv.updates} observations;\n` +
+        `segments of ${THROUGHPUT_WORKLOAD.segmentLength}, gaps ${THROUGHPUT_WORKLOAD.gaps.join(', ')} around ` +
+        `tolerance ${THROUGHPUT_WORKLOAD.tolerance})\n` +
         `             per CPU second   per wall second\n` +
         `  bernoulli  ${millions(bernoulli.updatesPerSecond)}         ${millions(bernoulli.wallUpdatesPerSecond)}\n` +
         `  gaussian   ${millions(gaussian.updatesPerSecond)}         ${millions(gaussian.wallUpdatesPerSecond)}\n` +
-        `  betting    ${millions(betting.updatesPerSecond)}         ${millions(betting.wallUpdatesPerSecond)}   (the betting test on the Bernoulli stream: ${costRatio.toFixed(2)}x the GLR's cost per query; bar: at most 3x)\n`,
+        `  betting    ${millions(betting.updatesPerSecond)}         ${millions(betting.wallUpdatesPerSecond)}   (the ` +
+        `betting test on the Bernoulli stream: ${costRatio.toFixed(2)}x the GLR's cost per query; bar: at most 3x)\n`,
     );
   },
 };

@@ -37,13 +37,16 @@ const fixed = (value: number, digits: number, width: number) => value.toFixed(di
 export const benchObliviousCommand: CommandModule<object, BenchObliviousArguments> = {
   command: 'oblivious',
   describe:
-    'One oblivious audit through both label transports side by side (VOPRF label transfer and SimplePIR): labels revealed, bytes moved, provider and auditor time',
+    'One oblivious audit through both label transports side by side (VOPRF label transfer and SimplePIR): labels ' +
+    'revealed, bytes moved, provider and auditor time',
   builder: (yargs: Argv) =>
     yargs
       .option('paper-sizes', {
         type: 'boolean',
         default: false,
-        describe: `paper B's candidate sets (${PAPER_B_CANDIDATE_SETS.map((set) => `${set.dataset} ${set.entries}`).join(', ')}) with |S| = ⌈N/2⌉`,
+        describe:
+          `paper B's candidate sets ` +
+          `(${PAPER_B_CANDIDATE_SETS.map((set) => `${set.dataset} ${set.entries}`).join(', ')}) with |S| = ⌈N/2⌉`,
       })
       .option('sizes', { type: 'string', describe: 'entry counts, comma-separated (13500,2^22)' })
       .option('retrievals', { type: 'number', describe: 'for --sizes: |S| + k (default ⌈N/2⌉ + k)' })

@@ -11,7 +11,8 @@ interface BenchPaperAArguments {
 export const benchPaperACommand: CommandModule<object, BenchPaperAArguments> = {
   command: 'paper-a',
   describe:
-    "Compute time of paper A's 48-cell audit grid on the calibrated pools, one thread (bar: < 2 s for 20 replicates per cell)",
+    "Compute time of paper A's 48-cell audit grid on the calibrated pools, one thread (bar: < 2 s for 20 " +
+    'replicates per cell)',
   builder: (yargs: Argv) =>
     yargs
       .option('json', { type: 'boolean', default: false, describe: 'Print the figures as JSON' })
@@ -30,8 +31,13 @@ export const benchPaperACommand: CommandModule<object, BenchPaperAArguments> = {
     process.stdout.write(
       [
         `workload: ${figures.workload}`,
-        `calibrated pools: ${figures.poolSeconds.toFixed(2)} s; prepare 48 cells: ${figures.prepareSeconds.toFixed(2)} s`,
-        `audits: ${figures.audits} in ${figures.auditSeconds.toFixed(2)} s (${figures.auditCpuSeconds.toFixed(2)} CPU s), ${figures.queries} queries, ${(figures.queriesPerSecond / 1e6).toFixed(2)} M queries/s (bar: < 2 s for 20 replicates per cell)`,
+        `calibrated pools: ${figures.poolSeconds.toFixed(2)} s; prepare 48 ` +
+          `cells: ${figures.prepareSeconds.toFixed(2)} s`,
+        `audits: ${figures.audits} in ${figures.auditSeconds.toFixed(2)} s ` +
+          `(${figures.auditCpuSeconds.toFixed(2)} CPU ` +
+          `s), ${figures.queries} queries, ${(figures.queriesPerSecond / 1e6).toFixed(2)} M queries/s (bar: < 2 ` +
+          `s for 20 ` +
+          `replicates per cell)`,
         'Figures from a shared machine are provisional.',
         '',
       ].join('\n'),

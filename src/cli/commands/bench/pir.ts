@@ -1,6 +1,6 @@
 import type { Argv, CommandModule } from 'yargs';
-import { benchmarkPir, type PirBenchmarkRow } from '../../../pir/benchmark-pir.js';
 import { PAPER_B_CANDIDATE_SETS, writePaperBTableOne } from '../../../../papers/paper-b/table-1.js';
+import { benchmarkPir, type PirBenchmarkRow } from '../../../pir/benchmark-pir.js';
 import { inputError } from '../../../util/errors.js';
 import { checkIntegerFlag } from '../../check-flag.js';
 
@@ -44,7 +44,8 @@ const number = (value: number, digits: number, width: number) => value.toFixed(d
 export const benchPirCommand: CommandModule<object, BenchPirArguments> = {
   command: 'pir',
   describe:
-    'SimplePIR with commitment: hint, query, answer, recovery times, bytes and answer GB/s per database size (one core)',
+    'SimplePIR with commitment: hint, query, answer, recovery times, bytes and answer GB/s per database size ' +
+    '(one core)',
   builder: (yargs: Argv) =>
     yargs
       .option('log-n', {
@@ -56,7 +57,9 @@ export const benchPirCommand: CommandModule<object, BenchPirArguments> = {
       .option('paper-sizes', {
         type: 'boolean',
         default: false,
-        describe: `add paper B's candidate-set sizes (${PAPER_B_CANDIDATE_SETS.map((s) => `${s.dataset} ${s.entries}`).join(', ')})`,
+        describe:
+          `add paper B's candidate-set sizes ` +
+          `(${PAPER_B_CANDIDATE_SETS.map((s) => `${s.dataset} ${s.entries}`).join(', ')})`,
       })
       .option('entry-bits', { type: 'number', default: 1, describe: 'bits per entry (1 for labels)' })
       .option('repetitions', {
@@ -84,7 +87,8 @@ export const benchPirCommand: CommandModule<object, BenchPirArguments> = {
     if (!argv.json) {
       process.stdout.write(
         'SimplePIR + commitment, one core; times are medians in ms, GB/s of raw database (N·d/8 bytes)\n' +
-          '       N     p   ℓ × m   hint wall (cpu)   query  answer recover  verify  query B answer B  answer  kernel ceiling correct\n',
+          '       N     p   ℓ × m   hint wall (cpu)   query  answer recover  verify  query B answer ' +
+          'B  answer  kernel ceiling correct\n',
       );
     }
     for (const entries of sizes) {

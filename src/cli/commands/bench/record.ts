@@ -33,7 +33,9 @@ export function withRecording(command: CommandModule<any, any>): CommandModule<a
       const built = (typeof command.builder === 'function' ? command.builder(yargs) : yargs) as Argv;
       return built.option('record', {
         type: 'string',
-        describe: `append the figures with their environment to this store of JSON lines (the history page reads ${DEFAULT_BENCH_STORE})`,
+        describe:
+          `append the figures with their environment to this store of JSON lines (the history page ` +
+          `reads ${DEFAULT_BENCH_STORE})`,
       });
     },
     handler: async (args) => {

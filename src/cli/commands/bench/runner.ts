@@ -19,13 +19,15 @@ export const benchRunnerCommand: CommandModule<object, BenchRunnerArguments> = {
       .option('replicates', {
         type: 'number',
         describe:
-          'Replicates per timed run (default 40000: worker start-up is then about 2% of the 1-thread time); with --dry, in all (default 10^8)',
+          'Replicates per timed run (default 40000: worker start-up is then about 2% of the 1-thread time); with ' +
+          '--dry, in all (default 10^8)',
       })
       .option('dry', {
         type: 'boolean',
         default: false,
         describe:
-          'Run the plan, checkpoints and results writer of the quickstart grid without audits, and print the peak RSS (the bound: < 500 MB for 10^8 replicates)',
+          'Run the plan, checkpoints and results writer of the quickstart grid without audits, and print the ' +
+          'peak RSS (the bound: < 500 MB for 10^8 replicates)',
       }) as unknown as Argv<BenchRunnerArguments>,
   handler: async (args) => {
     if (args.dry) {
@@ -39,7 +41,8 @@ export const benchRunnerCommand: CommandModule<object, BenchRunnerArguments> = {
         [
           `workload: ${dry.workload}`,
           `plan: ${dry.cells} cells, ${dry.chunks} chunks, built in ${dry.planSeconds.toFixed(3)} s`,
-          `run: ${dry.replicates} replicates (plan, checkpoints, results.arrow of ${(dry.resultsBytes / 1e9).toFixed(2)} GB, run.json) in ${dry.seconds.toFixed(1)} s`,
+          `run: ${dry.replicates} replicates (plan, checkpoints, results.arrow ` +
+            `of ${(dry.resultsBytes / 1e9).toFixed(2)} GB, run.json) in ${dry.seconds.toFixed(1)} s`,
           `peak RSS: ${dry.peakRssMB.toFixed(0)} MB (bound: < 500 MB for 10^8 replicates)`,
           '',
         ].join('\n'),
@@ -53,15 +56,18 @@ export const benchRunnerCommand: CommandModule<object, BenchRunnerArguments> = {
       return;
     }
     const line = (t: { replicates: number; seconds: number; replicatesPerSecond: number; cpuSeconds: number }) =>
-      `${t.replicates} replicates in ${t.seconds.toFixed(2)} s: ${t.replicatesPerSecond.toFixed(0)} replicate audits/s (${t.cpuSeconds.toFixed(2)} CPU s, ${(t.cpuSeconds / t.seconds).toFixed(2)} cores busy)`;
+      `${t.replicates} replicates in ${t.seconds.toFixed(2)} s: ${t.replicatesPerSecond.toFixed(0)} replicate ` +
+      `audits/s (${t.cpuSeconds.toFixed(2)} CPU s, ${(t.cpuSeconds / t.seconds).toFixed(2)} cores busy)`;
     process.stdout.write(
       [
         `workload: ${figures.workload}`,
         `1 thread:  ${line(figures.oneThread)}`,
         `2 threads: ${line(figures.twoThreads)}`,
-        `speedup:   ${figures.speedup.toFixed(2)}× measured (bar: ≥ 1.8×); ${figures.projectedSpeedup.toFixed(2)}× projected for two idle cores from the CPU time each run used`,
+        `speedup:   ${figures.speedup.toFixed(2)}× measured (bar: ≥ ` +
+          `1.8×); ${figures.projectedSpeedup.toFixed(2)}× projected for two idle cores from the CPU time each run used`,
         `quickstart at 2 threads: ${line(figures.quickstart)} (bar: < 30 s)`,
-        'Wall-clock figures on a shared machine are provisional: "cores busy" below the thread count means other work took the CPU.',
+        'Wall-clock figures on a shared machine are provisional: "cores busy" below the thread count means other ' +
+          'work took the CPU.',
         '',
       ].join('\n'),
     );
