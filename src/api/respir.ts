@@ -34,3 +34,9 @@ export {
 } from '../respir/oblivious-audit-simulation.js';
 export { respirFlipBound } from '../respir/respir-flip-bound.js';
 export { vanillaFlipBound } from '../respir/vanilla-flip-bound.js';
+export {
+  type MultiGroupManipulationBounds,
+  type MultiGroupManipulationSetting,
+  multiGroupManipulationBounds,
+} from '../respir/multi-group/multi-group-manipulation-bounds.js';
+export { windowMinimalFlips } from '../respir/multi-group/window-minimal-flips.js';
