@@ -52,7 +52,7 @@ function cellOf(table: DatasetTable, column: string, row: number): string {
 export function regroup(pool: AuditPool, table: DatasetTable, attributes: readonly string[]): AuditPool {
   if (pool.id === null) throw new Error(`regroup: ${pool.source} has no id column to join on`);
   const tableRow = new Map<number, number>();
-  table.rowIndex.forEach((raw, row) => tableRow.set(raw, row));
+  for (let row = 0; row < table.rowIndex.length; row++) tableRow.set(table.rowIndex[row], row);
   const group = new Uint8Array(pool.size);
   const coder = new GroupCoder(group, attributes, true);
   for (let row = 0; row < pool.size; row++) {
