@@ -38,7 +38,7 @@ export function multiGroupRows(pool: AuditPool, rate: GroupRate, observed: Array
     groupSizes[pool.group[row]]++;
     size++;
   }
-  const empty = groupSizes.findIndex((count) => count === 0);
+  const empty = groupSizes.indexOf(0);
   if (empty >= 0) {
     const rows = rate === 'sp' ? 'rows' : rate === 'eo' ? 'rows with label = 1' : 'rows with label = 0';
     throw inputError({

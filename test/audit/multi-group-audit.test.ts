@@ -55,7 +55,9 @@ describe('runMultiGroupAudit(rows, test, budget, random)', () => {
     const pool = threeGroups([0.5, 0.5, 0.5]);
     expect(multiGroupRows(pool, 'eo', pool.decision).groupSizes).toEqual([1000, 1000, 1000]);
     const noPositives = { ...pool, label: pool.label.map((value, row) => (row % 3 === 2 ? 0 : value)) };
-    expect(() => multiGroupRows(noPositives, 'eo', pool.decision)).toThrow(/expected rows with label = 1 in every group .*none in group .*C/);
+    expect(() => multiGroupRows(noPositives, 'eo', pool.decision)).toThrow(
+      /expected rows with label = 1 in every group .*none in group .*C/,
+    );
   });
 });
 
