@@ -5,7 +5,8 @@
 // the worst layout's top groups raised, and the largest group alone above the rest).
 // Writes one JSON record (with machine, commit, date) to OUT through a temporary file.
 //   nice -n 10 node scripts/multi-group-error-rates.mjs --groups K [--replicates 4000] [--screen 300]
-//     [--size 5000] [--budget 5000] [--tolerance 0.1] [--out FILE]      (needs a build: npm run build)
+//     [--size 5000] [--budget 5000] [--tolerance 0.1] [--out FILE] [--tests betting,wald-glr,calibrated-glr]
+//     [--worst LAYOUT:BOTTOM] [--calibration-paths 1000]              (needs a build: npm run build)
 // The search (--screen replicates per candidate): window [c, c + tolerance] with c at 0.5 - tolerance/2
 // (rates near 1/2, the largest variance), near 0 and near 1; layouts: smallest group at the bottom and
 // the largest at the top with the rest spread evenly between, the reverse, groups alternating between the
@@ -16,6 +17,7 @@ import { execSync } from 'node:child_process';
 import { renameSync, writeFileSync } from 'node:fs';
 import { hostname, cpus } from 'node:os';
 import { parseArgs } from 'node:util';
+import { calibrateMultiGroupThresholds } from '../dist/src/audit/calibration/multi-group-calibration.js';
 import { createMultiGroupTest } from '../dist/src/audit/create-multi-group-test.js';
 import { compareCountDifference } from '../dist/src/stats/count-gap-comparison.js';
 import { createRandom, deriveSeed } from '../dist/src/util/random.js';
@@ -29,6 +31,9 @@ const { values } = parseArgs({
     budget: { type: 'string', default: '5000' },
     tolerance: { type: 'string', default: '0.1' },
     out: { type: 'string' },
+    tests: { type: 'string', default: 'betting,wald-glr' },
+    worst: { type: 'string' },
+    'calibration-paths': { type: 'string', default: '1000' },
   },
 });
 const K = Number(values.groups);
@@ -108,8 +113,9 @@ function gapOf(positives) {
 }
 
 /** Simulates `paths` audits of a count configuration (random order) with a test; counts outcomes. */
+let thresholds;
 function simulate(testName, positives, paths, seed, trackEvidence) {
-  const { test } = createMultiGroupTest({ groupSizes: sizes, test: testName, access: 'decision', aggregation: 'difference', tolerance, alpha, beta });
+  const { test } = createMultiGroupTest({ groupSizes: sizes, test: testName, access: 'decision', aggregation: 'difference', tolerance, alpha, beta, thresholds });
   const random = createRandom(seed);
   const left = new Float64Array(K);
   const ones = new Float64Array(K);
@@ -148,8 +154,10 @@ function simulate(testName, positives, paths, seed, trackEvidence) {
 
 const started = Date.now();
 const screening = [];
-for (const [where, bottom] of Object.entries(BOTTOMS)) {
-  for (const name of LAYOUTS) {
+// --worst LAYOUT:BOTTOM skips the search (e.g. to add calibrated-glr at the worst layout found before).
+const given = values.worst?.split(':');
+for (const [where, bottom] of given ? [[given[1], BOTTOMS[given[1]]]] : Object.entries(BOTTOMS)) {
+  for (const name of given ? [given[0]] : LAYOUTS) {
     const positives = configuration(name, bottom, false);
     const { gap, violates } = gapOf(positives);
     if (violates) throw new Error(`compliant configuration ${name} ${where} violates: gap ${gap}`);
@@ -164,8 +172,17 @@ const beyond = configuration(worst.layout, bottom, true);
 const clear = sizes.map((n, g) => Math.round((layout(worst.layout)[g] === 1 ? bottom + 2 * tolerance : bottom) * n));
 // A violation the large groups carry: the largest group 2 tolerance above every other group.
 const clearLarge = sizes.map((n, g) => Math.round((g === bySize[K - 1] ? 0.5 + tolerance : 0.5 - tolerance) * n));
+const tests = values.tests.split(',');
+let calibration;
+if (tests.includes('calibrated-glr')) {
+  const setting = { groupSizes: sizes, tolerance, budget, minimumPerGroup: 1, alpha, beta };
+  const result = calibrateMultiGroupThresholds(setting, { seed: `error rates ${K}`, paths: Number(values['calibration-paths']) });
+  thresholds = { upper: result.upper, lower: result.lower };
+  const worstOf = (error) => result.certification.errors.filter((e) => e.error === error).sort((a, b) => b.upperBound - a.upperBound)[0];
+  calibration = { ...thresholds, certified: result.certified, paths: Number(values['calibration-paths']), configurations: result.configurations.length, worstReject: worstOf('reject'), worstAccept: worstOf('accept') };
+}
 const measured = {};
-for (const testName of ['betting', 'wald-glr']) {
+for (const testName of tests) {
   measured[testName] = {
     worstCompliant: simulate(testName, worst.positives, replicates, deriveSeed('compliant', K, testName), false),
     justBeyond: simulate(testName, beyond, replicates, deriveSeed('beyond', K, testName), false),
@@ -175,7 +192,7 @@ for (const testName of ['betting', 'wald-glr']) {
 }
 const commit = execSync('git rev-parse --short HEAD').toString().trim();
 const record = {
-  command: `nice -n 10 node scripts/multi-group-error-rates.mjs --groups ${K} --replicates ${replicates} --screen ${values.screen} --size ${size} --budget ${budget} --tolerance ${tolerance}`,
+  command: `nice -n 10 node scripts/multi-group-error-rates.mjs --groups ${K} --replicates ${replicates} --screen ${values.screen} --size ${size} --budget ${budget} --tolerance ${tolerance}${values.worst ? ` --worst ${values.worst}` : ''} --tests ${values.tests}${calibration ? ` --calibration-paths ${calibration.paths}` : ''}`,
   machine: `${hostname()} (${cpus().length} cpus)`,
   commit,
   date: new Date().toISOString(),
@@ -187,6 +204,7 @@ const record = {
   beta,
   budget,
   screening,
+  calibration,
   worstCompliant: { layout: worst.layout, bottom: worst.bottom, positives: worst.positives, gap: worst.gap },
   justBeyond: { positives: beyond, gap: gapOf(beyond).gap },
   clearViolation: { positives: clear, gap: gapOf(clear).gap },
@@ -195,4 +213,4 @@ const record = {
 };
 writeFileSync(`${out}.tmp`, `${JSON.stringify(record, null, 1)}\n`);
 renameSync(`${out}.tmp`, out);
-process.stdout.write(`${out}: worst ${worst.layout} ${worst.bottom}, betting false violations ${measured.betting.worstCompliant.reject}/${replicates}\n`);
+process.stdout.write(`${out}: worst ${worst.layout} ${worst.bottom}, ${tests.map((t) => `${t} false violations ${measured[t].worstCompliant.reject}/${replicates}`).join(', ')}\n`);
