@@ -18,6 +18,7 @@ import { renameSync, writeFileSync } from 'node:fs';
 import { hostname, cpus } from 'node:os';
 import { parseArgs } from 'node:util';
 import { calibrateMultiGroupThresholds } from '../dist/src/audit/calibration/multi-group-calibration.js';
+import { layoutPositions, MULTI_GROUP_LAYOUTS } from '../dist/src/audit/calibration/multi-group-configurations.js';
 import { createMultiGroupTest } from '../dist/src/audit/create-multi-group-test.js';
 import { compareCountDifference } from '../dist/src/stats/count-gap-comparison.js';
 import { createRandom, deriveSeed } from '../dist/src/util/random.js';
@@ -59,28 +60,8 @@ const out = values.out ?? `docs/benchmarks/multi-group-error-rates-k${K}.json`;
 const bySize = sizes.map((n, g) => [n, g]).sort((a, b) => a[0] - b[0]).map((entry) => entry[1]);
 
 /** Positions in [0, 1] of each group inside the window (0 bottom, 1 top) for each layout. */
-function layout(name) {
-  const position = new Array(K).fill(0.5);
-  const smallest = bySize[0];
-  const largest = bySize[K - 1];
-  const others = bySize.slice(1, K - 1);
-  if (name === 'small-bottom-large-top' || name === 'small-top-large-bottom') {
-    const flip = name === 'small-top-large-bottom';
-    position[smallest] = flip ? 1 : 0;
-    position[largest] = flip ? 0 : 1;
-    others.forEach((g, i) => {
-      position[g] = (i + 1) / (others.length + 1);
-    });
-  } else if (name === 'alternating') bySize.forEach((g, i) => (position[g] = i % 2 === 0 ? 0 : 1));
-  else if (name === 'small-alone-bottom') bySize.forEach((g, i) => (position[g] = i === 0 ? 0 : 1));
-  else if (name === 'small-alone-top') bySize.forEach((g, i) => (position[g] = i === 0 ? 1 : 0));
-  else if (name === 'two-smallest-ends') {
-    position[bySize[0]] = 0;
-    position[bySize[1]] = 1;
-  }
-  return position;
-}
-const LAYOUTS = ['small-bottom-large-top', 'small-top-large-bottom', 'alternating', 'small-alone-bottom', 'small-alone-top', 'two-smallest-ends'];
+const layout = (name) => layoutPositions(sizes, name);
+const LAYOUTS = MULTI_GROUP_LAYOUTS;
 const BOTTOMS = { centre: 0.5 - tolerance / 2, low: 0.02, high: 0.98 - tolerance };
 
 /**
