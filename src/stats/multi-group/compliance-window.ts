@@ -6,8 +6,8 @@ export type MultiGroupAggregation = 'difference' | 'ratio';
 /**
  * The null of a K-group audit as a sliding window: H0 holds iff every group's parameter
  * lies in [c, scale c + shift] for some c. The difference null max - min <= tolerance is
- * scale 1, shift tolerance; the ratio null min >= minimumRatio max is scale 1 /
- * minimumRatio, shift 0 (for nonnegative parameters). See docs/core.md, "K groups".
+ * scale 1, shift tolerance; the ratio null min >= ρ max is scale 1 /
+ * ρ, shift 0 (for nonnegative parameters). See docs/core.md, "K groups".
  */
 export interface ComplianceWindow {
   readonly scale: number;

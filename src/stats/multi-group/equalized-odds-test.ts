@@ -18,7 +18,7 @@ import { ACCEPT, CONTINUE, REJECT, type SequentialTest } from '../sequential-tes
  * @param truePositiveTest the test of the TPR gap (label-1 rows), at alpha / 2
  * @param groupCount K
  * @example
- * const test = new EqualizedOddsTest(fprTest, tprTest, 3);
+ * const test = new EqualizedOddsTest(falsePositiveTest, truePositiveTest, 3);
  * test.add(1 * 3 + 2, 1); // a label-1 row of group 2 with decision 1
  */
 export class EqualizedOddsTest implements SequentialTest {

@@ -3,6 +3,8 @@ import { bernoulliGlrKernel } from '../../../src/stats/bernoulli-glr.js';
 import { gaussianGlrFromResiduals } from '../../../src/stats/gaussian-glr.js';
 import {
   bernoulliConstrainedRates,
+  bernoulliPairFaceDeficit,
+  bernoulliRateDeficit,
   multiGroupBernoulliGlr,
   multiGroupBernoulliGlrKernel,
 } from '../../../src/stats/multi-group/multi-group-bernoulli-glr.js';
@@ -177,5 +179,28 @@ describe('multiGroupGaussianGlr(sums, aggregation, bound)', () => {
     expect(() => multiGroupGaussianGlr({ counts: [3], sums: [1], sumsOfSquares: [1] }, 'difference', 0.1)).toThrow(
       InputError,
     );
+  });
+});
+
+describe('bernoulliPairFaceDeficit(si, ni, sj, nj, scale, shift)', () => {
+  it('equals the least deficit on a 200,001-point grid of the face, for the ratio and difference faces', () => {
+    const random = createRandom('pair face grid');
+    for (let trial = 0; trial < 60; trial++) {
+      const ni = 1 + randomInt(random, 400);
+      const nj = 1 + randomInt(random, 400);
+      const si = randomInt(random, ni + 1);
+      const sj = Math.min(nj, Math.round((si / ni) * nj * (0.85 + 0.15 * random())));
+      const [scale, shift] = trial % 2 === 0 ? [1 / 0.8, 0] : [1, 0.05];
+      if (sj / nj > scale * (si / ni) + shift) continue;
+      const solved = bernoulliPairFaceDeficit(si, ni, sj, nj, scale, shift);
+      let least = Number.POSITIVE_INFINITY;
+      const last = (1 - shift) / scale;
+      for (let step = 0; step <= 200000; step++) {
+        const x = (step / 200000) * last;
+        least = Math.min(least, bernoulliRateDeficit(si, ni, x) + bernoulliRateDeficit(sj, nj, scale * x + shift));
+      }
+      expect(solved).toBeLessThanOrEqual(least + 1e-12);
+      expect(solved).toBeGreaterThan(least - 1e-7 * (1 + least));
+    }
   });
 });
