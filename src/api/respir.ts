@@ -28,6 +28,12 @@ export {
 } from '../respir/manipulation-bounds.js';
 export { minimalPassingFlips } from '../respir/minimal-passing-flips.js';
 export {
+  type MultiGroupManipulationBounds,
+  type MultiGroupManipulationSetting,
+  multiGroupManipulationBounds,
+} from '../respir/multi-group/multi-group-manipulation-bounds.js';
+export { windowMinimalFlips } from '../respir/multi-group/window-minimal-flips.js';
+export {
   drawObliviousAudit,
   type ObliviousAuditSetup,
   prepareObliviousAudit,

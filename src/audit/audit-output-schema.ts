@@ -168,13 +168,92 @@ export const repeatedAuditOutputSchema = schema.object(
   { description: '`fairaudit audit --json`, several replicates.' },
 );
 
+const rateRow = schema.object(
+  {
+    name: schema.string({ description: 'The group\'s name (an intersection\'s parts joined by " & ").' }),
+    rows: schema.integer({ minimum: 0, description: "The group's rows in the metric's pool." }),
+    positives: schema.integer({ minimum: 0, description: 'Those with decision 1.' }),
+    rate: schema.nullable(schema.number({ description: 'positives / rows (null: no rows).' })),
+    impactRatio: schema.nullable(
+      schema.number({ description: "rate / the highest group's rate (null: undefined, or the highest is 0)." }),
+    ),
+  },
+  { description: 'One group of the oracle.' },
+);
+
+/** `fairaudit audit --json` on a pool of named groups (a multi-valued or intersectional group column). */
+export const multiGroupAuditOutputSchema = schema.object(
+  {
+    metric: schema.enumOf(FAIRNESS_METRICS, { description: 'The fairness metric audited.' }),
+    access: schema.enumOf(['decision', 'score'], { description: 'What the auditor observed.' }),
+    groups: schema.integer({ minimum: 2, description: 'K, the number of groups audited.' }),
+    groupNames: schema.array(schema.string({ description: 'A name.' }), {
+      description: 'The groups, in code order (integers by value, names by code point).',
+    }),
+    groupSizeRule: schema.optional(
+      schema.object(
+        {
+          rule: schema.string({ description: 'The minimum-size rule in words.' }),
+          excluded: schema.array(
+            schema.object(
+              {
+                name: schema.string({ description: 'The group.' }),
+                rows: schema.integer({ minimum: 0, description: 'Its rows in the pool as read.' }),
+              },
+              { description: 'An excluded group.' },
+            ),
+            { description: 'The groups the rule excluded.' },
+          ),
+        },
+        { description: '--min-group-size / --min-group-share: the rule and the groups it excluded.' },
+      ),
+    ),
+    poolSize: schema.integer({ minimum: 0, description: "Rows of the metric's pool." }),
+    oracle: schema.object(
+      {
+        rate: schema.enumOf(['sp', 'eo', 'pe'], { description: 'The rate compared.' }),
+        groups: schema.array(rateRow, { description: "Each group's rate and impact ratio." }),
+        difference: schema.number({ description: 'max − min of the rates (Fairlearn between_groups difference).' }),
+        ratio: schema.nullable(schema.number({ description: 'min / max of the rates (null: the max is 0).' })),
+        belowFourFifths: schema.array(schema.string({ description: 'A group.' }), {
+          description: 'The groups whose impact ratio is below 0.8 (the four-fifths rule).',
+        }),
+      },
+      { description: 'The oracle over all groups, on the whole pool.' },
+    ),
+    oracleDecision: schema.enumOf(['reject', 'accept'], { description: "The oracle's max − min against tolerance." }),
+    hypothesis: schema.string({ description: 'H0 in words: "H0 max − min of the SP rates over 10 groups ≤ 0.05".' }),
+    guarantee: schema.string({ description: "The K-group test's guarantee in words, or that there is none." }),
+    test: schema.enumOf(['betting', 'wald-glr'], {
+      description: 'betting: the anytime-valid K-group test (the default); wald-glr: no guarantee.',
+    }),
+    tolerance: schema.number({ description: 'δ.' }),
+    budget: schema.integer({ minimum: 1, description: 'The most queries.' }),
+    alpha: schema.number({ description: 'Nominal type I error.' }),
+    beta: schema.number({ description: 'Nominal type II error.' }),
+    order: schema.enumOf(['random'], { description: 'The query order.' }),
+    seed: schema.string({ description: 'The seed of the order.' }),
+    replicates: schema.integer({ minimum: 1, description: 'The seeded audits run.' }),
+    decision: schema.optional(schema.enumOf(FIXED_DECISIONS, { description: 'One replicate: the decision.' })),
+    verdict: schema.optional(schema.enumOf(VERDICTS, { description: 'One replicate: the verdict.' })),
+    verdictText: schema.optional(schema.string({ description: 'One replicate: the verdict in a sentence.' })),
+    queries: schema.optional(schema.integer({ minimum: 0, description: 'One replicate: queries made.' })),
+    decisions: schema.optional(decisionCounts('Several replicates: their decisions.')),
+    meanQueries: schema.optional(schema.number({ description: 'Several replicates: mean queries.' })),
+    pool: schema.optional(schema.string({ description: 'The pool file.' })),
+  },
+  { description: '`fairaudit audit --json` on a pool of named groups.' },
+);
+
 /**
  * auditOutputSchemaOf(output) is the schema an output of `fairaudit audit --json` follows:
- * the single-audit shape when its replicates is 1, the repeated one otherwise. O(1).
+ * the multi-group shape when it has groups, else the single-audit shape when its replicates
+ * is 1, the repeated one otherwise. O(1).
  * @param output a parsed --json output
  * @returns singleAuditOutputSchema or repeatedAuditOutputSchema
  * @example validate(output, auditOutputSchemaOf(output))
  */
-export function auditOutputSchemaOf(output: { readonly replicates?: unknown }) {
+export function auditOutputSchemaOf(output: { readonly replicates?: unknown; readonly groups?: unknown }) {
+  if (output.groups !== undefined) return multiGroupAuditOutputSchema;
   return output.replicates === 1 ? singleAuditOutputSchema : repeatedAuditOutputSchema;
 }

@@ -3,6 +3,8 @@ import { writeFileAtomic } from '../util/atomic-write.js';
 import { CsvReader, type CsvRecord } from '../util/csv-reader.js';
 import { describeFound, InputError, inputError } from '../util/errors.js';
 import { MAX_POOL_FILE_BYTES, readFileCapped } from '../util/read-capped.js';
+import { GroupCoder } from './group-coder.js';
+import { applyGroupSizeRule } from './group-size-rule.js';
 import { type AuditPool, POOL_COLUMNS, type PoolColumn } from './pool.js';
 import { MAPPING_KEY_OF, type PoolColumnMapping } from './pool-columns.js';
 
@@ -52,16 +54,25 @@ function columnsOfHeader(
 
 const REQUIRED_COLUMNS: readonly PoolColumn[] = ['group', 'label', 'decision'];
 
+/** The columns an intersection's groups come from (mapping.groups), or null when the pool has one group column. */
+function intersectionColumns(mapping: PoolColumnMapping | undefined): string[] | null {
+  return mapping?.groups === undefined ? null : mapping.groups.split(',').map((name) => name.trim());
+}
+
 /** Builds the pool's columns one value at a time, validating each as it comes. */
 class PoolColumnsBuilder {
   readonly columns: Omit<AuditPool, 'size' | 'source'>;
   /** The value of group b once seen, when group a is named by its value. */
   private groupB: string | undefined;
+  /** Codes the group column's values, or the intersection's tuples, when group a is not named. */
+  readonly groupCoder: GroupCoder | null;
 
   constructor(
     size: number,
     present: ReadonlySet<PoolColumn>,
     private readonly groupA: string | undefined,
+    groupColumns: readonly string[],
+    intersection: boolean,
   ) {
     this.columns = {
       group: new Uint8Array(size),
@@ -71,6 +82,7 @@ class PoolColumnsBuilder {
       logit: present.has('logit') ? new Float64Array(size) : null,
       id: present.has('id') ? new Int32Array(size) : null,
     };
+    this.groupCoder = groupA === undefined ? new GroupCoder(this.columns.group, groupColumns, intersection) : null;
   }
 
   /** Stores value (already a number, NaN if unreadable) at row, or throws naming where. */
@@ -81,14 +93,7 @@ class PoolColumnsBuilder {
           this.columns.group[row] = this.namedGroup(String(found ?? ''), where);
           return;
         }
-        if (value !== 0 && value !== 1) {
-          throw inputError({
-            where: where(),
-            expected: '0 (group a) or 1 (group b), or name group a by its value (groupA, --group-a)',
-            found,
-          });
-        }
-        this.columns.group[row] = value;
+        (this.groupCoder as GroupCoder).add(row, [found], where);
         return;
       case 'label':
       case 'decision':
@@ -133,8 +138,43 @@ class PoolColumnsBuilder {
   }
 
   finish(size: number, source: string): AuditPool {
-    return { size, ...this.columns, source };
+    const groupNames = this.groupCoder?.finish(size);
+    return { size, ...this.columns, source, ...(groupNames === undefined ? {} : { groupNames }) };
   }
+}
+
+/** The indices of the intersection's columns in the file, refusing one that is missing. */
+function intersectionIndices(path: string, names: readonly string[], columns: readonly string[]): number[] {
+  return columns.map((column) => {
+    const index = names.indexOf(column);
+    if (index < 0) {
+      throw new InputError(
+        `${path}: column "${column}": expected a column "${column}" of the groups (groups, --groups), found the columns ${names.map((each) => describeFound(each)).join(', ')}`,
+      );
+    }
+    return index;
+  });
+}
+
+/** Refuses groups (an intersection) together with groupColumn or groupA, which name one group column. */
+function checkGroupKeys(mapping: PoolColumnMapping | undefined): void {
+  if (mapping?.groups === undefined) return;
+  const clash = mapping.groupColumn !== undefined ? 'groupColumn' : mapping.groupA !== undefined ? 'groupA' : null;
+  if (clash !== null) {
+    throw inputError({
+      where: `groups (--groups) with ${clash}`,
+      expected: 'either groups (the columns of intersectional groups) or groupColumn/groupA (one group column)',
+      found: `both: groups "${mapping.groups}" and ${clash} "${mapping[clash]}"`,
+    });
+  }
+}
+
+/** A builder for the mapping: group a named by its value, one group column, or an intersection. */
+function newBuilder(size: number, present: ReadonlySet<PoolColumn>, mapping: PoolColumnMapping | undefined) {
+  checkGroupKeys(mapping);
+  const intersection = intersectionColumns(mapping);
+  const groupColumns = intersection ?? [fileColumnName('group', mapping)];
+  return new PoolColumnsBuilder(size, present, mapping?.groupA, groupColumns, intersection !== null);
 }
 
 /** Refuses a file without a needed column, naming the column, the key that renames it and every column found. */
@@ -144,7 +184,8 @@ function checkColumns(
   names: readonly string[],
   options: ReadPoolOptions | undefined,
 ): void {
-  const needed = [...REQUIRED_COLUMNS, ...(options?.require ?? [])];
+  const required = options?.columns?.groups === undefined ? REQUIRED_COLUMNS : REQUIRED_COLUMNS.slice(1);
+  const needed = [...required, ...(options?.require ?? [])];
   for (const column of needed) {
     if (present.has(column)) continue;
     const name = fileColumnName(column, options?.columns);
@@ -191,14 +232,20 @@ function readPoolCsv(path: string, text: string, options: ReadPoolOptions | unde
   let header: string[] = [];
   let columnOf: Array<PoolColumn | null> = [];
   let builder: PoolColumnsBuilder | undefined;
+  let intersection: number[] = [];
+  const groupColumns = intersectionColumns(options?.columns);
   let row = -1;
   eachCsvRecord(path, text, ({ fields, line }) => {
     if (row < 0) {
       header = fields.map((name) => name.trim());
       columnOf = columnsOfHeader(header, options?.columns, `${path}: line ${line}`);
+      if (groupColumns !== null) {
+        columnOf = columnOf.map((column) => (column === 'group' ? null : column));
+        intersection = intersectionIndices(path, header, groupColumns);
+      }
       const present = new Set(columnOf.filter((column) => column !== null));
       checkColumns(path, present, header, options);
-      builder = new PoolColumnsBuilder(size, present, options?.columns?.groupA);
+      builder = newBuilder(size, present, options?.columns);
       row = 0;
       return;
     }
@@ -221,6 +268,15 @@ function readPoolCsv(path: string, text: string, options: ReadPoolOptions | unde
         value,
         cell,
         () => `${path}: row ${at + 1} (line ${line}), column "${header[c]}"`,
+      );
+    }
+    if (groupColumns !== null) {
+      const cells = intersection.map((c) => fields[c]);
+      const at = row;
+      (builder as PoolColumnsBuilder).groupCoder?.add(
+        at,
+        cells,
+        (part) => `${path}: row ${at + 1} (line ${line}), column "${groupColumns[part]}"`,
       );
     }
     row++;
@@ -246,10 +302,24 @@ function readPoolArrow(path: string, bytes: Uint8Array, options: ReadPoolOptions
   columnOf.forEach((column, index) => {
     if (column !== null) vectors.set(column, table.getChildAt(index) as Vector);
   });
+  const groupColumns = intersectionColumns(options?.columns);
+  if (groupColumns !== null) vectors.delete('group');
   const present = new Set(vectors.keys());
   checkColumns(path, present, names, options);
   const size = table.numRows;
-  const builder = new PoolColumnsBuilder(size, present, options?.columns?.groupA);
+  const builder = newBuilder(size, present, options?.columns);
+  if (groupColumns !== null) {
+    const parts = intersectionIndices(path, names, groupColumns).map(
+      (index) => (table.getChildAt(index) as Vector).toArray() as ArrayLike<unknown>,
+    );
+    for (let row = 0; row < size; row++) {
+      builder.groupCoder?.add(
+        row,
+        parts.map((values) => values[row]),
+        (part) => `${path}: row ${row + 1}, column "${groupColumns[part]}"`,
+      );
+    }
+  }
   for (const [column, vector] of vectors) {
     const name = fileColumnName(column, options?.columns);
     const values = vector.toArray() as ArrayLike<number | bigint | boolean | string | null>;
@@ -272,8 +342,11 @@ function readPoolArrow(path: string, bytes: Uint8Array, options: ReadPoolOptions
  * id, group, label, decision, score, logit (id, score and logit optional unless
  * `options.require` names them; other columns are ignored), or named otherwise by
  * `options.columns` (its groupA names group a by its value, e.g. "Female", the other
- * value being group b).
- * Validates every cell: group, label, decision in {0, 1}; score in [0, 1]; logit
+ * value being group b). A group column of 0 and 1 is a two-group pool as before; one of
+ * other integers or names gives one group per value, named (pool.groupNames, GroupCoder);
+ * `columns.groups` ("sex,race") makes the groups the combinations of several columns;
+ * `columns.minGroupSize` / `minGroupShare` exclude small groups (applyGroupSizeRule).
+ * Validates every cell: group an integer or a name; label, decision in {0, 1}; score in [0, 1]; logit
  * finite; id a 32-bit integer; no missing values.
  * Runs in O(rows x columns).
  * Throws InputError naming the file, row and column of the first bad cell, the
@@ -286,8 +359,12 @@ function readPoolArrow(path: string, bytes: Uint8Array, options: ReadPoolOptions
  */
 export function readPoolFile(path: string, options?: ReadPoolOptions): AuditPool {
   const bytes = readFileBytes(path);
-  if (/\.(arrow|feather|ipc|arrows)$/i.test(path)) return readPoolArrow(path, bytes, options);
-  return readPoolCsv(path, bytes.toString('utf8'), options);
+  const pool = /\.(arrow|feather|ipc|arrows)$/i.test(path)
+    ? readPoolArrow(path, bytes, options)
+    : readPoolCsv(path, bytes.toString('utf8'), options);
+  const { minGroupSize, minGroupShare } = options?.columns ?? {};
+  if (minGroupSize === undefined && minGroupShare === undefined) return pool;
+  return applyGroupSizeRule(pool, { minGroupSize, minGroupShare });
 }
 
 /**

@@ -25,6 +25,17 @@ export interface AuditPool {
    * two-group pool coded 0/1, which is read, audited and written exactly as before.
    */
   readonly groupNames?: readonly string[];
+  /**
+   * The minimum-size rule applied to the groups, in words, and the groups it excluded with
+   * their row counts (applyGroupSizeRule); absent when no rule was asked for.
+   */
+  readonly groupSizeRule?: { readonly rule: string; readonly excluded: readonly ExcludedGroup[] };
+}
+
+/** A group a minimum-size rule removed from the pool: its name and how many rows it had. */
+export interface ExcludedGroup {
+  readonly name: string;
+  readonly rows: number;
 }
 
 /**

@@ -66,6 +66,13 @@ export function prepareAudit(pool: AuditPool, metric: FairnessMetric, access: Ac
   if (!ACCESS_REGIMES.includes(access)) {
     throw inputError({ where: 'prepareAudit: access', expected: ACCESS_REGIMES.join(', '), found: access });
   }
+  if (pool.groupNames !== undefined) {
+    throw inputError({
+      where: `${pool.source}: groups`,
+      expected: 'a two-group pool coded 0/1 here (pools of named groups are audited by auditMultiGroupPool)',
+      found: `${pool.groupNames.length} named groups`,
+    });
+  }
   const observed = access === 'decision' ? pool.decision : access === 'score' ? pool.score : pool.logit;
   if (observed === null) {
     throw inputError({

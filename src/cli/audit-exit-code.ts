@@ -1,3 +1,4 @@
+import type { MultiGroupAuditSummary } from '../audit/audit-multi-group-pool.js';
 import type { AuditPoolSummary } from '../audit/audit-pool.js';
 
 /** The verdicts `fairaudit audit --fail-on` can gate on. */
@@ -22,11 +23,11 @@ export const AUDIT_EXIT_CODES = [
  * @returns 0, 3 or 4
  * @example auditExitCode(summary, 'violation') // 3 when the audit found a violation
  */
-export function auditExitCode(summary: AuditPoolSummary, failOn: FailOn | undefined): number {
+export function auditExitCode(summary: AuditPoolSummary | MultiGroupAuditSummary, failOn: FailOn | undefined): number {
   if (failOn === undefined) return 0;
-  const violations = 'verdict' in summary ? Number(summary.verdict === 'violation') : summary.decisions.reject;
-  const inconclusive =
-    'verdict' in summary ? Number(summary.verdict === 'inconclusive') : summary.decisions.inconclusive;
+  const { verdict, decisions } = summary as { verdict?: string; decisions?: { reject: number; inconclusive: number } };
+  const violations = verdict !== undefined ? Number(verdict === 'violation') : (decisions?.reject ?? 0);
+  const inconclusive = verdict !== undefined ? Number(verdict === 'inconclusive') : (decisions?.inconclusive ?? 0);
   if (violations > 0) return 3;
   if (failOn === 'inconclusive' && inconclusive > 0) return 4;
   return 0;

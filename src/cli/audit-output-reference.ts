@@ -1,4 +1,8 @@
-import { repeatedAuditOutputSchema, singleAuditOutputSchema } from '../audit/audit-output-schema.js';
+import {
+  multiGroupAuditOutputSchema,
+  repeatedAuditOutputSchema,
+  singleAuditOutputSchema,
+} from '../audit/audit-output-schema.js';
 import { VERDICTS } from '../audit/audit-verdict.js';
 import { describeExpected, type Schema } from '../util/schema.js';
 import { AUDIT_EXIT_CODES } from './audit-exit-code.js';
@@ -70,6 +74,14 @@ export function auditOutputReference(): string {
     '## `--json`, several replicates (`--replicates R`, R > 1)',
     '',
     ...table(repeatedAuditOutputSchema, { schema: singleAuditOutputSchema, title: 'one replicate' }),
+    '',
+    '## `--json`, a pool of named groups',
+    '',
+    'A group column of other values than 0 and 1 (without `--group-a`), or `--groups a,b`, gives K named',
+    "groups; the audit tests H0: max − min of the groups' rates ≤ tolerance with the anytime-valid",
+    'K-group betting test (docs/error-control.md), one replicate or several:',
+    '',
+    ...table(multiGroupAuditOutputSchema),
     '',
   ].join('\n');
 }

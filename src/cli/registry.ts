@@ -1,8 +1,11 @@
+import { multiGroupReproduction } from '../../papers/multi-group/reproduction.js';
 import { errorControlLayout } from '../../papers/paper-a/error-control/report-layout.js';
 import { errorControlReproduction } from '../../papers/paper-a/error-control/reproduction.js';
+import { paperAModelConfig } from '../../papers/paper-a/files.js';
 import { PAPER_A_MODEL_PRESETS } from '../../papers/paper-a/models.js';
 import { paperALayout } from '../../papers/paper-a/report-layout.js';
 import { paperAReproduction } from '../../papers/paper-a/reproduction.js';
+import { paperBModelConfig } from '../../papers/paper-b/files.js';
 import { PAPER_B_MODEL_PRESETS } from '../../papers/paper-b/models.js';
 import { paperBPirReproduction } from '../../papers/paper-b/pir-reproduction.js';
 import { paperBLayout } from '../../papers/paper-b/report-layout.js';
@@ -32,6 +35,20 @@ export const reproductions: Registry<Reproduction> = Registry.of('reproduction',
   errorControlReproduction,
   paperBReproduction,
   paperBPirReproduction,
+  multiGroupReproduction([
+    {
+      dataset: 'adult',
+      config: paperAModelConfig('adult'),
+      presets: PAPER_A_MODEL_PRESETS,
+      attributes: ['race', 'sex'],
+    },
+    {
+      dataset: 'compas',
+      config: paperBModelConfig('compas', 'race'),
+      presets: PAPER_B_MODEL_PRESETS,
+      attributes: ['race'],
+    },
+  ]),
 ]);
 
 /** reproductionNames() lists the names `fairaudit reproduce` accepts (plus "all"). */

@@ -32,7 +32,8 @@ export const poolSourceSchema = schema.object(
   {
     description:
       "The audit pool: exactly one of `file` or `synthetic`; a file's own column names and group a's value " +
-      'through groupColumn, groupA, labelColumn, decisionColumn, scoreColumn, logitColumn.',
+      'through groupColumn, groupA, labelColumn, decisionColumn, scoreColumn, logitColumn; intersectional groups ' +
+      'through groups; small groups excluded by minGroupSize or minGroupShare.',
     exactlyOneOf: ['file', 'synthetic'],
     check: (value) => {
       const mapped = Object.keys(poolColumnsProperties).find((key) => value[key] !== undefined);

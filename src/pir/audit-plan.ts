@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import { type AuditDesign, groupAuditSizes } from '../audit/audit-design.js';
+import { multiGroupAuditSizes } from '../audit/multi-group-audit-sizes.js';
 import { inputError } from '../util/errors.js';
 import { partialShuffle, type Random, shuffleInPlace } from '../util/random.js';
 
@@ -15,20 +16,28 @@ export function auditSetDigest(sample: readonly number[]): string {
 }
 
 /**
- * drawAuditSet(groups, size, design, random) draws S ⊂ C without replacement:
+ * drawAuditSet(groups, size, design, random, groupCount) draws S ⊂ C without replacement:
  * uniformly (paper B §4.1), or stratified by group with the per-group sizes of
- * groupAuditSizes (proportional or balanced, rounded as the respir simulation rounds
- * them), each group's rows by a partial Fisher-Yates shuffle, then S in random order.
+ * groupAuditSizes (two groups: proportional or balanced, rounded as the respir simulation
+ * rounds them) or multiGroupAuditSizes (K > 2 groups, codes 0..K−1), each group's rows by a
+ * partial Fisher-Yates shuffle, then S in random order. Two groups draw exactly as before.
  * O(N). Throws InputError unless 2 ≤ size ≤ N.
  * @param groups each candidate's group
  * @param size |S|, from 2 to the candidates
  * @param design uniform, proportional or balanced
  * @param random the generator of the draw (node:crypto's for a real audit)
+ * @param groupCount K, the number of group codes (groupCountOf(pool)); 2 by default
  * @returns the rows of S
  * @example
  * const rows = drawAuditSet(pool.group, 500, 'uniform', createCryptoRandom());
  */
-export function drawAuditSet(groups: Uint8Array, size: number, design: AuditDesign, random: Random): number[] {
+export function drawAuditSet(
+  groups: Uint8Array,
+  size: number,
+  design: AuditDesign,
+  random: Random,
+  groupCount = 2,
+): number[] {
   const total = groups.length;
   if (!Number.isInteger(size) || size < 2 || size > total) {
     throw inputError({ where: '--audit-set-size', expected: `an integer in [2, ${total}]`, found: size });
@@ -37,6 +46,7 @@ export function drawAuditSet(groups: Uint8Array, size: number, design: AuditDesi
     const order = Int32Array.from({ length: total }, (_, i) => i);
     return Array.from(partialShuffle(order, size, random));
   }
+  if (groupCount > 2) return drawStratifiedSet(groups, size, design, random, groupCount);
   const byGroup: number[][] = [[], []];
   groups.forEach((group, index) => {
     byGroup[group === 1 ? 1 : 0].push(index);
@@ -44,6 +54,30 @@ export function drawAuditSet(groups: Uint8Array, size: number, design: AuditDesi
   const counts = groupAuditSizes(design, [byGroup[0].length, byGroup[1].length], size) as [number, number];
   const chosen: number[] = [];
   for (const group of [0, 1]) chosen.push(...partialShuffle(Int32Array.from(byGroup[group]), counts[group], random));
+  return shuffleInPlace(random, chosen);
+}
+
+/** The stratified draw over K > 2 groups: multiGroupAuditSizes rows of each group, then S in random order. */
+function drawStratifiedSet(
+  groups: Uint8Array,
+  size: number,
+  design: AuditDesign,
+  random: Random,
+  groupCount: number,
+): number[] {
+  const byGroup: number[][] = Array.from({ length: groupCount }, () => []);
+  groups.forEach((group, index) => {
+    byGroup[group].push(index);
+  });
+  const counts = multiGroupAuditSizes(
+    design,
+    byGroup.map((rows) => rows.length),
+    size,
+  ) as number[];
+  const chosen: number[] = [];
+  for (let group = 0; group < groupCount; group++) {
+    chosen.push(...partialShuffle(Int32Array.from(byGroup[group]), counts[group], random));
+  }
   return shuffleInPlace(random, chosen);
 }
 
@@ -70,6 +104,8 @@ export interface AuditPlanOptions {
   /** k, canaries planted among the retrievals. */
   readonly canaryCount: number;
   readonly design: AuditDesign;
+  /** K, the number of group codes (groupCountOf(pool)); 2 when absent. */
+  readonly groupCount?: number;
 }
 
 /**
@@ -93,7 +129,7 @@ export function drawAuditPlan(options: AuditPlanOptions, random: Random): AuditP
       found: `${auditSetSize} + ${canaryCount}`,
     });
   }
-  const auditSet = drawAuditSet(groups, auditSetSize, design, random);
+  const auditSet = drawAuditSet(groups, auditSetSize, design, random, options.groupCount ?? 2);
   const taken = new Uint8Array(total);
   for (const index of auditSet) taken[index] = 1;
   const canaries: Array<{ index: number; label: number }> = [];

@@ -1,5 +1,5 @@
 import { BernoulliGlrStream } from '../stats/bernoulli-glr-stream.js';
-import { countGapDecision } from '../stats/count-gap-comparison.js';
+import { countGapDecision, countGapExceedsTolerance } from '../stats/count-gap-comparison.js';
 import { sequentialThresholds } from '../stats/thresholds.js';
 import { inputError } from '../util/errors.js';
 import { type AuditPlan, auditSetDigest } from './audit-plan.js';
@@ -22,6 +22,11 @@ export interface ObliviousAuditOptions {
   readonly tolerance: number;
   readonly alpha: number;
   readonly beta: number;
+  /**
+   * K, the number of group codes (groupCountOf(pool)); 2 when absent. With K > 2 the fixed
+   * audit judges the max-gap max_g p_g − min_g p_g of S and the sequential one is refused.
+   */
+  readonly groupCount?: number;
 }
 
 /** One procedure's verdict. */
@@ -36,7 +41,7 @@ export interface ObliviousAuditResult {
   readonly reason?: string;
   /** Labels of S the procedure consumed before deciding. */
   readonly labelsUsed: number;
-  /** The signed GLR (sequential) or the gap d_S = p_b - p_a (fixed) at the decision. */
+  /** The signed GLR (sequential) or the gap d_S = p_b - p_a (fixed; with K > 2 groups the max-gap of S) at the decision. */
   readonly statistic: number;
   readonly gap: number;
 }
@@ -80,22 +85,63 @@ export function checkBothGroups(groups: Uint8Array, where: string): void {
 }
 
 /**
+ * checkEveryGroup(groups, groupCount, where) throws InputError naming `where` unless the
+ * candidate set holds rows of every group code 0..K−1 (and no other code): the max-gap
+ * needs every group's rate. O(N).
+ * @param groups each candidate's group code
+ * @param groupCount K
+ * @param where names the candidate set in the message
+ * @returns nothing; throws on a group without candidates or a code ≥ K
+ * @example
+ * checkEveryGroup(pool.group, groupCountOf(pool), 'outputs.arrow: column group');
+ */
+export function checkEveryGroup(groups: Uint8Array, groupCount: number, where: string): void {
+  const rows = new Array<number>(groupCount).fill(0);
+  for (let i = 0; i < groups.length; i++) {
+    if (groups[i] >= groupCount) {
+      throw inputError({
+        where: `${where}, row ${i}`,
+        expected: `a group code 0..${groupCount - 1}`,
+        found: groups[i],
+      });
+    }
+    rows[groups[i]]++;
+  }
+  const missing = rows.indexOf(0);
+  if (missing >= 0) {
+    throw inputError({
+      where,
+      expected: `candidates of every one of the ${groupCount} groups`,
+      found: `no row of group ${missing} among ${groups.length} candidates`,
+    });
+  }
+}
+
+/**
  * missingGroupReason(counts) names a group with no label in S, or returns undefined
- * when both groups have labels. O(1).
+ * when every group has labels. O(K).
  */
 function missingGroupReason(labelCounts: readonly number[]): string | undefined {
   const missing = labelCounts.indexOf(0);
   if (missing < 0) return undefined;
-  return `no label of group ${groupNames[missing]} in S: the gap d_S is undefined, and no verdict is given without evidence`;
+  const name = labelCounts.length === 2 ? groupNames[missing] : String(missing);
+  return `no label of group ${name} in S: the gap d_S is undefined, and no verdict is given without evidence`;
+}
+
+/** exceedsMaxGap(counts, tolerance): some pair of groups' rates differs by more than ε, compared exactly. O(K²). */
+function exceedsMaxGap(counts: readonly number[][], tolerance: number): boolean {
+  for (let i = 0; i < counts.length; i++) {
+    for (let j = i + 1; j < counts.length; j++) {
+      if (countGapExceedsTolerance(counts[i][0], counts[i][1], counts[j][0], counts[j][1], tolerance)) return true;
+    }
+  }
+  return false;
 }
 
 /** One procedure's running state over the stream of labels. */
 class ProcedureState {
   readonly glr = new BernoulliGlrStream();
-  readonly counts = [
-    [0, 0],
-    [0, 0],
-  ];
+  readonly counts: number[][];
   labelsUsed = 0;
   statistic = 0;
   decision: ObliviousAuditResult['decision'] | undefined;
@@ -105,12 +151,18 @@ class ProcedureState {
     readonly procedure: ObliviousProcedure,
     readonly tolerance: number,
     private readonly thresholds: { upper: number; lower: number },
+    groupCount: number,
   ) {
+    this.counts = Array.from({ length: groupCount }, () => [0, 0]);
     this.glr.reset(tolerance);
   }
 
+  /** p_b − p_a with two groups; the max-gap max_g p_g − min_g p_g with more. */
   gap(): number {
-    return this.counts[1][1] / this.counts[1][0] - this.counts[0][1] / this.counts[0][0];
+    const { counts } = this;
+    if (counts.length === 2) return counts[1][1] / counts[1][0] - counts[0][1] / counts[0][0];
+    const rates = counts.map(([rows, ones]) => ones / rows);
+    return Math.max(...rates) - Math.min(...rates);
   }
 
   /** add(group, label) consumes one label of S unless decided. */
@@ -130,8 +182,13 @@ class ProcedureState {
   finish(): ObliviousAuditResult {
     if (this.decision === undefined) {
       const { counts } = this;
-      this.reason = missingGroupReason([counts[0][0], counts[1][0]]);
-      if (this.procedure === 'fixed') {
+      this.reason = missingGroupReason(counts.map(([rows]) => rows));
+      if (this.procedure === 'fixed' && counts.length > 2) {
+        this.statistic = this.gap();
+        // Every pair exactly, as two groups are compared: a max-gap of exactly ε passes.
+        if (this.reason !== undefined) this.decision = 'inconclusive';
+        else this.decision = exceedsMaxGap(counts, this.tolerance) ? 'reject' : 'accept';
+      } else if (this.procedure === 'fixed') {
         this.statistic = this.gap();
         // Exact on counts: a gap of exactly the tolerance passes (H0 is |gap| <= tolerance);
         // an empty group is inconclusive (countGapDecision), with the reason above.
@@ -168,7 +225,19 @@ function checkAuditOptions(transport: LabelTransport, options: ObliviousAuditOpt
       found: options.batchSize,
     });
   }
-  checkBothGroups(options.groups, 'candidate set');
+  const groupCount = options.groupCount ?? 2;
+  if (groupCount === 2) {
+    checkBothGroups(options.groups, 'candidate set');
+    return;
+  }
+  checkEveryGroup(options.groups, groupCount, 'candidate set');
+  if (options.procedures.includes('sequential')) {
+    throw inputError({
+      where: '--procedure',
+      expected: `fixed for a candidate set of ${groupCount} groups (the sequential GLR audit compares two groups)`,
+      found: options.procedures.join(', '),
+    });
+  }
 }
 
 /**
@@ -181,8 +250,10 @@ function checkAuditOptions(transport: LabelTransport, options: ObliviousAuditOpt
  * crosses log((1-β)/α) or log(β/(1-α)). Retrieval stops once every procedure has decided.
  * At the first failed verification or wrong canary every procedure is `provider-rejected`
  * and nothing more is asked. When S holds no label of one group, both end `inconclusive`
- * with that reason. Throws InputError when the candidate set lacks a group or does not
- * match the provider's. O(|S|) retrievals.
+ * with that reason. With K > 2 groups (options.groupCount) the fixed test rejects when the
+ * max-gap of S exceeds ε (every pair compared exactly), and the sequential one is refused.
+ * Throws InputError when the candidate set lacks a group or does not match the provider's.
+ * O(|S|) retrievals.
  * @param transport the auditor's label transport (a VoprfConnection, or the SimplePIR connection)
  * @param options the candidates' groups, the plan of S and the canaries, tolerance, batch size and procedure
  * @returns each procedure's verdict, the labels retrieved and what the provider saw
@@ -196,7 +267,10 @@ export async function runObliviousAudit(
   checkAuditOptions(transport, options);
   const { groups, plan, batchSize } = options;
   const thresholds = sequentialThresholds(options.alpha, options.beta);
-  const states = options.procedures.map((procedure) => new ProcedureState(procedure, options.tolerance, thresholds));
+  const groupCount = options.groupCount ?? 2;
+  const states = options.procedures.map(
+    (procedure) => new ProcedureState(procedure, options.tolerance, thresholds, groupCount),
+  );
   const canaryLabel = new Map(plan.canaries.map((canary) => [canary.index, canary.label]));
   const sentBefore = transport.traffic.bytesSent;
   const receivedBefore = transport.traffic.bytesReceived;
@@ -219,7 +293,8 @@ export async function runObliviousAudit(
     for (let k = 0; k < batch.length && rejection === undefined; k++) {
       const { index, canary } = batch[k];
       if (!canary) {
-        for (const state of states) state.add(groups[index] === 1 ? 1 : 0, labels[k]);
+        const group = groupCount === 2 ? (groups[index] === 1 ? 1 : 0) : groups[index];
+        for (const state of states) state.add(group, labels[k]);
         continue;
       }
       canariesChecked++;

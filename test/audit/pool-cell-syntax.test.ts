@@ -20,7 +20,6 @@ function csvPool(name: string, text: string): string {
 describe('readPoolFile(path) on CSV cells that are not decimal numbers', () => {
   it.each([
     ['decision', 'group,label,decision\n0,1,0x1\n1,1,0\n'],
-    ['group', 'group,label,decision\n0b1,1,1\n0,1,0\n'],
     ['label', 'group,label,decision\n0,0o1,1\n1,1,0\n'],
     ['score', 'group,label,decision,score\n0,1,1,0x0\n1,1,0,0.5\n'],
     ['logit', 'group,label,decision,logit\n0,1,1,0x10\n1,1,0,2\n'],
@@ -29,6 +28,12 @@ describe('readPoolFile(path) on CSV cells that are not decimal numbers', () => {
     const path = csvPool(`non-decimal-${column}.csv`, text);
     expect(() => readPoolFile(path)).toThrow(InputError);
     expect(() => readPoolFile(path)).toThrow(new RegExp(`row 1 \\(line 2\\), column "${column}"`));
+  });
+
+  it('readPoolFile(path) reads a non-decimal group cell as a name, never as the number it spells', () => {
+    const pool = readPoolFile(csvPool('non-decimal-group.csv', 'group,label,decision\n0b1,1,1\n0,1,0\n'));
+    expect(pool.groupNames).toEqual(['0', '0b1']);
+    expect(Array.from(pool.group)).toEqual([1, 0]);
   });
 
   it('readPoolFile(path) still reads decimal forms: signs, exponents, a leading or trailing point', () => {

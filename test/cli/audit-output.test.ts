@@ -167,21 +167,27 @@ describe('fairaudit audit --pool with a column mapping', () => {
     expect(noDecision.stderr).toMatch(
       /column "decision": expected a column "decision" holding the decision .*--decision-column/,
     );
-    const strings = await runCliInProcess([
-      'audit',
-      '--pool',
-      pool,
-      ...mapping.slice(0, 2),
-      '--label-col',
-      'y_true',
-      '--decision-col',
-      'y_pred',
-      '--seed',
-      '1',
-    ]);
-    expect(strings.stderr).toMatch(
-      /column "sex": expected 0 \(group a\) or 1 \(group b\), or name group a by its value \(groupA, --group-a\), found "Female"/,
-    );
+  });
+
+  it('audits a column of names without --group-a as named groups, over all of them (the K-group audit)', async () => {
+    const pool = userPoolCsv();
+    const named = ['--group-col', 'sex', '--label-col', 'y_true', '--decision-col', 'y_pred', '--seed', '1'];
+    const output = await auditJson('--pool', pool, ...named);
+    expect(output).toMatchObject({ groups: 2, groupNames: ['Female', 'Male'], test: 'betting', verdict: 'violation' });
+    expect(() => validate(output, auditOutputSchemaOf(output))).not.toThrow();
+    const repeated = await auditJson('--pool', pool, ...named, '--replicates', '3', '--min-group-size', '5');
+    expect(() => validate(repeated, auditOutputSchemaOf(repeated))).not.toThrow();
+    expect(repeated.groupSizeRule).toEqual({
+      rule: 'groups with fewer than 5 rows are excluded from the audit',
+      excluded: [],
+    });
+    // The same decisions as the two-group audit's oracle: Female is group a (1000 rows), Male b.
+    const twoGroup = await auditJson('--pool', pool, ...mapping, '--seed', '1');
+    const oracle = output.oracle as { difference: number };
+    expect(oracle.difference).toBeCloseTo(twoGroup.oracleGap as number, 6);
+    const text = await runCliInProcess(['audit', '--pool', pool, ...named, '--test', 'confidence-sequence']);
+    expect(text.code).toBe(2);
+    expect(text.stderr).toMatch(/--test \(a pool of named groups\): expected betting .* or wald-glr/);
   });
 
   it('refuses a mapping with --synthetic, and --threads outside [1, 1024], naming the flag', async () => {

@@ -1,4 +1,4 @@
-import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/harness/config.js';
@@ -32,7 +32,11 @@ const root = packageRoot();
 const files = [
   ...yamlFiles(join(root, 'configs')),
   ...readdirSync(join(root, 'papers'))
-    .filter((paper) => statSync(join(root, 'papers', paper)).isDirectory())
+    // A reproduction without YAML of its own (papers/multi-group reads the papers' model configs) has no configs/.
+    .filter(
+      (paper) =>
+        statSync(join(root, 'papers', paper)).isDirectory() && existsSync(join(root, 'papers', paper, 'configs')),
+    )
     .flatMap((paper) => yamlFiles(join(root, 'papers', paper, 'configs'))),
 ];
 

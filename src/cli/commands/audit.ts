@@ -1,4 +1,5 @@
 import type { Argv, CommandModule } from 'yargs';
+import { auditMultiGroupPool } from '../../audit/audit-multi-group-pool.js';
 import { auditPool, calibrateForAuditPool } from '../../audit/audit-pool.js';
 import { parseJsonUntrusted } from '../../util/parse-untrusted.js';
 import { auditExitCode, FAIL_ON } from '../audit-exit-code.js';
@@ -13,6 +14,7 @@ import {
 import { auditOutputReference } from '../audit-output-reference.js';
 import { auditSummaryText } from '../audit-summary-text.js';
 import type { ArgumentsOf } from '../command-arguments.js';
+import { multiGroupSummaryText } from '../multi-group-summary-text.js';
 import { stagedProgress } from '../progress.js';
 
 /** The one-line warning when a user picks paper A's test for their own pool. */
@@ -65,6 +67,16 @@ export const auditCommand: CommandModule<object, ArgumentsOf<typeof auditBuilder
     const settings = auditSettingsOfFlags(argv, properties);
     const pool = poolOfFlags(argv);
     const name = flagNamer(properties);
+    if (pool.groupNames !== undefined) {
+      // Named groups (a multi-valued or intersectional group column): the K-group audit; 0/1 pools never come here.
+      const multi = auditMultiGroupPool(pool, settings, name);
+      if (multi.test === 'wald-glr') process.stderr.write(`fairaudit: warning: ${WALD_WARNING}\n`);
+      if (argv.json) process.stdout.write(`${JSON.stringify({ ...multi, pool: argv.pool })}\n`);
+      else process.stdout.write(multiGroupSummaryText(argv.pool as string, multi));
+      const code = auditExitCode(multi, argv.failOn);
+      if (code !== 0) process.exitCode = code;
+      return;
+    }
     const progress = stagedProgress('calibrate', argv.json, 'chunks');
     const calibrated = await calibrateForAuditPool(
       pool,

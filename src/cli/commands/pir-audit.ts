@@ -1,12 +1,13 @@
 import type { Argv, CommandModule } from 'yargs';
 import { AUDIT_DESIGNS, type AuditDesign } from '../../audit/audit-design.js';
-import type { AuditPool } from '../../audit/pool.js';
+import { type AuditPool, groupCountOf } from '../../audit/pool.js';
 import { readPoolFile } from '../../audit/pool-io.js';
 import { drawAuditPlan } from '../../pir/audit-plan.js';
 import { candidateListDigest } from '../../pir/candidate-digest.js';
 import type { LabelTransport } from '../../pir/label-transport.js';
 import {
   checkBothGroups,
+  checkEveryGroup,
   type ObliviousAuditRun,
   type ObliviousProcedure,
   runObliviousAudit,
@@ -176,7 +177,8 @@ function transportReport(transport: LabelTransport, pool: AuditPool): Record<str
   };
 }
 
-function writeTextReport(report: Record<string, unknown>, run: ObliviousAuditRun): void {
+function writeTextReport(report: Record<string, unknown>, run: ObliviousAuditRun, groupCount: number): void {
+  const gapName = groupCount === 2 ? 'gap d_S' : `max-gap of S over ${groupCount} groups`;
   const mb = (bytes: unknown) => ((bytes as number) / 1e6).toFixed(3);
   process.stdout.write(
     `provider ${report.provider} (${report.transport}: ${report.transportNote}): ${report.candidates} candidates, ` +
@@ -189,7 +191,7 @@ function writeTextReport(report: Record<string, unknown>, run: ObliviousAuditRun
         result.procedure === 'fixed' ? 'fixed-size DP audit (paper ' + 'B)' : 'sequential GLR audit (paper A)'
       }: ${result.decision}` +
         `${result.reason ? ` (${result.reason})` : ''}\n` +
-        `  labels used ${result.labelsUsed}, gap d_S ` +
+        `  labels used ${result.labelsUsed}, ${gapName} ` +
         `= ${Number.isFinite(result.gap) ? result.gap.toFixed(4) : 'n/a'}, ` +
         `statistic ${result.statistic.toFixed(4)}\n`,
     );
@@ -305,7 +307,9 @@ export const pirAuditCommand: CommandModule<object, AuditArguments> = {
     }
     const pool = readPoolFile(argv.pool);
     requireIdColumn(pool, '--pool');
-    checkBothGroups(pool.group, `${pool.source}: column group`);
+    const groupCount = groupCountOf(pool);
+    if (groupCount === 2) checkBothGroups(pool.group, `${pool.source}: column group`);
+    else checkEveryGroup(pool.group, groupCount, `${pool.source}: column group`);
     checkPublicChecksSound(argv, pool);
     // A size the user gave is kept or refused, never lowered silently; the default fits the pool.
     const auditSetSize = argv['audit-set-size'] ?? Math.min(1000, pool.size);
@@ -333,6 +337,7 @@ export const pirAuditCommand: CommandModule<object, AuditArguments> = {
         auditSetSize,
         canaryCount: argv.canaries,
         design: argv.design,
+        groupCount,
       },
       random,
     );
@@ -366,6 +371,7 @@ export const pirAuditCommand: CommandModule<object, AuditArguments> = {
       tolerance: argv.tolerance,
       alpha: argv.alpha,
       beta: argv.beta,
+      groupCount,
     });
     await transport.close();
     if (argv.shutdown) await ProviderConnection.requestShutdown(endpoint);
@@ -376,9 +382,9 @@ export const pirAuditCommand: CommandModule<object, AuditArguments> = {
     const { results, ...costs } = run;
     if (argv.json) {
       process.stdout.write(
-        `${JSON.stringify({ ...report, auditSetSize: plan.auditSet.length, canaries: plan.canaries.length, ...costs, results })}\n`,
+        `${JSON.stringify({ ...report, ...(groupCount === 2 ? {} : { groupNames: pool.groupNames }), auditSetSize: plan.auditSet.length, canaries: plan.canaries.length, ...costs, results })}\n`,
       );
-    } else writeTextReport(report, run);
+    } else writeTextReport(report, run, groupCount);
     if (results.some((result) => result.decision === 'provider-rejected'))
       process.exitCode = PROVIDER_REJECTED_EXIT_CODE;
   },

@@ -1,0 +1,25 @@
+// Prints the markdown table of docs/error-control.md "K groups" from the records that
+// scripts/multi-group-error-rates.mjs wrote (docs/benchmarks/multi-group-error-rates-k{3,5,10}.json).
+//   node scripts/multi-group-error-rates-table.mjs
+import { readFileSync } from 'node:fs';
+
+const percent = (r) => `${(100 * r.rate).toFixed(2)}% ± ${(100 * r.standardError).toFixed(2)}`;
+const lines = [
+  '| K (sizes) | worst compliant layout found (gap) | test | P(false violation) ± SE | α + 3 SE | P(false compliance) just beyond (gap) | P(reject), queries: worst layout at 2δ | P(reject), queries: largest group 2δ apart |',
+  '|---|---|---|---|---|---|---|---|',
+];
+for (const k of [3, 5, 10]) {
+  const record = JSON.parse(readFileSync(`docs/benchmarks/multi-group-error-rates-k${k}.json`, 'utf8'));
+  for (const test of ['betting', 'wald-glr']) {
+    const m = record.measured[test];
+    const n = m.worstCompliant.paths;
+    const bar = 0.05 + 3 * Math.sqrt((0.05 * 0.95) / n);
+    const first = test === 'betting';
+    lines.push(
+      `| ${first ? `${k} (${record.sizes.join(', ')})` : ''} | ${first ? `${record.worstCompliant.layout}, c ${record.worstCompliant.bottom} (${record.worstCompliant.gap.toFixed(4)})` : ''} | ${test} | ${m.worstCompliant.reject}/${n} = ${percent(m.worstCompliant.rejectRate)} | ${(100 * bar).toFixed(2)}% | ${percent(m.justBeyond.acceptRate)} (${record.justBeyond.gap.toFixed(4)}) | ${(100 * m.clearViolation.rejectRate.rate).toFixed(1)}%, ${m.clearViolation.queries.toFixed(0)} | ${(100 * m.clearViolationLargest.rejectRate.rate).toFixed(1)}%, ${m.clearViolationLargest.queries.toFixed(0)} |`,
+    );
+  }
+}
+const any = JSON.parse(readFileSync('docs/benchmarks/multi-group-error-rates-k3.json', 'utf8'));
+lines.push('', `Pool ${any.sizes.reduce((a, b) => a + b, 0)} rows, δ = ${any.tolerance}, α = ${any.alpha}, β = ${any.beta}, budget ${any.budget}; commit ${any.commit}, ${any.machine}.`);
+process.stdout.write(`${lines.join('\n')}\n`);
