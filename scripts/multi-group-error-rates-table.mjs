@@ -1,7 +1,7 @@
 // Prints the markdown table of docs/error-control.md "K groups" from the records that
 // scripts/multi-group-error-rates.mjs wrote (docs/benchmarks/multi-group-error-rates-k{3,5,10}.json).
 //   node scripts/multi-group-error-rates-table.mjs
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 
 const percent = (r) => `${(100 * r.rate).toFixed(2)}% ± ${(100 * r.standardError).toFixed(2)}`;
 const lines = [
@@ -10,13 +10,17 @@ const lines = [
 ];
 for (const k of [3, 5, 10]) {
   const record = JSON.parse(readFileSync(`docs/benchmarks/multi-group-error-rates-k${k}.json`, 'utf8'));
-  for (const test of ['betting', 'wald-glr']) {
-    const m = record.measured[test];
+  // calibrated-glr, when measured (a run with --tests calibrated-glr at the same worst layout).
+  const calibratedFile = `docs/benchmarks/multi-group-error-rates-k${k}-calibrated.json`;
+  const calibrated = existsSync(calibratedFile) ? JSON.parse(readFileSync(calibratedFile, 'utf8')) : null;
+  const tests = calibrated === null ? ['betting', 'wald-glr'] : ['betting', 'wald-glr', 'calibrated-glr'];
+  for (const test of tests) {
+    const m = test === 'calibrated-glr' ? calibrated.measured[test] : record.measured[test];
     const n = m.worstCompliant.paths;
     const bar = 0.05 + 3 * Math.sqrt((0.05 * 0.95) / n);
     const first = test === 'betting';
     lines.push(
-      `| ${first ? `${k} (${record.sizes.join(', ')})` : ''} | ${first ? `${record.worstCompliant.layout}, c ${record.worstCompliant.bottom} (${record.worstCompliant.gap.toFixed(4)})` : ''} | ${test} | ${m.worstCompliant.reject}/${n} = ${percent(m.worstCompliant.rejectRate)} | ${(100 * bar).toFixed(2)}% | ${percent(m.justBeyond.acceptRate)} (${record.justBeyond.gap.toFixed(4)}) | ${(100 * m.clearViolation.rejectRate.rate).toFixed(1)}%, ${m.clearViolation.queries.toFixed(0)} | ${(100 * m.clearViolationLargest.rejectRate.rate).toFixed(1)}%, ${m.clearViolationLargest.queries.toFixed(0)} |`,
+      `| ${first ? `${k} (${record.sizes.join(', ')})` : ''} | ${first ? `${record.worstCompliant.layout}, c ${record.worstCompliant.bottom} (${record.worstCompliant.gap.toFixed(4)})` : ''} | ${test === 'calibrated-glr' ? `calibrated-glr (${calibrated.calibration.upper}, ${calibrated.calibration.lower}; ${calibrated.calibration.paths} paths per configuration)` : test} | ${m.worstCompliant.reject}/${n} = ${percent(m.worstCompliant.rejectRate)} | ${(100 * bar).toFixed(2)}% | ${percent(m.justBeyond.acceptRate)} (${record.justBeyond.gap.toFixed(4)}) | ${(100 * m.clearViolation.rejectRate.rate).toFixed(1)}%, ${m.clearViolation.queries.toFixed(0)} | ${(100 * m.clearViolationLargest.rejectRate.rate).toFixed(1)}%, ${m.clearViolationLargest.queries.toFixed(0)} |`,
     );
   }
 }
