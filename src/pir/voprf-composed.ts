@@ -18,7 +18,7 @@ await sodium.ready;
  */
 
 const text = (value: string) => Buffer.from(value, 'utf8');
-/** contextString = "OPRFV1-" || I2OSP(0x01, 1) || "-" || "ristretto255-SHA512" (RFC 9497 §3.1). */
+/** The context string = "OPRFV1-" || I2OSP(0x01, 1) || "-" || "ristretto255-SHA512" (RFC 9497 §3.1). */
 const CONTEXT = Buffer.concat([text('OPRFV1-'), Uint8Array.of(0x01), text('-ristretto255-SHA512')]);
 const HASH_TO_GROUP_DST = Buffer.concat([text('HashToGroup-'), CONTEXT]);
 const HASH_TO_SCALAR_DST = Buffer.concat([text('HashToScalar-'), CONTEXT]);
