@@ -187,16 +187,16 @@ describe('trainConfigsOverSeeds(configs, counts, options)', () => {
       expect(outcome.pairs.map((pair) => [pair.splitSeed, pair.modelSeed])).toEqual(
         single.map((pair) => [pair.splitSeed, pair.modelSeed]),
       );
-      outcome.pairs.forEach((pair, p) =>
-        pair.models.forEach((model, m) => {
+      for (const [p, pair] of outcome.pairs.entries()) {
+        for (const [m, model] of pair.models.entries()) {
           const twin = single[p].models[m];
           expect(model.fromCache).toBe(false);
           expect(twin.fromCache).toBe(false);
           expect(Array.from(model.pool.decision)).toEqual(Array.from(twin.pool.decision));
           expect(Array.from(model.pool.score ?? [])).toEqual(Array.from(twin.pool.score ?? []));
           expect({ ...model.card, trainingSeconds: 0 }).toEqual({ ...twin.card, trainingSeconds: 0 });
-        }),
-      );
+        }
+      }
     }
   });
 
