@@ -11,11 +11,12 @@
 // paper-a trains Adult's four models (into a fresh temporary model cache); paper-b trains the
 // COMPAS settings only (their cache entries under <root>/data/cache/models/ are removed first).
 // Appends one JSON line: label, commit, date, machine, load average before and after, wall and
-// CPU seconds, cores busy, the models each stage trained, and the model hashes (sha256 of every
+// CPU seconds, cores busy, the models each stage trained with their own training seconds (card.json)
+// and the worker occupancy (those seconds over 2 threads x the stage's wall), and the model hashes (sha256 of every
 // cache file, so two builds' models can be compared byte for byte).
 import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { appendFileSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { appendFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { cpus, hostname, loadavg, tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -61,7 +62,15 @@ let names = [];
 const startedLoad = loadavg();
 const startedCpu = process.cpuUsage();
 const startedWall = performance.now();
+/** The model folders of the cache (the paper's only), and the training seconds their cards record. */
+const cacheFolders = () =>
+  existsSync(cacheDirectory)
+    ? readdirSync(cacheDirectory).filter((name) => values.paper === 'paper-a' || name.startsWith('compas-'))
+    : [];
+const trainingSeconds = (name) =>
+  JSON.parse(readFileSync(join(cacheDirectory, name, 'card.json'), 'utf8')).trainingSeconds ?? 0;
 const timeStage = async (name, run) => {
+  const folders = new Set(cacheFolders());
   const wall = performance.now();
   const cpu = process.cpuUsage();
   const before = lines.filter((line) => line.endsWith('(not in the model cache)')).length;
@@ -70,7 +79,20 @@ const timeStage = async (name, run) => {
   const seconds = (performance.now() - wall) / 1000;
   const cpuSeconds = (used.user + used.system) / 1e6;
   const trained = lines.filter((line) => line.endsWith('(not in the model cache)')).length - before;
-  stages.push({ stage: name, wallSeconds: seconds, cpuSeconds, coresBusy: cpuSeconds / seconds, trained });
+  // Worker occupancy: the trained models' own seconds over (2 threads x the stage's wall). It does not
+  // fall when a shared machine lends the process less CPU, as cores busy does.
+  const modelSeconds = cacheFolders()
+    .filter((folder) => !folders.has(folder))
+    .reduce((sum, folder) => sum + trainingSeconds(folder), 0);
+  stages.push({
+    stage: name,
+    wallSeconds: seconds,
+    cpuSeconds,
+    coresBusy: cpuSeconds / seconds,
+    trained,
+    modelSeconds: Number(modelSeconds.toFixed(1)),
+    workerOccupancy: Number((modelSeconds / (2 * seconds)).toFixed(2)),
+  });
 };
 if (values.paper === 'paper-a') {
   cacheDirectory = mkdtempSync(join(tmpdir(), 'fairaudit-training-cores-'));
