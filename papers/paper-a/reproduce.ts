@@ -204,7 +204,12 @@ function planPaperA(options: PaperAOptions): PaperAPlan {
 async function makePools(plan: PaperAPlan, options: PaperAOptions): Promise<SourcedPool[]> {
   const provider =
     options.trainedPools ??
-    trainedPools({ dataDirectory: options.dataDirectory, refresh: options.refreshModels, onStage: plan.progress });
+    trainedPools({
+      dataDirectory: options.dataDirectory,
+      refresh: options.refreshModels,
+      onStage: plan.progress,
+      ...(options.seeds === undefined ? {} : { seeds: options.seeds }),
+    });
   const pools: SourcedPool[] = [];
   for (const dataset of PAPER_A_DATASETS) {
     if (options.calibrated) {
@@ -287,7 +292,12 @@ async function addSeedPairs(plan: PaperAPlan, written: WrittenPools, options: Pa
   const main = plan.runs.find((run) => run.key === 'main') as PaperAPlan['runs'][number];
   const provider =
     options.seedPools ??
-    trainedSeedPools({ dataDirectory: options.dataDirectory, refresh: options.refreshModels, onStage: plan.progress });
+    trainedSeedPools({
+      dataDirectory: options.dataDirectory,
+      // The default pools stage trained every seed pair already (trainedPools with seeds): read them back.
+      refresh: options.refreshModels === true && options.trainedPools !== undefined,
+      onStage: plan.progress,
+    });
   const context = {
     out: plan.out,
     configFile: main.file,

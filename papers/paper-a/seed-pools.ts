@@ -3,6 +3,7 @@ import { loadModelTrainingConfig } from '../../src/models/training-config.js';
 import type { SeedAxis } from '../../src/report/training-variability.js';
 import { isInputError } from '../../src/util/errors.js';
 import type { PaperADataset } from './calibrated-pools.js';
+import { modelTrainingProgress } from '../model-training-progress.js';
 import { paperAModelConfig } from './files.js';
 import { PAPER_A_MODEL_PRESETS } from './models.js';
 import type { SourcedPool } from './pool-sources.js';
@@ -59,6 +60,7 @@ export function trainedSeedPools(options: TrainedPoolsOptions = {}): SeedPoolsPr
           cacheDirectory: options.cacheDirectory,
           threads: options.threads,
           refresh: options.refresh ?? false,
+          ...modelTrainingProgress((stage) => options.onStage?.(stage)),
         },
       );
       const base = grid[0];

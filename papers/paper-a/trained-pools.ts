@@ -1,5 +1,7 @@
 import { datasetNames } from '../../src/data/registry.js';
 import { type TrainedModel, trainFromConfig } from '../../src/models/train-models.js';
+import { type SeedCounts, trainFromConfigOverSeeds } from '../../src/models/train-seed-grid.js';
+import { modelTrainingProgress } from '../model-training-progress.js';
 import { loadModelTrainingConfig } from '../../src/models/training-config.js';
 import { isInputError } from '../../src/util/errors.js';
 import type { PaperADataset } from './calibrated-pools.js';
@@ -25,6 +27,11 @@ export interface TrainedPoolsOptions {
   refresh?: boolean;
   /** Threads training models at once (default: the models area's default). */
   threads?: number;
+  /**
+   * Training variability to come (trainedPools only): train every seed pair's models now,
+   * on one pool with the single run's (its base pair), so the seed stage reads them from the cache.
+   */
+  seeds?: SeedCounts;
   onStage?: (stage: string) => void;
 }
 
@@ -51,27 +58,31 @@ export function trainedPools(options: TrainedPoolsOptions = {}): TrainedPoolsPro
     const configFile = paperAModelConfig(name);
     const config = loadModelTrainingConfig(configFile);
     let models: TrainedModel[];
-    const training = new Set<string>();
+    const training = {
+      dataDirectory: options.dataDirectory,
+      cacheDirectory: options.cacheDirectory,
+      threads: options.threads,
+      refresh: options.refresh ?? false,
+      ...modelTrainingProgress((stage) => options.onStage?.(stage)),
+    };
     try {
-      options.onStage?.(`models: ${name} (trained, or read from the cache)`);
-      models = await trainFromConfig(config, PAPER_A_MODEL_PRESETS, configFile, {
-        dataDirectory: options.dataDirectory,
-        cacheDirectory: options.cacheDirectory,
-        threads: options.threads,
-        refresh: options.refresh ?? false,
-        onModelReady: (model) => {
-          // Models train side by side: say which are still training, so a heartbeat names the work going on.
-          training.delete(model.name);
-          const still = training.size > 0 ? `; still training ${[...training].join(', ')}` : '';
-          options.onStage?.(
-            `model ${name}/${model.name} ${model.fromCache ? 'read from the cache' : 'trained'}${still}`,
-          );
-        },
-        onModelStart: (model) => {
-          training.add(model.split('/').pop() as string);
-          options.onStage?.(`model ${model}: training (not in the model cache)`);
-        },
-      });
+      if (options.seeds === undefined) {
+        options.onStage?.(`models: ${name} (trained, or read from the cache)`);
+        models = await trainFromConfig(config, PAPER_A_MODEL_PRESETS, configFile, {
+          ...training,
+          onModelReady: (model) => {
+            if (model.fromCache) options.onStage?.(`model ${name}/${model.name} read from the cache`);
+          },
+        });
+      } else {
+        const { modelSeeds, splitSeeds } = options.seeds;
+        options.onStage?.(
+          `models: ${name} with its ${modelSeeds} model seeds and ${splitSeeds} split seeds, on one pool (trained, or read from the cache)`,
+        );
+        // The base pair's models are the single run's, trained (or read) with the other pairs' in one queue.
+        const grid = await trainFromConfigOverSeeds(config, PAPER_A_MODEL_PRESETS, configFile, options.seeds, training);
+        models = grid[0].models;
+      }
     } catch (error) {
       if (isInputError(error)) return { available: false, reason: error.message };
       throw error;

@@ -132,6 +132,8 @@ async function candidateSetsOfModels(out: string, options: PaperBOptions, progre
   const provider =
     options.candidateSets ??
     trainedCandidateSets({
+      settings: paperBModelSettings,
+      ...(options.seeds === undefined ? {} : { seeds: options.seeds }),
       dataDirectory: options.dataDirectory,
       threads: options.threads,
       refresh: options.refreshModels,
@@ -175,7 +177,9 @@ async function seedVariabilityOfModels(
     trainedSeedCandidateSets({
       dataDirectory: options.dataDirectory,
       threads: options.threads,
-      refresh: options.refreshModels,
+      // The default candidate-set stage trained every seed pair already (trainedCandidateSets with seeds).
+      refresh: options.refreshModels === true && options.candidateSets !== undefined,
+      onProgress: progress,
     });
   const runs: Array<{
     splitSeed: string;

@@ -1,6 +1,7 @@
 import { type SeedCounts, seedAxisOf, trainFromConfigOverSeeds } from '../../src/models/train-seed-grid.js';
 import { loadModelTrainingConfig } from '../../src/models/training-config.js';
 import type { SeedAxis } from '../../src/report/training-variability.js';
+import { modelTrainingProgress } from '../model-training-progress.js';
 import { candidateSetOfModel } from './candidate-sets.js';
 import { paperBModelConfig } from './files.js';
 import { PAPER_B_MODEL_PRESETS } from './models.js';
@@ -35,6 +36,8 @@ export function trainedSeedCandidateSets(options: {
   dataDirectory?: string;
   threads?: number;
   refresh?: boolean;
+  /** Progress lines of the models that train (none when all come from the cache). */
+  onProgress?: (stage: string) => void;
 }): SeedCandidateSetsProvider {
   return async (setting, counts) => {
     const configFile = paperBModelConfig(setting.dataset, setting.attribute);
@@ -47,6 +50,7 @@ export function trainedSeedCandidateSets(options: {
         threads: options.threads,
         dataDirectory: options.dataDirectory,
         refresh: options.refresh ?? false,
+        ...modelTrainingProgress((stage) => options.onProgress?.(stage)),
       },
     );
     return grid.map((pair) => ({

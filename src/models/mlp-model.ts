@@ -55,8 +55,9 @@ function decisionsOf(network: MlpNetwork, input: SparseRows): Uint8Array {
  *   (deployMixture), so the randomized classifier becomes a fixed deployed model. The
  *   card's details also hold Q's training-set constraint values (trainingMixtureMoments)
  *   and SP gap (trainingStatisticalParityGap), what the reduction's guarantee bounds.
- * Every draw comes from seeds derived from `seed`. Running time: one MLP training
- * per reduction iteration (see trainMlp).
+ * Every draw comes from seeds derived from `seed`. onEpoch(done, total), when given, counts
+ * the MLP epochs trained of at most `total` (epochs, times maxIterations with a reduction,
+ * which may stop early). Running time: one MLP training per reduction iteration (see trainMlp).
  */
 export function trainMlpModel(
   spec: MlpModelSpec,
@@ -64,8 +65,12 @@ export function trainMlpModel(
   train: TabularData,
   test: TabularData,
   seed: string,
+  onEpoch?: (done: number, total: number) => void,
 ): ScoredModel {
   const started = performance.now();
+  const totalEpochs = spec.mlp.epochs * (spec.reduction === null ? 1 : spec.reduction.maxIterations);
+  let epochsDone = 0;
+  const epochDone = onEpoch === undefined ? undefined : () => onEpoch(++epochsDone, totalEpochs);
   const trainInput = toSparseRows(train.features, train.rows, train.columns);
   const testInput = toSparseRows(test.features, test.rows, test.columns);
   const source = `model:${datasetName}/${spec.name}`;
@@ -78,13 +83,15 @@ export function trainMlpModel(
       null,
       spec.mlp,
       createRandom(deriveSeed(seed, 'mlp')),
+      'auto',
+      epochDone,
     );
     pool = poolFromLogits(test, mlpLogits(network, testInput), source);
     details = { epochLosses: Array.from(epochLosses) };
   } else {
     const result = exponentiatedGradient(train.label, train.group, spec.reduction, (label, weight, iteration) => {
       const random = createRandom(deriveSeed(seed, 'best-response', iteration));
-      const { network } = trainMlp(trainInput, label, weight, spec.mlp, random);
+      const { network } = trainMlp(trainInput, label, weight, spec.mlp, random, 'auto', epochDone);
       return { model: network, trainingDecisions: decisionsOf(network, trainInput) };
     });
     const probability = mixtureProbability(

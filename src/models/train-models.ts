@@ -12,7 +12,7 @@ import { type CachedModel, readCachedModel, writeCachedModel } from './model-cac
 import type { ModelPreset } from './model-preset.js';
 import { runTrainingJobs } from './run-training-jobs.js';
 import type { ModelTrainingConfig } from './training-config.js';
-import type { TrainingJob } from './training-job.js';
+import type { TrainingJob, TrainingStep } from './training-job.js';
 
 /** Bump when a change to the models would change their outputs, so old cache entries are not reused. */
 export const MODELS_CACHE_VERSION = 2;
@@ -42,10 +42,15 @@ export interface ModelTrainingOptions {
   readonly refresh?: boolean;
   /** Called when a model is ready (trained or read from the cache). */
   readonly onModelReady?: (model: TrainedModel) => void;
-  /** Called when a model starts training ("adult/robust-dp"), not for models read from the cache. */
+  /**
+   * Called when a model starts training ("adult/sex/robust-dp", with " [split seed S, model
+   * seed M]" in a seed grid), not for models read from the cache.
+   */
   readonly onModelStart?: (model: string) => void;
-  /** A boosted-trees model's search: fits done of total (when it trains in this thread). */
-  readonly onModelProgress?: (model: string, done: number, total: number) => void;
+  /** A training model's steps (epochs or search fits) done of total, named as onModelStart names it. */
+  readonly onModelProgress?: (model: string, step: TrainingStep) => void;
+  /** A model trained and written to the cache, named as onModelStart names it, with its training seconds. */
+  readonly onModelTrained?: (model: string, seconds: number) => void;
 }
 
 /** A split plus what identifies it in the cache key (dataset files, split settings). */
@@ -88,7 +93,10 @@ export interface SplitTrainingPlan {
   readonly pending: readonly PendingModel[];
   readonly onModelReady?: (model: TrainedModel) => void;
   readonly onModelStart?: (model: string) => void;
-  readonly onModelProgress?: (model: string, done: number, total: number) => void;
+  readonly onModelProgress?: (model: string, step: TrainingStep) => void;
+  readonly onModelTrained?: (model: string, seconds: number) => void;
+  /** What names the plan's models in progress besides dataset/attribute/model: its seed pair in a grid, else "". */
+  readonly seedLabel: string;
 }
 
 /**
@@ -136,6 +144,8 @@ export function planModelsOnSplit(
     onModelReady: options.onModelReady,
     onModelStart: options.onModelStart,
     onModelProgress: options.onModelProgress,
+    onModelTrained: options.onModelTrained,
+    seedLabel: '',
   };
 }
 
@@ -164,21 +174,24 @@ export async function runTrainingPlans(plans: readonly SplitTrainingPlan[], thre
       const stored = writeCachedModel(entry.directory, scored.pool, auditPool, card);
       const model: TrainedModel = { ...stored, name: entry.name, fromCache: false };
       plan.results[entry.index] = model;
+      plan.onModelTrained?.(modelLabel(queue[k]), scored.card.trainingSeconds);
       plan.onModelReady?.(model);
     },
     progressOf(queue),
   );
 }
 
+/** How progress names a queued model: dataset/attribute/model, then the plan's seed label. */
+function modelLabel({ plan, entry }: { plan: SplitTrainingPlan; entry: PendingModel }): string {
+  const { dataset, protectedAttribute } = plan.prepared.split;
+  return `${dataset}/${protectedAttribute}/${entry.name}${plan.seedLabel}`;
+}
+
 /** The progress callbacks of runTrainingJobs, named by each job's dataset and model. */
 function progressOf(queue: ReadonlyArray<{ plan: SplitTrainingPlan; entry: PendingModel }>) {
-  const name = (k: number) => {
-    const { dataset, protectedAttribute } = queue[k].plan.prepared.split;
-    return `${dataset}/${protectedAttribute}/${queue[k].entry.name}`;
-  };
   return {
-    onStart: (k: number) => queue[k].plan.onModelStart?.(name(k)),
-    onProgress: (k: number, done: number, total: number) => queue[k].plan.onModelProgress?.(name(k), done, total),
+    onStart: (k: number) => queue[k].plan.onModelStart?.(modelLabel(queue[k])),
+    onProgress: (k: number, step: TrainingStep) => queue[k].plan.onModelProgress?.(modelLabel(queue[k]), step),
   };
 }
 

@@ -1,6 +1,6 @@
 import { type LoadDatasetOptions, loadDataset } from '../data/load-dataset.js';
 import { prepareSplit, type SplitOptions } from '../data/prepare-split.js';
-import { inputError } from '../util/errors.js';
+import { inputError, isInputError } from '../util/errors.js';
 import type { ModelPreset } from './model-preset.js';
 import {
   type ModelTrainingOptions,
@@ -8,6 +8,7 @@ import {
   presetsOfConfig,
   runTrainingPlans,
   type SplitForModels,
+  type SplitTrainingPlan,
   splitFingerprint,
   type TrainedModel,
   type TrainFromConfigOptions,
@@ -73,6 +74,48 @@ export function seedAxisOf(base: SeedPair, pair: SeedPair): 'base' | 'model' | '
   return sameSplit ? 'model' : 'split';
 }
 
+/** One request's plans over its seed pairs, and how to read its models once they are trained. */
+interface SeedGridPlans {
+  readonly plans: readonly SplitTrainingPlan[];
+  readonly collect: () => SeedPairModels[];
+}
+
+/**
+ * planModelsOverSeeds(request, presets, pairs, options) loads the dataset once, splits and
+ * encodes each distinct split seed once, and plans every pair's models (cache reads), each
+ * plan's progress label naming its seed pair. Throws InputError for a missing dataset or
+ * a bad split setting.
+ */
+async function planModelsOverSeeds(
+  request: SeedGridRequest,
+  presets: readonly ModelPreset[],
+  pairs: readonly SeedPair[],
+  options: Omit<ModelTrainingOptions, 'seed'>,
+): Promise<SeedGridPlans> {
+  const { dataset, split: splitSettings, ...loadOptions } = request;
+  const table = await loadDataset(dataset, loadOptions);
+  const splits = new Map<string, SplitForModels>();
+  const splitFor = (seed: string | number): SplitForModels => {
+    const key = String(seed);
+    let prepared = splits.get(key);
+    if (prepared === undefined) {
+      const splitOptions: SplitOptions = { ...splitSettings, seed: key };
+      const split = prepareSplit(table, splitOptions);
+      prepared = { split, fingerprint: splitFingerprint(table, split, splitOptions, loadOptions) };
+      splits.set(key, prepared);
+    }
+    return prepared;
+  };
+  const plans = pairs.map((pair) => ({
+    ...planModelsOnSplit(splitFor(pair.splitSeed), presets, { ...options, seed: pair.modelSeed }),
+    seedLabel: pairs.length > 1 ? ` [split seed ${pair.splitSeed}, model seed ${pair.modelSeed}]` : '',
+  }));
+  return {
+    plans,
+    collect: () => pairs.map((pair, k) => ({ ...pair, models: plans[k].results as TrainedModel[] })),
+  };
+}
+
 /**
  * trainModelsOverSeeds(request, presets, pairs, options) trains (or reads from the model
  * cache) the presets' models for every (split seed, model seed) pair: the dataset is loaded
@@ -90,25 +133,66 @@ export async function trainModelsOverSeeds(
   pairs: readonly SeedPair[],
   options: Omit<ModelTrainingOptions, 'seed'>,
 ): Promise<SeedPairModels[]> {
-  const { dataset, split: splitSettings, ...loadOptions } = request;
-  const table = await loadDataset(dataset, loadOptions);
-  const splits = new Map<string, SplitForModels>();
-  const splitFor = (seed: string | number): SplitForModels => {
-    const key = String(seed);
-    let prepared = splits.get(key);
-    if (prepared === undefined) {
-      const splitOptions: SplitOptions = { ...splitSettings, seed: key };
-      const split = prepareSplit(table, splitOptions);
-      prepared = { split, fingerprint: splitFingerprint(table, split, splitOptions, loadOptions) };
-      splits.set(key, prepared);
-    }
-    return prepared;
+  const grid = await planModelsOverSeeds(request, presets, pairs, options);
+  await runTrainingPlans(grid.plans, options.threads ?? 2);
+  return grid.collect();
+}
+
+/** A training config to train over seeds with others (trainConfigsOverSeeds): the config, its catalogue, its file. */
+export interface SeedGridConfig {
+  readonly config: ModelTrainingConfig;
+  readonly catalogue: readonly ModelPreset[];
+  readonly file: string;
+}
+
+/** What trainConfigsOverSeeds gives for one config: its pairs' models, or the InputError that stopped it. */
+export type SeedGridOutcome =
+  | { readonly trained: true; readonly pairs: SeedPairModels[] }
+  | { readonly trained: false; readonly error: Error };
+
+/** Options of trainConfigsOverSeeds and trainFromConfigOverSeeds. */
+export type SeedGridOptions = TrainFromConfigOptions & Pick<LoadDatasetOptions, 'manifestDirectory'>;
+
+/**
+ * trainConfigsOverSeeds(configs, counts, options) is trainFromConfigOverSeeds for several
+ * training configs at once: every config's pairs are planned (a config whose dataset is
+ * missing, or whose model names are unknown, gets its InputError as its outcome), then every
+ * model not yet cached, of every config and pair, trains on ONE pool of worker threads
+ * (options.threads, else the first config's threads), the presets of highest expectedCost
+ * first, so no config's last model leaves a thread idle while the next config waits. Each
+ * model depends only on its own split and seed, so the cache entries are those the configs
+ * trained one by one would write. Returns one outcome per config, in order. Memory: one
+ * encoded copy of each dataset per distinct split seed, over all configs at once.
+ */
+export async function trainConfigsOverSeeds(
+  configs: readonly SeedGridConfig[],
+  counts: SeedCounts,
+  options: SeedGridOptions = {},
+): Promise<SeedGridOutcome[]> {
+  const { threads, dataDirectory, manifestDirectory, ...training } = options;
+  const location = {
+    ...(dataDirectory === undefined ? {} : { dataDirectory }),
+    ...(manifestDirectory === undefined ? {} : { manifestDirectory }),
   };
-  const plans = pairs.map((pair) =>
-    planModelsOnSplit(splitFor(pair.splitSeed), presets, { ...options, seed: pair.modelSeed }),
+  const threadCount = threads ?? configs[0]?.config.threads ?? 2;
+  const grids: Array<SeedGridPlans | Error> = [];
+  for (const { config, catalogue, file } of configs) {
+    try {
+      const presets = presetsOfConfig(config, catalogue, file);
+      const { seed: splitSeed, ...splitSettings } = config.split;
+      const pairs = seedAxes({ splitSeed, modelSeed: config.seed }, counts);
+      const request = { dataset: config.dataset, split: splitSettings, ...location };
+      grids.push(await planModelsOverSeeds(request, presets, pairs, { ...training, threads: threadCount }));
+    } catch (error) {
+      if (!isInputError(error)) throw error;
+      grids.push(error);
+    }
+  }
+  const plans = grids.flatMap((grid) => (grid instanceof Error ? [] : grid.plans));
+  await runTrainingPlans(plans, threadCount);
+  return grids.map((grid) =>
+    grid instanceof Error ? { trained: false, error: grid } : { trained: true, pairs: grid.collect() },
   );
-  await runTrainingPlans(plans, options.threads ?? 2);
-  return pairs.map((pair, k) => ({ ...pair, models: plans[k].results as TrainedModel[] }));
 }
 
 /**
@@ -124,18 +208,12 @@ export async function trainFromConfigOverSeeds(
   catalogue: readonly ModelPreset[],
   file: string,
   counts: SeedCounts,
-  options: TrainFromConfigOptions & Pick<LoadDatasetOptions, 'manifestDirectory'> = {},
+  options: SeedGridOptions = {},
 ): Promise<SeedPairModels[]> {
-  const presets = presetsOfConfig(config, catalogue, file);
-  const { seed: splitSeed, ...splitSettings } = config.split;
-  const pairs = seedAxes({ splitSeed, modelSeed: config.seed }, counts);
-  const { threads, dataDirectory, manifestDirectory, ...training } = options;
-  const location = {
-    ...(dataDirectory === undefined ? {} : { dataDirectory }),
-    ...(manifestDirectory === undefined ? {} : { manifestDirectory }),
-  };
-  return trainModelsOverSeeds({ dataset: config.dataset, split: splitSettings, ...location }, presets, pairs, {
-    ...training,
-    threads: threads ?? config.threads,
+  const [outcome] = await trainConfigsOverSeeds([{ config, catalogue, file }], counts, {
+    ...options,
+    threads: options.threads ?? config.threads,
   });
+  if (!outcome.trained) throw outcome.error;
+  return outcome.pairs;
 }

@@ -27,19 +27,33 @@ export type TrainingJob =
       readonly seed: string;
     };
 
+/** What a training job's steps are: an MLP's epochs, or a boosted-trees search's fits. */
+export type TrainingStepUnit = 'epochs' | 'fits';
+
+/** One progress report of a training job: steps done of total. */
+export interface TrainingStep {
+  readonly done: number;
+  readonly total: number;
+  readonly unit: TrainingStepUnit;
+}
+
 /**
- * runTrainingJob(job) trains the job's model (in this thread, or its CV fits on workers)
- * and returns its pool and card; onProgress(done, total) counts a boosted-trees search's
- * fits (draws × folds + 1) as they finish. MLPs train on the WebAssembly kernels (assembled on the
+ * runTrainingJob(job, onProgress) trains the job's model (in this thread, or its CV fits on
+ * workers) and returns its pool and card; onProgress(step) counts its steps as they finish:
+ * a boosted-trees search's fits (draws × folds + 1), an MLP model's epochs (see
+ * trainMlpModel). MLPs train on the WebAssembly kernels (assembled on the
  * fly where dist/ is not built; same results as the JavaScript kernel).
  */
 export async function runTrainingJob(
   job: TrainingJob,
-  onProgress?: (done: number, total: number) => void,
+  onProgress?: (step: TrainingStep) => void,
 ): Promise<ScoredModel> {
+  const report = (unit: TrainingStepUnit) =>
+    onProgress === undefined ? undefined : (done: number, total: number) => onProgress({ done, total, unit });
   if (job.kind === 'mlp') {
     await prepareMlpKernels();
-    return trainMlpModel(job.spec, job.dataset, job.train, job.heldOut, job.seed);
+    return trainMlpModel(job.spec, job.dataset, job.train, job.heldOut, job.seed, report('epochs'));
   }
-  return trainBoostedTreesModel(job.spec, job.dataset, job.train, job.heldOut, job.seed, job.threads, onProgress);
+  const fits = report('fits');
+  return trainBoostedTreesModel(job.spec, job.dataset, job.train, job.heldOut, job.seed, job.threads, fits);
 }

@@ -4,8 +4,11 @@ import type { ThreadPoolAnswer, ThreadPoolMessage } from './thread-pool-protocol
 
 /** What a worker does with its messages. */
 export interface ThreadPoolService<Request, Result, Notice> {
-  /** Answers one job; what it throws goes back through encodeFailure. */
-  readonly handle: (request: Request) => Result | Promise<Result>;
+  /**
+   * Answers one job; what it throws goes back through encodeFailure. `report(progress)`
+   * sends a progress report of this job to the pool (its job's onProgress), structured-cloned.
+   */
+  readonly handle: (request: Request, report: (progress: unknown) => void) => Result | Promise<Result>;
   /** Takes in a notice (ThreadPool.notify); what it throws is an internal failure of the worker. */
   readonly notice?: (notice: Notice) => void;
   /** The buffers of a result to transfer rather than clone (default none). */
@@ -37,7 +40,9 @@ export function serveThreadPool<Request, Result, Notice = never>(
       return;
     }
     try {
-      const result = await service.handle(message.request);
+      const report = (progress: unknown) =>
+        port.postMessage({ id: message.id, progress } satisfies ThreadPoolAnswer<Result>);
+      const result = await service.handle(message.request, report);
       port.postMessage({ id: message.id, result } satisfies ThreadPoolAnswer<Result>, service.transfer?.(result) ?? []);
     } catch (error) {
       port.postMessage({ id: message.id, failure: encodeFailure(error) } satisfies ThreadPoolAnswer<Result>);

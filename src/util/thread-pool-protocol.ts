@@ -9,7 +9,12 @@ export type ThreadPoolMessage<Request, Notice> =
   | { readonly type: 'job'; readonly id: number; readonly request: Request }
   | { readonly type: 'notice'; readonly notice: Notice };
 
-/** A worker's answer to job `id`: its result, or the failure that stopped it (decodeFailure rebuilds the error). */
+/**
+ * A worker's answer to job `id`: its result, or the failure that stopped it (decodeFailure
+ * rebuilds the error), or a progress report sent while the job runs (any number, before
+ * the result; the job's ThreadJobOptions.onProgress gets each).
+ */
 export type ThreadPoolAnswer<Result> =
   | { readonly id: number; readonly result: Result }
-  | { readonly id: number; readonly failure: ThreadFailure };
+  | { readonly id: number; readonly failure: ThreadFailure }
+  | { readonly id: number; readonly progress: unknown };

@@ -19,11 +19,14 @@ export interface ThreadPoolOptions {
 export interface ThreadJobOptions {
   /** Starts the message of an internal failure of this job (default: "<name> failed"). */
   readonly context?: string;
+  /** Called with each progress report the worker sends for this job (serveThreadPool's report), in order. */
+  readonly onProgress?: (progress: unknown) => void;
 }
 
 interface Job<Request, Result> {
   readonly request: Request | ((worker: number) => Request);
   readonly context: string | undefined;
+  readonly onProgress: ((progress: unknown) => void) | undefined;
   readonly resolve: (result: Result) => void;
   readonly reject: (error: Error) => void;
 }
@@ -39,7 +42,8 @@ interface PoolWorker<Request, Result> {
  * The one pool of worker threads of the house. Jobs wait in one queue, first in first out;
  * each is sent to the worker with the fewest jobs in flight (the first such) while that
  * worker has fewer than `depth`, and the next queued job goes out as an answer comes back.
- * The worker (serveThreadPool) answers its jobs in arrival order; a job that throws comes
+ * The worker (serveThreadPool) answers its jobs in arrival order, and may send progress
+ * reports of a job before its answer (the job's onProgress gets them); a job that throws comes
  * back through one failure codec (encodeFailure/decodeFailure): an InputError as an
  * InputError, anything else as an Error with the worker's stack. A worker that dies (an
  * uncaught error, an exit) breaks the pool: every job in flight or queued, and every later
@@ -82,7 +86,7 @@ export class ThreadPool<Request, Result, Notice = never> {
   run(request: Request | ((worker: number) => Request), options: ThreadJobOptions = {}): Promise<Result> {
     if (this.stopped !== undefined) return Promise.reject(this.stopped);
     return new Promise((resolve, reject) => {
-      this.queue.push({ request, context: options.context, resolve, reject });
+      this.queue.push({ request, context: options.context, onProgress: options.onProgress, resolve, reject });
       this.dispatch();
     });
   }
@@ -121,6 +125,10 @@ export class ThreadPool<Request, Result, Notice = never> {
   private answered(entry: PoolWorker<Request, Result>, answer: ThreadPoolAnswer<Result>): void {
     const job = entry.pending.get(answer.id);
     if (job === undefined) return;
+    if ('progress' in answer) {
+      job.onProgress?.(answer.progress);
+      return;
+    }
     entry.pending.delete(answer.id);
     if ('result' in answer) job.resolve(answer.result);
     else job.reject(decodeFailure(answer.failure, job.context ?? `${this.name} failed`));

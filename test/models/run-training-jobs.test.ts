@@ -26,3 +26,35 @@ describe('runTrainingJobs(jobs, 2) with a job that has bad settings', () => {
     );
   });
 });
+
+describe('runTrainingJobs(jobs, 2, onDone, {onProgress})', () => {
+  it("reports each worker job's MLP epochs as TrainingSteps, and the results equal one thread's", async () => {
+    const shape = { numericColumns: 3, categoricalLevels: [3], groupEffect: 1, rows: 200 };
+    const data = syntheticTabularData(shape, createRandom('worker-progress'));
+    const preset = paperAModelPreset('unstable-base');
+    if (preset.type !== 'mlp') throw new Error('unstable-base is an MLP');
+    const spec = { ...preset.spec, mlp: { ...preset.spec.mlp, epochs: 3 } };
+    const jobs: TrainingJob[] = ['p', 'q'].map((seed) => ({
+      kind: 'mlp',
+      spec,
+      dataset: 'synthetic',
+      train: data,
+      heldOut: data,
+      seed,
+    }));
+    const steps: Array<{ index: number; unit: string; done: number; total: number }> = [];
+    const parallel = await runTrainingJobs(jobs, 2, undefined, {
+      onProgress: (index, step) => steps.push({ index, ...step }),
+    });
+    const serial = await runTrainingJobs(jobs, 1);
+    expect(parallel.map((model) => Array.from(model.pool.score ?? []))).toEqual(
+      serial.map((model) => Array.from(model.pool.score ?? [])),
+    );
+    for (const index of [0, 1]) {
+      const mine = steps.filter((step) => step.index === index);
+      // The worker sends the first epoch, then at most one each 250 ms, and always the last.
+      expect(mine[0]).toEqual({ index, unit: 'epochs', done: 1, total: 3 });
+      expect(mine[mine.length - 1]).toEqual({ index, unit: 'epochs', done: 3, total: 3 });
+    }
+  });
+});

@@ -8,6 +8,7 @@ import {
   seedAxes,
   seedAxisOf,
   seedSeries,
+  trainConfigsOverSeeds,
   trainFromConfigOverSeeds,
   trainModelsOverSeeds,
 } from '../../src/models/train-seed-grid.js';
@@ -150,5 +151,70 @@ describe('trainFromConfigOverSeeds(config, catalogue, file, counts, options)', (
     );
     await expect(bad).rejects.toThrow(InputError);
     await expect(bad).rejects.toThrow(/x\.yaml: models\[0\]/);
+  });
+});
+
+describe('trainConfigsOverSeeds(configs, counts, options)', () => {
+  const config = {
+    dataset: 'adult',
+    split: { scheme: 'paper-a' as const, seed: '7', protectedAttribute: 'sex' },
+    models: ['unstable-base', 'unstable-dp'],
+    seed: 'q',
+    threads: 2,
+  };
+  const presets = [unstableBase, unstableDp];
+
+  it('gives each config the models trainFromConfigOverSeeds gives it alone (same pools, same cards but the time)', async () => {
+    const together = join(root, 'cache-together');
+    const alone = join(root, 'cache-alone');
+    const other = { ...config, seed: 'r', split: { ...config.split, seed: '8' } };
+    const counts = { modelSeeds: 2, splitSeeds: 2 };
+    const outcomes = await trainConfigsOverSeeds(
+      [
+        { config, catalogue: presets, file: 'a.yaml' },
+        { config: other, catalogue: presets, file: 'b.yaml' },
+      ],
+      counts,
+      { ...location, cacheDirectory: together },
+    );
+    for (const [k, entry] of [config, other].entries()) {
+      const outcome = outcomes[k];
+      if (!outcome.trained) throw outcome.error;
+      const single = await trainFromConfigOverSeeds(entry, presets, 'x.yaml', counts, {
+        ...location,
+        cacheDirectory: alone,
+      });
+      expect(outcome.pairs.map((pair) => [pair.splitSeed, pair.modelSeed])).toEqual(
+        single.map((pair) => [pair.splitSeed, pair.modelSeed]),
+      );
+      for (const [p, pair] of outcome.pairs.entries()) {
+        for (const [m, model] of pair.models.entries()) {
+          const twin = single[p].models[m];
+          expect(model.fromCache).toBe(false);
+          expect(twin.fromCache).toBe(false);
+          expect(Array.from(model.pool.decision)).toEqual(Array.from(twin.pool.decision));
+          expect(Array.from(model.pool.score ?? [])).toEqual(Array.from(twin.pool.score ?? []));
+          expect({ ...model.card, trainingSeconds: 0 }).toEqual({ ...twin.card, trainingSeconds: 0 });
+        }
+      }
+    }
+  });
+
+  it("gives a config with an unknown model its InputError and still trains the others'", async () => {
+    const outcomes = await trainConfigsOverSeeds(
+      [
+        { config: { ...config, models: ['nope'] }, catalogue: presets, file: 'bad.yaml' },
+        { config: { ...config, models: ['unstable-base'] }, catalogue: presets, file: 'good.yaml' },
+      ],
+      { modelSeeds: 1, splitSeeds: 1 },
+      { ...location, cacheDirectory: join(root, 'cache-mixed') },
+    );
+    const [bad, good] = outcomes;
+    expect(bad.trained).toBe(false);
+    if (!bad.trained) {
+      expect(bad.error).toBeInstanceOf(InputError);
+      expect(bad.error.message).toMatch(/bad\.yaml: models\[0\]/);
+    }
+    expect(good.trained && good.pairs.length === 1 && good.pairs[0].models[0].name === 'unstable-base').toBe(true);
   });
 });

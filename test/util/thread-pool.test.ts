@@ -14,6 +14,7 @@ interface Job {
   wait?: number;
   fail?: 'input' | 'type';
   exit?: number;
+  steps?: number;
 }
 interface Answer {
   value: number;
@@ -34,7 +35,8 @@ const handled = [];
 const told = [];
 serveThreadPool({
   notice: (notice) => told.push(notice),
-  handle: async (job) => {
+  handle: async (job, report) => {
+    for (let step = 1; step <= (job.steps ?? 0); step++) report({ step, value: job.value });
     if (job.wait) await new Promise((resolve) => setTimeout(resolve, job.wait));
     if (job.fail === 'input') throw new InputError('pool.csv, row ' + job.value + ': expected 0 or 1, found 7');
     if (job.fail === 'type') throw new TypeError('boom ' + job.value);
@@ -63,6 +65,26 @@ describe('ThreadPool(file, {size, depth, workerData, name})', () => {
       const answers = await Promise.all(waits.map((wait, value) => threads.run({ value, wait })));
       expect(answers.map((answer) => answer.value)).toEqual([0, 2, 4, 6, 8, 10]);
       expect(answers.every((answer) => answer.tag === 'setup')).toBe(true);
+    } finally {
+      await threads.close();
+    }
+  });
+
+  it('run(job, {onProgress}) gets the reports the worker sends for that job, in order, before its answer', async () => {
+    const threads = pool(2);
+    try {
+      const seen: Record<number, unknown[]> = { 1: [], 2: [] };
+      const answers = await Promise.all(
+        [1, 2].map((value) =>
+          threads.run({ value, steps: value + 1 }, { onProgress: (report) => seen[value].push(report) }),
+        ),
+      );
+      expect(answers.map((answer) => answer.value)).toEqual([2, 4]);
+      expect(seen[1]).toEqual([
+        { step: 1, value: 1 },
+        { step: 2, value: 1 },
+      ]);
+      expect(seen[2]).toEqual([1, 2, 3].map((step) => ({ step, value: 2 })));
     } finally {
       await threads.close();
     }

@@ -10,6 +10,7 @@ import { commandGroup } from '../command-group.js';
 import { dataDirectoryOption, jsonOption, quietOption, threadsOption } from '../common-options.js';
 import { defineCommand } from '../define-command.js';
 import { ProgressBar } from '../progress.js';
+import { modelTrainingProgress } from '../../../papers/model-training-progress.js';
 import { modelPresets } from '../registry.js';
 
 function fixed(value: number, digits = 4): string {
@@ -67,6 +68,11 @@ const trainCommand = defineCommand({
       .option('quiet', quietOption)
       .example('$0 models train papers/paper-a/configs/models/adult.yaml --model-seeds 10', ''),
   handler: async (args) => {
+    // Off a terminal (a log, CI) each model says when it starts, how far it is every few seconds, and when it ends.
+    const lines =
+      args.quiet || args.json || process.stderr.isTTY
+        ? {}
+        : modelTrainingProgress((line) => process.stderr.write(`models: ${line}\n`));
     checkIntegerFlag('--model-seeds', args['model-seeds'], 1, 1000);
     checkIntegerFlag('--split-seeds', args['split-seeds'], 1, 1000);
     const config = loadModelTrainingConfig(args.config);
@@ -88,6 +94,7 @@ const trainCommand = defineCommand({
         refresh: args.refresh,
         onNotice: (notice) => process.stderr.write(`fairaudit: notice: ${notice}\n`),
         onModelReady: () => bar.update(++done),
+        ...lines,
       });
       bar.finish();
       const variability = seedVariability(grid, grid[0]);
@@ -127,6 +134,7 @@ const trainCommand = defineCommand({
       refresh: args.refresh,
       onNotice: (notice) => process.stderr.write(`fairaudit: notice: ${notice}\n`),
       onModelReady: () => bar.update(++done),
+      ...lines,
     });
     bar.finish();
     if (args.json) {

@@ -23,6 +23,7 @@ export interface MlpTrainingResult {
  * The steps run on the WebAssembly kernels when they are compiled (mlpKernelModule:
  * dist/ built, or prepareMlpKernels() called), else on the JavaScript kernel; both give
  * bit-identical networks, losses and draws. `kernel: 'javascript'` forces the latter.
+ * onEpoch(epoch), when given, is called after each epoch (1 to settings.epochs); it draws nothing.
  * Running time O(epochs * rows * (nonzeros * h1 + sum h_l h_(l+1))); memory for one
  * minibatch of activations (plus a copy of the input for the WebAssembly kernels).
  */
@@ -33,6 +34,7 @@ export function trainMlp(
   settings: MlpSettings,
   random: Random,
   kernel: 'auto' | 'javascript' = 'auto',
+  onEpoch?: (epoch: number) => void,
 ): MlpTrainingResult {
   const network = createMlpNetwork(input.columns, settings.hiddenLayers, random);
   const module = kernel === 'auto' ? mlpKernelModule() : null;
@@ -51,6 +53,7 @@ export function trainMlp(
       lossSum += stepper.step(start, end) * (end - start);
     }
     epochLosses[epoch] = lossSum / Math.max(1, input.rows);
+    onEpoch?.(epoch + 1);
   }
   stepper.finish();
   return { network, epochLosses };

@@ -17,6 +17,20 @@ describe('trainMlp(input, label, weight, settings, random) and mlpLogits(network
     expect(Array.from(other)).not.toEqual(Array.from(first));
   });
 
+  it('trainMlp(..., onEpoch) calls onEpoch(1..epochs) in order and trains the same network as without it', () => {
+    const random = createRandom('epochs');
+    const features = Float64Array.from({ length: 120 * 4 }, () => standardNormal(random));
+    const input = toSparseRows(features, 120, 4);
+    const label = Uint8Array.from({ length: 120 }, (_, r) => (features[r * 4] > 0 ? 1 : 0));
+    const settings = { hiddenLayers: [5], dropoutRate: 0.1, learningRate: 1e-2, epochs: 3, batchSize: 16 };
+    const epochs: number[] = [];
+    const watched = trainMlp(input, label, null, settings, createRandom('e'), 'auto', (epoch) => epochs.push(epoch));
+    const plain = trainMlp(input, label, null, settings, createRandom('e'));
+    expect(epochs).toEqual([1, 2, 3]);
+    expect(Array.from(mlpLogits(watched.network, input))).toEqual(Array.from(mlpLogits(plain.network, input)));
+    expect(Array.from(watched.epochLosses)).toEqual(Array.from(plain.epochLosses));
+  });
+
   it('handle no rows (no steps, empty logits) and a single row', () => {
     const settings = { hiddenLayers: [3], dropoutRate: 0, learningRate: 1e-2, epochs: 2, batchSize: 4 };
     const none = toSparseRows(new Float64Array(0), 0, 2);
