@@ -6,6 +6,7 @@ import { createRandom } from '../../util/random.js';
 import { BalancedOrder } from '../balanced-order.js';
 import type { CalibrationCell, CalibrationChunk, CalibrationPlan } from './calibration-plan.js';
 import { countPool } from './count-pool.js';
+import { LazyBernoulliGlr } from './lazy-bernoulli-glr.js';
 import { nullProjection } from './null-projection.js';
 import type { AuditPool } from '../pool.js';
 import { type PreparedAudit, prepareAudit } from '../prepare-audit.js';
@@ -123,7 +124,9 @@ export function runTuningChunk(plan: CalibrationPlan, chunk: CalibrationChunk): 
   const extremes = new PathExtremes(plan.grid, recordNull, recordAlternative);
   const random = createRandom(chunk.seed);
   if (cell.counts !== null) {
-    recordCountPaths(cell.counts, new BernoulliGlrStream(), pathSettings(plan), extremes, random, chunk.paths, counts);
+    const { countA, countB } = cell.counts;
+    const glr = new LazyBernoulliGlr(Math.min(plan.setting.budget, countA + countB));
+    recordCountPaths(cell.counts, glr, pathSettings(plan), extremes, random, chunk.paths, counts);
   } else {
     const { rows, balanced } = rowPoolOf(plan, cell, slot);
     recordRowPaths(
