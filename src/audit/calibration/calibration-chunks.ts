@@ -16,12 +16,14 @@ import { type PreparedAudit, prepareAudit } from '../prepare-audit.js';
 import { runTestAudit } from '../run-test-audit.js';
 import {
   emptyPathCounts,
+  FULL_WINDOW,
   PathExtremes,
   type PathSettings,
   type RowPool,
   recordCountPaths,
   recordRowPaths,
   type ThresholdPathCounts,
+  type TuningWindow,
 } from './threshold-paths.js';
 
 /** Per-plan scratch built on first use in this thread: the projected pools (price cells after the plan's cells). */
@@ -105,16 +107,20 @@ function preparedOf(plan: CalibrationPlan, description: CalibrationCell, slot: n
  * runTuningChunk(plan, chunk) simulates chunk.paths audits of the chunk's cell with the
  * chunk's own generator and returns what they say about every threshold pair of the grid
  * (ThresholdPathCounts; null-side histograms for compliant cells, alternative-side for
- * violating ones, both on the boundary). Pure in its inputs (the same chunk gives the same
+ * violating ones, both on the boundary), exact inside `window` (default the whole grid). Pure in its inputs (the same chunk gives the same
  * counts on any thread), so chunks can be spread over worker threads and merged with
  * mergePathCounts. O(chunk.paths x min(budget, pool size)) GLR updates at most.
  */
-export function runTuningChunk(plan: CalibrationPlan, chunk: CalibrationChunk): ThresholdPathCounts {
+export function runTuningChunk(
+  plan: CalibrationPlan,
+  chunk: CalibrationChunk,
+  window: TuningWindow = FULL_WINDOW,
+): ThresholdPathCounts {
   const { cell, slot } = cellOf(plan, chunk);
   const recordNull = cell.role !== 'alternative';
   const recordAlternative = cell.role !== 'null';
   const counts = emptyPathCounts(plan.grid, recordNull, recordAlternative);
-  const extremes = new PathExtremes(plan.grid, recordNull, recordAlternative);
+  const extremes = new PathExtremes(plan.grid, recordNull, recordAlternative, window);
   const random = createRandom(chunk.seed);
   if (cell.counts !== null) {
     const { countA, countB } = cell.counts;

@@ -1,4 +1,14 @@
-import { bernoulliFaceArgmax, bernoulliFaceDeficit } from '../../stats/bernoulli-face-maximum.js';
+import {
+  FACE_DEFICIT,
+  FACE_F1,
+  FACE_F2,
+  FACE_LENGTH,
+  FACE_S1,
+  FACE_S2,
+  FACE_TOLERANCE,
+  FACE_X,
+  solveBernoulliFace,
+} from '../../stats/bernoulli-face-maximum.js';
 
 /** Stands for -log 0 in the bounds: finite, so that 0 x it is 0 and any count x it exceeds every threshold. */
 const IMPOSSIBLE = 1e15;
@@ -19,7 +29,7 @@ function cost(p: number): number {
  * The signed Bernoulli GLR of paper A (eq. 22-23, the statistic of bernoulliGlrKernel and
  * BernoulliGlrStream) for a simulation that only needs to know when it reaches a target:
  * add() only counts; evaluate() computes the statistic at the current counts (each face
- * by bernoulliFaceArgmax warm-started from its last maximiser, then bernoulliFaceDeficit);
+ * by solveBernoulliFace warm-started from its last maximiser);
  * mayReach(above, below) says whether, since the last evaluation, the statistic can have
  * reached >= above or <= below. The bound is exact, not a heuristic. Write the statistic
  * as Λ = sup_V ℓ - sup_C ℓ (V: |gap| >= tolerance, C: |gap| <= tolerance; ℓ the
@@ -49,9 +59,9 @@ export class LazyBernoulliGlr {
   private positivesB = 0;
   private tolerance = 0.05;
   private anchored = false;
-  /** Warm starts of the two faces (x = theta_a on the plus face, theta_b on the minus face). */
-  private plusX = -1;
-  private minusX = -1;
+  /** The two face problems (solveBernoulliFace's layout; x = theta_a on plus, theta_b on minus), warm-started. */
+  private readonly plus = new Float64Array(FACE_LENGTH);
+  private readonly minus = new Float64Array(FACE_LENGTH);
   /** Observations and positives per group since the last evaluation. */
   private newA = 0;
   private newPositivesA = 0;
@@ -81,8 +91,10 @@ export class LazyBernoulliGlr {
     this.tolerance = tolerance;
     this.statistic = 0;
     this.anchored = false;
-    this.plusX = -1;
-    this.minusX = -1;
+    this.plus[FACE_X] = -1;
+    this.minus[FACE_X] = -1;
+    this.plus[FACE_TOLERANCE] = tolerance;
+    this.minus[FACE_TOLERANCE] = tolerance;
   }
 
   add(group: number, value: number): void {
@@ -135,15 +147,13 @@ export class LazyBernoulliGlr {
     let faceB: number;
     let statistic: number;
     if (gap > tolerance) {
-      this.plusX = bernoulliFaceArgmax(sa, fa, sb, fb, tolerance, this.plusX);
-      statistic = Math.max(bernoulliFaceDeficit(sa, fa, sb, fb, tolerance, this.plusX), 0);
-      faceA = this.plusX;
-      faceB = this.plusX + tolerance;
+      statistic = Math.max(this.solvePlus(sa, fa, sb, fb), 0);
+      faceA = this.plus[FACE_X];
+      faceB = faceA + tolerance;
     } else if (gap < -tolerance) {
-      this.minusX = bernoulliFaceArgmax(sb, fb, sa, fa, tolerance, this.minusX);
-      statistic = Math.max(bernoulliFaceDeficit(sb, fb, sa, fa, tolerance, this.minusX), 0);
-      faceA = this.minusX + tolerance;
-      faceB = this.minusX;
+      statistic = Math.max(this.solveMinus(sa, fa, sb, fb), 0);
+      faceB = this.minus[FACE_X];
+      faceA = faceB + tolerance;
     } else {
       // Compliant side: the better face, the near one first, the far one only where
       // Pinsker's bound on its deficit, 2 (nA nB / n)(tolerance + |gap|)^2, does not rule it out.
@@ -152,28 +162,18 @@ export class LazyBernoulliGlr {
       const ahead = gap >= 0;
       let plus = Number.POSITIVE_INFINITY;
       let minus = Number.POSITIVE_INFINITY;
-      if (ahead) {
-        this.plusX = bernoulliFaceArgmax(sa, fa, sb, fb, tolerance, this.plusX);
-        plus = bernoulliFaceDeficit(sa, fa, sb, fb, tolerance, this.plusX);
-      } else {
-        this.minusX = bernoulliFaceArgmax(sb, fb, sa, fa, tolerance, this.minusX);
-        minus = bernoulliFaceDeficit(sb, fb, sa, fa, tolerance, this.minusX);
-      }
+      if (ahead) plus = this.solvePlus(sa, fa, sb, fb);
+      else minus = this.solveMinus(sa, fa, sb, fb);
       if (farBound < (ahead ? plus : minus)) {
-        if (ahead) {
-          this.minusX = bernoulliFaceArgmax(sb, fb, sa, fa, tolerance, this.minusX);
-          minus = bernoulliFaceDeficit(sb, fb, sa, fa, tolerance, this.minusX);
-        } else {
-          this.plusX = bernoulliFaceArgmax(sa, fa, sb, fb, tolerance, this.plusX);
-          plus = bernoulliFaceDeficit(sa, fa, sb, fb, tolerance, this.plusX);
-        }
+        if (ahead) minus = this.solveMinus(sa, fa, sb, fb);
+        else plus = this.solvePlus(sa, fa, sb, fb);
       }
       if (plus <= minus) {
-        faceA = this.plusX;
-        faceB = this.plusX + tolerance;
+        faceA = this.plus[FACE_X];
+        faceB = faceA + tolerance;
       } else {
-        faceA = this.minusX + tolerance;
-        faceB = this.minusX;
+        faceB = this.minus[FACE_X];
+        faceA = faceB + tolerance;
       }
       statistic = Math.min(-Math.min(plus, minus), 0);
     }
@@ -188,6 +188,28 @@ export class LazyBernoulliGlr {
     this.newB = 0;
     this.newPositivesB = 0;
     return statistic;
+  }
+
+  /** The face theta_b = theta_a + tolerance: solved in place, its deficit returned. */
+  private solvePlus(sa: number, fa: number, sb: number, fb: number): number {
+    const face = this.plus;
+    face[FACE_S1] = sa;
+    face[FACE_F1] = fa;
+    face[FACE_S2] = sb;
+    face[FACE_F2] = fb;
+    solveBernoulliFace(face);
+    return face[FACE_DEFICIT];
+  }
+
+  /** The face theta_a = theta_b + tolerance. */
+  private solveMinus(sa: number, fa: number, sb: number, fb: number): number {
+    const face = this.minus;
+    face[FACE_S1] = sb;
+    face[FACE_F1] = fb;
+    face[FACE_S2] = sa;
+    face[FACE_F2] = fa;
+    solveBernoulliFace(face);
+    return face[FACE_DEFICIT];
   }
 
   private setCosts(into: Float64Array, rateA: number, rateB: number): void {

@@ -26,6 +26,21 @@ export function lowerThreshold(grid: ThresholdGrid, k: number): number {
   return -(k + 1) * grid.step;
 }
 
+/**
+ * Where tuning histograms must be exact: upper thresholds from index upperStart on and
+ * lower thresholds from index lowerStart on (the decisive thresholds nearer 0 are left
+ * out). Inside it a windowed record equals the full one: a path's rejection count at
+ * (upper_j, lower_k) for j >= upperStart, k >= lowerStart, and likewise its acceptance
+ * count. Outside it counts may be too small. The full grid is { upperStart: 0, lowerStart: 0 }.
+ */
+export interface TuningWindow {
+  readonly upperStart: number;
+  readonly lowerStart: number;
+}
+
+/** The whole grid: every threshold pair recorded exactly. */
+export const FULL_WINDOW: TuningWindow = { upperStart: 0, lowerStart: 0 };
+
 /** How the simulated audits run: the parts of an audit's settings that shape a GLR path. */
 export interface PathSettings {
   readonly tolerance: number;
@@ -94,6 +109,7 @@ export class PathExtremes {
     readonly grid: ThresholdGrid,
     readonly recordNull: boolean,
     readonly recordAlternative: boolean,
+    readonly window: TuningWindow = FULL_WINDOW,
   ) {
     this.maxBefore = new Float64Array(grid.lowerCount);
     this.minBefore = new Float64Array(grid.upperCount);
@@ -104,8 +120,8 @@ export class PathExtremes {
   start(): void {
     this.largest = Number.NEGATIVE_INFINITY;
     this.smallest = Number.POSITIVE_INFINITY;
-    this.nextLower = this.recordNull ? 0 : this.grid.lowerCount;
-    this.nextUpper = this.recordAlternative ? 0 : this.grid.upperCount;
+    this.nextLower = this.recordNull ? this.window.lowerStart : this.grid.lowerCount;
+    this.nextUpper = this.recordAlternative ? this.window.upperStart : this.grid.upperCount;
   }
 
   /**
@@ -138,7 +154,7 @@ export class PathExtremes {
     const grid = this.grid;
     let above = Number.POSITIVE_INFINITY;
     if (this.nextLower < grid.lowerCount && this.largest < this.highestUpper)
-      above = upperThreshold(grid, upperBin(grid, this.largest));
+      above = upperThreshold(grid, Math.max(upperBin(grid, this.largest), this.window.upperStart));
     if (this.nextUpper < grid.upperCount && this.smallest > this.lowestLower)
       above = Math.min(above, upperThreshold(grid, this.nextUpper));
     return above;
@@ -149,7 +165,7 @@ export class PathExtremes {
     const grid = this.grid;
     let below = Number.NEGATIVE_INFINITY;
     if (this.nextUpper < grid.upperCount && this.smallest > this.lowestLower)
-      below = lowerThreshold(grid, lowerBin(grid, this.smallest));
+      below = lowerThreshold(grid, Math.max(lowerBin(grid, this.smallest), this.window.lowerStart));
     if (this.nextLower < grid.lowerCount && this.largest < this.highestUpper)
       below = Math.max(below, lowerThreshold(grid, this.nextLower));
     return below;
@@ -162,14 +178,14 @@ export class PathExtremes {
     if (this.recordNull && into.nullBins !== null) {
       const width = grid.upperCount + 1;
       for (let k = 0; k < grid.lowerCount; k++) {
-        const value = k < this.nextLower ? this.maxBefore[k] : this.largest;
+        const value = k < this.nextLower && k >= this.window.lowerStart ? this.maxBefore[k] : this.largest;
         into.nullBins[k * width + upperBin(grid, value)]++;
       }
     }
     if (this.recordAlternative && into.alternativeBins !== null) {
       const width = grid.lowerCount + 1;
       for (let j = 0; j < grid.upperCount; j++) {
-        const value = j < this.nextUpper ? this.minBefore[j] : this.smallest;
+        const value = j < this.nextUpper && j >= this.window.upperStart ? this.minBefore[j] : this.smallest;
         into.alternativeBins[j * width + lowerBin(grid, value)]++;
       }
     }
