@@ -121,6 +121,15 @@ export interface CalibrationStep {
   readonly thresholds?: SequentialThresholds;
   /** Tuning: where the histograms must be exact (default the whole grid). */
   readonly window?: TuningWindow;
+  /** A stage run in several steps: chunks of the stage done before this step, and the stage's chunks in all. */
+  readonly progress?: { readonly before: number; readonly total: number };
+}
+
+/** stepProgress(step, done) is what a step's progress callback reports: [done so far in the stage, its total]. */
+export function stepProgress(step: CalibrationStep, done: number): [number, number] {
+  return step.progress === undefined
+    ? [done, step.chunks.length]
+    : [step.progress.before + done, Math.max(step.progress.total, step.progress.before + step.chunks.length)];
 }
 
 /** What a chunk gives back: tuning histograms, or audit outcomes (certification, price). */
@@ -190,16 +199,22 @@ function mergedTuning(
 function* tuningSteps(
   plan: CalibrationPlan,
 ): Generator<CalibrationStep, ThresholdChoice, readonly CalibrationChunkResult[]> {
+  let before = 0;
   if (plan.cells.every((cell) => cell.counts !== null)) {
     const pilot = pilotChunks(plan);
-    const window = pilotWindow(plan, mergedTuning(plan, pilot, yield { stage: 'tune', chunks: pilot }));
+    const total = pilot.length + plan.chunks.length;
+    const piloted = yield { stage: 'tune', chunks: pilot, progress: { before, total } };
+    const window = pilotWindow(plan, mergedTuning(plan, pilot, piloted));
+    before += pilot.length;
     if (window.upperStart > 0 || window.lowerStart > 0) {
-      const tuned = yield { stage: 'tune', chunks: plan.chunks, window };
+      const tuned = yield { stage: 'tune', chunks: plan.chunks, window, progress: { before, total } };
       const choice = chooseThresholdsInWindow(plan, mergedTuning(plan, plan.chunks, tuned), window);
       if (choice !== null) return choice;
+      before += plan.chunks.length;
     }
   }
-  const tuned = yield { stage: 'tune', chunks: plan.chunks };
+  const progress = { before, total: before + plan.chunks.length };
+  const tuned = yield { stage: 'tune', chunks: plan.chunks, progress };
   return chooseThresholds(plan, mergedTuning(plan, plan.chunks, tuned));
 }
 
@@ -301,7 +316,7 @@ export function runCalibrationSteps(plan: CalibrationPlan, progress?: Calibratio
     const step = next.value;
     const results = step.chunks.map((chunk, done) => {
       const result = runCalibrationChunk(plan, step, chunk);
-      progress?.(step.stage, done + 1, step.chunks.length);
+      progress?.(step.stage, ...stepProgress(step, done + 1));
       return result;
     });
     next = steps.next(results);

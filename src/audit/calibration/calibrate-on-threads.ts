@@ -11,6 +11,7 @@ import {
   type CalibrationStep,
   calibrationSteps,
   runCalibrationSteps,
+  stepProgress,
 } from './calibrate-glr-thresholds.js';
 import {
   type CalibrationChunk,
@@ -108,7 +109,7 @@ export class CalibrationWorkers {
           })
           .then((result) => {
             done++;
-            progress?.(step.stage, done, step.chunks.length);
+            progress?.(step.stage, ...stepProgress(step, done));
             return result;
           }),
       ),

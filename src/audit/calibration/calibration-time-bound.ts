@@ -7,7 +7,7 @@ const PROBE_PATHS = 20;
 /**
  * calibrationTimeBound(plan, threads, clock) estimates, before a calibration starts, how
  * long it takes at most: it times PROBE_PATHS tuning audits of a middle cell on the whole
- * grid (the most expensive kind of simulated audit: every other kind evaluates the GLR
+ * grid, after a first run of the same probe that compiles it (the most expensive kind of simulated audit: every other kind evaluates the GLR
  * at fewer queries) in this thread and multiplies by the audits of the plan (pilot,
  * tuning, one certification round, price) over the threads. A rough bound, for the
  * notice a user sees before waiting: a loaded machine or more certification rounds make
@@ -26,6 +26,8 @@ export function calibrationTimeBound(
 ): number {
   const cell = Math.floor(plan.cells.length / 2);
   const probe = { cell, index: 0, paths: Math.min(PROBE_PATHS, plan.paths), seed: `${plan.seed} probe` };
+  // Twice, timing the second: the first run compiles the simulation (a cold process is many times slower).
+  runTuningChunk(plan, probe);
   const started = clock();
   runTuningChunk(plan, probe);
   const perAudit = (clock() - started) / probe.paths;
