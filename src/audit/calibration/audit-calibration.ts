@@ -9,7 +9,9 @@ import {
   type CalibrationThreadOptions,
   type CalibrationWorkers,
   calibrateGlrThresholdsOnThreads,
+  threadsFor,
 } from './calibrate-on-threads.js';
+import { calibrationTimeBound } from './calibration-time-bound.js';
 import {
   calibrationCacheDirectory,
   calibrationCacheFile,
@@ -96,8 +98,9 @@ export interface CalibrationLookup {
   /** The name of the setting in messages (default "thresholds"). */
   readonly where?: string;
   /**
-   * Called with a one-line notice: a cache entry found damaged or inconsistent (then
-   * recomputed, never used), a calibration that could not be saved (then used unsaved).
+   * Called with a one-line notice: before a calibration is computed, its expected duration
+   * (calibrationTimeBound, which times a short probe first); a cache entry found damaged or
+   * inconsistent (then recomputed, never used), a calibration that could not be saved (then used unsaved).
    */
   readonly onNotice?: (notice: string) => void;
 }
@@ -125,6 +128,22 @@ function fromCache(
   }
   checkCertified(cached.record, lookup.where ?? 'thresholds');
   return { directory, found: { record: cached.record, cached: true, file: null } };
+}
+
+/** The notice before a calibration is computed: its expected duration (calibrationTimeBound) and where it is saved. */
+function announce(
+  setting: CalibrationSetting,
+  options: CalibrationOptions,
+  directory: string,
+  threads: number,
+  lookup: CalibrationLookup,
+): void {
+  if (lookup.onNotice === undefined) return;
+  const seconds = calibrationTimeBound(planCalibration(setting, options), threads);
+  lookup.onNotice(
+    `calibrating the GLR thresholds of this setting (not in the cache): expected to take up to about ` +
+      `${Math.max(1, Math.ceil(seconds))} s on ${threads} thread${threads === 1 ? '' : 's'}; saved in ${directory} for next time`,
+  );
 }
 
 /**
@@ -161,7 +180,9 @@ export function calibrationFor(
   lookup: CalibrationLookup = {},
 ): FoundCalibration {
   const { directory, found } = fromCache(setting, options, lookup);
-  return found ?? saved(directory, calibrateGlrThresholds(setting, options), lookup);
+  if (found !== null) return found;
+  announce(setting, options, directory, 1, lookup);
+  return saved(directory, calibrateGlrThresholds(setting, options), lookup);
 }
 
 /**
@@ -178,6 +199,8 @@ export async function calibrationOnThreads(
 ): Promise<FoundCalibration> {
   const { directory, found } = fromCache(setting, options, lookup);
   if (found !== null) return found;
+  const threads = threadOptions.workers?.threads ?? threadsFor(threadOptions.threads, Number.POSITIVE_INFINITY);
+  announce(setting, options, directory, threads, lookup);
   const result =
     threadOptions.workers === undefined
       ? await calibrateGlrThresholdsOnThreads(setting, options, threadOptions)

@@ -7,15 +7,23 @@ import {
   type CalibrationPlan,
   type CalibrationSetting,
   certificationChunks,
+  pilotChunks,
   planCalibration,
   priceChunks,
 } from './calibration-plan.js';
-import { type CellError, chooseThresholds, type ThresholdChoice } from './choose-thresholds.js';
+import {
+  type CellError,
+  chooseThresholds,
+  chooseThresholdsInWindow,
+  pilotWindow,
+  type ThresholdChoice,
+} from './choose-thresholds.js';
 import {
   emptyPathCounts,
   lowerThreshold,
   mergePathCounts,
   type ThresholdPathCounts,
+  type TuningWindow,
   upperThreshold,
 } from './threshold-paths.js';
 
@@ -111,6 +119,17 @@ export interface CalibrationStep {
   readonly stage: CalibrationStage;
   readonly chunks: readonly CalibrationChunk[];
   readonly thresholds?: SequentialThresholds;
+  /** Tuning: where the histograms must be exact (default the whole grid). */
+  readonly window?: TuningWindow;
+  /** A stage run in several steps: chunks of the stage done before this step, and the stage's chunks in all. */
+  readonly progress?: { readonly before: number; readonly total: number };
+}
+
+/** stepProgress(step, done) is what a step's progress callback reports: [done so far in the stage, its total]. */
+export function stepProgress(step: CalibrationStep, done: number): [number, number] {
+  return step.progress === undefined
+    ? [done, step.chunks.length]
+    : [step.progress.before + done, Math.max(step.progress.total, step.progress.before + step.chunks.length)];
 }
 
 /** What a chunk gives back: tuning histograms, or audit outcomes (certification, price). */
@@ -123,11 +142,11 @@ export type CalibrationChunkResult = ThresholdPathCounts | OutcomeCounts;
  */
 export function runCalibrationChunk(
   plan: CalibrationPlan,
-  step: Pick<CalibrationStep, 'stage' | 'thresholds'>,
+  step: Pick<CalibrationStep, 'stage' | 'thresholds' | 'window'>,
   chunk: CalibrationChunk,
 ): CalibrationChunkResult {
   return step.stage === 'tune'
-    ? runTuningChunk(plan, chunk)
+    ? runTuningChunk(plan, chunk, step.window)
     : runCertificationChunk(plan, step.thresholds as SequentialThresholds, chunk);
 }
 
@@ -155,12 +174,57 @@ function merged(
   return outcomes;
 }
 
+/** The tuning histograms of a step's chunks, merged per cell (plan.cells order). */
+function mergedTuning(
+  plan: CalibrationPlan,
+  chunks: readonly CalibrationChunk[],
+  results: readonly CalibrationChunkResult[],
+): ThresholdPathCounts[] {
+  const tuning = plan.cells.map((cell) =>
+    emptyPathCounts(plan.grid, cell.role !== 'alternative', cell.role !== 'null'),
+  );
+  for (const [index, chunk] of chunks.entries())
+    mergePathCounts(tuning[chunk.cell], results[index] as ThresholdPathCounts);
+  return tuning;
+}
+
+/**
+ * tuningSteps(plan) is the tuning stage: plan.chunks on the whole grid, then
+ * chooseThresholds. For decision access it first runs a pilot (pilotChunks) to place a
+ * window (pilotWindow), runs plan.chunks recording exactly only inside it (the GLR is then
+ * evaluated at far fewer queries) and keeps their choice when chooseThresholdsInWindow
+ * proves it equal to the whole grid's; otherwise it tunes on the whole grid. Either way
+ * the choice is the one of plan.chunks on the whole grid.
+ */
+function* tuningSteps(
+  plan: CalibrationPlan,
+): Generator<CalibrationStep, ThresholdChoice, readonly CalibrationChunkResult[]> {
+  let before = 0;
+  if (plan.cells.every((cell) => cell.counts !== null)) {
+    const pilot = pilotChunks(plan);
+    const total = pilot.length + plan.chunks.length;
+    const piloted = yield { stage: 'tune', chunks: pilot, progress: { before, total } };
+    const window = pilotWindow(plan, mergedTuning(plan, pilot, piloted));
+    before += pilot.length;
+    if (window.upperStart > 0 || window.lowerStart > 0) {
+      const tuned = yield { stage: 'tune', chunks: plan.chunks, window, progress: { before, total } };
+      const choice = chooseThresholdsInWindow(plan, mergedTuning(plan, plan.chunks, tuned), window);
+      if (choice !== null) return choice;
+      before += plan.chunks.length;
+    }
+  }
+  const progress = { before, total: before + plan.chunks.length };
+  const tuned = yield { stage: 'tune', chunks: plan.chunks, progress };
+  return chooseThresholds(plan, mergedTuning(plan, plan.chunks, tuned));
+}
+
 /**
  * calibrationSteps(plan) is the calibration as a sequence of Monte Carlo batches (a
  * generator: it yields a CalibrationStep, is resumed with that step's chunk results in
  * chunk order, and returns the CalibrationResult):
  * 1. tune: plan.paths paths per pool, each simulated once and summarised for every
- *    threshold pair of the grid (threshold-paths.ts), then chooseThresholds;
+ *    threshold pair of the grid (threshold-paths.ts), then chooseThresholds (tuningSteps:
+ *    for decision access a pilot first narrows where the summaries must be exact);
  * 2. certify: fresh simulations of complete audits at the chosen thresholds;
  *    Clopper-Pearson bounds simultaneous over pools and rounds must be <= alpha and <=
  *    beta. If a bound fails, the failing side moves one grid step outward and a new round
@@ -177,13 +241,7 @@ export function* calibrationSteps(
   plan: CalibrationPlan,
 ): Generator<CalibrationStep, CalibrationResult, readonly CalibrationChunkResult[]> {
   const setting = plan.setting;
-  const tuning: ThresholdPathCounts[] = plan.cells.map((cell) =>
-    emptyPathCounts(plan.grid, cell.role !== 'alternative', cell.role !== 'null'),
-  );
-  const tuned = yield { stage: 'tune', chunks: plan.chunks };
-  for (const [index, chunk] of plan.chunks.entries())
-    mergePathCounts(tuning[chunk.cell], tuned[index] as ThresholdPathCounts);
-  const choice = chooseThresholds(plan, tuning);
+  const choice = yield* tuningSteps(plan);
   const certifications: Certification[] = [];
   let upperIndex = choice.upperIndex;
   let lowerIndex = choice.lowerIndex;
@@ -258,7 +316,7 @@ export function runCalibrationSteps(plan: CalibrationPlan, progress?: Calibratio
     const step = next.value;
     const results = step.chunks.map((chunk, done) => {
       const result = runCalibrationChunk(plan, step, chunk);
-      progress?.(step.stage, done + 1, step.chunks.length);
+      progress?.(step.stage, ...stepProgress(step, done + 1));
       return result;
     });
     next = steps.next(results);

@@ -2,6 +2,7 @@ import { availableParallelism } from 'node:os';
 import type { SequentialThresholds } from '../../stats/thresholds.js';
 import { compiledModule } from '../../util/paths.js';
 import { ThreadPool } from '../../util/thread-pool.js';
+import type { TuningWindow } from './threshold-paths.js';
 import {
   type CalibrationChunkResult,
   type CalibrationProgress,
@@ -10,6 +11,7 @@ import {
   type CalibrationStep,
   calibrationSteps,
   runCalibrationSteps,
+  stepProgress,
 } from './calibrate-glr-thresholds.js';
 import {
   type CalibrationChunk,
@@ -33,6 +35,7 @@ export interface CalibrationChunkRequest {
   readonly planId: number;
   readonly stage: CalibrationStage;
   readonly thresholds?: SequentialThresholds;
+  readonly window?: TuningWindow;
   readonly chunk: CalibrationChunk;
 }
 
@@ -101,11 +104,12 @@ export class CalibrationWorkers {
             planId,
             stage: step.stage,
             thresholds: step.thresholds,
+            window: step.window,
             chunk,
           })
           .then((result) => {
             done++;
-            progress?.(step.stage, done, step.chunks.length);
+            progress?.(step.stage, ...stepProgress(step, done));
             return result;
           }),
       ),

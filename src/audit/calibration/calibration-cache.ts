@@ -3,16 +3,18 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { writeFileAtomic } from '../../util/atomic-write.js';
 import { canonicalJson } from '../../util/canonical-json.js';
-import { packageRoot } from '../../util/paths.js';
+import { userCacheDirectory } from '../../util/user-cache-directory.js';
 import { CALIBRATION_FORMAT, type CalibrationRecord } from './calibration-record.js';
 
 /**
- * calibrationCacheDirectory() is where calibrations are cached: FAIRAUDIT_CALIBRATION_CACHE
- * when set, else data/cache/calibrations/ in the package (next to the model cache,
- * data/cache/models/; git-ignored). O(1).
+ * calibrationCacheDirectory() is where calibrations are cached, by the CLI and the library
+ * alike: FAIRAUDIT_CALIBRATION_CACHE when set, else calibrations/ in the user's cache
+ * folder (userCacheDirectory: FAIRAUDIT_CACHE_DIR, else $XDG_CACHE_HOME/fairaudit, else
+ * ~/.cache/fairaudit), never inside the installed package. O(1).
  */
 export function calibrationCacheDirectory(): string {
-  return process.env.FAIRAUDIT_CALIBRATION_CACHE ?? join(packageRoot(), 'data', 'cache', 'calibrations');
+  const own = process.env.FAIRAUDIT_CALIBRATION_CACHE;
+  return own !== undefined && own !== '' ? own : join(userCacheDirectory(), 'calibrations');
 }
 
 /** The cache file of a fingerprint. */

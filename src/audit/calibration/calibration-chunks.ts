@@ -4,6 +4,10 @@ import { GuardedGaussianGlrStream } from '../../stats/guarded-gaussian-glr-strea
 import type { SequentialThresholds } from '../../stats/thresholds.js';
 import { createRandom } from '../../util/random.js';
 import { BalancedOrder } from '../balanced-order.js';
+import { LazyBernoulliGlr } from './lazy-bernoulli-glr.js';
+import { certifyCountPaths, type OutcomeCounts } from './certify-count-paths.js';
+
+export type { OutcomeCounts } from './certify-count-paths.js';
 import type { AuditPool } from '../pool.js';
 import { type PreparedAudit, prepareAudit } from '../prepare-audit.js';
 import { runTestAudit } from '../run-test-audit.js';
@@ -12,23 +16,15 @@ import { countPool } from './count-pool.js';
 import { nullProjection } from './null-projection.js';
 import {
   emptyPathCounts,
+  FULL_WINDOW,
   PathExtremes,
   type PathSettings,
   type RowPool,
   recordCountPaths,
   recordRowPaths,
   type ThresholdPathCounts,
+  type TuningWindow,
 } from './threshold-paths.js';
-
-/** Decisions of a batch of simulated audits, and their query counts. Adds up across chunks. */
-export interface OutcomeCounts {
-  paths: number;
-  reject: number;
-  accept: number;
-  inconclusive: number;
-  /** Sum of the queries of all paths. */
-  queries: number;
-}
 
 /** Per-plan scratch built on first use in this thread: the projected pools (price cells after the plan's cells). */
 const rowPools = new WeakMap<CalibrationPlan, Array<{ rows: RowPool; balanced: BalancedOrder | null }>>();
@@ -111,19 +107,25 @@ function preparedOf(plan: CalibrationPlan, description: CalibrationCell, slot: n
  * runTuningChunk(plan, chunk) simulates chunk.paths audits of the chunk's cell with the
  * chunk's own generator and returns what they say about every threshold pair of the grid
  * (ThresholdPathCounts; null-side histograms for compliant cells, alternative-side for
- * violating ones, both on the boundary). Pure in its inputs (the same chunk gives the same
+ * violating ones, both on the boundary), exact inside `window` (default the whole grid). Pure in its inputs (the same chunk gives the same
  * counts on any thread), so chunks can be spread over worker threads and merged with
  * mergePathCounts. O(chunk.paths x min(budget, pool size)) GLR updates at most.
  */
-export function runTuningChunk(plan: CalibrationPlan, chunk: CalibrationChunk): ThresholdPathCounts {
+export function runTuningChunk(
+  plan: CalibrationPlan,
+  chunk: CalibrationChunk,
+  window: TuningWindow = FULL_WINDOW,
+): ThresholdPathCounts {
   const { cell, slot } = cellOf(plan, chunk);
   const recordNull = cell.role !== 'alternative';
   const recordAlternative = cell.role !== 'null';
   const counts = emptyPathCounts(plan.grid, recordNull, recordAlternative);
-  const extremes = new PathExtremes(plan.grid, recordNull, recordAlternative);
+  const extremes = new PathExtremes(plan.grid, recordNull, recordAlternative, window);
   const random = createRandom(chunk.seed);
   if (cell.counts !== null) {
-    recordCountPaths(cell.counts, new BernoulliGlrStream(), pathSettings(plan), extremes, random, chunk.paths, counts);
+    const { countA, countB } = cell.counts;
+    const glr = new LazyBernoulliGlr(Math.min(plan.setting.budget, countA + countB));
+    recordCountPaths(cell.counts, glr, pathSettings(plan), extremes, random, chunk.paths, counts);
   } else {
     const { rows, balanced } = rowPoolOf(plan, cell, slot);
     recordRowPaths(
@@ -142,9 +144,11 @@ export function runTuningChunk(plan: CalibrationPlan, chunk: CalibrationChunk): 
 
 /**
  * runCertificationChunk(plan, thresholds, chunk) runs chunk.paths complete audits of the
- * chunk's cell with the GLR test at the given thresholds, through the same audit loop as a
- * real audit (runTestAudit on a prepared pool with those counts or values), and counts the
- * decisions. Pure in its inputs. O(chunk.paths x queries).
+ * chunk's cell with the GLR test at the given thresholds and counts the decisions: for
+ * decision-access certification cells by certifyCountPaths (the audits of runTestAudit
+ * on the count pool, query for query, with the GLR evaluated only where it may decide),
+ * otherwise through the audit loop of a real audit (runTestAudit on a prepared pool with
+ * those counts or values). Pure in its inputs. O(chunk.paths x queries).
  */
 export function runCertificationChunk(
   plan: CalibrationPlan,
@@ -154,6 +158,21 @@ export function runCertificationChunk(
   const { cell, slot } = cellOf(plan, chunk);
   const prepared = preparedOf(plan, cell, slot);
   const { tolerance, budget, minimumPerGroup, order } = plan.setting;
+  if (prepared.family === 'bernoulli' && chunk.price !== true) {
+    // Certification of a decision-access cell: the same audits, with the GLR evaluated only where it may decide.
+    const outcome: OutcomeCounts = { paths: 0, reject: 0, accept: 0, inconclusive: 0, queries: 0 };
+    const glr = new LazyBernoulliGlr(Math.min(budget, prepared.size));
+    const certification = {
+      tolerance,
+      budget,
+      minimumPerGroup,
+      order,
+      upper: thresholds.upper,
+      lower: thresholds.lower,
+    };
+    certifyCountPaths(prepared, glr, certification, createRandom(chunk.seed), chunk.paths, outcome);
+    return outcome;
+  }
   const stream = prepared.family === 'bernoulli' ? new BernoulliGlrStream() : new GuardedGaussianGlrStream();
   // The price is what real audits cost, so its audits decide the known gap at exhaustion as real ones do;
   // certification counts threshold crossings only (an exhaustion decision is never an error on an exact cell).

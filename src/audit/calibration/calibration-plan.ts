@@ -353,3 +353,21 @@ function chunksOf(
 export function certificationChunks(plan: CalibrationPlan, round: number): CalibrationChunk[] {
   return chunksOf(plan, plan.cells, ['certify', round], false);
 }
+
+/** Simulated audits per cell of the pilot that places the tuning window (pilotChunks). */
+export const PILOT_PATHS = 100;
+
+/**
+ * pilotChunks(plan) lays out the pilot of a decision-access tuning: one chunk of
+ * min(PILOT_PATHS, plan.paths) audits per cell, with seeds of their own, recorded on the
+ * whole grid. It only places the window the tuning records exactly (pilotWindow); the
+ * thresholds come from the tuning itself, so the pilot changes no result. O(cells).
+ */
+export function pilotChunks(plan: CalibrationPlan): CalibrationChunk[] {
+  return plan.cells.map((cell, index) => ({
+    cell: index,
+    index: 0,
+    paths: Math.min(PILOT_PATHS, plan.paths),
+    seed: deriveSeed(plan.seed, 'calibrate', cell.key, 'pilot', 0),
+  }));
+}

@@ -18,7 +18,11 @@ serveThreadPool<CalibrationChunkRequest, CalibrationChunkResult, CalibrationNoti
   handle: (request) => {
     const plan = plans.get(request.planId);
     if (plan === undefined) throw new Error(`calibration worker: no plan ${request.planId}`);
-    return runCalibrationChunk(plan, { stage: request.stage, thresholds: request.thresholds }, request.chunk);
+    return runCalibrationChunk(
+      plan,
+      { stage: request.stage, thresholds: request.thresholds, window: request.window },
+      request.chunk,
+    );
   },
   transfer: (result) => {
     const transfer: ArrayBuffer[] = [];

@@ -1,7 +1,13 @@
 import { clopperPearsonLower, clopperPearsonUpper, largestCountBelow } from '../../stats/clopper-pearson.js';
 import { inputError } from '../../util/errors.js';
 import type { CalibrationPlan } from './calibration-plan.js';
-import { lowerThreshold, type ThresholdPathCounts, upperThreshold } from './threshold-paths.js';
+import {
+  FULL_WINDOW,
+  lowerThreshold,
+  type ThresholdPathCounts,
+  type TuningWindow,
+  upperThreshold,
+} from './threshold-paths.js';
 
 /** A cell's error at given thresholds: count of wrong decisions of `paths` simulated audits. */
 export interface CellError {
@@ -161,6 +167,33 @@ function tuningErrorsAt(
  * meet with this grid and these simulations, when no threshold pair passes.
  */
 export function chooseThresholds(plan: CalibrationPlan, tuning: readonly ThresholdPathCounts[]): ThresholdChoice {
+  return choose(plan, tuning, null) as ThresholdChoice;
+}
+
+/**
+ * chooseThresholdsInWindow(plan, tuning, window) is chooseThresholds on histograms that
+ * are exact only inside `window` (PathExtremes with that window): the same choice, or
+ * null when the choice cannot be proven the same from them (a scan of the grid reaches the
+ * window's edge, or no pair passes: then the caller tunes on the whole grid). Every scan
+ * of chooseThresholds is a search, from the decisive end, for the first threshold whose
+ * count passes a limit: counts outside the window can only be too small, so a scan that
+ * ends strictly inside the window (the thresholds it passed inside are exact, those
+ * outside failed on counts no larger than the true ones) finds what the full histograms
+ * give, and the iteration takes the same steps. O(cells x grid).
+ */
+export function chooseThresholdsInWindow(
+  plan: CalibrationPlan,
+  tuning: readonly ThresholdPathCounts[],
+  window: TuningWindow,
+): ThresholdChoice | null {
+  return choose(plan, tuning, window);
+}
+
+function choose(
+  plan: CalibrationPlan,
+  tuning: readonly ThresholdPathCounts[],
+  window: TuningWindow | null,
+): ThresholdChoice | null {
   const { grid, cells, setting } = plan;
   const upperCount = grid.upperCount;
   const lowerCount = grid.lowerCount;
@@ -189,9 +222,20 @@ export function chooseThresholds(plan: CalibrationPlan, tuning: readonly Thresho
     for (let k = 0; k < lowerCount; k++) if (accepts[j * lowerCount + k] <= acceptLimit) return k;
     return -1;
   };
+  // Inside the window a found index must lie strictly beyond its start (the failed one before it is then exact).
+  let outside = false;
+  const checkUpper = (index: number): number => {
+    if (window !== null && index >= 0 && index <= window.upperStart) outside = true;
+    return index;
+  };
+  const checkLower = (index: number): number => {
+    if (window !== null && index >= 0 && index <= window.lowerStart) outside = true;
+    return index;
+  };
   let k = lowerCount - 1;
-  let j = firstUpper(k);
-  let nextK = j < 0 ? -1 : firstLower(j);
+  let j = checkUpper(firstUpper(k));
+  let nextK = j < 0 ? -1 : checkLower(firstLower(j));
+  if (window !== null && (outside || j < 0 || nextK < 0)) return null;
   if (j < 0 || nextK < 0) {
     const smallestAlpha = tuningValue(rejects[(lowerCount - 1) * upperCount + upperCount - 1], paths, confidence);
     const smallestBeta = tuningValue(
@@ -211,10 +255,10 @@ export function chooseThresholds(plan: CalibrationPlan, tuning: readonly Thresho
   }
   for (;;) {
     k = nextK;
-    const nextJ = firstUpper(k);
+    const nextJ = checkUpper(firstUpper(k));
     if (nextJ === j) break;
     j = nextJ;
-    nextK = firstLower(j);
+    nextK = checkLower(firstLower(j));
     if (nextK === k) break;
   }
   const tuningErrors = tuningErrorsAt(plan, perCellRejects, perCellAccepts, j, k, confidence);
@@ -230,6 +274,19 @@ export function chooseThresholds(plan: CalibrationPlan, tuning: readonly Thresho
       if (accepts[j * lowerCount + kk] <= limitCount) return lowerThreshold(grid, kk);
     return Number.NEGATIVE_INFINITY;
   };
+  const upperInterval: [number, number] = [
+    scanUpper(significantAbove(setting.alpha)),
+    scanUpper(significantBelow(setting.alpha)),
+  ];
+  const lowerInterval: [number, number] = [
+    scanLower(significantAbove(setting.beta)),
+    scanLower(significantBelow(setting.beta)),
+  ];
+  if (window !== null) {
+    for (const value of upperInterval) if (Number.isFinite(value)) checkUpper(Math.round(value / grid.step) - 1);
+    for (const value of lowerInterval) if (Number.isFinite(value)) checkLower(Math.round(-value / grid.step) - 1);
+    if (outside) return null;
+  }
   return {
     upper: upperThreshold(grid, j),
     lower: lowerThreshold(grid, k),
@@ -237,7 +294,54 @@ export function chooseThresholds(plan: CalibrationPlan, tuning: readonly Thresho
     lowerIndex: k,
     testConfidence: confidence,
     tuning: tuningErrors,
-    upperInterval: [scanUpper(significantAbove(setting.alpha)), scanUpper(significantBelow(setting.alpha))],
-    lowerInterval: [scanLower(significantAbove(setting.beta)), scanLower(significantBelow(setting.beta))],
+    upperInterval,
+    lowerInterval,
   };
+}
+
+/** How far inside the pilot's thresholds the tuning window starts, in statistic units (each side). */
+export const PILOT_MARGIN = 1.5;
+
+/**
+ * pilotWindow(plan, pilot) places the tuning window from a pilot (pilotChunks: a few
+ * audits per cell on the whole grid, in plan.cells order): the iteration of
+ * chooseThresholds with plain rates (worst cell's rejection rate <= alpha, acceptance
+ * rate <= beta, no margin: the pilot's pair lies inside the tuned one, which adds a
+ * Clopper-Pearson margin), then PILOT_MARGIN further toward 0 on each side. FULL_WINDOW
+ * when the pilot finds no pair. A window too narrow costs time, never a result
+ * (chooseThresholdsInWindow refuses it). O(cells x grid).
+ */
+export function pilotWindow(plan: CalibrationPlan, pilot: readonly ThresholdPathCounts[]): TuningWindow {
+  const { upperCount, lowerCount, step } = plan.grid;
+  const rejects = new Float64Array(lowerCount * upperCount);
+  const accepts = new Float64Array(upperCount * lowerCount);
+  let paths = Number.POSITIVE_INFINITY;
+  for (const counts of pilot) {
+    paths = Math.min(paths, counts.paths);
+    if (counts.nullBins !== null) tailCounts(counts.nullBins, lowerCount, upperCount, rejects);
+    if (counts.alternativeBins !== null) tailCounts(counts.alternativeBins, upperCount, lowerCount, accepts);
+  }
+  const rejectLimit = Math.floor(plan.setting.alpha * paths);
+  const acceptLimit = Math.floor(plan.setting.beta * paths);
+  const firstUpper = (k: number): number => {
+    for (let j = 0; j < upperCount; j++) if (rejects[k * upperCount + j] <= rejectLimit) return j;
+    return -1;
+  };
+  const firstLower = (j: number): number => {
+    for (let k = 0; k < lowerCount; k++) if (accepts[j * lowerCount + k] <= acceptLimit) return k;
+    return -1;
+  };
+  let k = lowerCount - 1;
+  let j = firstUpper(k);
+  for (let round = 0; round < upperCount + lowerCount && j >= 0; round++) {
+    const nextK = firstLower(j);
+    if (nextK < 0 || nextK === k) break;
+    k = nextK;
+    const nextJ = firstUpper(k);
+    if (nextJ < 0 || nextJ === j) break;
+    j = nextJ;
+  }
+  if (j < 0) return FULL_WINDOW;
+  const margin = Math.round(PILOT_MARGIN / step);
+  return { upperStart: Math.max(0, j - margin), lowerStart: Math.max(0, k - margin) };
 }

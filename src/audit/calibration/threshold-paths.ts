@@ -1,8 +1,8 @@
-import type { BernoulliGlrStream } from '../../stats/bernoulli-glr-stream.js';
 import type { GlrStream } from '../../stats/glr-stream.js';
 import type { Random } from '../../util/random.js';
 import type { BalancedOrder } from '../balanced-order.js';
 import { restoreOrder, shufflePosition } from '../partial-shuffle.js';
+import type { LazyBernoulliGlr } from './lazy-bernoulli-glr.js';
 import type { ShuffledQueryOrder } from '../query-order.js';
 
 /**
@@ -25,6 +25,21 @@ export function upperThreshold(grid: ThresholdGrid, j: number): number {
 export function lowerThreshold(grid: ThresholdGrid, k: number): number {
   return -(k + 1) * grid.step;
 }
+
+/**
+ * Where tuning histograms must be exact: upper thresholds from index upperStart on and
+ * lower thresholds from index lowerStart on (the decisive thresholds nearer 0 are left
+ * out). Inside it a windowed record equals the full one: a path's rejection count at
+ * (upper_j, lower_k) for j >= upperStart, k >= lowerStart, and likewise its acceptance
+ * count. Outside it counts may be too small. The full grid is { upperStart: 0, lowerStart: 0 }.
+ */
+export interface TuningWindow {
+  readonly upperStart: number;
+  readonly lowerStart: number;
+}
+
+/** The whole grid: every threshold pair recorded exactly. */
+export const FULL_WINDOW: TuningWindow = { upperStart: 0, lowerStart: 0 };
 
 /** How the simulated audits run: the parts of an audit's settings that shape a GLR path. */
 export interface PathSettings {
@@ -94,6 +109,7 @@ export class PathExtremes {
     readonly grid: ThresholdGrid,
     readonly recordNull: boolean,
     readonly recordAlternative: boolean,
+    readonly window: TuningWindow = FULL_WINDOW,
   ) {
     this.maxBefore = new Float64Array(grid.lowerCount);
     this.minBefore = new Float64Array(grid.upperCount);
@@ -104,8 +120,8 @@ export class PathExtremes {
   start(): void {
     this.largest = Number.NEGATIVE_INFINITY;
     this.smallest = Number.POSITIVE_INFINITY;
-    this.nextLower = this.recordNull ? 0 : this.grid.lowerCount;
-    this.nextUpper = this.recordAlternative ? 0 : this.grid.upperCount;
+    this.nextLower = this.recordNull ? this.window.lowerStart : this.grid.lowerCount;
+    this.nextUpper = this.recordAlternative ? this.window.upperStart : this.grid.upperCount;
   }
 
   /**
@@ -127,6 +143,34 @@ export class PathExtremes {
     return nullDone && alternativeDone;
   }
 
+  /**
+   * reachAbove() is the smallest statistic that would change what is recorded on the way
+   * up (the next candidate upper threshold above the largest statistic so far while the
+   * null side is open, the next one not yet reached on the alternative side), +Infinity
+   * when none can. A statistic below it changes no histogram bin: a simulation may skip
+   * evaluating the statistic while it provably stays below it. O(1).
+   */
+  reachAbove(): number {
+    const grid = this.grid;
+    let above = Number.POSITIVE_INFINITY;
+    if (this.nextLower < grid.lowerCount && this.largest < this.highestUpper)
+      above = upperThreshold(grid, Math.max(upperBin(grid, this.largest), this.window.upperStart));
+    if (this.nextUpper < grid.upperCount && this.smallest > this.lowestLower)
+      above = Math.min(above, upperThreshold(grid, this.nextUpper));
+    return above;
+  }
+
+  /** reachBelow() is reachAbove's mirror: the largest statistic that would change the record on the way down. */
+  reachBelow(): number {
+    const grid = this.grid;
+    let below = Number.NEGATIVE_INFINITY;
+    if (this.nextUpper < grid.upperCount && this.smallest > this.lowestLower)
+      below = lowerThreshold(grid, Math.max(lowerBin(grid, this.smallest), this.window.lowerStart));
+    if (this.nextLower < grid.lowerCount && this.largest < this.highestUpper)
+      below = Math.max(below, lowerThreshold(grid, this.nextLower));
+    return below;
+  }
+
   /** finish(into) adds this path to the histograms. */
   finish(into: ThresholdPathCounts): void {
     const grid = this.grid;
@@ -134,14 +178,14 @@ export class PathExtremes {
     if (this.recordNull && into.nullBins !== null) {
       const width = grid.upperCount + 1;
       for (let k = 0; k < grid.lowerCount; k++) {
-        const value = k < this.nextLower ? this.maxBefore[k] : this.largest;
+        const value = k < this.nextLower && k >= this.window.lowerStart ? this.maxBefore[k] : this.largest;
         into.nullBins[k * width + upperBin(grid, value)]++;
       }
     }
     if (this.recordAlternative && into.alternativeBins !== null) {
       const width = grid.lowerCount + 1;
       for (let j = 0; j < grid.upperCount; j++) {
-        const value = j < this.nextUpper ? this.minBefore[j] : this.smallest;
+        const value = j < this.nextUpper && j >= this.window.upperStart ? this.minBefore[j] : this.smallest;
         into.alternativeBins[j * width + lowerBin(grid, value)]++;
       }
     }
@@ -175,17 +219,21 @@ export interface CountCell {
 }
 
 /**
- * recordCountPaths(cell, stream, settings, extremes, random, paths, into) simulates `paths`
+ * recordCountPaths(cell, glr, settings, extremes, random, paths, into) simulates `paths`
  * audits of a 0/1 pool given only by its counts (each query draws the group, uniformly
  * among the rows left for random order or alternating for balanced order, then the
  * decision, uniformly among that group's rows left: exactly the law of querying a uniformly
- * shuffled pool), runs the Bernoulli GLR stream and records each path's extremes. A path
- * stops at min(budget, pool size) queries or once nothing can change its record.
- * O(paths x queries) GLR updates; two draws of `random` per query. Kernel: no validation.
+ * shuffled pool), follows the Bernoulli GLR and records each path's extremes. The GLR is
+ * evaluated only at queries where it may reach a value that changes the record
+ * (LazyBernoulliGlr.mayReach of PathExtremes' reachAbove and reachBelow), so the record is
+ * the one evaluating it at every query gives. A path stops at min(budget, pool size)
+ * queries or once nothing can change its record. O(paths x queries) counter updates and
+ * far fewer GLR evaluations; two draws of `random` per query. Kernel: no validation (glr
+ * built with a capacity >= min(budget, pool size)).
  */
 export function recordCountPaths(
   cell: CountCell,
-  stream: BernoulliGlrStream,
+  glr: LazyBernoulliGlr,
   settings: PathSettings,
   extremes: PathExtremes,
   random: Random,
@@ -197,8 +245,10 @@ export function recordCountPaths(
   const balanced = settings.order === 'balanced';
   const minimum = settings.minimumPerGroup;
   for (let path = 0; path < paths; path++) {
-    stream.reset(settings.tolerance);
+    glr.reset(settings.tolerance);
     extremes.start();
+    let above = Number.POSITIVE_INFINITY;
+    let below = Number.NEGATIVE_INFINITY;
     let leftA = cell.countA;
     let leftB = cell.countB;
     let positivesA = cell.positivesA;
@@ -225,8 +275,12 @@ export function recordCountPaths(
         positivesB -= value;
         seenB++;
       }
-      stream.add(group, value);
-      if (stream.ready && seenA >= minimum && seenB >= minimum && extremes.observe(stream.statistic)) break;
+      glr.add(group, value);
+      if (glr.ready && seenA >= minimum && seenB >= minimum && glr.mayReach(above, below)) {
+        if (extremes.observe(glr.evaluate())) break;
+        above = extremes.reachAbove();
+        below = extremes.reachBelow();
+      }
     }
     extremes.finish(into);
   }

@@ -119,10 +119,15 @@ describe('calibrationFor(setting, options, { cacheDirectory })', () => {
       settings,
     );
     const options = calibrationOptionsOf(settings);
-    const first = calibrationFor(setting, options, { cacheDirectory });
+    const notices: string[] = [];
+    const first = calibrationFor(setting, options, { cacheDirectory, onNotice: (notice) => notices.push(notice) });
     expect(first.cached).toBe(false);
     expect(first.file).toBe(calibrationCacheFile(cacheDirectory, first.record.fingerprint));
-    const second = calibrationFor(setting, options, { cacheDirectory });
+    // Before computing: one notice of the expected duration and where it is saved.
+    expect(notices).toHaveLength(1);
+    expect(notices[0]).toMatch(/expected to take up to about \d+ s on 1 thread; saved in /);
+    const second = calibrationFor(setting, options, { cacheDirectory, onNotice: (notice) => notices.push(notice) });
+    expect(notices).toHaveLength(1);
     expect(second).toEqual({ record: first.record, cached: true, file: null });
     writeFileSync(first.file as string, JSON.stringify({ ...first.record, fingerprint: 'another' }));
     expect(readCachedCalibration(cacheDirectory, first.record.fingerprint)).toBeNull();

@@ -13,6 +13,7 @@ import {
 import { prepareAudit } from '../../../src/audit/prepare-audit.js';
 import { runTestAudit } from '../../../src/audit/run-test-audit.js';
 import { BernoulliGlrStream } from '../../../src/stats/bernoulli-glr-stream.js';
+import { LazyBernoulliGlr } from '../../../src/audit/calibration/lazy-bernoulli-glr.js';
 import { GlrThresholdTest } from '../../../src/stats/glr-threshold-test.js';
 import { createRandom, standardNormal } from '../../../src/util/random.js';
 
@@ -105,7 +106,7 @@ describe('PathExtremes(grid, recordNull, recordAlternative)', () => {
   });
 });
 
-describe('recordCountPaths(cell, stream, settings, extremes, random, paths, into)', () => {
+describe('recordCountPaths(cell, glr, settings, extremes, random, paths, into)', () => {
   it('simulates from counts with the law of a shuffled pool: its rejection and acceptance rates agree with runTestAudit on that pool (within 4 standard errors)', () => {
     const cell = { countA: 300, positivesA: 60, countB: 200, positivesB: 55 };
     const settings = { tolerance: 0.1, budget: 250, minimumPerGroup: 1, order: 'random' as const };
@@ -113,7 +114,7 @@ describe('recordCountPaths(cell, stream, settings, extremes, random, paths, into
     const counts = emptyPathCounts(grid, true, true);
     recordCountPaths(
       cell,
-      new BernoulliGlrStream(),
+      new LazyBernoulliGlr(settings.budget),
       settings,
       new PathExtremes(grid, true, true),
       createRandom('counts'),

@@ -1,0 +1,221 @@
+import {
+  FACE_DEFICIT,
+  FACE_F1,
+  FACE_F2,
+  FACE_LENGTH,
+  FACE_S1,
+  FACE_S2,
+  FACE_TOLERANCE,
+  FACE_X,
+  solveBernoulliFace,
+} from '../../stats/bernoulli-face-maximum.js';
+
+/** Stands for -log 0 in the bounds: finite, so that 0 x it is 0 and any count x it exceeds every threshold. */
+const IMPOSSIBLE = 1e15;
+
+/**
+ * Slack on both sides of a target, far above the rounding of the statistic and of the
+ * bounds (both about 1e-11 for counts of a few thousand), so that a step the bound skips
+ * is one where the statistic, as any evaluation would compute it, cannot reach the target.
+ */
+const SLACK = 1e-6;
+
+/** -log p, with -log 0 = IMPOSSIBLE. */
+function cost(p: number): number {
+  return p > 0 ? Math.min(-Math.log(p), IMPOSSIBLE) : IMPOSSIBLE;
+}
+
+/**
+ * The signed Bernoulli GLR of paper A (eq. 22-23, the statistic of bernoulliGlrKernel and
+ * BernoulliGlrStream) for a simulation that only needs to know when it reaches a target:
+ * add() only counts; evaluate() computes the statistic at the current counts (each face
+ * by solveBernoulliFace warm-started from its last maximiser);
+ * mayReach(above, below) says whether, since the last evaluation, the statistic can have
+ * reached >= above or <= below. The bound is exact, not a heuristic. Write the statistic
+ * as Λ = sup_V ℓ - sup_C ℓ (V: |gap| >= tolerance, C: |gap| <= tolerance; ℓ the
+ * log-likelihood of both groups' counts). With L the log-likelihood of the observations
+ * added since the last evaluation (time n) and θ_C, θ_V the maximisers over C and V at n
+ * (one is the empirical rates, the other the face point):
+ *   Λ_now - Λ_n <= sup L - L(θ_C)   and   Λ_n - Λ_now <= sup L - L(θ_V),
+ * because sup_V ℓ_now <= sup_V ℓ_n + sup L and sup_C ℓ_now >= ℓ_n(θ_C) + L(θ_C) (and the
+ * same with C and V swapped). sup L - L(θ) is the new observations' own likelihood ratio
+ * against θ: of order 1 when θ is near the truth, whatever their number, so a path far
+ * from its targets is evaluated rarely. Costs per add: a few table lookups (n log n for
+ * integers up to `capacity`). Kernel: no validation (group 0/1, value 0/1, at most
+ * `capacity` observations per group between evaluations, 0 < tolerance < 1).
+ * @example
+ * const glr = new LazyBernoulliGlr(4000);
+ * glr.reset(0.05);
+ * glr.add(0, 1);
+ * glr.add(1, 0);
+ * if (glr.mayReach(3, -2)) glr.evaluate(); // glr.statistic is the GLR at the counts
+ */
+export class LazyBernoulliGlr {
+  /** The statistic at the last evaluate() (0 before any). */
+  statistic = 0;
+  private countA = 0;
+  private positivesA = 0;
+  private countB = 0;
+  private positivesB = 0;
+  private tolerance = 0.05;
+  private anchored = false;
+  /** The two face problems (solveBernoulliFace's layout; x = theta_a on plus, theta_b on minus), warm-started. */
+  private readonly plus = new Float64Array(FACE_LENGTH);
+  private readonly minus = new Float64Array(FACE_LENGTH);
+  /** Observations and positives per group since the last evaluation. */
+  private newA = 0;
+  private newPositivesA = 0;
+  private newB = 0;
+  private newPositivesB = 0;
+  /** -log of theta_C's and theta_V's rates of a positive and a negative, group a then b. */
+  private readonly costC = new Float64Array(4);
+  private readonly costV = new Float64Array(4);
+  /** n log n for n = 0 .. capacity. */
+  private readonly nLogN: Float64Array;
+
+  constructor(capacity: number) {
+    this.nLogN = new Float64Array(capacity + 1);
+    for (let n = 1; n <= capacity; n++) this.nLogN[n] = n * Math.log(n);
+  }
+
+  /** True once both groups have an observation (the statistic is defined). */
+  get ready(): boolean {
+    return this.countA > 0 && this.countB > 0;
+  }
+
+  reset(tolerance: number): void {
+    this.countA = 0;
+    this.positivesA = 0;
+    this.countB = 0;
+    this.positivesB = 0;
+    this.tolerance = tolerance;
+    this.statistic = 0;
+    this.anchored = false;
+    this.plus[FACE_X] = -1;
+    this.minus[FACE_X] = -1;
+    this.plus[FACE_TOLERANCE] = tolerance;
+    this.minus[FACE_TOLERANCE] = tolerance;
+  }
+
+  add(group: number, value: number): void {
+    if (group === 0) {
+      this.countA++;
+      this.positivesA += value;
+      this.newA++;
+      this.newPositivesA += value;
+    } else {
+      this.countB++;
+      this.positivesB += value;
+      this.newB++;
+      this.newPositivesB += value;
+    }
+  }
+
+  /**
+   * mayReach(above, below) is false only when the statistic cannot have reached >= above
+   * or <= below at any count since the last evaluation (true before the first). O(1).
+   */
+  mayReach(above: number, below: number): boolean {
+    if (!this.anchored) return true;
+    const t = this.nLogN;
+    const a = this.newA;
+    const pa = this.newPositivesA;
+    const b = this.newB;
+    const pb = this.newPositivesB;
+    // sup L: the new observations at their own rates.
+    const own = t[pa] + t[a - pa] - t[a] + t[pb] + t[b - pb] - t[b];
+    const c = this.costC;
+    const rise = own + pa * c[0] + (a - pa) * c[1] + pb * c[2] + (b - pb) * c[3];
+    if (this.statistic + rise >= above - SLACK) return true;
+    const v = this.costV;
+    const fall = own + pa * v[0] + (a - pa) * v[1] + pb * v[2] + (b - pb) * v[3];
+    return this.statistic - fall <= below + SLACK;
+  }
+
+  /** evaluate() computes the statistic at the current counts (needs ready) and returns it. O(1) face solves. */
+  evaluate(): number {
+    const sa = this.positivesA;
+    const fa = this.countA - sa;
+    const sb = this.positivesB;
+    const fb = this.countB - sb;
+    const tolerance = this.tolerance;
+    const gap = sb / this.countB - sa / this.countA;
+    // The empirical rates, and the face point that is the other maximiser.
+    const rateA = sa / this.countA;
+    const rateB = sb / this.countB;
+    let faceA: number;
+    let faceB: number;
+    let statistic: number;
+    if (gap > tolerance) {
+      statistic = Math.max(this.solvePlus(sa, fa, sb, fb), 0);
+      faceA = this.plus[FACE_X];
+      faceB = faceA + tolerance;
+    } else if (gap < -tolerance) {
+      statistic = Math.max(this.solveMinus(sa, fa, sb, fb), 0);
+      faceB = this.minus[FACE_X];
+      faceA = faceB + tolerance;
+    } else {
+      // Compliant side: the better face, the near one first, the far one only where
+      // Pinsker's bound on its deficit, 2 (nA nB / n)(tolerance + |gap|)^2, does not rule it out.
+      const farShift = tolerance + Math.abs(gap);
+      const farBound = 2 * ((this.countA * this.countB) / (this.countA + this.countB)) * farShift * farShift;
+      const ahead = gap >= 0;
+      let plus = Number.POSITIVE_INFINITY;
+      let minus = Number.POSITIVE_INFINITY;
+      if (ahead) plus = this.solvePlus(sa, fa, sb, fb);
+      else minus = this.solveMinus(sa, fa, sb, fb);
+      if (farBound < (ahead ? plus : minus)) {
+        if (ahead) minus = this.solveMinus(sa, fa, sb, fb);
+        else plus = this.solvePlus(sa, fa, sb, fb);
+      }
+      if (plus <= minus) {
+        faceA = this.plus[FACE_X];
+        faceB = faceA + tolerance;
+      } else {
+        faceB = this.minus[FACE_X];
+        faceA = faceB + tolerance;
+      }
+      statistic = Math.min(-Math.min(plus, minus), 0);
+    }
+    // theta_C is the empirical rates on the compliant side, the face point otherwise; theta_V the reverse.
+    const compliant = !(gap > tolerance || gap < -tolerance);
+    this.setCosts(compliant ? this.costC : this.costV, rateA, rateB);
+    this.setCosts(compliant ? this.costV : this.costC, faceA, faceB);
+    this.statistic = statistic;
+    this.anchored = true;
+    this.newA = 0;
+    this.newPositivesA = 0;
+    this.newB = 0;
+    this.newPositivesB = 0;
+    return statistic;
+  }
+
+  /** The face theta_b = theta_a + tolerance: solved in place, its deficit returned. */
+  private solvePlus(sa: number, fa: number, sb: number, fb: number): number {
+    const face = this.plus;
+    face[FACE_S1] = sa;
+    face[FACE_F1] = fa;
+    face[FACE_S2] = sb;
+    face[FACE_F2] = fb;
+    solveBernoulliFace(face);
+    return face[FACE_DEFICIT];
+  }
+
+  /** The face theta_a = theta_b + tolerance. */
+  private solveMinus(sa: number, fa: number, sb: number, fb: number): number {
+    const face = this.minus;
+    face[FACE_S1] = sb;
+    face[FACE_F1] = fb;
+    face[FACE_S2] = sa;
+    face[FACE_F2] = fa;
+    solveBernoulliFace(face);
+    return face[FACE_DEFICIT];
+  }
+
+  private setCosts(into: Float64Array, rateA: number, rateB: number): void {
+    into[0] = cost(rateA);
+    into[1] = cost(1 - rateA);
+    into[2] = cost(rateB);
+    into[3] = cost(1 - rateB);
+  }
+}
