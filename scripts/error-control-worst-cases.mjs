@@ -108,13 +108,15 @@ const SETTINGS = [
     'a uniform on [0.3, 0.7]; b 0.05 or 0.95, mean 0.56',
     () => scorePool('shapes-beyond', (r) => 0.3 + 0.4 * r(), (r) => (r() < 0.4375 ? 0.05 : 0.95)),
   ],
-  ['logit-fair', 'mean-logit gap 0, bounds [-7, 7]', [...decision([0.4, 0.4]), '--access', 'logit', '--logit-bounds=-7,7']],
+  ['logit-fair', 'mean-logit gap 0, bounds [-7, ' +
+'7]', [...decision([0.4, 0.4]), '--access', 'logit', '--logit-bounds=-7,7']],
   [
     'logit-inside',
     'SP gap 0.045, logits, bounds [-7, 7]',
     [...decision([0.4, 0.355]), '--access', 'logit', '--logit-bounds=-7,7'],
   ],
-  ['given-thresholds', 'gap = δ, --upper 4.85 --lower -2.4', [...decision([0.4, 0.35]), '--upper', '4.85', '--lower', '-2.4']],
+  ['given-thresholds', 'gap = δ, --upper 4.85 --lower ' +
+'-2.4', [...decision([0.4, 0.35]), '--upper', '4.85', '--lower', '-2.4']],
 ];
 
 /** The side of the gap the audit tests against its tolerance, from the summary. */
@@ -218,8 +220,10 @@ function table(records) {
   const first = records[0];
   lines.push(
     '',
-    `Each cell: P(false violation) / P(false compliance) over ${first?.replicates ?? '—'} audits (— where the truth makes it no error); ` +
-      `exit N: the test refuses the pool. Bars for the guaranteed tests: α + 3 SE = ${percent(alpha + 3 * Math.sqrt((alpha * (1 - alpha)) / (first?.replicates ?? 4000)))}, ` +
+    `Each cell: P(false violation) / P(false compliance) over ${first?.replicates ?? '—'} audits (— where the ` +
+`truth makes it no error); ` +
+      `exit N: the test refuses the pool. Bars for the guaranteed tests: α + 3 SE ` +
+`= ${percent(alpha + 3 * Math.sqrt((alpha * (1 - alpha)) / (first?.replicates ?? 4000)))}, ` +
       `β + 3 SE = ${percent(beta + 3 * Math.sqrt((beta * (1 - beta)) / (first?.replicates ?? 4000)))}.`,
   );
   return lines.join('\n');
@@ -250,7 +254,8 @@ if (!values.table) {
     });
     const message = run.stderr.trim().split('\n').find((line) => line.trim() !== '') ?? '';
     records = records.filter((old) => !(old.setting === 'score-constant' && old.test === 'calibrate'));
-    records.push({ setting: 'score-constant', description: 'calibrate on the constant-score pool', test: 'calibrate', exit: run.status, message, ...stamp });
+    records.push({ setting: 'score-constant', description: 'calibrate on the constant-score ' +
+'pool', test: 'calibrate', exit: run.status, message, ...stamp });
     writeRecords(file, records);
   }
 }

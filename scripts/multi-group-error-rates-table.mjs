@@ -5,7 +5,8 @@ import { existsSync, readFileSync } from 'node:fs';
 
 const percent = (r) => `${(100 * r.rate).toFixed(2)}% ± ${(100 * r.standardError).toFixed(2)}`;
 const lines = [
-  '| K (sizes) | worst compliant layout found (gap) | test | P(false violation) ± SE | α + 3 SE | P(false compliance) just beyond (gap) | P(reject), queries: worst layout at 2δ | P(reject), queries: largest group 2δ apart |',
+  '| K (sizes) | worst compliant layout found (gap) | test | P(false violation) ± SE | α + 3 SE | P(false ' +
+'compliance) just beyond (gap) | P(reject), queries: worst layout at 2δ | P(reject), queries: largest group 2δ apart |',
   '|---|---|---|---|---|---|---|---|',
 ];
 for (const k of [3, 5, 10]) {
@@ -20,10 +21,16 @@ for (const k of [3, 5, 10]) {
     const bar = 0.05 + 3 * Math.sqrt((0.05 * 0.95) / n);
     const first = test === 'betting';
     lines.push(
-      `| ${first ? `${k} (${record.sizes.join(', ')})` : ''} | ${first ? `${record.worstCompliant.layout}, c ${record.worstCompliant.bottom} (${record.worstCompliant.gap.toFixed(4)})` : ''} | ${test === 'calibrated-glr' ? `calibrated-glr (${calibrated.calibration.upper}, ${calibrated.calibration.lower}; ${calibrated.calibration.paths} paths per configuration)` : test} | ${m.worstCompliant.reject}/${n} = ${percent(m.worstCompliant.rejectRate)} | ${(100 * bar).toFixed(2)}% | ${percent(m.justBeyond.acceptRate)} (${record.justBeyond.gap.toFixed(4)}) | ${(100 * m.clearViolation.rejectRate.rate).toFixed(1)}%, ${m.clearViolation.queries.toFixed(0)} | ${(100 * m.clearViolationLargest.rejectRate.rate).toFixed(1)}%, ${m.clearViolationLargest.queries.toFixed(0)} |`,
+      `| ${first ? `${k} (${record.sizes.join(', ')})` : ''} | ${first ? `${record.worstCompliant.layout}, ` +
+`c ${record.worstCompliant.bottom} (${record.worstCompliant.gap.toFixed(4)})` : ''} | ${test === 'calibrated-glr' ? `calibrated-glr ` +
+`(${calibrated.calibration.upper}, ${calibrated.calibration.lower}; ${calibrated.calibration.paths} paths per ` +
+`configuration)` : test} | ${m.worstCompliant.reject}/${n} = ${percent(m.worstCompliant.rejectRate)} | ${(100 * bar).toFixed(2)}% ` +
+`| ${percent(m.justBeyond.acceptRate)} (${record.justBeyond.gap.toFixed(4)}) ` +
+`| ${(100 * m.clearViolation.rejectRate.rate).toFixed(1)}%, ${m.clearViolation.queries.toFixed(0)} | ${(100 * m.clearViolationLargest.rejectRate.rate).toFixed(1)}%, ${m.clearViolationLargest.queries.toFixed(0)} |`,
     );
   }
 }
 const any = JSON.parse(readFileSync('docs/benchmarks/multi-group-error-rates-k3.json', 'utf8'));
-lines.push('', `Pool ${any.sizes.reduce((a, b) => a + b, 0)} rows, δ = ${any.tolerance}, α = ${any.alpha}, β = ${any.beta}, budget ${any.budget}; commit ${any.commit}, ${any.machine}.`);
+lines.push('', `Pool ${any.sizes.reduce((a, b) => a + b, 0)} rows, δ = ${any.tolerance}, α = ${any.alpha}, β ` +
+`= ${any.beta}, budget ${any.budget}; commit ${any.commit}, ${any.machine}.`);
 process.stdout.write(`${lines.join('\n')}\n`);

@@ -157,7 +157,8 @@ const tests = values.tests.split(',');
 let calibration;
 if (tests.includes('calibrated-glr')) {
   const setting = { groupSizes: sizes, tolerance, budget, minimumPerGroup: 1, alpha, beta };
-  const result = calibrateMultiGroupThresholds(setting, { seed: `error rates ${K}`, paths: Number(values['calibration-paths']) });
+  const result = calibrateMultiGroupThresholds(setting, { seed: `error ` +
+`rates ${K}`, paths: Number(values['calibration-paths']) });
   thresholds = { upper: result.upper, lower: result.lower };
   const worstOf = (error) => result.certification.errors.filter((e) => e.error === error).sort((a, b) => b.upperBound - a.upperBound)[0];
   calibration = { ...thresholds, certified: result.certified, paths: Number(values['calibration-paths']), configurations: result.configurations.length, worstReject: worstOf('reject'), worstAccept: worstOf('accept') };
@@ -173,7 +174,8 @@ for (const testName of tests) {
 }
 const commit = execSync('git rev-parse --short HEAD').toString().trim();
 const record = {
-  command: `nice -n 10 node scripts/multi-group-error-rates.mjs --groups ${K} --replicates ${replicates} --screen ${values.screen} --size ${size} --budget ${budget} --tolerance ${tolerance}${values.worst ? ` --worst ${values.worst}` : ''} --tests ${values.tests}${calibration ? ` --calibration-paths ${calibration.paths}` : ''}`,
+  command: `nice -n 10 node scripts/multi-group-error-rates.mjs ` +
+`--groups ${K} --replicates ${replicates} --screen ${values.screen} --size ${size} --budget ${budget} --tolerance ${tolerance}${values.worst ? ` --worst ${values.worst}` : ''} --tests ${values.tests}${calibration ? ` --calibration-paths ${calibration.paths}` : ''}`,
   machine: `${hostname()} (${cpus().length} cpus)`,
   commit,
   date: new Date().toISOString(),
@@ -194,4 +196,6 @@ const record = {
 };
 writeFileSync(`${out}.tmp`, `${JSON.stringify(record, null, 1)}\n`);
 renameSync(`${out}.tmp`, out);
-process.stdout.write(`${out}: worst ${worst.layout} ${worst.bottom}, ${tests.map((t) => `${t} false violations ${measured[t].worstCompliant.reject}/${replicates}`).join(', ')}\n`);
+process.stdout.write(`${out}: ` +
+`worst ${worst.layout} ${worst.bottom}, ${tests.map((t) => `${t} false ` +
+`violations ${measured[t].worstCompliant.reject}/${replicates}`).join(', ')}\n`);

@@ -9,7 +9,8 @@
 //   threshold   the comparisons of the statistic with the two thresholds
 //   bookkeeping the rest of runSequentialAudit (counts, fixed-sample sums and decision, result)
 //   harness     a whole one-thread run (seeds, chunks, checkpoints, Arrow writing) beyond the loop
-//   node scripts/replicate-loop-breakdown.mjs [--replicates 2000] [--runs 3] [--out docs/benchmarks/replicate-loop-breakdown.json]
+//   node scripts/replicate-loop-breakdown.mjs [--replicates 2000] [--runs 3] [--out
+// docs/benchmarks/replicate-loop-breakdown.json]
 // Needs dist/ (npm run build). Writes the JSON file (machine, commit, date, load average) and prints it.
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -165,7 +166,8 @@ const record = {
   machine: machine(),
   loadAverageBefore: loadBefore,
   loadAverageAfter: loadAverage(),
-  workload: `bench runner cell: 20,000 rows, SP, decision access, B = 4000, ${replicates} replicates, one thread, CPU time`,
+  workload: `bench runner cell: 20,000 rows, SP, decision access, B = 4000, ${replicates} replicates, one ` +
+`thread, CPU time`,
   rowsPerReplicate: cap,
   queriesPerReplicate: Math.round((10 * queries) / replicates) / 10,
   nanosecondsPerRow: parts,

@@ -28,7 +28,8 @@ const { createRandom } = await import(join(root, 'dist/src/util/random.js'));
 
 const commit = execFileSync('git', ['rev-parse', '--short', 'HEAD'], { cwd: root, encoding: 'utf8' }).trim();
 const lines = [
-  JSON.stringify({ machine: `${hostname()} (${cpus()[0]?.model ?? 'unknown cpu'})`, commit, date: new Date().toISOString(), draws }),
+  JSON.stringify({ machine: `${hostname()} (${cpus()[0]?.model ?? 'unknown ' +
+'cpu'})`, commit, date: new Date().toISOString(), draws }),
 ];
 for (const checkCase of MULTI_GROUP_BOUND_CHECK_CASES) {
   const result = checkMultiGroupBound(boundCheckSetting(checkCase, draws), createRandom(checkCase.name));

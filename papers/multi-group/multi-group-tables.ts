@@ -25,7 +25,9 @@ export function oracleSummaryTable(rows: readonly OracleRow[]): SummaryTable {
     id: 'multi-group-oracle',
     title: 'Oracle differences and ratios over all groups',
     caption:
-      "Difference: max − min of the groups' rates (Fairlearn's difference(method='between_groups')); ratio: min / max (ratio()); equalized odds: the larger TPR/FPR difference and the smaller ratio (equalized_odds_difference, equalized_odds_ratio).",
+      "Difference: max − min of the groups' rates (Fairlearn's difference(method='between_groups')); ratio: min " +
+      '/ max (ratio()); equalized odds: the larger TPR/FPR difference and the smaller ratio ' +
+      '(equalized_odds_difference, equalized_odds_ratio).',
     columns: [
       { name: 'pool', label: 'Model (groups)', type: 'string' },
       { name: 'metric', label: 'Metric', type: 'string' },
@@ -116,7 +118,9 @@ export function impactRatioTable(rows: readonly ImpactRatioRow[]): SummaryTable 
     id: 'multi-group-impact-ratios',
     title: 'Impact ratios per category (NYC Local Law 144 style)',
     caption:
-      "Selection rate of each category (race × sex for Adult, race for COMPAS) and its impact ratio: the category's rate over the highest category's. Categories under 2% of the rows are excluded, as the law allows, and listed.",
+      'Selection rate of each category (race × sex for Adult, race for COMPAS) and its impact ratio: the ' +
+      "category's rate over the highest category's. Categories under 2% of the rows are excluded, as the law allows, " +
+      'and listed.',
     columns: [
       { name: 'pool', label: 'Model (categories)', type: 'string' },
       { name: 'category', label: 'Category', type: 'string' },

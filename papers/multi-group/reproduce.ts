@@ -24,7 +24,9 @@ function sequentialTable(rows: readonly SequentialRow[]): SummaryTable {
   return {
     id: 'multi-group-sequential',
     title: 'Sequential verdicts of the anytime-valid K-group test',
-    caption: `H0: max − min of the groups' rates ≤ ${s.tolerance}; ${s.replicates} seeded audits each, budget ${s.budget}, random order, after the 2% rule. Guarantee: ${rows[0]?.guarantee ?? ''}.`,
+    caption:
+      `H0: max − min of the groups' rates ≤ ${s.tolerance}; ${s.replicates} seeded audits each, ` +
+      `budget ${s.budget}, random order, after the 2% rule. Guarantee: ${rows[0]?.guarantee ?? ''}.`,
     columns: [
       { name: 'pool', label: 'Model (groups)', type: 'string' },
       { name: 'rate', label: 'Rate', type: 'string' },
@@ -54,7 +56,10 @@ function boundsTable(rows: readonly BoundRow[]): SummaryTable {
   return {
     id: 'multi-group-flip-bounds',
     title: "Paper B's flips for the multi-group gap and impact ratio",
-    caption: `Candidate set C: the pool after the 2% rule; audit set S: half of each group; ε = ${1 - s.hideFraction}·(C's max − min); 1 − δ = ${s.passProbability}. Vanilla: Proposition 1 and the exact minimum; Theorems 1 and 4: flips sufficient under respir; exact: the fewest flips on C reaching Theorem 4's target.`,
+    caption:
+      `Candidate set C: the pool after the 2% rule; audit set S: half of each group; ε ` +
+      `= ${1 - s.hideFraction}·(C's max − min); 1 − δ = ${s.passProbability}. Vanilla: Proposition 1 and the exact ` +
+      `minimum; Theorems 1 and 4: flips sufficient under respir; exact: the fewest flips on C reaching Theorem 4's target.`,
     columns: [
       { name: 'pool', label: 'Model (groups)', type: 'string' },
       { name: 'rate', label: 'Rate', type: 'string' },
@@ -100,7 +105,8 @@ function impactRatioChart(rows: readonly ImpactRatioRow[], dataset: string) {
     id: `multi-group-impact-ratios-${dataset}`,
     title,
     caption:
-      "Each category's selection rate over the highest category's (Local Law 144); the dashed line is the four-fifths rule.",
+      "Each category's selection rate over the highest category's (Local Law 144); the dashed line is the " +
+      'four-fifths rule.',
     spec: barChartSpec(data, {
       title,
       categoryTitle: 'Category',
@@ -192,11 +198,13 @@ export async function runMultiGroup(sources: readonly ModelSource[], options: Mu
       experiment: 'multi-group',
       kind: 'multi-group (K-group and intersectional audits)',
       kindDescription:
-        "Both papers' methods beyond two groups: oracle differences and ratios over race × sex and race, impact ratios, the anytime-valid K-group test and paper B's flip counts.",
+        "Both papers' methods beyond two groups: oracle differences and ratios over race × sex and race, impact " +
+        "ratios, the anytime-valid K-group test and paper B's flip counts.",
       generatedAt: 'from its computations',
       provenance: pools.map((entry): [string, string] => [
         entry.label,
-        `${entry.pool.size} rows, ${entry.pool.groupNames?.length} groups; model ${entry.cached ? 'read from the cache' : 'trained'}`,
+        `${entry.pool.size} rows, ${entry.pool.groupNames?.length} groups; ` +
+          `model ${entry.cached ? 'read from the cache' : 'trained'}`,
       ]),
       config: MULTI_GROUP_SETTINGS,
       summary: tables[0],

@@ -16,7 +16,8 @@ export function multiGroupReproduction(sources: readonly ModelSource[]): Reprodu
   return {
     name: 'multi-group',
     title:
-      'Beyond two groups: Adult race × sex and COMPAS race with the papers’ models (oracle, impact ratios, K-group tests, flip counts)',
+      'Beyond two groups: Adult race × sex and COMPAS race with the papers’ models (oracle, impact ratios, ' +
+      'K-group tests, flip counts)',
     datasets: [...new Set(sources.map((source) => source.dataset))],
     async run(options) {
       const outDirectory = options.outDirectory ?? join(packageRoot(), 'results', 'multi-group');
@@ -35,8 +36,10 @@ export function multiGroupReproduction(sources: readonly ModelSource[]): Reprodu
         name: 'multi-group',
         outDirectory,
         lines: [
-          `multi-group: ${result.pools.length} models regrouped (${result.pools.map((entry) => `${entry.label}: ${entry.pool.groupNames?.length} groups`).join('; ')})`,
-          `  K-group betting audits: ${violations} of ${result.sequential.length} model × rate settings found a violation in some replicate`,
+          `multi-group: ${result.pools.length} models regrouped ` +
+            `(${result.pools.map((entry) => `${entry.label}: ${entry.pool.groupNames?.length} groups`).join('; ')})`,
+          `  K-group betting audits: ${violations} of ${result.sequential.length} model × rate settings found a ` +
+            `violation in some replicate`,
           `  report: ${result.reportPath} (total ${seconds.toFixed(1)} s)`,
         ],
         cells: [],
@@ -44,7 +47,9 @@ export function multiGroupReproduction(sources: readonly ModelSource[]): Reprodu
         uncompared: [
           {
             table: 'multi-group',
-            why: 'Neither paper publishes multi-group numbers; the oracle values are checked against Fairlearn instead (scripts/peers/fairlearn_parity.py).',
+            why:
+              'Neither paper publishes multi-group numbers; the oracle values are checked against Fairlearn ' +
+              'instead (scripts/peers/fairlearn_parity.py).',
           },
         ],
       };

@@ -77,7 +77,8 @@ export function trainedPools(options: TrainedPoolsOptions = {}): TrainedPoolsPro
       } else {
         const { modelSeeds, splitSeeds } = options.seeds;
         options.onStage?.(
-          `models: ${name} with its ${modelSeeds} model seeds and ${splitSeeds} split seeds, on one pool (trained, or read from the cache)`,
+          `models: ${name} with its ${modelSeeds} model seeds and ${splitSeeds} split seeds, on one pool ` +
+            `(trained, or read from the cache)`,
         );
         // The base pair's models are the single run's, trained (or read) with the other pairs' in one queue.
         const grid = await trainFromConfigOverSeeds(config, PAPER_A_MODEL_PRESETS, configFile, options.seeds, training);

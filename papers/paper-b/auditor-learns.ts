@@ -23,7 +23,8 @@ export function paperBAuditorLearnsTable(rows: readonly ObliviousTransportRow[])
     id: 'paper-b-auditor-learns',
     title: 'What the auditor learns: labels revealed, bytes moved and time, per label transport and candidate set',
     caption:
-      'One audit of |S| + k labels, |S| = ⌈N/2⌉, k = 10, measured on this machine (`fairaudit bench oblivious --paper-sizes` prints the same rows). ' +
+      'One audit of |S| + k labels, |S| = ⌈N/2⌉, k = 10, measured on this machine (`fairaudit bench oblivious ' +
+      '--paper-sizes` prints the same rows). ' +
       'voprf times are CPU (the table split over its threads); simplepir times are wall medians on one core.',
     columns: [
       { name: 'dataset', label: 'Candidate set', type: 'string' },

@@ -54,9 +54,14 @@ export const paperBPirReproduction: Reproduction = {
       outDirectory,
       lines: [
         `paper-b-pir: Table 1 measured at ${rows.length} database sizes (${REPETITIONS} repetitions each, one core)`,
-        `  at ${largest.entries} entries: answer ${largest.answerMs.toFixed(3)} ms (${largest.answerGBps.toFixed(1)} GB/s), query ${largest.queryMs.toFixed(2)} ms, recovery ${largest.recoverMs.toFixed(3)} ms`,
-        `  every recovered column checked against the database: ${wrong === 0 ? 'all correct' : `${wrong} sizes WRONG`}`,
-        `  what the auditor learns: voprf ${voprfRevealed.map((row) => `${row.labelsRevealed}/${row.entries}`).join(', ')} labels; simplepir all of them (paper-b-auditor-learns.md)`,
+        `  at ${largest.entries} entries: answer ${largest.answerMs.toFixed(3)} ms ` +
+          `(${largest.answerGBps.toFixed(1)} GB/s), query ${largest.queryMs.toFixed(2)} ms, ` +
+          `recovery ${largest.recoverMs.toFixed(3)} ms`,
+        `  every recovered column checked against the ` +
+          `database: ${wrong === 0 ? 'all correct' : `${wrong} sizes WRONG`}`,
+        `  what the auditor learns: ` +
+          `voprf ${voprfRevealed.map((row) => `${row.labelsRevealed}/${row.entries}`).join(', ')} labels; simplepir all of ` +
+          `them (paper-b-auditor-learns.md)`,
         `  table: ${paths[0]}; report: ${paths[paths.length - 1]}`,
       ],
       cells: [],

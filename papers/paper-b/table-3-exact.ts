@@ -10,7 +10,8 @@ import { manipulationBounds } from '../../src/respir/manipulation-bounds.js';
 import type { DatasetCharacteristics } from './dataset-characteristics.js';
 import type { Table3Options } from './table-3.js';
 
-/** A candidate set as the exact table needs it: its Table 2 row, the per-group counts of C and the group sizes of S (group 0, group 1). */
+/** A candidate set as the exact table needs it: its Table 2 row, the per-group counts of C and the group sizes of S
+ * (group 0, group 1). */
 export interface ExactMinimumInput {
   characteristics: DatasetCharacteristics;
   candidate: GroupCounts;
@@ -34,12 +35,15 @@ export interface ExactMinimumRow {
   /** Proposition 1 and Theorem 1 (Table 3's counts, sufficient conditions) on the same row. */
   proposition1Flips: number | null;
   theorem1Flips: number | null;
-  /** The fewest flips on S after which |d_S| ≤ ε (exactVanillaFlips on our S's group sizes at C's rates: d_S = d_C, as Proposition 1 assumes). */
+  /** The fewest flips on S after which |d_S| ≤ ε (exactVanillaFlips on our S's group sizes at C's rates: d_S = d_C, as
+   * Proposition 1 assumes). */
   exactVanillaFlips: number | null;
-  /** The fewest flips on C passing with probability ≥ 1 − δ (exactMinimalFlips, uniform S); the certified upper end when not certified. */
+  /** The fewest flips on C passing with probability ≥ 1 − δ (exactMinimalFlips, uniform S); the certified upper end
+   * when not certified. */
   exactRespirFlips: number | null;
   certified: boolean | null;
-  /** The exact pass probability at the minimum, without manipulation, and with C's gap removed at the same pooled rate. */
+  /** The exact pass probability at the minimum, without manipulation, and with C's gap removed at the same pooled rate.
+   * */
   passAtMinimum: number | null;
   honestPass: number | null;
   zeroGapPass: number | null;
@@ -117,7 +121,8 @@ export function exactMinimumRow(input: ExactMinimumInput, options: Table3Options
     attribute: characteristics.attribute,
     computed: true,
     note: noiseDominated
-      ? `ε below sampling noise: a C without gap passes with probability ${zeroGapPass.toFixed(3)} < ${options.passProbability}; the minimum thins positives`
+      ? `ε below sampling noise: a C without gap passes with ` +
+        `probability ${zeroGapPass.toFixed(3)} < ${options.passProbability}; the minimum thins positives`
       : '',
     tolerance,
     proposition1Flips: bounds.vanilla.flips,
@@ -135,7 +140,8 @@ export function exactMinimumRow(input: ExactMinimumInput, options: Table3Options
   };
 }
 
-/** notComputedRow(characteristics, reason, options) is a row that says why it holds no numbers (HateDay: its group rates are unknown here). */
+/** notComputedRow(characteristics, reason, options) is a row that says why it holds no numbers (HateDay: its group
+ * rates are unknown here). */
 export function notComputedRow(
   characteristics: DatasetCharacteristics,
   reason: string,
@@ -165,7 +171,8 @@ export function notComputedRow(
 
 /** Why HateDay's row of the exact table is empty. */
 export const HATEDAY_NOT_COMPUTED =
-  'not computed: no model of ours (HateDay is gated) and Table 2 prints no group rates, so the counts the exact minimum needs are unknown here';
+  'not computed: no model of ours (HateDay is gated) and Table 2 prints no group rates, so the counts the exact ' +
+  'minimum needs are unknown here';
 
 /**
  * exactMinimumTable(rows, options) lays out "Table 3 with the exact minimum" as a
@@ -285,8 +292,13 @@ export function exactMinimumTable(rows: readonly ExactMinimumRow[], options: Tab
   return {
     id: 'paper-b-table-3-exact',
     title:
-      'Table 3 with the exact minimum: detection when the provider flips the fewest outputs that pass (our candidate sets)',
-    caption: `ε = |d_C|/2, 1 − δ = ${options.passProbability}, q = ${options.canaryEffectiveness}, uniform S (paper B §5). Theorems 1-4 give flip counts that suffice; the exact minimum is what the strongest provider needs (any split over both groups, either direction; exact hypergeometric pass probability), so detection drops. Paper B's own numbers are unchanged (Table 3 analytic above).`,
+      'Table 3 with the exact minimum: detection when the provider flips the fewest outputs that pass (our ' +
+      'candidate sets)',
+    caption:
+      `ε = |d_C|/2, 1 − δ = ${options.passProbability}, q = ${options.canaryEffectiveness}, uniform S ` +
+      `(paper B §5). Theorems 1-4 give flip counts that suffice; the exact minimum is what the strongest provider ` +
+      `needs (any split over both groups, either direction; exact hypergeometric pass probability), so detection ` +
+      `drops. Paper B's own numbers are unchanged (Table 3 analytic above).`,
     columns,
     rows: records,
   };

@@ -21,14 +21,16 @@ export function multiGroupSummaryText(poolName: string, summary: MultiGroupAudit
   else {
     const d = summary.decisions as NonNullable<MultiGroupAuditSummary['decisions']>;
     lines.push(
-      `verdicts:     ${summary.replicates} audits: ${d.reject} violation, ${d.accept} compliant, ${d.inconclusive} inconclusive; mean queries ${summary.meanQueries}`,
+      `verdicts:     ${summary.replicates} audits: ${d.reject} violation, ${d.accept} compliant, ${d.inconclusive} inconclusive; ` +
+        `mean queries ${summary.meanQueries}`,
       `hypothesis:   ${summary.hypothesis}`,
       `guarantee:    ${summary.guarantee}`,
     );
   }
   const below = oracle.belowFourFifths.length === 0 ? 'none' : oracle.belowFourFifths.join(', ');
   lines.push(
-    `oracle:       max − min ${fixed(oracle.difference)} on the whole pool -> ${summary.oracleDecision} at tolerance ${summary.tolerance}; min / max ${fixed(oracle.ratio)}; below four-fifths: ${below}`,
+    `oracle:       max − min ${fixed(oracle.difference)} on the whole pool -> ${summary.oracleDecision} at ` +
+      `tolerance ${summary.tolerance}; min / max ${fixed(oracle.ratio)}; below four-fifths: ${below}`,
   );
   if (summary.groupSizeRule !== undefined) {
     const excluded = summary.groupSizeRule.excluded;

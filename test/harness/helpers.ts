@@ -84,7 +84,8 @@ grid:
 `;
 }
 
-/** Rewrites results.arrow with `edit` applied to its columns, keeps its schema metadata, and writes the new SHA-256 and size into run.json. */
+/** Rewrites results.arrow with `edit` applied to its columns, keeps its schema metadata, and writes the new SHA-256 and
+ * size into run.json. */
 export function forgeResults(
   folder: string,
   edit: (columns: Record<string, unknown[]>) => void,

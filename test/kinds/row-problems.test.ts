@@ -90,26 +90,30 @@ describe('respirRowProblem(settings, columns, row): what a respir row determines
 });
 
 describe('operatingCharacteristicRowProblem(settings, columns, row): truth and gaps re-derive', () => {
-  it('passes a genuine row, and names a truth its gap does not give, a gap that is not the access regime’s, queries past the budget', async () => {
-    const { settings, row } = await genuineRow(operatingCharacteristicRunner as never, ocConfig);
-    expect(row.truth).toBe('violating');
-    expect(operatingCharacteristicRowProblem(settings, columnsOf(row), 0)).toBeNull();
-    expect(operatingCharacteristicRowProblem(settings, columnsOf(row, { truth: 'compliant' }), 0)).toMatch(
-      /^truth compliant with true_gap 0\.15\d*: expected violating against tolerance 0\.05$/,
-    );
-    expect(operatingCharacteristicRowProblem(settings, columnsOf(row, { true_gap: 0.01 }), 0)).toMatch(
-      /^true_gap 0\.01: expected the decision gap/,
-    );
-    expect(operatingCharacteristicRowProblem(settings, columnsOf(row, { queries: 601 }), 0)).toMatch(
-      /^queries 601: expected 0 to the budget 600$/,
-    );
-    expect(operatingCharacteristicRowProblem(settings, columnsOf(row, { decision: 'maybe' }), 0)).toMatch(
-      /^decision maybe/,
-    );
-    expect(operatingCharacteristicRowProblem(settings, columnsOf(row, { proxy_gap: 0.2 }), 0)).toMatch(
-      /^proxy_gap 0\.2: expected NaN under decision access$/,
-    );
-  });
+  it(
+    'passes a genuine row, and names a truth its gap does not give, a gap that is not the access regime’s, ' +
+      'queries past the budget',
+    async () => {
+      const { settings, row } = await genuineRow(operatingCharacteristicRunner as never, ocConfig);
+      expect(row.truth).toBe('violating');
+      expect(operatingCharacteristicRowProblem(settings, columnsOf(row), 0)).toBeNull();
+      expect(operatingCharacteristicRowProblem(settings, columnsOf(row, { truth: 'compliant' }), 0)).toMatch(
+        /^truth compliant with true_gap 0\.15\d*: expected violating against tolerance 0\.05$/,
+      );
+      expect(operatingCharacteristicRowProblem(settings, columnsOf(row, { true_gap: 0.01 }), 0)).toMatch(
+        /^true_gap 0\.01: expected the decision gap/,
+      );
+      expect(operatingCharacteristicRowProblem(settings, columnsOf(row, { queries: 601 }), 0)).toMatch(
+        /^queries 601: expected 0 to the budget 600$/,
+      );
+      expect(operatingCharacteristicRowProblem(settings, columnsOf(row, { decision: 'maybe' }), 0)).toMatch(
+        /^decision maybe/,
+      );
+      expect(operatingCharacteristicRowProblem(settings, columnsOf(row, { proxy_gap: 0.2 }), 0)).toMatch(
+        /^proxy_gap 0\.2: expected NaN under decision access$/,
+      );
+    },
+  );
 });
 
 describe('readers refuse forged respir and operating-characteristic results whose checksum was recomputed', () => {

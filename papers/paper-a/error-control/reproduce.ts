@@ -141,9 +141,12 @@ function readme(result: ErrorControlReproduction): string {
     `Pools: ${result.pools.map((pool) => `${pool.label} (${pool.data})`).join('; ')}.`,
     result.realAdult === null ? '' : `Real Adult pools not included: ${result.realAdult}`,
     '',
-    `- \`${ERROR_CONTROL_EXPERIMENT}\`: ${result.cells} cells, ${result.rows} replicate audits; report: \`${relative(result.outDirectory, result.reportPath) || 'report.html'}\` (times in its run.json provenance)`,
-    "- The table per pool, metric, access regime and test: `tables/error-control.{arrow,csv,md}`; charts under `charts/`; every cell's operating point: `summary.*`.",
-    '- Full precision: `fairaudit reproduce error-control --set replicates=2000 --set calibration.paths=4000 --set calibration.baseRates=null` (docs/error-control.md).',
+    `- \`${ERROR_CONTROL_EXPERIMENT}\`: ${result.cells} cells, ${result.rows} replicate audits; report: ` +
+      `\`${relative(result.outDirectory, result.reportPath) || 'report.html'}\` (times in its run.json provenance)`,
+    '- The table per pool, metric, access regime and test: `tables/error-control.{arrow,csv,md}`; charts under ' +
+      "`charts/`; every cell's operating point: `summary.*`.",
+    '- Full precision: `fairaudit reproduce error-control --set replicates=2000 --set calibration.paths=4000 ' +
+      '--set calibration.baseRates=null` (docs/error-control.md).',
     '',
   ].join('\n');
 }

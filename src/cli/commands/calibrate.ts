@@ -103,7 +103,8 @@ function calibrateBuilder(yargs: Argv) {
     .option('cache-dir', {
       type: 'string',
       describe:
-        'The calibration cache (default FAIRAUDIT_CALIBRATION_CACHE, else calibrations/ in FAIRAUDIT_CACHE_DIR, $XDG_CACHE_HOME/fairaudit or ~/.cache/fairaudit)',
+        'The calibration cache (default FAIRAUDIT_CALIBRATION_CACHE, else calibrations/ in FAIRAUDIT_CACHE_DIR, ' +
+        '$XDG_CACHE_HOME/fairaudit or ~/.cache/fairaudit)',
     })
     .option('out', { type: 'string', describe: 'Also write the calibration (JSON) to this file' })
     .option('json', { type: 'boolean', default: false, describe: 'Print the calibration as JSON' })

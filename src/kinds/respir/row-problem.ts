@@ -81,10 +81,16 @@ export function respirRowProblem(
   const tolerance = cell(columns, 'tolerance', row);
   const passes = Math.abs(gap) <= tolerance + PASS_SLACK ? 1 : 0;
   if (cell(columns, 'passed', row) !== passes)
-    return `passed ${cell(columns, 'passed', row)} with audit_gap ${gap}: expected ${passes} against tolerance ${tolerance}`;
+    return (
+      `passed ${cell(columns, 'passed', row)} with audit_gap ${gap}: expected ${passes} against ` +
+      `tolerance ${tolerance}`
+    );
   const trueGap = cell(columns, 'true_audit_gap', row);
   if (Number.isNaN(gap) !== Number.isNaN(trueGap) || Math.abs(gap) > 1 || Math.abs(trueGap) > 1)
-    return `audit_gap ${gap}, true_audit_gap ${trueGap}: expected two differences of rates in [-1, 1], both NaN when a group is absent from S`;
+    return (
+      `audit_gap ${gap}, true_audit_gap ${trueGap}: expected two differences of rates in [-1, 1], both NaN ` +
+      `when a group is absent from S`
+    );
   const size = cell(columns, 'audit_set_size', row);
   const flips = cell(columns, 'flips', row);
   const flipped = cell(columns, 'flipped_in_audit', row);
@@ -97,7 +103,10 @@ export function respirRowProblem(
   if (!(Number.isInteger(vanillaFlips) && vanillaFlips >= -1))
     return `vanilla_flips ${vanillaFlips}: expected a count, or -1 when none passes`;
   if (cell(columns, 'vanilla_detected', row) === 1 && vanillaFlips <= 0)
-    return `vanilla_detected 1 with vanilla_flips ${vanillaFlips}: expected no canary to catch a provider that flipped nothing`;
+    return (
+      `vanilla_detected 1 with vanilla_flips ${vanillaFlips}: expected no canary to catch a provider that ` +
+      `flipped nothing`
+    );
   const minority = cell(columns, 'audit_minority', row);
   if (!(Number.isInteger(minority) && minority >= 0 && 2 * minority <= size))
     return `audit_minority ${minority}: expected 0 to audit_set_size / 2 = ${size / 2}`;

@@ -85,7 +85,8 @@ describe('reproduceErrorControl({ calibrated: true }) with 3 replicates and B = 
     expect(readFileSync(join(out, 'tables', 'error-control.csv'), 'utf8')).toBe(before);
     expect(readFileSync(join(out, 'report.html'), 'utf8')).toContain('Worst false-violation rate over compliant gaps');
   });
-  it('reproduced into another, deeper folder (calibrations cached), gives the same tree but for run.json provenance', async () => {
+  it('reproduced into another, deeper folder (calibrations cached), gives the same tree but for run.json ' +
+    'provenance', async () => {
     const elsewhere = join(out, 'elsewhere', 'deeper');
     await reproduceErrorControl({ outDirectory: elsewhere, calibrated: true, overrides, threads: 1, png: false });
     const files = filesOf(elsewhere);

@@ -80,7 +80,8 @@ export const benchObliviousCommand: CommandModule<object, BenchObliviousArgument
     if (!argv.json) {
       process.stdout.write(
         `load average before: ${loadAverage()}\n` +
-          'one audit per size and transport; ms; CPU time (all threads; table: CPU / threads), except simplepir setup and provider: wall medians of bench pir; ~ = extrapolated\n' +
+          'one audit per size and transport; ms; CPU time (all threads; table: CPU / threads), except simplepir ' +
+          'setup and provider: wall medians of bench pir; ~ = extrapolated\n' +
           'transport         N  |S|+k  revealed  setup ms  thr  provider ms  auditor ms  whole audit s    MB moved\n',
       );
     }
