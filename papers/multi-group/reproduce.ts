@@ -59,7 +59,8 @@ function boundsTable(rows: readonly BoundRow[]): SummaryTable {
     caption:
       `Candidate set C: the pool after the 2% rule; audit set S: half of each group; ε ` +
       `= ${1 - s.hideFraction}·(C's max − min); 1 − δ = ${s.passProbability}. Vanilla: Proposition 1 and the exact ` +
-      `minimum; Theorems 1 and 4: flips sufficient under respir; exact: the fewest flips on C reaching Theorem 4's target.`,
+      `minimum; Theorems 1 and 4: flips sufficient under respir; exact: the fewest flips on C reaching Theorem ` +
+      `4's target.`,
     columns: [
       { name: 'pool', label: 'Model (groups)', type: 'string' },
       { name: 'rate', label: 'Rate', type: 'string' },

@@ -60,7 +60,8 @@ export const paperBPirReproduction: Reproduction = {
         `  every recovered column checked against the ` +
           `database: ${wrong === 0 ? 'all correct' : `${wrong} sizes WRONG`}`,
         `  what the auditor learns: ` +
-          `voprf ${voprfRevealed.map((row) => `${row.labelsRevealed}/${row.entries}`).join(', ')} labels; simplepir all of ` +
+          `voprf ${voprfRevealed.map((row) => `${row.labelsRevealed}/${row.entries}`).join(', ')} labels; ` +
+          `simplepir all of ` +
           `them (paper-b-auditor-learns.md)`,
         `  table: ${paths[0]}; report: ${paths[paths.length - 1]}`,
       ],

@@ -43,13 +43,17 @@ export const auditPoolSettingsSchema = schema.object(
     test: schema.optional(
       schema.enumOf(TEST_NAMES, {
         description:
-          "The sequential test (docs/error-control.md): betting (anytime-valid testing by betting, the default for a user's own pool), calibrated-glr (the GLR with Monte Carlo calibrated thresholds; the default when thresholds is calibrated or given), confidence-sequence (anytime-valid, weaker; reports a gap interval), wald-glr (paper A's GLR with Wald's thresholds, exactly as published; its false-violation rate is not controlled).",
+          'The sequential test (docs/error-control.md): betting (anytime-valid testing by betting, the default ' +
+          "for a user's own pool), calibrated-glr (the GLR with Monte Carlo calibrated thresholds; the default when " +
+          'thresholds is calibrated or given), confidence-sequence (anytime-valid, weaker; reports a gap interval), ' +
+          "wald-glr (paper A's GLR with Wald's thresholds, exactly as published; its false-violation rate is not controlled).",
       }),
     ),
     order: schema.enumOf(QUERY_ORDERS, {
       default: 'random',
       description:
-        "random: a uniform order without replacement, replicate r seeded by deriveSeed(seed, r); balanced: the groups alternate, each in random order; given: the pool's order.",
+        'random: a uniform order without replacement, replicate r seeded by deriveSeed(seed, r); balanced: the ' +
+        "groups alternate, each in random order; given: the pool's order.",
     }),
     seed: schema.optional(schema.seed({ description: 'Seed of the random query order (required with order random).' })),
     replicates: schema.integer({
@@ -97,7 +101,8 @@ interface AuditPoolCommon {
   /** Rows of the metric's pool and their split by group. */
   readonly poolSize: number;
   readonly groupCounts: { readonly a: number; readonly b: number };
-  /** The metric's hard-decision gap on the whole pool, group b minus group a (6 decimals), and the oracle's decision against δ. */
+  /** The metric's hard-decision gap on the whole pool, group b minus group a (6 decimals), and the oracle's decision
+   * against δ. */
   readonly oracleGap: number;
   readonly oracleDecision: FixedSampleDecision;
   /** The score or logit mean gap, group b minus group a (score and logit access only). */
@@ -147,13 +152,15 @@ export interface SingleAuditSummary extends AuditPoolCommon {
   readonly queries: number;
   /** GLR tests: the final signed GLR; "Infinity" or "-Infinity" as text when infinite (JSON has no infinity). */
   readonly statistic?: number | string;
-  /** test betting: log of its e-value against H0 (it rejects at log(1/alpha)); "Infinity" once the draws rule H0 out. */
+  /** test betting: log of its e-value against H0 (it rejects at log(1/alpha)); "Infinity" once the draws rule H0 out.
+   * */
   readonly logEValue?: number | string;
   readonly fixedDecision: FixedSampleDecision | null;
   readonly fixedSamples: number;
   /** The gap on the fixed-sample rows, group b minus group a. */
   readonly fixedGap: number;
-  /** test confidence-sequence: its 1 - alpha interval for the gap (b minus a) when it stopped, valid at any stopping time. */
+  /** test confidence-sequence: its 1 - alpha interval for the gap (b minus a) when it stopped, valid at any stopping
+   * time. */
   readonly gapInterval?: readonly [number, number];
 }
 
@@ -294,7 +301,8 @@ export function withDefaultTest<S extends Partial<AuditPoolSettings>>(settings: 
  * r's order from deriveSeed(seed, r), or the pool's order), and returns what `fairaudit
  * audit` prints: the settings as applied, H0 and the test's guarantee in words, the
  * thresholds, the pool's oracle gap (b − a) and decision, and either the one audit (its
- * verdict in words, queries, evidence, fixed-sample decision) or the replicates' summary. Throws InputError for bad settings, a pool
+ * verdict in words, queries, evidence, fixed-sample decision) or the replicates' summary. Throws InputError for bad
+ * settings, a pool
  * without the access regime's column, a metric pool missing a group, or a calibration
  * that cannot meet alpha and beta. Running time O(pool size + replicates · min(budget,
  * pool size)), plus a calibration when one is needed and not cached.

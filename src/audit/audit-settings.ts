@@ -24,26 +24,30 @@ export const auditSettingsProperties = {
   access: schema.enumOf(ACCESS_REGIMES, {
     default: 'decision',
     description:
-      'What the auditor observes: decision (Bernoulli GLR on decisions, tested against tolerance), score or logit (Gaussian proxy GLR on that column, tested against scoreTolerance or logitTolerance).',
+      'What the auditor observes: decision (Bernoulli GLR on decisions, tested against tolerance), score or ' +
+      'logit (Gaussian proxy GLR on that column, tested against scoreTolerance or logitTolerance).',
   }),
   tolerance: schema.number({
     ...openUnitInterval,
     default: 0.05,
     description:
-      'δ: the tolerance on the SP or EO gap of hard decisions (H0: |gap| ≤ δ); the sequential test of decision access, the oracle and the fixed-sample decision on decisions use it.',
+      'δ: the tolerance on the SP or EO gap of hard decisions (H0: |gap| ≤ δ); the sequential test of decision ' +
+      'access, the oracle and the fixed-sample decision on decisions use it.',
   }),
   scoreTolerance: schema.number({
     ...openUnitInterval,
     default: 0.05,
     description:
-      'The proxy tolerance on the group gap of mean scores (score access: its sequential and fixed-sample tests). Paper A does not state it; the default equals δ.',
+      'The proxy tolerance on the group gap of mean scores (score access: its sequential and fixed-sample ' +
+      'tests). Paper A does not state it; the default equals δ.',
   }),
   logitTolerance: schema.number({
     minimum: 0,
     exclusiveMinimum: true,
     default: 0.2,
     description:
-      'The proxy tolerance on the group gap of mean logits (logit access: its sequential and fixed-sample tests). Paper A does not state it; the default 4δ = 0.2 is δ mapped through the logistic slope 1/4 at p = 0.5.',
+      'The proxy tolerance on the group gap of mean logits (logit access: its sequential and fixed-sample ' +
+      'tests). Paper A does not state it; the default 4δ = 0.2 is δ mapped through the logistic slope 1/4 at p = 0.5.',
   }),
   budget: schema.integer({
     minimum: 1,
@@ -66,13 +70,19 @@ export const auditSettingsProperties = {
       minimum: 1,
       maximum: MAX_POOL_ROWS,
       description:
-        'The test starts once each group has this many observations (default 1, as in paper A; 5 for calibrated-glr with score or logit access); 5-10 cut the early false rejects of score and logit access (docs/core.md).',
+        'The test starts once each group has this many observations (default 1, as in paper A; 5 for ' +
+        'calibrated-glr with score or logit access); 5-10 cut the early false rejects of score and logit access ' +
+        '(docs/core.md).',
     }),
   ),
   test: schema.optional(
     schema.enumOf(TEST_NAMES, {
       description:
-        "The sequential test (docs/error-control.md): wald-glr (paper A's GLR with Wald's thresholds; the default; calibrated-glr when thresholds is calibrated, given-thresholds when it is {upper, lower}), calibrated-glr (the GLR with Monte Carlo calibrated thresholds, from a calibration record of this setting), given-thresholds (the GLR with thresholds given by hand: no error guarantee), betting (anytime-valid testing by betting), confidence-sequence (anytime-valid, weaker; reports a gap interval).",
+        "The sequential test (docs/error-control.md): wald-glr (paper A's GLR with Wald's thresholds; the " +
+        'default; calibrated-glr when thresholds is calibrated, given-thresholds when it is {upper, lower}), ' +
+        'calibrated-glr (the GLR with Monte Carlo calibrated thresholds, from a calibration record of this setting), ' +
+        'given-thresholds (the GLR with thresholds given by hand: no error guarantee), betting (anytime-valid testing by ' +
+        'betting), confidence-sequence (anytime-valid, weaker; reports a gap interval).',
     }),
   ),
   thresholds: schema.optional(
@@ -80,7 +90,8 @@ export const auditSettingsProperties = {
       [
         schema.enumOf(['wald', 'calibrated'], {
           description:
-            "wald: paper A's log((1 − β)/α), log(β/(1 − α)); calibrated: from the calibration cache (computed when missing).",
+            "wald: paper A's log((1 − β)/α), log(β/(1 − α)); calibrated: from the calibration cache (computed " +
+            'when missing).',
         }),
         schema.object(
           {
@@ -92,14 +103,17 @@ export const auditSettingsProperties = {
       ],
       {
         description:
-          "The GLR tests' stopping thresholds: wald (paper A's, the default), calibrated (Monte Carlo calibrated for this setting, cached by fingerprint; `fairaudit calibrate` computes them ahead) or {upper, lower} (test given-thresholds).",
+          "The GLR tests' stopping thresholds: wald (paper A's, the default), calibrated (Monte Carlo calibrated " +
+          'for this setting, cached by fingerprint; `fairaudit calibrate` computes them ahead) or {upper, lower} (test ' +
+          'given-thresholds).',
       },
     ),
   ),
   order: schema.optional(
     schema.enumOf(SHUFFLED_QUERY_ORDERS, {
       description:
-        'The query order: random (uniform without replacement, paper A; the default) or balanced (the groups alternate, each in random order; once one is exhausted the other continues).',
+        'The query order: random (uniform without replacement, paper A; the default) or balanced (the groups ' +
+        'alternate, each in random order; once one is exhausted the other continues).',
     }),
   ),
   logitBounds: schema.optional(
@@ -110,7 +124,8 @@ export const auditSettingsProperties = {
       },
       {
         description:
-          'Declared bounds of the logits, needed by the betting and confidence-sequence tests with logit access (logits are rescaled to [0, 1]; a logit outside the bounds stops the audit).',
+          'Declared bounds of the logits, needed by the betting and confidence-sequence tests with logit access ' +
+          '(logits are rescaled to [0, 1]; a logit outside the bounds stops the audit).',
       },
     ),
   ),
@@ -137,7 +152,8 @@ export const auditSettingsProperties = {
             minItems: 1,
             maxItems: MAX_CALIBRATION_BASE_RATES,
             description:
-              "Decision access: where group a's rate sits in the simulated pools, as fractions of [0, 1 − δ] (default 0, 0.01, 0.03, 0.1, 0.2, …, 0.9, 0.97, 0.99, 1); the supremum over the composite null is taken over these.",
+              "Decision access: where group a's rate sits in the simulated pools, as fractions of [0, 1 − δ] " +
+              '(default 0, 0.01, 0.03, 0.1, 0.2, …, 0.9, 0.97, 0.99, 1); the supremum over the composite null is taken over these.',
           }),
         ),
       },

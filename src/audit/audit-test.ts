@@ -37,10 +37,17 @@ export type TestName = (typeof TEST_NAMES)[number];
  */
 export function continuationOf(test: TestName, budget: number): string {
   if (test === 'betting' || test === 'confidence-sequence') {
-    return `continue: the same seed with a budget above ${budget} continues these audits under their guarantee (the same order, queried further); a fresh seed is a new test, and rerunning with fresh seeds until one rejects inflates alpha`;
+    return (
+      `continue: the same seed with a budget above ${budget} continues these audits under their guarantee ` +
+      `(the same order, queried further); a fresh seed is a new test, and rerunning with fresh seeds until one rejects ` +
+      `inflates alpha`
+    );
   }
   if (test === 'calibrated-glr') {
-    return `no continuation: a budget above ${budget} is a new setting with its own calibration, a new test; test betting can be continued`;
+    return (
+      `no continuation: a budget above ${budget} is a new setting with its own calibration, a new test; ` +
+      `test betting can be continued`
+    );
   }
   return 'no continuation: this test has no error guarantee to keep; test betting can be continued';
 }
@@ -131,7 +138,8 @@ export function testSettingsProblem(settings: TestSettingsInput): CrossKeyProble
       return {
         key: 'thresholds',
         expected:
-          '"calibrated" or nothing with test calibrated-glr (its thresholds come from a calibration record of this setting; given {upper, lower}: test given-thresholds, without an error guarantee; Wald\'s: test wald-glr)',
+          '"calibrated" or nothing with test calibrated-glr (its thresholds come from a calibration record of ' +
+          "this setting; given {upper, lower}: test given-thresholds, without an error guarantee; Wald's: test wald-glr)",
         found: thresholds,
       };
     }
@@ -190,7 +198,9 @@ export function testSettingsProblem(settings: TestSettingsInput): CrossKeyProble
       if (bounds === undefined) {
         return {
           key: 'logitBounds',
-          expected: `declared bounds {lower, upper} of the logits with test ${test} and logit access (logits are unbounded; the test needs values in a known range)`,
+          expected:
+            `declared bounds {lower, upper} of the logits with test ${test} and logit access (logits are ` +
+            `unbounded; the test needs values in a known range)`,
           found: undefined,
         };
       }

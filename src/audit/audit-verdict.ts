@@ -57,11 +57,20 @@ export function guaranteeText(test: TestName, context: GuaranteeContext): string
     case 'confidence-sequence':
       return `${test}: ${errors} at any stopping time`;
     case 'calibrated-glr':
-      return `calibrated-glr: ${errors} for this setting's group sizes, budget and order, certified by Monte Carlo at ${context.confidence ?? 0.95} confidence`;
+      return (
+        `calibrated-glr: ${errors} for this setting's group sizes, budget and order, certified by Monte ` +
+        `Carlo at ${context.confidence ?? 0.95} confidence`
+      );
     case 'wald-glr':
-      return "wald-glr: no error guarantee; paper A's Wald thresholds do not control the false-violation rate (measured above alpha in docs/error-control.md)";
+      return (
+        "wald-glr: no error guarantee; paper A's Wald thresholds do not control the false-violation rate " +
+        '(measured above alpha in docs/error-control.md)'
+      );
     case 'given-thresholds':
-      return 'given-thresholds: no error guarantee; thresholds given by hand bound nothing for this setting (fairaudit calibrate, then --test calibrated-glr)';
+      return (
+        'given-thresholds: no error guarantee; thresholds given by hand bound nothing for this setting ' +
+        '(fairaudit calibrate, then --test calibrated-glr)'
+      );
   }
 }
 
@@ -84,6 +93,9 @@ export function verdictText(verdict: Verdict, hypothesis: string, queries: numbe
     case 'compliant':
       return `COMPLIANT: ${hypothesis} accepted after ${after} (${guarantee})`;
     case 'inconclusive':
-      return `INCONCLUSIVE: ${hypothesis} neither rejected nor accepted within ${after}; the audit makes no claim (${guarantee})`;
+      return (
+        `INCONCLUSIVE: ${hypothesis} neither rejected nor accepted within ${after}; the audit makes no ` +
+        `claim (${guarantee})`
+      );
   }
 }

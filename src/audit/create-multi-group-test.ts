@@ -93,7 +93,8 @@ function checkOptions(options: MultiGroupTestOptions): void {
  * @param options the groups' sizes, the test, the access, the null and the error levels
  * @returns the test and its guarantee
  * @example
- * const { test } = createMultiGroupTest({ groupSizes: [600, 300, 100], test: 'betting', access: 'decision', aggregation: 'difference', tolerance: 0.05, alpha: 0.05, beta: 0.2 });
+ * const { test } = createMultiGroupTest({ groupSizes: [600, 300, 100], test: 'betting', access: 'decision',
+ * aggregation: 'difference', tolerance: 0.05, alpha: 0.05, beta: 0.2 });
  */
 export function createMultiGroupTest(options: MultiGroupTestOptions): MultiGroupTest {
   checkOptions(options);
@@ -111,7 +112,9 @@ export function createMultiGroupTest(options: MultiGroupTestOptions): MultiGroup
     });
     return {
       test,
-      guarantee: `betting over ${groupSizes.length} groups: P(reject H0: ${null_}) <= ${alpha} when it holds and P(accept) <= ${beta} when it fails, at any stopping time (random query order)`,
+      guarantee:
+        `betting over ${groupSizes.length} groups: P(reject H0: ${null_}) <= ${alpha} when it holds and ` +
+        `P(accept) <= ${beta} when it fails, at any stopping time (random query order)`,
     };
   }
   const stream = new MultiGroupGlrStream(groupSizes.length, accessFamily(access), window.scale, window.shift);
@@ -120,14 +123,18 @@ export function createMultiGroupTest(options: MultiGroupTestOptions): MultiGroup
     const { upper, lower } = waldThresholds(alpha, beta);
     return {
       test: new MultiGroupGlrTest(stream, upper, lower, minimum, null, tolerance),
-      guarantee: `wald-glr over ${groupSizes.length} groups (paper A's thresholds ${upper.toFixed(3)}, ${lower.toFixed(3)} on the K-group GLR): no error guarantee`,
+      guarantee:
+        `wald-glr over ${groupSizes.length} groups (paper A's ` +
+        `thresholds ${upper.toFixed(3)}, ${lower.toFixed(3)} on the K-group GLR): no error guarantee`,
     };
   }
   const { upper, lower } = options.thresholds as SequentialThresholds;
   const values = access === 'decision' ? 'counts' : 'means';
   return {
     test: new MultiGroupGlrTest(stream, upper, lower, minimum, { groupSizes, values }, tolerance),
-    guarantee: `calibrated-glr over ${groupSizes.length} groups (thresholds ${upper}, ${lower}): P(false violation) <= ${alpha} and P(false compliance) <= ${beta} at the simulated configurations, by Monte Carlo`,
+    guarantee:
+      `calibrated-glr over ${groupSizes.length} groups (thresholds ${upper}, ${lower}): P(false ` +
+      `violation) <= ${alpha} and P(false compliance) <= ${beta} at the simulated configurations, by Monte Carlo`,
   };
 }
 
@@ -141,7 +148,8 @@ export function createMultiGroupTest(options: MultiGroupTestOptions): MultiGroup
  * @param truePositive options of the label-1 side (alpha is the whole test's)
  * @returns the combined test and its guarantee
  * @example
- * const { test } = createEqualizedOddsTest({ ...options, groupSizes: [500, 300, 80] }, { ...options, groupSizes: [400, 200, 60] });
+ * const { test } = createEqualizedOddsTest({ ...options, groupSizes: [500, 300, 80] }, { ...options, groupSizes: [400,
+ * 200, 60] });
  */
 export function createEqualizedOddsTest(
   falsePositive: MultiGroupTestOptions,
@@ -159,6 +167,8 @@ export function createEqualizedOddsTest(
   const tpr = createMultiGroupTest({ ...truePositive, alpha: truePositive.alpha / 2 });
   return {
     test: new EqualizedOddsTest(fpr.test, tpr.test, groupCount),
-    guarantee: `equalized odds: reject if either rate's test rejects (each at alpha / 2), accept once both accept. FPR: ${fpr.guarantee}. TPR: ${tpr.guarantee}`,
+    guarantee:
+      `equalized odds: reject if either rate's test rejects (each at alpha / 2), accept once both ` +
+      `accept. FPR: ${fpr.guarantee}. TPR: ${tpr.guarantee}`,
   };
 }

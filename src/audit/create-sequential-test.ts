@@ -21,7 +21,8 @@ export interface TestSettings {
   readonly tolerance: number;
   readonly alpha: number;
   readonly beta: number;
-  /** GLR tests: start once each group has this many observations (default startRuleOf: 1, or 5 for calibrated-glr on scores or logits). */
+  /** GLR tests: start once each group has this many observations (default startRuleOf: 1, or 5 for calibrated-glr on
+   * scores or logits). */
   readonly minimumPerGroup?: number;
   readonly order: QueryOrder;
   /** 'calibrated-glr': the calibrated thresholds; 'given-thresholds': the given ones. */
@@ -64,7 +65,9 @@ class RescaledTest implements SequentialTest {
     if (!(unit >= 0 && unit <= 1)) {
       throw inputError({
         where: `${this.source}: logit of a queried row of group ${group === 0 ? 'a' : 'b'}`,
-        expected: `a value within the declared logit bounds [${this.lower}, ${this.lower + this.width}] (the betting test's guarantee needs them)`,
+        expected:
+          `a value within the declared logit bounds [${this.lower}, ${this.lower + this.width}] (the ` +
+          `betting test's guarantee needs them)`,
         found: value,
       });
     }
@@ -124,7 +127,8 @@ export function createSequentialTest(prepared: PreparedAudit, settings: TestSett
  * settings already validated (by createSequentialTest, or by the audit settings' schema and
  * its cross-key rule testSettingsProblem: buildAuditTest). calibrated-glr decides exactly
  * once the metric's pool is read to its end (GlrThresholdTest's exhaustion rule); wald-glr
- * keeps paper A's inconclusive. Kernel: no validation; calibrated-glr needs its thresholds. O(1), or O(pool size) buffers for the betting test.
+ * keeps paper A's inconclusive. Kernel: no validation; calibrated-glr needs its thresholds. O(1), or O(pool size)
+ * buffers for the betting test.
  */
 export function makeSequentialTest(prepared: PreparedAudit, settings: TestSettings): SequentialTest {
   const minimum = startRuleOf(settings.test, prepared.access, settings.minimumPerGroup);

@@ -67,7 +67,9 @@ export class GroupCoder {
       if (code >= MAX_GROUPS) {
         throw inputError({
           where: where(0),
-          expected: `at most ${MAX_GROUPS} groups in column${this.columns.length > 1 ? 's' : ''} ${this.columns.join(', ')}`,
+          expected:
+            `at most ${MAX_GROUPS} groups in ` +
+            `column${this.columns.length > 1 ? 's' : ''} ${this.columns.join(', ')}`,
           found: `a ${MAX_GROUPS + 1}th value ${values.join(INTERSECTION_JOINER)}`,
         });
       }

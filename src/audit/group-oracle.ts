@@ -11,7 +11,8 @@ export interface GroupRateRow {
   readonly positives: number;
   /** positives / rows; null for a group with no row in the denominator. */
   readonly rate: number | null;
-  /** rate / the highest group's rate (Local Law 144's impact ratio); null when either is undefined or the highest is 0. */
+  /** rate / the highest group's rate (Local Law 144's impact ratio); null when either is undefined or the highest is 0.
+   * */
   readonly impactRatio: number | null;
 }
 
@@ -31,7 +32,8 @@ export interface GroupRateOracle {
 export interface GroupMetricOracle {
   readonly metric: GroupMetric;
   readonly rates: readonly GroupRateOracle[];
-  /** The metric's difference: the rate's, or for eodds the larger of the TPR and FPR differences (Fairlearn's equalized_odds_difference). */
+  /** The metric's difference: the rate's, or for eodds the larger of the TPR and FPR differences (Fairlearn's
+   * equalized_odds_difference). */
   readonly difference: number;
   /** The metric's ratio: the rate's, or for eodds the smaller of the two (Fairlearn's equalized_odds_ratio). */
   readonly ratio: number;

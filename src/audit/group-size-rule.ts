@@ -53,7 +53,9 @@ export function applyGroupSizeRule(pool: AuditPool, rule: GroupSizeRule): AuditP
     throw inputError({
       where: `${pool.source}: the minimum group size (--min-group-size, --min-group-share)`,
       expected: 'at least two groups left after the rule',
-      found: `${kept} left: ${text}, which excludes ${excluded.map((each) => `${each.name} (${each.rows} rows)`).join(', ')}`,
+      found:
+        `${kept} left: ${text}, which ` +
+        `excludes ${excluded.map((each) => `${each.name} (${each.rows} rows)`).join(', ')}`,
     });
   }
   const groupSizeRule = { rule: text, excluded };

@@ -35,7 +35,11 @@ export function logitBoundsProblem(
   if (outside === 0) return null;
   return inputError({
     where: `${prepared.source}: logit of the ${prepared.metric} pool`,
-    expected: `every logit within the declared logit bounds [${bounds.lower}, ${bounds.upper}] (the betting test's guarantee needs them)`,
-    found: `${outside} of ${prepared.size} rows outside (the first is row ${first + 1} of the metric's pool, ${value[first]}; the logits span [${smallest}, ${largest}])`,
+    expected:
+      `every logit within the declared logit bounds [${bounds.lower}, ${bounds.upper}] (the betting ` +
+      `test's guarantee needs them)`,
+    found:
+      `${outside} of ${prepared.size} rows outside (the first is row ${first + 1} of the metric's ` +
+      `pool, ${value[first]}; the logits span [${smallest}, ${largest}])`,
   });
 }

@@ -79,7 +79,9 @@ export function redecideToGap(
   if (eligible.length < needed) {
     throw inputError({
       where: `redecideToGap: targetGap`,
-      expected: `a ${metric} gap reachable by re-deciding group ${group === 1 ? 'b' : 'a'} (needs ${needed} rows decided ${from}, the pool has ${eligible.length})`,
+      expected:
+        `a ${metric} gap reachable by re-deciding group ${group === 1 ? 'b' : 'a'} (needs ${needed} rows ` +
+        `decided ${from}, the pool has ${eligible.length})`,
       found: targetGap,
     });
   }
@@ -133,7 +135,8 @@ function scoreLogit(score: number, logit: number | undefined): number {
 
 /**
  * The logit-scale shift c that puts the mean of sigmoid(z_i + c) over group b's metric
- * rows at `target` (z_i = scoreLogit; scores that cannot move contribute their own value): Newton's method on this increasing, smooth function of c,
+ * rows at `target` (z_i = scoreLogit; scores that cannot move contribute their own value): Newton's method on this
+ * increasing, smooth function of c,
  * safeguarded by a bisection bracket in [-60, 60]; to 1e-13 in the mean. Returns NaN
  * when the target lies outside what any c reaches. O(rows x iterations), about 10.
  */
@@ -216,7 +219,10 @@ export function shiftToProxyGap(
   if (Number.isNaN(c)) {
     throw inputError({
       where: 'shiftToProxyGap: targetGap',
-      expected: `a score gap within [${(fixedSum / inMetric.length - meanA).toPrecision(4)}, ${((fixedSum + movable.length) / inMetric.length - meanA).toPrecision(4)}] (reachable by moving group b's scores on the logit scale; its scores of 0 and 1 without a finite logit stay put)`,
+      expected:
+        `a score gap within ` +
+        `[${(fixedSum / inMetric.length - meanA).toPrecision(4)}, ${((fixedSum + movable.length) / inMetric.length - meanA).toPrecision(4)}] ` +
+        `(reachable by moving group b's scores on the logit scale; its scores of 0 and 1 without a finite logit stay put)`,
       found: targetGap,
     });
   }

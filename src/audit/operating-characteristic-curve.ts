@@ -32,7 +32,8 @@ export interface OperatingCurvePoint {
   readonly point: OperatingPoint;
 }
 
-/** Decision access: a gap at or beyond δ is reached from outside, one inside δ from inside (redecideToGap's rounding). */
+/** Decision access: a gap at or beyond δ is reached from outside, one inside δ from inside (redecideToGap's rounding).
+ * */
 function sideOf(gap: number, settings: OperatingCurveSettings): GapRounding {
   if (settings.access !== 'decision') return 'nearest';
   return Math.abs(gap) >= settings.testSettings.tolerance ? 'outward' : 'inward';

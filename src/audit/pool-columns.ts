@@ -14,7 +14,8 @@ export const poolColumnsProperties = {
   groupA: schema.optional(
     schema.string({
       description:
-        'The value of the group column that is group a (e.g. Female); the one other value is group b. Without it a column of 0 (a) and 1 (b) is a two-group pool, and a column of other integers or names one group per value.',
+        'The value of the group column that is group a (e.g. Female); the one other value is group b. Without it ' +
+        'a column of 0 (a) and 1 (b) is a two-group pool, and a column of other integers or names one group per value.',
     }),
   ),
   groups: schema.optional(
@@ -22,14 +23,16 @@ export const poolColumnsProperties = {
       pattern: /^[^,]+(,[^,]+)*$/,
       patternText: 'column names separated by commas',
       description:
-        'Intersectional groups: the columns whose value combinations are the groups (e.g. "sex,race"; instead of groupColumn and groupA).',
+        'Intersectional groups: the columns whose value combinations are the groups (e.g. "sex,race"; instead of ' +
+        'groupColumn and groupA).',
     }),
   ),
   minGroupSize: schema.optional(
     schema.integer({
       minimum: 1,
       description:
-        'Exclude a group with fewer rows than this from the pool (as NYC Local Law 144 audits may); the output names the groups excluded.',
+        'Exclude a group with fewer rows than this from the pool (as NYC Local Law 144 audits may); the output ' +
+        'names the groups excluded.',
     }),
   ),
   minGroupShare: schema.optional(
@@ -38,7 +41,8 @@ export const poolColumnsProperties = {
       maximum: 1,
       exclusiveMaximum: true,
       description:
-        "Exclude a group holding less than this share of the pool's rows (Local Law 144's rule is 0.02); the output names the groups excluded.",
+        "Exclude a group holding less than this share of the pool's rows (Local Law 144's rule is 0.02); the " +
+        'output names the groups excluded.',
     }),
   ),
   labelColumn: schema.optional(

@@ -18,7 +18,8 @@ export interface ReadPoolOptions {
    * logit access. group, label and decision are always required.
    */
   require?: ReadonlyArray<'score' | 'logit'>;
-  /** The file's own column names and group a's value (poolColumnsProperties); absent: the canonical names, groups 0/1. */
+  /** The file's own column names and group a's value (poolColumnsProperties); absent: the canonical names, groups 0/1.
+   * */
   columns?: PoolColumnMapping;
 }
 
@@ -110,7 +111,9 @@ class PoolColumnsBuilder {
         if (!(Math.abs(value) <= MAX_ABS_LOGIT))
           throw inputError({
             where: where(),
-            expected: `a finite logit of at most ${MAX_ABS_LOGIT} in size (the log-odds of any double probability lie within ±745; larger ones overflow the sums of squares of the logit GLR)`,
+            expected:
+              `a finite logit of at most ${MAX_ABS_LOGIT} in size (the log-odds of any double ` +
+              `probability lie within ±745; larger ones overflow the sums of squares of the logit GLR)`,
             found,
           });
         this.columns.logit![row] = value;
@@ -149,7 +152,8 @@ function intersectionIndices(path: string, names: readonly string[], columns: re
     const index = names.indexOf(column);
     if (index < 0) {
       throw new InputError(
-        `${path}: column "${column}": expected a column "${column}" of the groups (groups, --groups), found the columns ${names.map((each) => describeFound(each)).join(', ')}`,
+        `${path}: column "${column}": expected a column "${column}" of the groups (groups, --groups), found the ` +
+          `columns ${names.map((each) => describeFound(each)).join(', ')}`,
       );
     }
     return index;
@@ -194,7 +198,8 @@ function checkColumns(
     const found =
       names.length === 0 ? 'no columns' : `the columns ${names.map((each) => describeFound(each)).join(', ')}`;
     throw new InputError(
-      `${path}: column "${name}": expected a column "${name}" holding the ${column} (or name the file's column with ${key}, ${flag} on the command line), found ${found}`,
+      `${path}: column "${name}": expected a column "${name}" holding the ${column} (or name the file's column ` +
+        `with ${key}, ${flag} on the command line), found ${found}`,
     );
   }
 }
@@ -209,7 +214,8 @@ function readFileBytes(path: string): Buffer {
  */
 const DECIMAL_NUMBER = /^[+-]?(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?$/;
 
-/** Calls onRecord with each CSV record of text (RFC 4180: src/util/csv-reader.ts); its return value selects columns as CsvReader's handler does. */
+/** Calls onRecord with each CSV record of text (RFC 4180: src/util/csv-reader.ts); its return value selects columns as
+ * CsvReader's handler does. */
 function eachCsvRecord(path: string, text: string, onRecord: (record: CsvRecord) => unknown): void {
   const reader = new CsvReader({ file: path }, onRecord);
   reader.push(text);

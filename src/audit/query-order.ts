@@ -7,7 +7,8 @@
 export const QUERY_ORDERS = ['random', 'balanced', 'given'] as const;
 export type QueryOrder = (typeof QUERY_ORDERS)[number];
 
-/** The query orders that draw rows at random: the ones a replicated audit, a calibration and the anytime-valid tests take. */
+/** The query orders that draw rows at random: the ones a replicated audit, a calibration and the anytime-valid tests
+ * take. */
 export const SHUFFLED_QUERY_ORDERS = ['random', 'balanced'] as const;
 export type ShuffledQueryOrder = (typeof SHUFFLED_QUERY_ORDERS)[number];
 

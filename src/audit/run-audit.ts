@@ -51,7 +51,8 @@ export function runsPaperALoop(test: TestName, order: QueryOrder | undefined): b
  * other test, and the balanced order, through runTestAuditWithFixedSample. `statistic` is
  * the final signed GLR for the GLR tests and NaN for the betting and confidence-sequence
  * tests (they have no GLR); the betting test returns its evidence instead (logEValue),
- * the confidence-sequence test its interval for the gap (gapInterval). Kernel: settings validated (auditSettingsSchema), `random`
+ * the confidence-sequence test its interval for the gap (gapInterval). Kernel: settings validated
+ * (auditSettingsSchema), `random`
  * non-null unless order is 'given'. O(min(B, pool size)) plus the test's own cost.
  */
 export function runAudit(

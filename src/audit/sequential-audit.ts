@@ -136,7 +136,8 @@ export function fixedSampleOf(
  * settings.minimumPerGroup observations (default 1) the audit rejects at statistic >= upper,
  * accepts at <= lower, and is inconclusive when min(B, pool size) queries pass without
  * either. The fixed-sample decision uses the first min(B, pool size) rows of the same
- * order (exact on counts for hard decisions, see fixedSampleOf). Running time O(min(B, pool size)) (O(queries) with fixedSample: false); no
+ * order (exact on counts for hard decisions, see fixedSampleOf). Running time O(min(B, pool size)) (O(queries) with
+ * fixedSample: false); no
  * allocation proportional to the pool (the prepared scratch is shuffled and restored).
  * The result depends only on the prepared pool, the settings and the generator's stream.
  * Kernel: the settings are trusted (validated once against auditSettingsSchema, as

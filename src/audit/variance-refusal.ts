@@ -52,9 +52,11 @@ export function varianceRefusal(prepared: PreparedAudit, tolerance: number): Inp
   const reason =
     variance === 0
       ? 'cannot start: zero variance (each group constant)'
-      : `cannot start: negligible variance (pooled variance ${variance.toPrecision(3)} below (tolerance/100)² = ${floor.toPrecision(3)})`;
+      : `cannot start: negligible variance (pooled variance ${variance.toPrecision(3)} below (tolerance/100)² ` +
+        `= ${floor.toPrecision(3)})`;
   const betting = `--test betting${prepared.access === 'logit' ? ' with --logit-bounds' : ''}`;
   return new InputError(
-    `${prepared.source}: ${prepared.access} of the ${prepared.metric} pool: ${reason}: ${CANNOT_DECIDE}; the Gaussian GLR tests need values that vary within the groups, and test betting can decide this pool (${betting})`,
+    `${prepared.source}: ${prepared.access} of the ${prepared.metric} pool: ${reason}: ${CANNOT_DECIDE}; the ` +
+      `Gaussian GLR tests need values that vary within the groups, and test betting can decide this pool (${betting})`,
   );
 }

@@ -8,7 +8,8 @@ import { boostedLogits, type GradientBoostingSettings } from './trees/gradient-b
 import { randomSearch, type SearchSpace } from './trees/random-search.js';
 import { workersAvailable } from './workers-available.js';
 
-/** Tuned boosted trees: the random search and the untuned settings (paper B's are a preset: papers/paper-b/models.ts). */
+/** Tuned boosted trees: the random search and the untuned settings (paper B's are a preset: papers/paper-b/models.ts).
+ * */
 export interface BoostedTreesSpec {
   readonly name: string;
   readonly draws: number;

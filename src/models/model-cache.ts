@@ -68,7 +68,10 @@ function checkedModel(directory: string, cardPath: string, poolPath: string): Ca
     !same(figures.equalOpportunityGap, card.equalOpportunityGap)
   )
     return {
-      problem: `${CACHE_FILES.pool} gives ${figures.poolRows} rows, SP gap ${figures.statisticalParityGap} and EO gap ${figures.equalOpportunityGap}, not the card's ${card.poolRows}, ${card.statisticalParityGap} and ${card.equalOpportunityGap}`,
+      problem:
+        `${CACHE_FILES.pool} gives ${figures.poolRows} rows, SP gap ${figures.statisticalParityGap} and ` +
+        `EO gap ${figures.equalOpportunityGap}, not the ` +
+        `card's ${card.poolRows}, ${card.statisticalParityGap} and ${card.equalOpportunityGap}`,
     };
   return { directory, pool, auditPool, card };
 }

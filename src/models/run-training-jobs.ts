@@ -8,7 +8,8 @@ import { workersAvailable } from './workers-available.js';
 /** What runTrainingJobs reports besides each result: a job starting, and its steps (in this thread or a worker). */
 export interface TrainingProgress {
   onStart?: (index: number) => void;
-  /** A job's steps done of total: an MLP's epochs, a boosted-trees search's fits (from a worker: every 250 ms at most). */
+  /** A job's steps done of total: an MLP's epochs, a boosted-trees search's fits (from a worker: every 250 ms at most).
+   * */
   onProgress?: (index: number, step: TrainingStep) => void;
 }
 

@@ -42,7 +42,8 @@ export interface ModelSpreads {
   readonly equalOpportunityGap: Spread;
 }
 
-/** One model's variability: over model seeds (split fixed) and over split seeds (model seed fixed); null when an axis has only the base pair. */
+/** One model's variability: over model seeds (split fixed) and over split seeds (model seed fixed); null when an axis
+ * has only the base pair. */
 export interface ModelVariability {
   readonly model: string;
   readonly modelSeeds: ModelSpreads | null;

@@ -48,7 +48,8 @@ export const modelTrainingConfigSchema = schema.object(
     ),
     models: schema.array(schema.string({ description: 'A model preset name.' }), {
       description:
-        "The model presets to train, by name (the CLI's presets: paper A's robust-base, unstable-base, robust-dp, unstable-dp; paper B's boosted-trees).",
+        "The model presets to train, by name (the CLI's presets: paper A's robust-base, unstable-base, " +
+        "robust-dp, unstable-dp; paper B's boosted-trees).",
       minItems: 1,
     }),
     seed: schema.seed({

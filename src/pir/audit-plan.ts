@@ -117,7 +117,8 @@ export interface AuditPlanOptions {
  * @param options the candidates' groups, the known labels, n, k and the design
  * @param random uniform numbers in [0, 1)
  * @returns S, the canaries and the retrieval order
- * @example drawAuditPlan({ groups, knownLabels, auditSetSize: 1000, canaryCount: 10, design: 'uniform' }, createCryptoRandom())
+ * @example drawAuditPlan({ groups, knownLabels, auditSetSize: 1000, canaryCount: 10, design: 'uniform' },
+ * createCryptoRandom())
  */
 export function drawAuditPlan(options: AuditPlanOptions, random: Random): AuditPlan {
   const { groups, knownLabels, auditSetSize, canaryCount, design } = options;

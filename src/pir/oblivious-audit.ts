@@ -9,7 +9,8 @@ import { PirVerificationError } from './pir-verification-error.js';
 /** Paper B's fixed-size demographic-parity audit, or paper A's sequential GLR audit. */
 export type ObliviousProcedure = 'fixed' | 'sequential';
 
-/** What runObliviousAudit needs beyond the connection: the groups, |S| and its design, the canaries, the batch size, the test, the tolerance. */
+/** What runObliviousAudit needs beyond the connection: the groups, |S| and its design, the canaries, the batch size,
+ * the test, the tolerance. */
 export interface ObliviousAuditOptions {
   /** The protected attribute of every candidate (0 = group a, 1 = group b), known to the auditor. */
   readonly groups: Uint8Array;
@@ -41,7 +42,8 @@ export interface ObliviousAuditResult {
   readonly reason?: string;
   /** Labels of S the procedure consumed before deciding. */
   readonly labelsUsed: number;
-  /** The signed GLR (sequential) or the gap d_S = p_b - p_a (fixed; with K > 2 groups the max-gap of S) at the decision. */
+  /** The signed GLR (sequential) or the gap d_S = p_b - p_a (fixed; with K > 2 groups the max-gap of S) at the
+   * decision. */
   readonly statistic: number;
   readonly gap: number;
 }
@@ -195,7 +197,8 @@ class ProcedureState {
         this.decision = countGapDecision(counts[0][0], counts[0][1], counts[1][0], counts[1][1], this.tolerance);
       } else {
         this.decision = 'inconclusive';
-        this.reason ??= `the statistic stayed between log(β/(1-α)) and log((1-β)/α) after all ${this.labelsUsed} labels of S`;
+        this.reason ??=
+          `the statistic stayed between log(β/(1-α)) and log((1-β)/α) after ` + `all ${this.labelsUsed} labels of S`;
       }
     }
     return {
@@ -258,7 +261,8 @@ function checkAuditOptions(transport: LabelTransport, options: ObliviousAuditOpt
  * @param options the candidates' groups, the plan of S and the canaries, tolerance, batch size and procedure
  * @returns each procedure's verdict, the labels retrieved and what the provider saw
  * @example
- * const audit = await runObliviousAudit(connection, { groups, plan, batchSize: 64, procedures: ['fixed'], tolerance: 0.05, alpha: 0.05, beta: 0.2 });
+ * const audit = await runObliviousAudit(connection, { groups, plan, batchSize: 64, procedures: ['fixed'], tolerance:
+ * 0.05, alpha: 0.05, beta: 0.2 });
  */
 export async function runObliviousAudit(
   transport: LabelTransport,
@@ -299,7 +303,9 @@ export async function runObliviousAudit(
       }
       canariesChecked++;
       if (labels[k] !== canaryLabel.get(index)) {
-        rejection = `canary ${index}: the provider's label ${labels[k]} differs from the known label ${canaryLabel.get(index)}`;
+        rejection =
+          `canary ${index}: the provider's label ${labels[k]} differs from the known ` +
+          `label ${canaryLabel.get(index)}`;
       }
     }
   }

@@ -133,7 +133,8 @@ export class PirClient {
           throw new PirVerificationError(
             `${what}: Z·A ≠ C·H at row ${Math.floor(i / lweDimension)}, column ${i % lweDimension}; ${
               what === 'commitment'
-                ? 'the hint does not commit to the database behind Z (or it was made for another audit: another nonce, share or candidate list)'
+                ? 'the hint does not commit to the database behind Z (or it was made for another audit: another ' +
+                  'nonce, share or candidate list)'
                 : 'the provider did not evaluate the committed database on the challenge'
             }`,
           );
@@ -208,7 +209,8 @@ export class PirClient {
     const shape = secretChallengeShape(this.parameters);
     if (hints.length !== shape.planes * columns * n || answers.length !== shape.planes * columns * CHALLENGE_ROWS) {
       throw new PirVerificationError(
-        `secret challenge: expected ${shape.planes} planes of ${columns} × ${n} hint words and ${columns} × ${CHALLENGE_ROWS} answer words`,
+        `secret challenge: expected ${shape.planes} planes of ${columns} × ${n} hint words ` +
+          `and ${columns} × ${CHALLENGE_ROWS} answer words`,
       );
     }
     const shift = 32 - shape.plaintextBits;
@@ -232,7 +234,8 @@ export class PirClient {
             const value = ((decrypted + scaling / 2) >>> 0) >>> shift;
             if (Math.abs((decrypted - value * scaling) | 0) > shape.noiseBound) {
               throw new PirVerificationError(
-                'secret challenge: decryption noise beyond the bound; the provider did not evaluate the committed database',
+                'secret challenge: decryption noise beyond the bound; the provider did not evaluate the ' +
+                  'committed database',
               );
             }
             proof[k * columns + j] += weight * value;
@@ -307,7 +310,8 @@ export class PirClient {
       if (this.commitment) this.checkAgainstCommitment(answer, state.query);
       if (largestNoise > noiseBound) {
         throw new PirVerificationError(
-          `answer: decryption noise ${largestNoise} exceeds the bound ${Math.floor(noiseBound)}; the answer was not computed from the committed database`,
+          `answer: decryption noise ${largestNoise} exceeds the bound ${Math.floor(noiseBound)}; the answer was ` +
+            `not computed from the committed database`,
         );
       }
       return { values, largestNoise };

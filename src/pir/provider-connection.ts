@@ -308,7 +308,8 @@ export async function requestBytes(
     throw inputError({
       where: `${base}${path}`,
       expected:
-        "the URL and bearer token that 'pir serve' wrote to its --url-file (pir audit --provider-file FILE, or --provider URL with FAIRAUDIT_PIR_TOKEN)",
+        "the URL and bearer token that 'pir serve' wrote to its --url-file (pir audit --provider-file FILE, or " +
+        '--provider URL with FAIRAUDIT_PIR_TOKEN)',
       found: `HTTP ${response.status}: ${Buffer.from(bytes).toString('utf8').slice(0, 200)}`,
     });
   }
@@ -423,13 +424,15 @@ export function parseSetup(bytes: Uint8Array): ProviderSetup {
 export function checkAgreement(setup: ProviderSetup, candidates: AgreedCandidates): void {
   if (candidates.entryCount !== setup.entryCount || candidates.entryBits !== setup.entryBits) {
     throw new PirVerificationError(
-      `setup: the provider serves ${setup.entryCount} entries of ${setup.entryBits} bits, the candidate set has ${candidates.entryCount} of ${candidates.entryBits}`,
+      `setup: the provider serves ${setup.entryCount} entries of ${setup.entryBits} bits, the candidate set ` +
+        `has ${candidates.entryCount} of ${candidates.entryBits}`,
     );
   }
   const ours = Buffer.from(candidates.digest).toString('hex');
   if (setup.candidateDigest !== ours) {
     throw new PirVerificationError(
-      `candidate list: the provider commits to a list with digest ${setup.candidateDigest}, the auditor's list (ids and groups in the agreed order) has digest ${ours}`,
+      `candidate list: the provider commits to a list with digest ${setup.candidateDigest}, the auditor's list ` +
+        `(ids and groups in the agreed order) has digest ${ours}`,
     );
   }
 }
@@ -447,7 +450,8 @@ function parseCommit(bytes: Uint8Array): Uint8Array {
     !new RegExp(`^[0-9a-f]{${2 * NONCE_BYTES}}$`).test(response.providerShare)
   ) {
     throw new PirVerificationError(
-      `commit: expected {"providerShare": ${2 * NONCE_BYTES} hex digits}, found ${JSON.stringify(response).slice(0, 200)}`,
+      `commit: expected {"providerShare": ${2 * NONCE_BYTES} hex digits}, ` +
+        `found ${JSON.stringify(response).slice(0, 200)}`,
     );
   }
   return new Uint8Array(Buffer.from(response.providerShare, 'hex'));

@@ -86,7 +86,9 @@ export function readProviderFile(path: string, where: string): ProviderFile {
   ) {
     throw inputError({
       where: `${where} ${path}`,
-      expected: `{"format": "${PROVIDER_FILE_FORMAT}", "url": ..., "token": 64 hex digits} as 'pir serve --url-file' writes it`,
+      expected:
+        `{"format": "${PROVIDER_FILE_FORMAT}", "url": ..., "token": 64 hex digits} as 'pir serve ` +
+        `--url-file' writes it`,
       found: text
         .trim()
         .slice(0, 80)

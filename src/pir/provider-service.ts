@@ -48,7 +48,8 @@ export interface ProviderSetup {
   readonly tableBytes?: number;
 }
 
-/** What POST /commit returns: the provider's share of the public seeds, hex (the hint and proof follow at GET /hint, /proof). */
+/** What POST /commit returns: the provider's share of the public seeds, hex (the hint and proof follow at GET /hint,
+ * /proof). */
 export interface CommitResponse {
   readonly providerShare: string;
 }
@@ -163,7 +164,8 @@ function providerState(options: ProviderServiceOptions, close: () => Promise<voi
   }
   if (candidateDigest.length !== CANDIDATE_DIGEST_BYTES) {
     throw new Error(
-      `startProviderService: the candidate digest must have ${CANDIDATE_DIGEST_BYTES} bytes, found ${candidateDigest.length}`,
+      `startProviderService: the candidate digest must have ${CANDIDATE_DIGEST_BYTES} bytes, ` +
+        `found ${candidateDigest.length}`,
     );
   }
   const maxBatch = options.maxBatch ?? 256;
@@ -225,7 +227,8 @@ function checkAccess(state: ProviderState, request: IncomingMessage): void {
   if (!LOOPBACK_NAMES.some((name) => host === `${name}:${state.port}`)) {
     throw new RequestError(
       403,
-      `Host header: expected 127.0.0.1:${state.port} or localhost:${state.port}, found ${JSON.stringify(host.slice(0, 100))}`,
+      `Host header: expected 127.0.0.1:${state.port} or localhost:${state.port}, ` +
+        `found ${JSON.stringify(host.slice(0, 100))}`,
     );
   }
   const given = Buffer.from(/^Bearer (\S+)$/.exec(request.headers.authorization ?? '')?.[1] ?? '');
@@ -423,7 +426,8 @@ async function route(state: ProviderState, request: IncomingMessage, response: S
   send(state, response, 404, 'text/plain', Buffer.from(`no route ${path.slice(0, 200)}`));
 }
 
-/** Stage 3: the service's lifetime: it stops after idleTimeoutMs without an authorised request, on POST /shutdown or close(). */
+/** Stage 3: the service's lifetime: it stops after idleTimeoutMs without an authorised request, on POST /shutdown or
+ * close(). */
 function lifetime(http: Server, idleTimeoutMs: number) {
   let idleTimer: NodeJS.Timeout | undefined;
   let resolveStopped: () => void = () => {};

@@ -26,7 +26,8 @@ export interface VoprfCommitmentInput {
  * a transcript recomputes it: it names one table under one key for one audit. O(|T|).
  * @param input what the commitment covers
  * @returns 64 hex digits
- * @example voprfCommitment({ candidateDigest, publicKey, tableId, entryCount, entryBits: 1, table, auditorNonce, evaluationBudget: 1010 })
+ * @example voprfCommitment({ candidateDigest, publicKey, tableId, entryCount, entryBits: 1, table, auditorNonce,
+ * evaluationBudget: 1010 })
  */
 export function voprfCommitment(input: VoprfCommitmentInput): string {
   const sizes = new Uint8Array(9);

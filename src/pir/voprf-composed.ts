@@ -10,7 +10,8 @@ await sodium.ready;
  * RFC 9497's VOPRF mode for ristretto255-SHA512, composed from library primitives: the
  * group (ristretto255 one-way map, constant-time scalar multiplication, addition, scalar
  * arithmetic) from libsodium (WebAssembly, libsodium-wrappers-sumo), expand_message_xmd and
- * the scalar derivation from @noble/curves, SHA-512 from node:crypto (also inside expand_message_xmd). Only the RFC's framing
+ * the scalar derivation from @noble/curves, SHA-512 from node:crypto (also inside expand_message_xmd). Only the RFC's
+ * framing
  * is written here (the context string, I2OSP length prefixes, ComputeComposites, the DLEQ
  * challenge): no curve or hash code. It is about eight times faster than @noble/curves'
  * ristretto255_oprf, which stays as the reference: test/pir/voprf-composed.test.ts checks this

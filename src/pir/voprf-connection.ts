@@ -185,7 +185,8 @@ export class VoprfConnection implements LabelTransport {
     });
     if (commitment !== expected) {
       throw new PirVerificationError(
-        `commitment: the provider's ${String(commitment).slice(0, 64)} is not the commitment to the table it served under this audit's nonce (${expected})`,
+        `commitment: the provider's ${String(commitment).slice(0, 64)} is not the commitment to the table it ` +
+          `served under this audit's nonce (${expected})`,
       );
     }
     traffic.offlineMs = performance.now() - started;

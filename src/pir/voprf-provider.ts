@@ -80,7 +80,8 @@ export class VoprfLabelProvider {
     if (evaluationBudget > this.maxEvaluationsPerAudit) {
       throw new ProviderRefusal(
         403,
-        `an audit may learn at most ${this.maxEvaluationsPerAudit} labels (the provider's policy), asked ${evaluationBudget}`,
+        `an audit may learn at most ${this.maxEvaluationsPerAudit} labels (the provider's policy), ` +
+          `asked ${evaluationBudget}`,
       );
     }
     if (this.audits.size >= MAX_OPEN_AUDITS) throw new ProviderRefusal(503, `${MAX_OPEN_AUDITS} audits are open`);

@@ -106,7 +106,10 @@ function verifyTranscriptBatch(
   for (let k = 0; k < count; k++) {
     const label = readEntry(table, batch.indices[k], transcript.entryBits) ^ labelPad(outputs[k], transcript.entryBits);
     if (label !== batch.labels[k]) {
-      return `batch ${number}, candidate ${batch.indices[k]}: the committed label is ${label}, the transcript says ${batch.labels[k]}`;
+      return (
+        `batch ${number}, candidate ${batch.indices[k]}: the committed label is ${label}, the transcript ` +
+        `says ${batch.labels[k]}`
+      );
     }
   }
   return undefined;

@@ -25,7 +25,8 @@ export interface AuditSetGroupLaw {
  *   demographic parity Eₐ = Nₐ, so m₀ ~ Hypergeometric(N, N₀, n) and m₁ = n − m₀);
  * - proportional / balanced (paper B §6.2): nₐ from groupAuditSizes (the simulation's
  *   rounding), mₐ ~ Hypergeometric(Nₐ, Eₐ, nₐ) independently (mₐ = nₐ for parity).
- * Each hypergeometric is cut by hypergeometricWindow at `tailBound`. O(number of blocks): about 2·7·sd for parity, its square for equal
+ * Each hypergeometric is cut by hypergeometricWindow at `tailBound`. O(number of blocks): about 2·7·sd for parity, its
+ * square for equal
  * opportunity under uniform draws. Inputs are trusted (validated population, n ≤ N).
  */
 export function auditSetGroupLaw(

@@ -107,7 +107,8 @@ export interface SyntheticCandidateSpec {
  * @param where names the spec in messages
  * @returns the candidate set's group sizes, metric rows and positives
  * @example
- * const population = syntheticCandidatePopulation({ size: 10000, minorityShare: 0.3, positiveRates: [0.3, 0.2] }, 'parity', 'spec');
+ * const population = syntheticCandidatePopulation({ size: 10000, minorityShare: 0.3, positiveRates: [0.3, 0.2] },
+ * 'parity', 'spec');
  */
 export function syntheticCandidatePopulation(
   spec: SyntheticCandidateSpec,

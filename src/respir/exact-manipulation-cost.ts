@@ -37,9 +37,11 @@ export interface ExactManipulationCost {
     /** Decision-1 rows of S per group at n_min, [larger, smaller]: round(rate·size). */
     auditPositives: [number, number];
   };
-  /** The fewest flips on C passing the oblivious audit with probability ≥ 1 − δ (exactMinimalFlips), with Eq. 3 over N. */
+  /** The fewest flips on C passing the oblivious audit with probability ≥ 1 − δ (exactMinimalFlips), with Eq. 3 over N.
+   * */
   respir: ExactMinimalFlips & { detection: Record<string, number> };
-  /** The fewest flips on S passing the vanilla audit (exactVanillaFlips), with Eq. 3 over n; null flips when none does. */
+  /** The fewest flips on S passing the vanilla audit (exactVanillaFlips), with Eq. 3 over n; null flips when none does.
+   * */
   vanilla: { flips: number | null; detection: Record<string, number> };
 }
 

@@ -76,7 +76,8 @@ export interface ExactMinimumJob {
   readonly maxEvaluations?: number;
 }
 
-/** Spreads the rows over `threads` workers (a ThreadPool), the costliest queued first, each worker taking the next row when it is free. */
+/** Spreads the rows over `threads` workers (a ThreadPool), the costliest queued first, each worker taking the next row
+ * when it is free. */
 async function computeOnWorkers(
   rows: readonly ExactMinimumWorkloadRow[],
   threads: number,

@@ -180,7 +180,8 @@ export function exactMinimalFlipsWithEvaluator(
  * @param options the tail bound and the evaluation budget
  * @returns the minimal flips (or a certified bracket) and the pass probabilities
  * @example
- * const result = exactMinimalFlips({ population, auditSetSize: 500, design: 'uniform', tolerance: 0.05, passProbability: 0.8 });
+ * const result = exactMinimalFlips({ population, auditSetSize: 500, design: 'uniform', tolerance: 0.05,
+ * passProbability: 0.8 });
  */
 export function exactMinimalFlips(
   setting: ExactMinimalFlipsSetting,

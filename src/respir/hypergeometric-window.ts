@@ -98,7 +98,8 @@ export function fillHypergeometricWindow(
  * p(x+1)/p(x) = (K−x)(n−x)/((x+1)(N−K−n+x+1)) only fall as x grows, and the tail beyond
  * x is at most p(x)·r/(1 − r) with r the next ratio (a geometric series). The window is
  * normalised to sum to 1, so no ln-factorial rounding enters; each kept probability is
- * too large by a factor of at most 1 + droppedMass. Inputs are trusted (integers, 0 ≤ successes, draws ≤ population). O(standard
+ * too large by a factor of at most 1 + droppedMass. Inputs are trusted (integers, 0 ≤ successes, draws ≤ population).
+ * O(standard
  * deviation · sqrt(ln(1/tailBound))).
  */
 export function hypergeometricWindow(

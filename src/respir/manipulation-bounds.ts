@@ -93,12 +93,15 @@ export function validateManipulationSetting(setting: ManipulationSetting, names:
     s.auditMinoritySize,
     Math.floor(s.candidateSetSize / 2),
     names.candidateMinoritySize,
-    `an integer from the audit minority size ${s.auditMinoritySize} to half the candidate set size (${Math.floor(s.candidateSetSize / 2)})`,
+    `an integer from the audit minority size ${s.auditMinoritySize} to half the candidate set size ` +
+      `(${Math.floor(s.candidateSetSize / 2)})`,
   );
   if (s.candidateSetSize - s.candidateMinoritySize < s.auditSetSize - s.auditMinoritySize) {
     throw inputError({
       where: names.auditSetSize,
-      expected: `an audit majority (n − n_min) no larger than the candidate majority (N − N_min = ${s.candidateSetSize - s.candidateMinoritySize})`,
+      expected:
+        `an audit majority (n − n_min) no larger than the candidate majority (N − N_min ` +
+        `= ${s.candidateSetSize - s.candidateMinoritySize})`,
       found: s.auditSetSize,
     });
   }

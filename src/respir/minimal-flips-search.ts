@@ -293,7 +293,8 @@ function closerFromArc(search: MinimalFlipsSearch, arc: readonly Point[]): Point
   return next;
 }
 
-/** Ring descent from a passing point: while some passing point of the ring one closer touches the passing arc, move there. */
+/** Ring descent from a passing point: while some passing point of the ring one closer touches the passing arc, move
+ * there. */
 function descend(search: MinimalFlipsSearch, from: Point): void {
   let point = from;
   search.consider(point.u, point.v);

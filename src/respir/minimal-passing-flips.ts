@@ -19,7 +19,8 @@ export interface MinimalPassingFlips {
   steps: number;
 }
 
-/** What a cell's bisections share: the exact evaluator, the exact minimum and the strongest manipulation per flip count. */
+/** What a cell's bisections share: the exact evaluator, the exact minimum and the strongest manipulation per flip
+ * count. */
 interface CellMemo {
   evaluator: PassProbabilityEvaluator;
   exact: ExactMinimalFlips;

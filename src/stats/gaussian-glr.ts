@@ -51,7 +51,8 @@ export function gaussianGlrFromResiduals(
  * @param tolerance τ > 0 on the gap of means
  * @returns the signed Gaussian proxy GLR statistic (positive: evidence that |gap| > τ)
  * @example
- * const statistic = gaussianGlr({ countA: 3, sumA: 1.2, sumOfSquaresA: 0.6, countB: 3, sumB: 2.1, sumOfSquaresB: 1.6 }, 0.05);
+ * const statistic = gaussianGlr({ countA: 3, sumA: 1.2, sumOfSquaresA: 0.6, countB: 3, sumB: 2.1, sumOfSquaresB: 1.6 },
+ * 0.05);
  */
 export function gaussianGlr(sums: GaussianSums, tolerance: number): number {
   const groups: Array<['A' | 'B', number, number, number]> = [

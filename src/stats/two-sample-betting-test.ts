@@ -81,7 +81,8 @@ const KAPPA_SIGN = [1, 1, -1, -1];
  * (O(N_a + N_b) buffers). Kernel: no validation.
  * @param settings the groups' sizes, the tolerance, alpha, beta and how draws are paired
  * @example
- * const test = new TwoSampleBettingTest({ countA: 600, countB: 400, tolerance: 0.05, alpha: 0.05, beta: 0.2, units: 'proportional', integerValues: true });
+ * const test = new TwoSampleBettingTest({ countA: 600, countB: 400, tolerance: 0.05, alpha: 0.05, beta: 0.2, units:
+ * 'proportional', integerValues: true });
  * test.add(1, 1);
  */
 export class TwoSampleBettingTest implements SequentialTest {

@@ -295,7 +295,8 @@ describe('fairaudit audit bad input (in process, through main())', () => {
       [
         [
           '--synthetic',
-          '{"size": 100, "groupShare": 0.4, "labelRate": [0.5, 0.5], "decisionRate": [0.3, 0.3], "decisonRate": [0.1, 0.1]}',
+          '{"size": 100, "groupShare": 0.4, "labelRate": [0.5, 0.5], "decisionRate": [0.3, 0.3], "decisonRate": ' +
+            '[0.1, 0.1]}',
           '--seed',
           '1',
         ],

@@ -16,71 +16,83 @@ const pool = generateSyntheticPool({
 const small = { budget: 300, tolerance: 0.1, alpha: 0.1, seed: '4', replicates: 10 } as const;
 
 describe('auditPool(pool, settings, name, lookup) with the error-controlled tests', () => {
-  it('test calibrated-glr calibrates in this thread when the cache lacks it, then reads it; calibrateForAuditPool computes the same ahead', async () => {
-    const cacheDirectory = mkdtempSync(join(tmpdir(), 'fairaudit-audit-pool-'));
-    const settings = {
-      ...small,
-      // The whole pool: at budget 300 the calibrated test leaves 83% of clear violations open (a vacuous certificate).
-      budget: 1000,
-      test: 'calibrated-glr' as const,
-      calibration: { paths: 500, seed: 's', confidence: 0.95, baseRates: [0, 0.5, 1] },
-    };
-    const summary = auditPool(pool, settings, undefined, { cacheDirectory });
-    expect(summary.test).toBe('calibrated-glr');
-    expect(summary.calibration?.cached).toBe(false);
-    expect(readdirSync(cacheDirectory)).toEqual([`${summary.calibration?.fingerprint}.json`]);
-    expect(auditPool(pool, settings, undefined, { cacheDirectory })).toEqual({
-      ...summary,
-      calibration: { ...summary.calibration, cached: true },
-    });
-    const ahead = await calibrateForAuditPool(
-      pool,
-      settings,
-      undefined,
-      { cacheDirectory: mkdtempSync(join(tmpdir(), 'fairaudit-audit-pool-')) },
-      { threads: 2 },
-    );
-    expect(ahead?.record.fingerprint).toBe(summary.calibration?.fingerprint);
-    // The summary prints thresholds to 6 decimals (lower -2.5500000000000003 on the grid prints -2.55).
-    const printed = [ahead?.record.upper, ahead?.record.lower].map((value) => Number(value?.toFixed(6)));
-    expect(printed).toEqual([summary.upperThreshold, summary.lowerThreshold]);
-    expect(await calibrateForAuditPool(pool, { ...small })).toBeNull();
-  });
+  it(
+    'test calibrated-glr calibrates in this thread when the cache lacks it, then reads it; ' +
+      'calibrateForAuditPool computes the same ahead',
+    async () => {
+      const cacheDirectory = mkdtempSync(join(tmpdir(), 'fairaudit-audit-pool-'));
+      const settings = {
+        ...small,
+        // The whole pool: at budget 300 the calibrated test leaves 83% of clear violations open (a vacuous certificate).
+        budget: 1000,
+        test: 'calibrated-glr' as const,
+        calibration: { paths: 500, seed: 's', confidence: 0.95, baseRates: [0, 0.5, 1] },
+      };
+      const summary = auditPool(pool, settings, undefined, { cacheDirectory });
+      expect(summary.test).toBe('calibrated-glr');
+      expect(summary.calibration?.cached).toBe(false);
+      expect(readdirSync(cacheDirectory)).toEqual([`${summary.calibration?.fingerprint}.json`]);
+      expect(auditPool(pool, settings, undefined, { cacheDirectory })).toEqual({
+        ...summary,
+        calibration: { ...summary.calibration, cached: true },
+      });
+      const ahead = await calibrateForAuditPool(
+        pool,
+        settings,
+        undefined,
+        { cacheDirectory: mkdtempSync(join(tmpdir(), 'fairaudit-audit-pool-')) },
+        { threads: 2 },
+      );
+      expect(ahead?.record.fingerprint).toBe(summary.calibration?.fingerprint);
+      // The summary prints thresholds to 6 decimals (lower -2.5500000000000003 on the grid prints -2.55).
+      const printed = [ahead?.record.upper, ahead?.record.lower].map((value) => Number(value?.toFixed(6)));
+      expect(printed).toEqual([summary.upperThreshold, summary.lowerThreshold]);
+      expect(await calibrateForAuditPool(pool, { ...small })).toBeNull();
+    },
+  );
 
-  it("paper A's settings give paper A's summary (test wald-glr, Wald thresholds, start rule 1); betting has no thresholds", () => {
-    const paperA = auditPool(pool, { ...small, test: 'wald-glr' });
-    // python3 -c "import math; print(round(math.log(0.8/0.1),6), round(math.log(0.2/0.9),6))": 2.079442 -1.504077
-    expect(paperA).toMatchObject({
-      test: 'wald-glr',
-      upperThreshold: 2.079442,
-      lowerThreshold: -1.504077,
-      minimumPerGroup: 1,
-      order: 'random',
-    });
-    const betting = auditPool(pool, { ...small, test: 'betting', order: 'balanced' });
-    expect(betting).toMatchObject({ test: 'betting', order: 'balanced' });
-    expect('upperThreshold' in betting).toBe(false);
-    expect(auditPool(pool, { ...small, access: 'score', thresholds: { upper: 6, lower: -2 } })).toMatchObject({
-      test: 'given-thresholds',
-      minimumPerGroup: 5,
-      guarantee: expect.stringMatching(/^given-thresholds: no error guarantee/),
-    });
-  });
+  it(
+    "paper A's settings give paper A's summary (test wald-glr, Wald thresholds, start rule 1); betting has no " +
+      'thresholds',
+    () => {
+      const paperA = auditPool(pool, { ...small, test: 'wald-glr' });
+      // python3 -c "import math; print(round(math.log(0.8/0.1),6), round(math.log(0.2/0.9),6))": 2.079442 -1.504077
+      expect(paperA).toMatchObject({
+        test: 'wald-glr',
+        upperThreshold: 2.079442,
+        lowerThreshold: -1.504077,
+        minimumPerGroup: 1,
+        order: 'random',
+      });
+      const betting = auditPool(pool, { ...small, test: 'betting', order: 'balanced' });
+      expect(betting).toMatchObject({ test: 'betting', order: 'balanced' });
+      expect('upperThreshold' in betting).toBe(false);
+      expect(auditPool(pool, { ...small, access: 'score', thresholds: { upper: 6, lower: -2 } })).toMatchObject({
+        test: 'given-thresholds',
+        minimumPerGroup: 5,
+        guarantee: expect.stringMatching(/^given-thresholds: no error guarantee/),
+      });
+    },
+  );
 
-  it('throws InputError naming the setting through `name`: a pool with one group in the metric pool, an order given to the betting test', () => {
-    const oneGroup = generateSyntheticPool({
-      size: 100,
-      groupShare: 0.5,
-      labelRate: [0, 0.5],
-      decisionRate: [0.4, 0.4],
-      logitScale: 1,
-      seed: 'x',
-    });
-    expect(() => auditPool(oneGroup, { ...small, metric: 'eo' })).toThrow(/group a/);
-    expect(() =>
-      auditPool(pool, { ...small, test: 'betting', order: 'given', replicates: 1 }, (key) => `--${key}`),
-    ).toThrow(/--order: expected "random" or "balanced" with test betting/);
-  });
+  it(
+    'throws InputError naming the setting through `name`: a pool with one group in the metric pool, an order ' +
+      'given to the betting test',
+    () => {
+      const oneGroup = generateSyntheticPool({
+        size: 100,
+        groupShare: 0.5,
+        labelRate: [0, 0.5],
+        decisionRate: [0.4, 0.4],
+        logitScale: 1,
+        seed: 'x',
+      });
+      expect(() => auditPool(oneGroup, { ...small, metric: 'eo' })).toThrow(/group a/);
+      expect(() =>
+        auditPool(pool, { ...small, test: 'betting', order: 'given', replicates: 1 }, (key) => `--${key}`),
+      ).toThrow(/--order: expected "random" or "balanced" with test betting/);
+    },
+  );
 });
 
 describe('auditPool(pool, settings) continued with the same seed and a larger budget', () => {

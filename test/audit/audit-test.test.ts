@@ -41,51 +41,56 @@ describe('testSettingsProblem(settings)', () => {
     ).toBeUndefined();
   });
 
-  it('names the key: thresholds that do not belong to the test, crossed thresholds, logits without bounds, the given order', () => {
-    expect(testSettingsProblem({ access: 'decision', test: 'wald-glr', thresholds: 'calibrated' })?.key).toBe(
-      'thresholds',
-    );
-    expect(testSettingsProblem({ access: 'decision', test: 'calibrated-glr', thresholds: 'wald' })?.key).toBe(
-      'thresholds',
-    );
-    // Thresholds given by hand never run under the calibrated test's name.
-    expect(
-      testSettingsProblem({ access: 'decision', test: 'calibrated-glr', thresholds: { upper: 5, lower: -2 } })
-        ?.expected,
-    ).toMatch(/given \{upper, lower\}: test given-thresholds, without an error guarantee/);
-    expect(testSettingsProblem({ access: 'decision', test: 'given-thresholds' })?.key).toBe('thresholds');
-    expect(testSettingsProblem({ access: 'decision', test: 'given-thresholds', thresholds: 'calibrated' })?.key).toBe(
-      'thresholds',
-    );
-    expect(testSettingsProblem({ access: 'decision', test: 'betting', thresholds: 'calibrated' })?.expected).toMatch(
-      /thresholds belong to the GLR tests/,
-    );
-    expect(testSettingsProblem({ access: 'decision', thresholds: { upper: 1, lower: 2 } })).toEqual({
-      key: 'thresholds',
-      expected: 'upper greater than lower',
-      found: { upper: 1, lower: 2 },
-    });
-    expect(testSettingsProblem({ access: 'decision', thresholds: { upper: 2, lower: 1 } })?.key).toBe(
-      'thresholds.lower',
-    );
-    expect(testSettingsProblem({ access: 'logit', test: 'betting' })?.key).toBe('logitBounds');
-    expect(
-      testSettingsProblem({ access: 'logit', test: 'confidence-sequence', logitBounds: { lower: 1, upper: -1 } })?.key,
-    ).toBe('logitBounds');
-    expect(
-      testSettingsProblem({
-        access: 'logit',
-        test: 'betting',
-        logitBounds: { lower: -0.1, upper: 0.1 },
-        logitTolerance: 0.2,
-      })?.key,
-    ).toBe('logitTolerance');
-    expect(testSettingsProblem({ access: 'decision', test: 'betting', order: 'given' })?.key).toBe('order');
-    expect(testSettingsProblem({ access: 'decision', thresholds: 'calibrated', order: 'given' })?.key).toBe('order');
-    expect(
-      testSettingsProblem({ access: 'decision', thresholds: { upper: 5, lower: -2 }, order: 'given' }),
-    ).toBeUndefined();
-  });
+  it(
+    'names the key: thresholds that do not belong to the test, crossed thresholds, logits without bounds, the ' +
+      'given order',
+    () => {
+      expect(testSettingsProblem({ access: 'decision', test: 'wald-glr', thresholds: 'calibrated' })?.key).toBe(
+        'thresholds',
+      );
+      expect(testSettingsProblem({ access: 'decision', test: 'calibrated-glr', thresholds: 'wald' })?.key).toBe(
+        'thresholds',
+      );
+      // Thresholds given by hand never run under the calibrated test's name.
+      expect(
+        testSettingsProblem({ access: 'decision', test: 'calibrated-glr', thresholds: { upper: 5, lower: -2 } })
+          ?.expected,
+      ).toMatch(/given \{upper, lower\}: test given-thresholds, without an error guarantee/);
+      expect(testSettingsProblem({ access: 'decision', test: 'given-thresholds' })?.key).toBe('thresholds');
+      expect(testSettingsProblem({ access: 'decision', test: 'given-thresholds', thresholds: 'calibrated' })?.key).toBe(
+        'thresholds',
+      );
+      expect(testSettingsProblem({ access: 'decision', test: 'betting', thresholds: 'calibrated' })?.expected).toMatch(
+        /thresholds belong to the GLR tests/,
+      );
+      expect(testSettingsProblem({ access: 'decision', thresholds: { upper: 1, lower: 2 } })).toEqual({
+        key: 'thresholds',
+        expected: 'upper greater than lower',
+        found: { upper: 1, lower: 2 },
+      });
+      expect(testSettingsProblem({ access: 'decision', thresholds: { upper: 2, lower: 1 } })?.key).toBe(
+        'thresholds.lower',
+      );
+      expect(testSettingsProblem({ access: 'logit', test: 'betting' })?.key).toBe('logitBounds');
+      expect(
+        testSettingsProblem({ access: 'logit', test: 'confidence-sequence', logitBounds: { lower: 1, upper: -1 } })
+          ?.key,
+      ).toBe('logitBounds');
+      expect(
+        testSettingsProblem({
+          access: 'logit',
+          test: 'betting',
+          logitBounds: { lower: -0.1, upper: 0.1 },
+          logitTolerance: 0.2,
+        })?.key,
+      ).toBe('logitTolerance');
+      expect(testSettingsProblem({ access: 'decision', test: 'betting', order: 'given' })?.key).toBe('order');
+      expect(testSettingsProblem({ access: 'decision', thresholds: 'calibrated', order: 'given' })?.key).toBe('order');
+      expect(
+        testSettingsProblem({ access: 'decision', thresholds: { upper: 5, lower: -2 }, order: 'given' }),
+      ).toBeUndefined();
+    },
+  );
 });
 
 describe('auditSettingsSchema with the keys that choose the test', () => {
@@ -114,18 +119,21 @@ describe('auditSettingsSchema with the keys that choose the test', () => {
     ).toEqual({ paths: 500, seed: 'calibrate', confidence: 0.95 });
   });
 
-  it('refuses what does not fit together, naming the key (tolerance >= 1, upper <= lower, logits without bounds)', () => {
-    expect(() => validate({ tolerance: 1 }, auditSettingsSchema)).toThrow(
-      /tolerance: expected a number in \(0, 1\), found 1/,
-    );
-    expect(() => validate({ thresholds: { upper: -1, lower: 2 } }, auditSettingsSchema)).toThrow(
-      /thresholds: expected upper greater than lower/,
-    );
-    expect(() => validate({ access: 'logit', test: 'betting' }, auditSettingsSchema)).toThrow(
-      /logitBounds: expected declared bounds/,
-    );
-    expect(() => validate({ test: 'wald-glr', thresholds: 'calibrated' }, auditSettingsSchema)).toThrow(
-      /thresholds: expected "wald" or nothing with test wald-glr/,
-    );
-  });
+  it(
+    'refuses what does not fit together, naming the key (tolerance >= 1, upper <= lower, logits without ' + 'bounds)',
+    () => {
+      expect(() => validate({ tolerance: 1 }, auditSettingsSchema)).toThrow(
+        /tolerance: expected a number in \(0, 1\), found 1/,
+      );
+      expect(() => validate({ thresholds: { upper: -1, lower: 2 } }, auditSettingsSchema)).toThrow(
+        /thresholds: expected upper greater than lower/,
+      );
+      expect(() => validate({ access: 'logit', test: 'betting' }, auditSettingsSchema)).toThrow(
+        /logitBounds: expected declared bounds/,
+      );
+      expect(() => validate({ test: 'wald-glr', thresholds: 'calibrated' }, auditSettingsSchema)).toThrow(
+        /thresholds: expected "wald" or nothing with test wald-glr/,
+      );
+    },
+  );
 });

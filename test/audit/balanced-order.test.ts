@@ -9,19 +9,23 @@ function stub(values: number[]): Random {
 }
 
 describe('BalancedOrder(group)', () => {
-  it('next(random) alternates a, b, a, ... with each group shuffled, then finishes the larger group: an exact permutation', () => {
-    // Rows of a: 0, 2, 3, 5; of b: 1, 4. By hand, with draws 0.9, 0, 0.5, 0.7, 0.1, 0.3:
-    // a at 0: partner 0 + floor(0.9 * 4) = 3 -> row 5 (a rows now 5, 2, 3, 0)
-    // b at 0: partner 0 + floor(0 * 2) = 0   -> row 1
-    // a at 1: partner 1 + floor(0.5 * 3) = 2 -> row 3 (5, 3, 2, 0)
-    // b at 1: partner 1 + floor(0.7 * 1) = 1 -> row 4
-    // a at 2: partner 2 + floor(0.1 * 2) = 2 -> row 2; b is exhausted
-    // a at 3: partner 3 + floor(0.3 * 1) = 3 -> row 0
-    const order = new BalancedOrder(Uint8Array.from([0, 1, 0, 0, 1, 0]));
-    const random = stub([0.9, 0, 0.5, 0.7, 0.1, 0.3]);
-    expect(Array.from({ length: 6 }, () => order.next(random))).toEqual([5, 1, 3, 4, 2, 0]);
-    expect(order.remaining).toBe(0);
-  });
+  it(
+    'next(random) alternates a, b, a, ... with each group shuffled, then finishes the larger group: an exact ' +
+      'permutation',
+    () => {
+      // Rows of a: 0, 2, 3, 5; of b: 1, 4. By hand, with draws 0.9, 0, 0.5, 0.7, 0.1, 0.3:
+      // a at 0: partner 0 + floor(0.9 * 4) = 3 -> row 5 (a rows now 5, 2, 3, 0)
+      // b at 0: partner 0 + floor(0 * 2) = 0   -> row 1
+      // a at 1: partner 1 + floor(0.5 * 3) = 2 -> row 3 (5, 3, 2, 0)
+      // b at 1: partner 1 + floor(0.7 * 1) = 1 -> row 4
+      // a at 2: partner 2 + floor(0.1 * 2) = 2 -> row 2; b is exhausted
+      // a at 3: partner 3 + floor(0.3 * 1) = 3 -> row 0
+      const order = new BalancedOrder(Uint8Array.from([0, 1, 0, 0, 1, 0]));
+      const random = stub([0.9, 0, 0.5, 0.7, 0.1, 0.3]);
+      expect(Array.from({ length: 6 }, () => order.next(random))).toEqual([5, 1, 3, 4, 2, 0]);
+      expect(order.remaining).toBe(0);
+    },
+  );
 
   it("next(random) puts every row of a group at each of that group's positions equally often (chi-square)", () => {
     const group = Uint8Array.from([0, 0, 1, 0, 1, 0, 0, 1, 0]);
@@ -52,22 +56,25 @@ describe('BalancedOrder(group)', () => {
     expect(chiSquare(firstB, rowsB)).toBeLessThan(13.816);
   });
 
-  it('restore() puts the scratch back: the same seed gives the same order again, and every row comes exactly once', () => {
-    const group = Uint8Array.from({ length: 40 }, (_, i) => (i % 5 === 0 ? 1 : 0));
-    const order = new BalancedOrder(group);
-    const draw = () => {
-      const random = createRandom('replay');
-      const rows = Array.from({ length: 40 }, () => order.next(random));
-      order.restore();
-      return rows;
-    };
-    const first = draw();
-    expect(draw()).toEqual(first);
-    expect([...first].sort((x, y) => x - y)).toEqual(Array.from({ length: 40 }, (_, i) => i));
-    // 8 rows of b: they are queries 2, 4, ..., 16; the rest are a.
-    expect(first.slice(0, 16).map((row) => group[row])).toEqual(Array.from({ length: 16 }, (_, i) => i % 2));
-    expect(first.slice(16).every((row) => group[row] === 0)).toBe(true);
-  });
+  it(
+    'restore() puts the scratch back: the same seed gives the same order again, and every row comes exactly ' + 'once',
+    () => {
+      const group = Uint8Array.from({ length: 40 }, (_, i) => (i % 5 === 0 ? 1 : 0));
+      const order = new BalancedOrder(group);
+      const draw = () => {
+        const random = createRandom('replay');
+        const rows = Array.from({ length: 40 }, () => order.next(random));
+        order.restore();
+        return rows;
+      };
+      const first = draw();
+      expect(draw()).toEqual(first);
+      expect([...first].sort((x, y) => x - y)).toEqual(Array.from({ length: 40 }, (_, i) => i));
+      // 8 rows of b: they are queries 2, 4, ..., 16; the rest are a.
+      expect(first.slice(0, 16).map((row) => group[row])).toEqual(Array.from({ length: 16 }, (_, i) => i % 2));
+      expect(first.slice(16).every((row) => group[row] === 0)).toBe(true);
+    },
+  );
 
   it('BalancedOrder of a one-group pool simply shuffles that group', () => {
     const order = new BalancedOrder(new Uint8Array(5));

@@ -44,50 +44,58 @@ describe('createSequentialTest(prepared, settings)', () => {
     });
   });
 
-  it('throws InputError naming the setting: logit access without declared bounds, the given order, missing or crossed thresholds', () => {
-    const logits = prepareAudit(pool, 'sp', 'logit');
-    expect(() => createSequentialTest(logits, { ...base, test: 'betting' })).toThrow(
-      /test betting: logitBounds: expected declared bounds \{lower, upper\} of the logits/,
-    );
-    const decisions = prepareAudit(pool, 'sp', 'decision');
-    expect(() => createSequentialTest(decisions, { ...base, test: 'betting', order: 'given' })).toThrow(
-      /test betting: order: expected "random" or "balanced"/,
-    );
-    expect(() => createSequentialTest(decisions, { ...base, test: 'calibrated-glr' })).toThrow(
-      /test calibrated-glr: thresholds: expected calibrated/,
-    );
-    expect(() =>
-      createSequentialTest(decisions, { ...base, test: 'calibrated-glr', thresholds: { upper: -1, lower: 1 } }),
-    ).toThrow(/thresholds: expected upper greater than lower/);
-    expect(() => createSequentialTest(decisions, { ...base, test: 'wald-glr', tolerance: 1 })).toThrow(InputError);
-    expect(() =>
-      createSequentialTest(logits, { ...base, test: 'betting', logitBounds: { lower: 2, upper: -2 } }),
-    ).toThrow(/logitBounds: expected finite numbers with lower < upper/);
-  });
+  it(
+    'throws InputError naming the setting: logit access without declared bounds, the given order, missing or ' +
+      'crossed thresholds',
+    () => {
+      const logits = prepareAudit(pool, 'sp', 'logit');
+      expect(() => createSequentialTest(logits, { ...base, test: 'betting' })).toThrow(
+        /test betting: logitBounds: expected declared bounds \{lower, upper\} of the logits/,
+      );
+      const decisions = prepareAudit(pool, 'sp', 'decision');
+      expect(() => createSequentialTest(decisions, { ...base, test: 'betting', order: 'given' })).toThrow(
+        /test betting: order: expected "random" or "balanced"/,
+      );
+      expect(() => createSequentialTest(decisions, { ...base, test: 'calibrated-glr' })).toThrow(
+        /test calibrated-glr: thresholds: expected calibrated/,
+      );
+      expect(() =>
+        createSequentialTest(decisions, { ...base, test: 'calibrated-glr', thresholds: { upper: -1, lower: 1 } }),
+      ).toThrow(/thresholds: expected upper greater than lower/);
+      expect(() => createSequentialTest(decisions, { ...base, test: 'wald-glr', tolerance: 1 })).toThrow(InputError);
+      expect(() =>
+        createSequentialTest(logits, { ...base, test: 'betting', logitBounds: { lower: 2, upper: -2 } }),
+      ).toThrow(/logitBounds: expected finite numbers with lower < upper/);
+    },
+  );
 
-  it('with logit access and declared bounds rescales into [0, 1], and stops with InputError at a logit outside them', () => {
-    const logits = prepareAudit(pool, 'sp', 'logit');
-    let largest = 0;
-    for (const value of logits.value) largest = Math.max(largest, Math.abs(value));
-    const wide = createSequentialTest(logits, {
-      ...base,
-      test: 'betting',
-      tolerance: 0.2,
-      logitBounds: { lower: -largest, upper: largest },
-    });
-    expect(runTestAudit(logits, wide, 3000, 'random', createRandom('wide')).decision).toBe('reject');
-    const narrow = createSequentialTest(logits, {
-      ...base,
-      test: 'betting',
-      tolerance: 0.2,
-      logitBounds: { lower: -0.5, upper: 0.5 },
-    });
-    expect(() => runTestAudit(logits, narrow, 3000, 'random', createRandom('narrow'))).toThrow(
-      /logit of a queried row of group [ab]: expected a value within the declared logit bounds \[-0.5, 0.5\]/,
-    );
-    // The aborted audit restored the scratch order.
-    expect(Array.from(logits.order)).toEqual(Array.from({ length: logits.size }, (_, i) => i));
-  });
+  it(
+    'with logit access and declared bounds rescales into [0, 1], and stops with InputError at a logit outside ' +
+      'them',
+    () => {
+      const logits = prepareAudit(pool, 'sp', 'logit');
+      let largest = 0;
+      for (const value of logits.value) largest = Math.max(largest, Math.abs(value));
+      const wide = createSequentialTest(logits, {
+        ...base,
+        test: 'betting',
+        tolerance: 0.2,
+        logitBounds: { lower: -largest, upper: largest },
+      });
+      expect(runTestAudit(logits, wide, 3000, 'random', createRandom('wide')).decision).toBe('reject');
+      const narrow = createSequentialTest(logits, {
+        ...base,
+        test: 'betting',
+        tolerance: 0.2,
+        logitBounds: { lower: -0.5, upper: 0.5 },
+      });
+      expect(() => runTestAudit(logits, narrow, 3000, 'random', createRandom('narrow'))).toThrow(
+        /logit of a queried row of group [ab]: expected a value within the declared logit bounds \[-0.5, 0.5\]/,
+      );
+      // The aborted audit restored the scratch order.
+      expect(Array.from(logits.order)).toEqual(Array.from({ length: logits.size }, (_, i) => i));
+    },
+  );
 });
 
 describe('createSequentialTest(prepared, {test: unknown})', () => {
@@ -95,7 +103,8 @@ describe('createSequentialTest(prepared, {test: unknown})', () => {
     const prepared = prepareAudit(pool, 'sp', 'decision');
     const settings = { ...base, test: 'bet' } as unknown as TestSettings;
     expect(() => createSequentialTest(prepared, settings)).toThrow(
-      'createSequentialTest: test: expected wald-glr, calibrated-glr, given-thresholds, betting, confidence-sequence, found "bet"',
+      'createSequentialTest: test: expected wald-glr, calibrated-glr, given-thresholds, betting, ' +
+        'confidence-sequence, found "bet"',
     );
   });
 });
@@ -145,7 +154,8 @@ describe('makeSequentialTest(prepared, settings) at the pool’s exhaustion', ()
 
   it('calibrated-glr decides every audit, correctly; wald-glr keeps paper A’s inconclusive', () => {
     expect(prepared.oracleGap).toBeGreaterThan(0.1);
-    // The docs' calibrated thresholds for 20,000 rows (docs/error-control.md): too far apart for 400 rows to reach often.
+    // The docs' calibrated thresholds for 20,000 rows (docs/error-control.md): too far apart for 400 rows to reach
+    // often.
     const calibrated = tally(
       makeSequentialTest(prepared, { ...base, test: 'calibrated-glr', thresholds: { upper: 5, lower: -2.5 } }),
     );

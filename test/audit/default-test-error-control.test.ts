@@ -2,7 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { auditPool } from '../../src/audit/audit-pool.js';
 import { generateSyntheticPool } from '../../src/data/synthetic-pool.js';
 
-// The fair synthetic pool of docs/error-control.md (4,000 rows here), moved to the edge of the null: decision rates 0.3 (a) and 0.35 (b), so the
+// The fair synthetic pool of docs/error-control.md (4,000 rows here), moved to the edge of the null: decision rates 0.3
+// (a) and 0.35 (b), so the
 // SP gap is exactly the tolerance 0.05 (counts 2400 · 0.3 = 720 and 1600 · 0.35 = 560), where a test's
 // false-violation rate is largest; 400 seeded audits.
 const pool = generateSyntheticPool(

@@ -44,26 +44,30 @@ describe('redecideToGap(pool, metric, targetGap, random, group, rounding)', () =
     expect(Math.abs(prepared.oracleSignedGap + 0.05)).toBeLessThanOrEqual(0.5 / prepared.countB);
   });
 
-  it('rounding outward reaches |gap| >= |target| with the fewest rows, inward keeps |gap| <= |target| with the most, on either side and for either group', () => {
-    const pool = generateSyntheticPool({ ...recipe, truePositiveRate: [0.7, 0.7] });
-    // Gaps are ratios of counts: compared with a 1e-12 slack for the floating-point division.
-    for (const target of [0.05, -0.05, 0.0333]) {
-      for (const group of [0, 1] as const) {
-        const gapOf = (rounding: 'outward' | 'inward' | 'nearest') =>
-          prepareAudit(redecideToGap(pool, 'eo', target, createRandom('r'), group, rounding).pool, 'eo', 'decision');
-        const outward = gapOf('outward');
-        const inward = gapOf('inward');
-        const step = 1 / (group === 1 ? outward.countB : outward.countA);
-        expect(Math.abs(outward.oracleSignedGap)).toBeGreaterThanOrEqual(Math.abs(target) - 1e-12);
-        expect(Math.abs(outward.oracleSignedGap) - Math.abs(target)).toBeLessThan(step);
-        expect(Math.abs(inward.oracleSignedGap)).toBeLessThanOrEqual(Math.abs(target) + 1e-12);
-        expect(Math.abs(target) - Math.abs(inward.oracleSignedGap)).toBeLessThan(step);
-        expect(Math.sign(outward.oracleSignedGap)).toBe(Math.sign(target));
-        // nearest is one of the two
-        expect([outward.oracleSignedGap, inward.oracleSignedGap]).toContain(gapOf('nearest').oracleSignedGap);
+  it(
+    'rounding outward reaches |gap| >= |target| with the fewest rows, inward keeps |gap| <= |target| with the ' +
+      'most, on either side and for either group',
+    () => {
+      const pool = generateSyntheticPool({ ...recipe, truePositiveRate: [0.7, 0.7] });
+      // Gaps are ratios of counts: compared with a 1e-12 slack for the floating-point division.
+      for (const target of [0.05, -0.05, 0.0333]) {
+        for (const group of [0, 1] as const) {
+          const gapOf = (rounding: 'outward' | 'inward' | 'nearest') =>
+            prepareAudit(redecideToGap(pool, 'eo', target, createRandom('r'), group, rounding).pool, 'eo', 'decision');
+          const outward = gapOf('outward');
+          const inward = gapOf('inward');
+          const step = 1 / (group === 1 ? outward.countB : outward.countA);
+          expect(Math.abs(outward.oracleSignedGap)).toBeGreaterThanOrEqual(Math.abs(target) - 1e-12);
+          expect(Math.abs(outward.oracleSignedGap) - Math.abs(target)).toBeLessThan(step);
+          expect(Math.abs(inward.oracleSignedGap)).toBeLessThanOrEqual(Math.abs(target) + 1e-12);
+          expect(Math.abs(target) - Math.abs(inward.oracleSignedGap)).toBeLessThan(step);
+          expect(Math.sign(outward.oracleSignedGap)).toBe(Math.sign(target));
+          // nearest is one of the two
+          expect([outward.oracleSignedGap, inward.oracleSignedGap]).toContain(gapOf('nearest').oracleSignedGap);
+        }
       }
-    }
-  });
+    },
+  );
 
   it('an exactly reachable target is reached exactly by every rounding (no floating-point row too many)', () => {
     const pool = generateSyntheticPool(recipe);
@@ -99,45 +103,53 @@ describe('shiftToProxyGap(pool, metric, access, targetGap)', () => {
     }
   });
 
-  it('moves scores on the logit scale: the mean score gap hits the target, scores stay in [0, 1] in their order, decisions stay', () => {
-    const pool = generateSyntheticPool(recipe);
-    for (const target of [0.5, 0, -0.3]) {
-      const { pool: moved } = shiftToProxyGap(pool, 'eo', 'score', target);
-      const prepared = prepareAudit(moved, 'eo', 'score');
-      expect(prepared.totalB / prepared.countB - prepared.totalA / prepared.countA).toBeCloseTo(target, 9);
-      expect(moved.decision).toEqual(pool.decision);
-      const rowsB = Array.from({ length: pool.size }, (_, row) => row).filter((row) => pool.group[row] === 1);
-      for (const row of rowsB) expect(moved.score![row]).toBeGreaterThanOrEqual(0);
-      for (const row of rowsB) expect(moved.score![row]).toBeLessThanOrEqual(1);
-      // sigmoid(logit(s) + c) is increasing in s: group b keeps its order.
-      const byOriginal = [...rowsB].sort((x, y) => pool.score![x] - pool.score![y]);
-      for (let i = 1; i < byOriginal.length; i++)
-        expect(moved.score![byOriginal[i]]).toBeGreaterThanOrEqual(moved.score![byOriginal[i - 1]]);
-      for (let row = 0; row < pool.size; row++)
-        if (pool.group[row] === 0) expect(moved.score![row]).toBe(pool.score![row]);
-    }
-  });
+  it(
+    'moves scores on the logit scale: the mean score gap hits the target, scores stay in [0, 1] in their order, ' +
+      'decisions stay',
+    () => {
+      const pool = generateSyntheticPool(recipe);
+      for (const target of [0.5, 0, -0.3]) {
+        const { pool: moved } = shiftToProxyGap(pool, 'eo', 'score', target);
+        const prepared = prepareAudit(moved, 'eo', 'score');
+        expect(prepared.totalB / prepared.countB - prepared.totalA / prepared.countA).toBeCloseTo(target, 9);
+        expect(moved.decision).toEqual(pool.decision);
+        const rowsB = Array.from({ length: pool.size }, (_, row) => row).filter((row) => pool.group[row] === 1);
+        for (const row of rowsB) expect(moved.score![row]).toBeGreaterThanOrEqual(0);
+        for (const row of rowsB) expect(moved.score![row]).toBeLessThanOrEqual(1);
+        // sigmoid(logit(s) + c) is increasing in s: group b keeps its order.
+        const byOriginal = [...rowsB].sort((x, y) => pool.score![x] - pool.score![y]);
+        for (let i = 1; i < byOriginal.length; i++)
+          expect(moved.score![byOriginal[i]]).toBeGreaterThanOrEqual(moved.score![byOriginal[i - 1]]);
+        for (let row = 0; row < pool.size; row++)
+          if (pool.group[row] === 0) expect(moved.score![row]).toBe(pool.score![row]);
+      }
+    },
+  );
 
-  it("a score of exactly 0 or 1 moves from the row's finite logit (a saturated model), and stays put without a logit column", () => {
-    const base = generateSyntheticPool(recipe);
-    // Saturate every score of group b: 1 or 0 by its decision, its logit clipped to ±logit(1 - 1e-6).
-    const score = Float64Array.from(base.score!);
-    const logit = Float64Array.from(base.logit!);
-    for (let row = 0; row < base.size; row++) {
-      if (base.group[row] !== 1) continue;
-      score[row] = base.decision[row];
-      logit[row] = (base.decision[row] === 1 ? 1 : -1) * Math.log((1 - 1e-6) / 1e-6);
-    }
-    const saturated = { ...base, score, logit };
-    const target = 0.2; // beyond what fixed 0s and 1s allow: b's mean is pinned at its decision rate, 0.4
-    const { pool: moved } = shiftToProxyGap(saturated, 'sp', 'score', target);
-    const prepared = prepareAudit(moved, 'sp', 'score');
-    expect(prepared.totalB / prepared.countB - prepared.totalA / prepared.countA).toBeCloseTo(target, 9);
-    expect(moved.decision).toEqual(base.decision);
-    expect(() => shiftToProxyGap({ ...saturated, logit: null }, 'sp', 'score', target)).toThrow(
-      /without a finite logit stay put/,
-    );
-  });
+  it(
+    "a score of exactly 0 or 1 moves from the row's finite logit (a saturated model), and stays put without a " +
+      'logit column',
+    () => {
+      const base = generateSyntheticPool(recipe);
+      // Saturate every score of group b: 1 or 0 by its decision, its logit clipped to ±logit(1 - 1e-6).
+      const score = Float64Array.from(base.score!);
+      const logit = Float64Array.from(base.logit!);
+      for (let row = 0; row < base.size; row++) {
+        if (base.group[row] !== 1) continue;
+        score[row] = base.decision[row];
+        logit[row] = (base.decision[row] === 1 ? 1 : -1) * Math.log((1 - 1e-6) / 1e-6);
+      }
+      const saturated = { ...base, score, logit };
+      const target = 0.2; // beyond what fixed 0s and 1s allow: b's mean is pinned at its decision rate, 0.4
+      const { pool: moved } = shiftToProxyGap(saturated, 'sp', 'score', target);
+      const prepared = prepareAudit(moved, 'sp', 'score');
+      expect(prepared.totalB / prepared.countB - prepared.totalA / prepared.countA).toBeCloseTo(target, 9);
+      expect(moved.decision).toEqual(base.decision);
+      expect(() => shiftToProxyGap({ ...saturated, logit: null }, 'sp', 'score', target)).toThrow(
+        /without a finite logit stay put/,
+      );
+    },
+  );
 
   it('throws InputError naming the reachable range when no shift reaches the score gap', () => {
     const pool = generateSyntheticPool(recipe);

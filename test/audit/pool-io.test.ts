@@ -64,22 +64,26 @@ describe('readPoolFile(path) on CSV', () => {
     expect(() => readPoolFile(join(fixtures, 'nan-score.csv'))).toThrow(/row 2 \(line 3\), column "score"/);
   });
 
-  it('readPoolFile(path) rejects a missing group column, an empty cell, a score above 1, a logit whose square overflows, a ragged row', () => {
-    expect(() => readPoolFile(csv('no-group.csv', 'label,decision\n1,1\n'))).toThrow(/column "group"/);
-    expect(() => readPoolFile(csv('empty-cell.csv', 'group,label,decision\n0,,1\n'))).toThrow(
-      /row 1 \(line 2\), column "label"/,
-    );
-    expect(() => readPoolFile(csv('big-score.csv', 'group,label,decision,score\n0,1,1,1.5\n'))).toThrow(
-      /column "score": expected a score in \[0, 1\]/,
-    );
-    expect(() => readPoolFile(csv('huge-logit.csv', 'group,label,decision,logit\n0,1,1,1e200\n'))).toThrow(
-      /column "logit": expected a finite logit of at most 1000000 in size/,
-    );
-    expect(() => readPoolFile(csv('ragged.csv', 'group,label,decision\n0,1\n'))).toThrow(/row 1 \(line 2\)/);
-    // A value other than 0 and 1 makes a group of its own (the K-group pools of group-coder.test.ts).
-    expect(readPoolFile(csv('group-3.csv', 'group,label,decision\n3,1,1\n')).groupNames).toEqual(['3']);
-    expect(() => readPoolFile(join(scratch, 'absent.csv'))).toThrow(InputError);
-  });
+  it(
+    'readPoolFile(path) rejects a missing group column, an empty cell, a score above 1, a logit whose square ' +
+      'overflows, a ragged row',
+    () => {
+      expect(() => readPoolFile(csv('no-group.csv', 'label,decision\n1,1\n'))).toThrow(/column "group"/);
+      expect(() => readPoolFile(csv('empty-cell.csv', 'group,label,decision\n0,,1\n'))).toThrow(
+        /row 1 \(line 2\), column "label"/,
+      );
+      expect(() => readPoolFile(csv('big-score.csv', 'group,label,decision,score\n0,1,1,1.5\n'))).toThrow(
+        /column "score": expected a score in \[0, 1\]/,
+      );
+      expect(() => readPoolFile(csv('huge-logit.csv', 'group,label,decision,logit\n0,1,1,1e200\n'))).toThrow(
+        /column "logit": expected a finite logit of at most 1000000 in size/,
+      );
+      expect(() => readPoolFile(csv('ragged.csv', 'group,label,decision\n0,1\n'))).toThrow(/row 1 \(line 2\)/);
+      // A value other than 0 and 1 makes a group of its own (the K-group pools of group-coder.test.ts).
+      expect(readPoolFile(csv('group-3.csv', 'group,label,decision\n3,1,1\n')).groupNames).toEqual(['3']);
+      expect(() => readPoolFile(join(scratch, 'absent.csv'))).toThrow(InputError);
+    },
+  );
 
   it('readPoolFile(path) accepts CRLF line ends and a trailing newline', () => {
     const pool = readPoolFile(csv('crlf.csv', 'group,label,decision\r\n0,1,1\r\n1,0,0\r\n'));
@@ -238,7 +242,8 @@ describe('readPoolFile(path): values a hostile pool may hold', () => {
     writeFileSync(huge, 'group,label,decision,logit\n0,1,1,0.5\n1,0,0,1e308\n');
     expect(() => readPoolFile(huge, { require: ['logit'] })).toThrow(
       new RegExp(
-        `${huge}: row 2 \\(line 3\\), column "logit": expected a finite logit of at most 1000000 in size .*, found "1e308"`,
+        `${huge}: row 2 \\(line 3\\), column "logit": expected a finite logit of at most 1000000 in size .*, ` +
+          `found "1e308"`,
       ),
     );
     const edge = join(folder, 'edge.csv');

@@ -20,37 +20,41 @@ const recipe = {
 };
 
 describe('runTestAudit(prepared, test, budget, order, random)', () => {
-  it("with GlrThresholdTest at Wald thresholds gives exactly runSequentialAudit's decision and queries (decision and score access)", () => {
-    const pool = generateSyntheticPool(recipe);
-    const { upper, lower } = sequentialThresholds(0.05, 0.2);
-    for (const access of ['decision', 'score'] as const) {
-      for (const minimumPerGroup of [1, 5]) {
-        const prepared = prepareAudit(pool, 'sp', access);
-        const stream = access === 'decision' ? new BernoulliGlrStream() : new GaussianGlrStream();
-        const test = new GlrThresholdTest(stream, 0.05, upper, lower, minimumPerGroup);
-        for (let r = 0; r < 40; r++) {
-          const seed = deriveSeed('equivalence', access, r);
-          const paper = runSequentialAudit(
-            prepared,
-            {
-              tolerance: 0.05,
-              scoreTolerance: 0.05,
-              logitTolerance: 0.2,
-              budget: 4000,
-              alpha: 0.05,
-              beta: 0.2,
-              minimumPerGroup,
-            },
-            createRandom(seed),
-            { fixedSample: false },
-          );
-          const ours = runTestAudit(prepared, test, 4000, 'random', createRandom(seed));
-          expect(ours).toEqual({ decision: paper.decision, queries: paper.queries });
-          expect(test.statistic).toBe(paper.statistic);
+  it(
+    "with GlrThresholdTest at Wald thresholds gives exactly runSequentialAudit's decision and queries (decision " +
+      'and score access)',
+    () => {
+      const pool = generateSyntheticPool(recipe);
+      const { upper, lower } = sequentialThresholds(0.05, 0.2);
+      for (const access of ['decision', 'score'] as const) {
+        for (const minimumPerGroup of [1, 5]) {
+          const prepared = prepareAudit(pool, 'sp', access);
+          const stream = access === 'decision' ? new BernoulliGlrStream() : new GaussianGlrStream();
+          const test = new GlrThresholdTest(stream, 0.05, upper, lower, minimumPerGroup);
+          for (let r = 0; r < 40; r++) {
+            const seed = deriveSeed('equivalence', access, r);
+            const paper = runSequentialAudit(
+              prepared,
+              {
+                tolerance: 0.05,
+                scoreTolerance: 0.05,
+                logitTolerance: 0.2,
+                budget: 4000,
+                alpha: 0.05,
+                beta: 0.2,
+                minimumPerGroup,
+              },
+              createRandom(seed),
+              { fixedSample: false },
+            );
+            const ours = runTestAudit(prepared, test, 4000, 'random', createRandom(seed));
+            expect(ours).toEqual({ decision: paper.decision, queries: paper.queries });
+            expect(test.statistic).toBe(paper.statistic);
+          }
         }
       }
-    }
-  });
+    },
+  );
 
   it('stops at min(budget, pool size) and leaves the scratch orders as it found them', () => {
     const prepared = prepareAudit(

@@ -238,7 +238,8 @@ describe('prepareAudit(pool, metric, access)', () => {
   });
 });
 
-/** A pool of countA rows of group a (positivesA deciding 1) and countB of group b, alternating groups while both last. */
+/** A pool of countA rows of group a (positivesA deciding 1) and countB of group b, alternating groups while both last.
+ * */
 function countPool(countA: number, positivesA: number, countB: number, positivesB: number): AuditPool {
   const size = countA + countB;
   const group = new Uint8Array(size);

@@ -56,7 +56,8 @@ describe('readCachedModel(directory, onNotice): the model cache is checked as re
     const notices: string[] = [];
     expect(readCachedModel(directory, (notice) => notices.push(notice))).toBeNull();
     expect(notices).toEqual([
-      `${directory}: audit-pool.arrow does not have the SHA-256 card.json records (changed or damaged); training the model again`,
+      `${directory}: audit-pool.arrow does not have the SHA-256 card.json records (changed or damaged); training ` +
+        `the model again`,
     ]);
   });
 

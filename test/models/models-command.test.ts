@@ -70,7 +70,8 @@ describe('fairaudit models train CONFIG (spawned)', () => {
       const config = join(scratch, 'compas-seeds.yaml');
       writeFileSync(
         config,
-        'dataset: compas\nsplit: {scheme: paper-b, seed: 1, protectedAttribute: race}\nmodels: [unstable-base]\nseed: 5\n',
+        'dataset: compas\nsplit: {scheme: paper-b, seed: 1, protectedAttribute: race}\nmodels: ' +
+          '[unstable-base]\nseed: 5\n',
       );
       const cache = join(scratch, 'compas-seeds-cache');
       const run = fairaudit(

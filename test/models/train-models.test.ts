@@ -30,53 +30,57 @@ const quickRobustBase: ModelPreset =
 const unstableDp = paperAModelPreset('unstable-dp');
 
 describe('trainModelsOnSplit(prepared, presets, options)', () => {
-  it('trains, writes pool.arrow, audit-pool.arrow and card.json, and reads them back from the cache the second time', async () => {
-    const options = { seed: 7, threads: 1, cacheDirectory };
-    const first = await trainModelsOnSplit(
-      { split, fingerprint: { synthetic: 1 } },
-      [quickRobustBase, unstableDp],
-      options,
-    );
-    expect(first.map((model) => [model.name, model.fromCache])).toEqual([
-      ['robust-base', false],
-      ['unstable-dp', false],
-    ]);
-    for (const model of first) {
-      expect(readdirSync(model.directory).sort()).toEqual(['audit-pool.arrow', 'card.json', 'pool.arrow']);
-      const pool = readPoolFile(join(model.directory, 'pool.arrow'), { require: ['score', 'logit'] });
-      expect(pool.size).toBe(600);
-      expect(Array.from(pool.id!.subarray(0, 3))).toEqual([0, 1, 2]);
-      expect(model.auditPool!.size).toBe(3);
-      expect(model.card.poolRows).toBe(600);
-      expect(model.card.accuracy).toBeGreaterThan(0.6);
-    }
-    const base = first[0].pool;
-    for (let i = 0; i < base.size; i++) {
-      expect(base.decision[i]).toBe(base.score![i] >= 0.5 ? 1 : 0);
-      expect(base.score![i]).toBeCloseTo(1 / (1 + Math.exp(-base.logit![i])), 12);
-    }
-    const reduced = first[1].pool;
-    for (let i = 0; i < reduced.size; i++) {
-      const score = reduced.score![i];
-      if (score === 0) expect(reduced.decision[i]).toBe(0);
-      if (score === 1) expect(reduced.decision[i]).toBe(1);
-      const clamped = Math.min(1 - 1e-6, Math.max(1e-6, score));
-      expect(reduced.logit![i]).toBeCloseTo(Math.log(clamped / (1 - clamped)), 9);
-    }
-    const weights = first[1].card.details?.mixtureWeights as number[];
-    expect(weights.reduce((sum, w) => sum + w, 0)).toBeCloseTo(1, 12);
-    const second = await trainModelsOnSplit(
-      { split, fingerprint: { synthetic: 1 } },
-      [unstableDp, quickRobustBase],
-      options,
-    );
-    expect(second.map((model) => [model.name, model.fromCache])).toEqual([
-      ['unstable-dp', true],
-      ['robust-base', true],
-    ]);
-    expect(Array.from(second[1].pool.logit!)).toEqual(Array.from(first[0].pool.logit!));
-    expect(second[0].card.statisticalParityGap).toBe(first[1].card.statisticalParityGap);
-  });
+  it(
+    'trains, writes pool.arrow, audit-pool.arrow and card.json, and reads them back from the cache the second ' +
+      'time',
+    async () => {
+      const options = { seed: 7, threads: 1, cacheDirectory };
+      const first = await trainModelsOnSplit(
+        { split, fingerprint: { synthetic: 1 } },
+        [quickRobustBase, unstableDp],
+        options,
+      );
+      expect(first.map((model) => [model.name, model.fromCache])).toEqual([
+        ['robust-base', false],
+        ['unstable-dp', false],
+      ]);
+      for (const model of first) {
+        expect(readdirSync(model.directory).sort()).toEqual(['audit-pool.arrow', 'card.json', 'pool.arrow']);
+        const pool = readPoolFile(join(model.directory, 'pool.arrow'), { require: ['score', 'logit'] });
+        expect(pool.size).toBe(600);
+        expect(Array.from(pool.id!.subarray(0, 3))).toEqual([0, 1, 2]);
+        expect(model.auditPool!.size).toBe(3);
+        expect(model.card.poolRows).toBe(600);
+        expect(model.card.accuracy).toBeGreaterThan(0.6);
+      }
+      const base = first[0].pool;
+      for (let i = 0; i < base.size; i++) {
+        expect(base.decision[i]).toBe(base.score![i] >= 0.5 ? 1 : 0);
+        expect(base.score![i]).toBeCloseTo(1 / (1 + Math.exp(-base.logit![i])), 12);
+      }
+      const reduced = first[1].pool;
+      for (let i = 0; i < reduced.size; i++) {
+        const score = reduced.score![i];
+        if (score === 0) expect(reduced.decision[i]).toBe(0);
+        if (score === 1) expect(reduced.decision[i]).toBe(1);
+        const clamped = Math.min(1 - 1e-6, Math.max(1e-6, score));
+        expect(reduced.logit![i]).toBeCloseTo(Math.log(clamped / (1 - clamped)), 9);
+      }
+      const weights = first[1].card.details?.mixtureWeights as number[];
+      expect(weights.reduce((sum, w) => sum + w, 0)).toBeCloseTo(1, 12);
+      const second = await trainModelsOnSplit(
+        { split, fingerprint: { synthetic: 1 } },
+        [unstableDp, quickRobustBase],
+        options,
+      );
+      expect(second.map((model) => [model.name, model.fromCache])).toEqual([
+        ['unstable-dp', true],
+        ['robust-base', true],
+      ]);
+      expect(Array.from(second[1].pool.logit!)).toEqual(Array.from(first[0].pool.logit!));
+      expect(second[0].card.statisticalParityGap).toBe(first[1].card.statisticalParityGap);
+    },
+  );
 
   it('keys the cache by the split fingerprint and the seed', async () => {
     const options = { seed: 7, threads: 1, cacheDirectory };

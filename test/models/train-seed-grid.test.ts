@@ -53,37 +53,43 @@ describe('seedSeries(base, count) and seedAxes(base, counts)', () => {
 });
 
 describe('trainModelsOverSeeds(request, presets, pairs, options)', () => {
-  it('gives for each pair the models trainModels gives with that split seed and model seed, from one shared cache', async () => {
-    const cacheDirectory = join(root, 'cache-a');
-    const pairs = seedAxes({ splitSeed: 5, modelSeed: 'm' }, { modelSeeds: 2, splitSeeds: 2 });
-    const grid = await trainModelsOverSeeds(request, [unstableBase, unstableDp], pairs, { threads: 2, cacheDirectory });
-    expect(grid.map((entry) => [entry.splitSeed, entry.modelSeed])).toEqual([
-      ['5', 'm'],
-      ['5', 'm/1'],
-      ['5/1', 'm'],
-    ]);
-    for (const entry of grid) {
-      expect(entry.models.map((model) => [model.name, model.fromCache])).toEqual([
-        ['unstable-base', false],
-        ['unstable-dp', false],
+  it(
+    'gives for each pair the models trainModels gives with that split seed and model seed, from one shared ' + 'cache',
+    async () => {
+      const cacheDirectory = join(root, 'cache-a');
+      const pairs = seedAxes({ splitSeed: 5, modelSeed: 'm' }, { modelSeeds: 2, splitSeeds: 2 });
+      const grid = await trainModelsOverSeeds(request, [unstableBase, unstableDp], pairs, {
+        threads: 2,
+        cacheDirectory,
+      });
+      expect(grid.map((entry) => [entry.splitSeed, entry.modelSeed])).toEqual([
+        ['5', 'm'],
+        ['5', 'm/1'],
+        ['5/1', 'm'],
       ]);
-      // One at a time through trainModels: the same cache entries, now read back.
-      const single = await trainModels(
-        { ...request, split: { ...request.split, seed: entry.splitSeed } },
-        [unstableBase, unstableDp],
-        { seed: entry.modelSeed, threads: 1, cacheDirectory },
-      );
-      expect(single.map((model) => model.fromCache)).toEqual([true, true]);
-      expect(single.map((model) => model.directory)).toEqual(entry.models.map((model) => model.directory));
-      expect(Array.from(single[0].pool.logit!)).toEqual(Array.from(entry.models[0].pool.logit!));
-    }
-    // Each axis changes what it should: the model seed the network, the split seed the pool's rows.
-    const logits = (k: number) => Array.from(grid[k].models[0].pool.logit!);
-    const rows = (k: number) => Array.from(grid[k].models[0].pool.id!);
-    expect(rows(1)).toEqual(rows(0));
-    expect(logits(1)).not.toEqual(logits(0));
-    expect(rows(2)).not.toEqual(rows(0));
-  });
+      for (const entry of grid) {
+        expect(entry.models.map((model) => [model.name, model.fromCache])).toEqual([
+          ['unstable-base', false],
+          ['unstable-dp', false],
+        ]);
+        // One at a time through trainModels: the same cache entries, now read back.
+        const single = await trainModels(
+          { ...request, split: { ...request.split, seed: entry.splitSeed } },
+          [unstableBase, unstableDp],
+          { seed: entry.modelSeed, threads: 1, cacheDirectory },
+        );
+        expect(single.map((model) => model.fromCache)).toEqual([true, true]);
+        expect(single.map((model) => model.directory)).toEqual(entry.models.map((model) => model.directory));
+        expect(Array.from(single[0].pool.logit!)).toEqual(Array.from(entry.models[0].pool.logit!));
+      }
+      // Each axis changes what it should: the model seed the network, the split seed the pool's rows.
+      const logits = (k: number) => Array.from(grid[k].models[0].pool.logit!);
+      const rows = (k: number) => Array.from(grid[k].models[0].pool.id!);
+      expect(rows(1)).toEqual(rows(0));
+      expect(logits(1)).not.toEqual(logits(0));
+      expect(rows(2)).not.toEqual(rows(0));
+    },
+  );
 
   it('trains only the pairs a rerun adds (K = 2, then K = 3 reuses the first five entries)', async () => {
     const cacheDirectory = join(root, 'cache-b');
@@ -124,22 +130,25 @@ describe('trainFromConfigOverSeeds(config, catalogue, file, counts, options)', (
   };
   const options = { ...location, cacheDirectory: join(root, 'cache-b') };
 
-  it("lays the config's seeds out as the base pair of seedAxes and reads what trainModelsOverSeeds cached", async () => {
-    const grid = await trainFromConfigOverSeeds(
-      config,
-      [unstableBase, unstableDp],
-      'x.yaml',
-      { modelSeeds: 3, splitSeeds: 3 },
-      options,
-    );
-    expect(grid.map((entry) => [entry.splitSeed, entry.modelSeed])).toEqual(
-      seedAxes({ splitSeed: 5, modelSeed: 'm' }, { modelSeeds: 3, splitSeeds: 3 }).map((pair) => [
-        pair.splitSeed,
-        pair.modelSeed,
-      ]),
-    );
-    expect(grid.every((entry) => entry.models.length === 1 && entry.models[0].fromCache)).toBe(true);
-  });
+  it(
+    "lays the config's seeds out as the base pair of seedAxes and reads what trainModelsOverSeeds " + 'cached',
+    async () => {
+      const grid = await trainFromConfigOverSeeds(
+        config,
+        [unstableBase, unstableDp],
+        'x.yaml',
+        { modelSeeds: 3, splitSeeds: 3 },
+        options,
+      );
+      expect(grid.map((entry) => [entry.splitSeed, entry.modelSeed])).toEqual(
+        seedAxes({ splitSeed: 5, modelSeed: 'm' }, { modelSeeds: 3, splitSeeds: 3 }).map((pair) => [
+          pair.splitSeed,
+          pair.modelSeed,
+        ]),
+      );
+      expect(grid.every((entry) => entry.models.length === 1 && entry.models[0].fromCache)).toBe(true);
+    },
+  );
 
   it('throws InputError naming the file and models[i] for an unknown model name', async () => {
     const bad = trainFromConfigOverSeeds(
@@ -164,41 +173,44 @@ describe('trainConfigsOverSeeds(configs, counts, options)', () => {
   };
   const presets = [unstableBase, unstableDp];
 
-  it('gives each config the models trainFromConfigOverSeeds gives it alone (same pools, same cards but the time)', async () => {
-    const together = join(root, 'cache-together');
-    const alone = join(root, 'cache-alone');
-    const other = { ...config, seed: 'r', split: { ...config.split, seed: '8' } };
-    const counts = { modelSeeds: 2, splitSeeds: 2 };
-    const outcomes = await trainConfigsOverSeeds(
-      [
-        { config, catalogue: presets, file: 'a.yaml' },
-        { config: other, catalogue: presets, file: 'b.yaml' },
-      ],
-      counts,
-      { ...location, cacheDirectory: together },
-    );
-    for (const [k, entry] of [config, other].entries()) {
-      const outcome = outcomes[k];
-      if (!outcome.trained) throw outcome.error;
-      const single = await trainFromConfigOverSeeds(entry, presets, 'x.yaml', counts, {
-        ...location,
-        cacheDirectory: alone,
-      });
-      expect(outcome.pairs.map((pair) => [pair.splitSeed, pair.modelSeed])).toEqual(
-        single.map((pair) => [pair.splitSeed, pair.modelSeed]),
+  it(
+    'gives each config the models trainFromConfigOverSeeds gives it alone (same pools, same cards but the ' + 'time)',
+    async () => {
+      const together = join(root, 'cache-together');
+      const alone = join(root, 'cache-alone');
+      const other = { ...config, seed: 'r', split: { ...config.split, seed: '8' } };
+      const counts = { modelSeeds: 2, splitSeeds: 2 };
+      const outcomes = await trainConfigsOverSeeds(
+        [
+          { config, catalogue: presets, file: 'a.yaml' },
+          { config: other, catalogue: presets, file: 'b.yaml' },
+        ],
+        counts,
+        { ...location, cacheDirectory: together },
       );
-      for (const [p, pair] of outcome.pairs.entries()) {
-        for (const [m, model] of pair.models.entries()) {
-          const twin = single[p].models[m];
-          expect(model.fromCache).toBe(false);
-          expect(twin.fromCache).toBe(false);
-          expect(Array.from(model.pool.decision)).toEqual(Array.from(twin.pool.decision));
-          expect(Array.from(model.pool.score ?? [])).toEqual(Array.from(twin.pool.score ?? []));
-          expect({ ...model.card, trainingSeconds: 0 }).toEqual({ ...twin.card, trainingSeconds: 0 });
+      for (const [k, entry] of [config, other].entries()) {
+        const outcome = outcomes[k];
+        if (!outcome.trained) throw outcome.error;
+        const single = await trainFromConfigOverSeeds(entry, presets, 'x.yaml', counts, {
+          ...location,
+          cacheDirectory: alone,
+        });
+        expect(outcome.pairs.map((pair) => [pair.splitSeed, pair.modelSeed])).toEqual(
+          single.map((pair) => [pair.splitSeed, pair.modelSeed]),
+        );
+        for (const [p, pair] of outcome.pairs.entries()) {
+          for (const [m, model] of pair.models.entries()) {
+            const twin = single[p].models[m];
+            expect(model.fromCache).toBe(false);
+            expect(twin.fromCache).toBe(false);
+            expect(Array.from(model.pool.decision)).toEqual(Array.from(twin.pool.decision));
+            expect(Array.from(model.pool.score ?? [])).toEqual(Array.from(twin.pool.score ?? []));
+            expect({ ...model.card, trainingSeconds: 0 }).toEqual({ ...twin.card, trainingSeconds: 0 });
+          }
         }
       }
-    }
-  });
+    },
+  );
 
   it("gives a config with an unknown model its InputError and still trains the others'", async () => {
     const outcomes = await trainConfigsOverSeeds(

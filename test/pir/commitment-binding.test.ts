@@ -10,22 +10,28 @@ import { PirVerificationError } from '../../src/pir/pir-verification-error.js';
 const bytes = (count: number) => new Uint8Array(randomBytes(count));
 
 describe('publicSeeds(binding)', () => {
-  test('gives two different 16-byte seeds that change with the provider share, the auditor nonce and the candidate digest', () => {
-    const binding: CommitmentBinding = {
-      candidateDigest: bytes(32),
-      auditorNonce: bytes(32),
-      providerShare: bytes(32),
-    };
-    const seeds = publicSeeds(binding);
-    expect(seeds.matrix.length).toBe(16);
-    expect(Buffer.from(seeds.matrix).equals(Buffer.from(seeds.challengeMatrix))).toBe(false);
-    expect(Buffer.from(publicSeeds({ ...binding }).matrix).equals(Buffer.from(seeds.matrix))).toBe(true);
-    for (const key of ['candidateDigest', 'auditorNonce', 'providerShare'] as const) {
-      const changed = { ...binding, [key]: binding[key].map((value, i) => (i === 0 ? value ^ 1 : value)) };
-      expect(Buffer.from(publicSeeds(changed).matrix).equals(Buffer.from(seeds.matrix))).toBe(false);
-      expect(Buffer.from(publicSeeds(changed).challengeMatrix).equals(Buffer.from(seeds.challengeMatrix))).toBe(false);
-    }
-  });
+  test(
+    'gives two different 16-byte seeds that change with the provider share, the auditor nonce and the ' +
+      'candidate digest',
+    () => {
+      const binding: CommitmentBinding = {
+        candidateDigest: bytes(32),
+        auditorNonce: bytes(32),
+        providerShare: bytes(32),
+      };
+      const seeds = publicSeeds(binding);
+      expect(seeds.matrix.length).toBe(16);
+      expect(Buffer.from(seeds.matrix).equals(Buffer.from(seeds.challengeMatrix))).toBe(false);
+      expect(Buffer.from(publicSeeds({ ...binding }).matrix).equals(Buffer.from(seeds.matrix))).toBe(true);
+      for (const key of ['candidateDigest', 'auditorNonce', 'providerShare'] as const) {
+        const changed = { ...binding, [key]: binding[key].map((value, i) => (i === 0 ? value ^ 1 : value)) };
+        expect(Buffer.from(publicSeeds(changed).matrix).equals(Buffer.from(seeds.matrix))).toBe(false);
+        expect(Buffer.from(publicSeeds(changed).challengeMatrix).equals(Buffer.from(seeds.challengeMatrix))).toBe(
+          false,
+        );
+      }
+    },
+  );
 
   test('refuses a binding whose parts are not 32 bytes (a caller bug)', () => {
     expect(() =>
@@ -59,25 +65,28 @@ describe('PirServer.commit(binding) and PirClient.verifyCommitment(proof, bindin
     await expect(verify(binding, binding)).resolves.toBeUndefined();
   });
 
-  test('fails for another nonce, another share or another candidate list, even when A is the one it was made with', async () => {
-    const binding = {
-      candidateDigest: candidateListDigest(null, groups),
-      auditorNonce: bytes(32),
-      providerShare: bytes(32),
-    };
-    const reordered = candidateListDigest(
-      Int32Array.from({ length: 3000 }, (_, i) => 2999 - i),
-      groups.slice().reverse(),
-    );
-    for (const other of [
-      { ...binding, auditorNonce: bytes(32) },
-      { ...binding, providerShare: bytes(32) },
-      { ...binding, candidateDigest: reordered },
-    ]) {
-      // A from the auditor's own derivation (the provider cannot steer it) ...
-      await expect(verify(binding, other)).rejects.toThrow(PirVerificationError);
-      // ... and even with the A the commitment was made with: the Fiat-Shamir hash covers the binding.
-      await expect(verify(binding, other, binding)).rejects.toThrow(/commitment: Z·A ≠ C·H/);
-    }
-  });
+  test(
+    'fails for another nonce, another share or another candidate list, even when A is the one it was made ' + 'with',
+    async () => {
+      const binding = {
+        candidateDigest: candidateListDigest(null, groups),
+        auditorNonce: bytes(32),
+        providerShare: bytes(32),
+      };
+      const reordered = candidateListDigest(
+        Int32Array.from({ length: 3000 }, (_, i) => 2999 - i),
+        groups.slice().reverse(),
+      );
+      for (const other of [
+        { ...binding, auditorNonce: bytes(32) },
+        { ...binding, providerShare: bytes(32) },
+        { ...binding, candidateDigest: reordered },
+      ]) {
+        // A from the auditor's own derivation (the provider cannot steer it) ...
+        await expect(verify(binding, other)).rejects.toThrow(PirVerificationError);
+        // ... and even with the A the commitment was made with: the Fiat-Shamir hash covers the binding.
+        await expect(verify(binding, other, binding)).rejects.toThrow(/commitment: Z·A ≠ C·H/);
+      }
+    },
+  );
 });

@@ -183,42 +183,46 @@ describe('runObliviousAudit(transport, options) over SimplePIR on loopback HTTP'
     expect(await second.text()).toMatch(/expected modulus q = 2\^32, found "q = 2\^64"/);
   });
 
-  test('S without a label of one group is inconclusive with the reason, in the fixed and the sequential test, never accept', async () => {
-    // 3 of 3,000 candidates in group b and a proportional S of 100: group a gets
-    // round(100 · 2997/3000) = 100 rows (groupAuditSizes), group b none. The labels are
-    // fair (rate 0.3 in both groups), so an accept would have been "no violation seen".
-    const groups = new Uint8Array(3000);
-    groups[5] = groups[1500] = groups[2999] = 1;
-    const labels = new Uint8Array(3000).map((_, i) => (i % 10 < 3 ? 1 : 0));
-    const service = await provide(labels, groups);
-    const connection = await connectTo(service, groups);
-    for (const testKind of ['fixed', 'sequential'] as const) {
-      const result = await audit(
-        connection,
-        { ...auditSettings, auditSetSize: 100, design: 'proportional', groups, canaries: [], test: testKind },
-        createRandom(`one-group-${testKind}`),
-      );
-      expect(result.decision).toBe('inconclusive');
-      expect(result.reason).toBe(
-        'no label of group b (group = 1) in S: the gap d_S is undefined, and no verdict is given without evidence',
-      );
-      expect(result.labelsUsed).toBe(100);
-    }
-    // The respir simulation of the same design counts every such draw as a failure to pass.
-    const simulation = prepareObliviousAudit({
-      population: { groupSizes: [2997, 3], eligibleSizes: [2997, 3], eligiblePositives: [899, 1] },
-      auditSetSize: 100,
-      design: 'proportional',
-      sampler: 'counts',
-      tolerance: 0.05,
-      canaries: 0,
-      canaryEffectiveness: 0.8,
-      manipulation: { groupOneLowered: 0, groupZeroRaised: 0, flips: 0, gap: 0 },
-    });
-    const outcome = drawObliviousAudit(simulation, createRandom('one-group-simulation'));
-    expect(outcome.respirPassed).toBe(false);
-    expect(outcome.respirGap).toBeNaN();
-  });
+  test(
+    'S without a label of one group is inconclusive with the reason, in the fixed and the sequential test, ' +
+      'never accept',
+    async () => {
+      // 3 of 3,000 candidates in group b and a proportional S of 100: group a gets
+      // round(100 · 2997/3000) = 100 rows (groupAuditSizes), group b none. The labels are
+      // fair (rate 0.3 in both groups), so an accept would have been "no violation seen".
+      const groups = new Uint8Array(3000);
+      groups[5] = groups[1500] = groups[2999] = 1;
+      const labels = new Uint8Array(3000).map((_, i) => (i % 10 < 3 ? 1 : 0));
+      const service = await provide(labels, groups);
+      const connection = await connectTo(service, groups);
+      for (const testKind of ['fixed', 'sequential'] as const) {
+        const result = await audit(
+          connection,
+          { ...auditSettings, auditSetSize: 100, design: 'proportional', groups, canaries: [], test: testKind },
+          createRandom(`one-group-${testKind}`),
+        );
+        expect(result.decision).toBe('inconclusive');
+        expect(result.reason).toBe(
+          'no label of group b (group = 1) in S: the gap d_S is undefined, and no verdict is given without evidence',
+        );
+        expect(result.labelsUsed).toBe(100);
+      }
+      // The respir simulation of the same design counts every such draw as a failure to pass.
+      const simulation = prepareObliviousAudit({
+        population: { groupSizes: [2997, 3], eligibleSizes: [2997, 3], eligiblePositives: [899, 1] },
+        auditSetSize: 100,
+        design: 'proportional',
+        sampler: 'counts',
+        tolerance: 0.05,
+        canaries: 0,
+        canaryEffectiveness: 0.8,
+        manipulation: { groupOneLowered: 0, groupZeroRaised: 0, flips: 0, gap: 0 },
+      });
+      const outcome = drawObliviousAudit(simulation, createRandom('one-group-simulation'));
+      expect(outcome.respirPassed).toBe(false);
+      expect(outcome.respirGap).toBeNaN();
+    },
+  );
 
   test('a candidate set of one group is refused (InputError naming the missing group) before any query', async () => {
     const labels = new Uint8Array(500).fill(1);
@@ -232,7 +236,8 @@ describe('runObliviousAudit(transport, options) over SimplePIR on loopback HTTP'
     );
     await expect(attempt).rejects.toThrow(InputError);
     await expect(attempt).rejects.toThrow(
-      'candidate set: expected candidates of both groups (group = 0 and group = 1), found "no row of group b (group = 1) among 500 candidates"',
+      'candidate set: expected candidates of both groups (group = 0 and group = 1), found "no row of group b ' +
+        '(group = 1) among 500 candidates"',
     );
     expect(service.counters.queries).toBe(0);
   });

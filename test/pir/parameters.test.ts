@@ -3,9 +3,12 @@ import { choosePirParameters, noiseBound, scalingFactor } from '../../src/pir/pa
 import { InputError } from '../../src/util/errors.js';
 
 describe('noiseBound(p, m, ℓ)', () => {
-  test('equals σ(p-1)√m·√(2 ln(2ℓ·2^40)) (numpy: 6.4*255*sqrt(1456)*sqrt(2*(log(2*1444)+40*log(2))) = 526156.2178)', () => {
-    expect(noiseBound(256, 1456, 1444)).toBeCloseTo(526156.2178040766, 6);
-  });
+  test(
+    'equals σ(p-1)√m·√(2 ln(2ℓ·2^40)) (numpy: 6.4*255*sqrt(1456)*sqrt(2*(log(2*1444)+40*log(2))) = ' + '526156.2178)',
+    () => {
+      expect(noiseBound(256, 1456, 1444)).toBeCloseTo(526156.2178040766, 6);
+    },
+  );
 });
 
 describe('choosePirParameters({entryCount, entryBits})', () => {

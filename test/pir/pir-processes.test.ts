@@ -84,34 +84,41 @@ describe('fairaudit pir serve: where the URL and token go', () => {
     return pool;
   }
 
-  test('an unwritable --url-file exits 2 naming the flag, and the service stops instead of listening for its idle timeout', async () => {
-    // A regular file where the folder should be: unwritable even for root (a read-only folder is not).
-    const pool = smallPool();
-    const started = Date.now();
-    const served = await run([
-      'pir',
-      'serve',
-      '--pool',
-      pool,
-      '--url-file',
-      join(pool, 'provider.json'),
-      '--idle-timeout',
-      '600',
-    ]).done;
-    expect(served.code).toBe(2);
-    expect(served.stderr).toMatch(
-      /--url-file: expected a file pir serve can write \(the URL and bearer token, mode 0600\), found ".*provider\.json \(.*(ENOTDIR|EEXIST)\)\)?"/,
-    );
-    expect(Date.now() - started).toBeLessThan(60_000);
-  });
+  test(
+    'an unwritable --url-file exits 2 naming the flag, and the service stops instead of listening for its ' +
+      'idle timeout',
+    async () => {
+      // A regular file where the folder should be: unwritable even for root (a read-only folder is not).
+      const pool = smallPool();
+      const started = Date.now();
+      const served = await run([
+        'pir',
+        'serve',
+        '--pool',
+        pool,
+        '--url-file',
+        join(pool, 'provider.json'),
+        '--idle-timeout',
+        '600',
+      ]).done;
+      expect(served.code).toBe(2);
+      expect(served.stderr).toMatch(
+        /--url-file: expected a file pir serve can write \(the URL and bearer token, mode 0600\), found ".*provider\.json \(.*(ENOTDIR|EEXIST)\)\)?"/,
+      );
+      expect(Date.now() - started).toBeLessThan(60_000);
+    },
+  );
 
-  test('without --url-file or --print-token it exits 2 (no auditor could use it); --print-token prints the token', async () => {
-    const refused = await run(['pir', 'serve', '--pool', smallPool()]).done;
-    expect(refused.code).toBe(2);
-    expect(refused.stderr).toContain('--url-file: expected a file for the URL and bearer token (or --print-token)');
-    const printing = run(['pir', 'serve', '--pool', smallPool(), '--print-token', '--idle-timeout', '1']);
-    const printed = await printing.done;
-    expect(printed.code).toBe(0);
-    expect(printed.stdout).toMatch(/^token [0-9a-f]{64}$/m);
-  });
+  test(
+    'without --url-file or --print-token it exits 2 (no auditor could use it); --print-token prints the ' + 'token',
+    async () => {
+      const refused = await run(['pir', 'serve', '--pool', smallPool()]).done;
+      expect(refused.code).toBe(2);
+      expect(refused.stderr).toContain('--url-file: expected a file for the URL and bearer token (or --print-token)');
+      const printing = run(['pir', 'serve', '--pool', smallPool(), '--print-token', '--idle-timeout', '1']);
+      const printed = await printing.done;
+      expect(printed.code).toBe(0);
+      expect(printed.stdout).toMatch(/^token [0-9a-f]{64}$/m);
+    },
+  );
 });

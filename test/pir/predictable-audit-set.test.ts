@@ -110,7 +110,8 @@ describe('a provider that predicts S from the project code (an S the provider ca
   const honest = positivesOf(groups, decisions);
   const auditorPool = poolFile(groups, decisions);
 
-  /** Exact P(pass) of a uniform S of n from a table with these positives (hypergeometric law, integer comparison as pir audit makes it). */
+  /** Exact P(pass) of a uniform S of n from a table with these positives (hypergeometric law, integer comparison as pir
+   * audit makes it). */
   const passProbability = (auditSetSize: number, positives: [number, number]) =>
     createPassProbabilityEvaluator({
       population: { groupSizes: sizes, eligibleSizes: sizes, eligiblePositives: positives },
@@ -157,7 +158,8 @@ describe('a provider that predicts S from the project code (an S the provider ca
     }
   });
 
-  test("|S| = 1000 (the issue's audit): the old default seed accepts the cheat; a default S passes it hardly more often than the honest table", async () => {
+  test("|S| = 1000 (the issue's audit): the old default seed accepts the cheat; a default S passes it hardly " +
+    'more often than the honest table', async () => {
     const cheat = cheatingTable(groups, decisions, OLD_DEFAULT_SEED, 1000);
     const audit = await serve(cheat.table);
     const seeded = await audit(1000, ['--seed', OLD_DEFAULT_SEED]);
@@ -176,7 +178,8 @@ describe('a provider that predicts S from the project code (an S the provider ca
     expect(cheatPass - honestPass).toBeLessThan(0.01);
   }, 120_000);
 
-  test('|S| = 3000: the cheat passes the old default seed, and default audits reject it (exact pass probability below 5e-4)', async () => {
+  test('|S| = 3000: the cheat passes the old default seed, and default audits reject it (exact pass probability ' +
+    'below 5e-4)', async () => {
     const cheat = cheatingTable(groups, decisions, OLD_DEFAULT_SEED, 3000);
     const audit = await serve(cheat.table);
     const seeded = await audit(3000, ['--seed', OLD_DEFAULT_SEED]);
@@ -193,7 +196,8 @@ describe('a provider that predicts S from the project code (an S the provider ca
     expect(passProbability(3000, positivesOf(groups, cheat.table)).upper).toBeLessThan(5e-4);
   }, 120_000);
 
-  test('two default audits draw different S; the same --seed draws the same S (auditSetDigest in pir audit --json)', async () => {
+  test('two default audits draw different S; the same --seed draws the same S (auditSetDigest in pir audit ' +
+    '--json)', async () => {
     const audit = await serve(decisions);
     const digests: string[] = [];
     for (const extra of [[], [], ['--seed', 'replay'], ['--seed', 'replay']]) {

@@ -39,20 +39,23 @@ function twoSampleChiSquare(first: number[], second: number[]): number {
 }
 
 describe('PirClient.query(index): the query does not depend on the index', () => {
-  test('u[c] has the same distribution whether the index lies in column c or elsewhere (chi-square, α = 10^-6)', async () => {
-    const parameters = choosePirParameters({ entryCount: 2 ** 14, entryBits: 1 });
-    const server = await PirServer.create(new Array(2 ** 14).fill(0), parameters);
-    const client = await PirClient.create(parameters, server.seed, server.hint());
-    const inFirstColumn = 0;
-    const inLastColumn = parameters.entryCount - 1;
-    expect(entryLocation(inFirstColumn, parameters).column).toBe(0);
-    expect(entryLocation(inLastColumn, parameters).column).not.toBe(0);
-    const trials = 800;
-    const targeted = Array.from({ length: trials }, () => client.query(inFirstColumn).query);
-    const elsewhere = Array.from({ length: trials }, () => client.query(inLastColumn).query);
-    const statistic = twoSampleChiSquare(histogram(targeted, 0), histogram(elsewhere, 0));
-    expect(statistic).toBeLessThan(CRITICAL_7_DOF);
-  });
+  test(
+    'u[c] has the same distribution whether the index lies in column c or elsewhere (chi-square, α = ' + '10^-6)',
+    async () => {
+      const parameters = choosePirParameters({ entryCount: 2 ** 14, entryBits: 1 });
+      const server = await PirServer.create(new Array(2 ** 14).fill(0), parameters);
+      const client = await PirClient.create(parameters, server.seed, server.hint());
+      const inFirstColumn = 0;
+      const inLastColumn = parameters.entryCount - 1;
+      expect(entryLocation(inFirstColumn, parameters).column).toBe(0);
+      expect(entryLocation(inLastColumn, parameters).column).not.toBe(0);
+      const trials = 800;
+      const targeted = Array.from({ length: trials }, () => client.query(inFirstColumn).query);
+      const elsewhere = Array.from({ length: trials }, () => client.query(inLastColumn).query);
+      const statistic = twoSampleChiSquare(histogram(targeted, 0), histogram(elsewhere, 0));
+      expect(statistic).toBeLessThan(CRITICAL_7_DOF);
+    },
+  );
 
   test('control: the same test detects a leaky query without the mask A·s (u = e + Δ·1_c)', () => {
     const parameters = choosePirParameters({ entryCount: 2 ** 14, entryBits: 1 });

@@ -79,23 +79,28 @@ describe('PirClient.beginSecretChallenge / PirServer.answerChallenge / PirClient
     ).toThrow(PirVerificationError);
   });
 
-  test('the malleation v + 2^31·x with C_public·x ≡ 0 (mod 2) passes the public checks but not the secret C', async () => {
-    const { parameters, server, client, hint } = await committedPair(2 ** 18, 'malleation');
-    const { rows } = parameters;
-    expect(rows).toBeGreaterThan(CHALLENGE_ROWS);
-    const x = kernelVectorModTwo(commitmentChallenge(parameters, server.seed, hint), CHALLENGE_ROWS, rows);
-    const malleate = (answer: Uint32Array) => answer.map((value, r) => (value + (x[r] ? 2 ** 31 : 0)) >>> 0);
-    // Public challenge only (paper B Figure 3): accepted, and rows with x = 1 decrypt to value + 128.
-    const publicQuery = client.query(5);
-    const honest = client.recoverColumn(server.answer(publicQuery.query, 1), publicQuery).values;
-    const fooled = client.recoverColumn(malleate(server.answer(publicQuery.query, 1)), publicQuery).values;
-    const shifted = Array.from(fooled).filter((value, r) => value !== honest[r]).length;
-    expect(shifted).toBe(x.reduce((sum, bit) => sum + bit, 0));
-    // Secret challenge (VeriSimplePIR Construction 5.1): rejected.
-    const seed = new Uint8Array(randomBytes(16));
-    const { encrypted, state } = client.beginSecretChallenge(seed);
-    client.finishSecretChallenge(state, server.challengeHints(seed), server.answerChallenge(encrypted));
-    const secretQuery = client.query(5);
-    expect(() => client.recoverColumn(malleate(server.answer(secretQuery.query, 1)), secretQuery)).toThrow(/Z·u ≠ C·v/);
-  });
+  test(
+    'the malleation v + 2^31·x with C_public·x ≡ 0 (mod 2) passes the public checks but not the secret ' + 'C',
+    async () => {
+      const { parameters, server, client, hint } = await committedPair(2 ** 18, 'malleation');
+      const { rows } = parameters;
+      expect(rows).toBeGreaterThan(CHALLENGE_ROWS);
+      const x = kernelVectorModTwo(commitmentChallenge(parameters, server.seed, hint), CHALLENGE_ROWS, rows);
+      const malleate = (answer: Uint32Array) => answer.map((value, r) => (value + (x[r] ? 2 ** 31 : 0)) >>> 0);
+      // Public challenge only (paper B Figure 3): accepted, and rows with x = 1 decrypt to value + 128.
+      const publicQuery = client.query(5);
+      const honest = client.recoverColumn(server.answer(publicQuery.query, 1), publicQuery).values;
+      const fooled = client.recoverColumn(malleate(server.answer(publicQuery.query, 1)), publicQuery).values;
+      const shifted = Array.from(fooled).filter((value, r) => value !== honest[r]).length;
+      expect(shifted).toBe(x.reduce((sum, bit) => sum + bit, 0));
+      // Secret challenge (VeriSimplePIR Construction 5.1): rejected.
+      const seed = new Uint8Array(randomBytes(16));
+      const { encrypted, state } = client.beginSecretChallenge(seed);
+      client.finishSecretChallenge(state, server.challengeHints(seed), server.answerChallenge(encrypted));
+      const secretQuery = client.query(5);
+      expect(() => client.recoverColumn(malleate(server.answer(secretQuery.query, 1)), secretQuery)).toThrow(
+        /Z·u ≠ C·v/,
+      );
+    },
+  );
 });

@@ -69,28 +69,31 @@ function auditThrough(transport: LabelTransport, pool: AuditPool, auditSetSize: 
 }
 
 describe('VoprfConnection: the k-out-of-N oblivious transfer of labels', () => {
-  test('an honest audit reads the committed labels, learns exactly |S| + k of them, and its transcript verifies', async () => {
-    const pool = poolOf(300, 0.3, 0.3, 'honest-voprf');
-    const provider = await serve(pool);
-    const connection = await VoprfConnection.connect(provider.service, agreed(pool), 42);
-    const labels = await connection.retrieve([0, 7, 299]);
-    expect(labels).toEqual([pool.decision[0], pool.decision[7], pool.decision[299]]);
-    const run = await auditThrough(connection, pool, 30, 9);
-    expect(run.results.map((result) => result.decision)).not.toContain('provider-rejected');
-    expect(run.labelsRetrieved).toBe(39);
-    expect(connection.labelsRevealed()).toBeLessThanOrEqual(42);
-    const transcript = connection.transcript();
-    expect(verifyVoprfTranscript(transcript, transcript.candidateDigest)).toEqual({
-      verified: true,
-      labelsChecked: 42,
-    });
-    // A transcript whose auditor lies about one label (or the table) no longer verifies.
-    const lying = structuredClone(transcript);
-    lying.batches[0].labels[0] ^= 1;
-    expect(verifyVoprfTranscript(lying).failure).toMatch(/the committed label is/);
-    const otherTable = { ...transcript, table: Buffer.from(new Uint8Array(38)).toString('base64') };
-    expect(verifyVoprfTranscript(otherTable).failure).toMatch(/the commitment does not match/);
-  });
+  test(
+    'an honest audit reads the committed labels, learns exactly |S| + k of them, and its transcript ' + 'verifies',
+    async () => {
+      const pool = poolOf(300, 0.3, 0.3, 'honest-voprf');
+      const provider = await serve(pool);
+      const connection = await VoprfConnection.connect(provider.service, agreed(pool), 42);
+      const labels = await connection.retrieve([0, 7, 299]);
+      expect(labels).toEqual([pool.decision[0], pool.decision[7], pool.decision[299]]);
+      const run = await auditThrough(connection, pool, 30, 9);
+      expect(run.results.map((result) => result.decision)).not.toContain('provider-rejected');
+      expect(run.labelsRetrieved).toBe(39);
+      expect(connection.labelsRevealed()).toBeLessThanOrEqual(42);
+      const transcript = connection.transcript();
+      expect(verifyVoprfTranscript(transcript, transcript.candidateDigest)).toEqual({
+        verified: true,
+        labelsChecked: 42,
+      });
+      // A transcript whose auditor lies about one label (or the table) no longer verifies.
+      const lying = structuredClone(transcript);
+      lying.batches[0].labels[0] ^= 1;
+      expect(verifyVoprfTranscript(lying).failure).toMatch(/the committed label is/);
+      const otherTable = { ...transcript, table: Buffer.from(new Uint8Array(38)).toString('base64') };
+      expect(verifyVoprfTranscript(otherTable).failure).toMatch(/the commitment does not match/);
+    },
+  );
 
   test('the masked table unmasks under @noble/curves: T_i ⊕ pad(finalize(blind(x_i))) = label_i', async () => {
     const labels = Uint8Array.from({ length: 64 }, (_, i) => (i * 7) % 2);
@@ -169,11 +172,15 @@ describe('attacks on the label transfer end provider-rejected', () => {
     expect(run.labelsRetrieved).toBe(16); // the first batch only: nothing more is asked
   });
 
-  test("an old commitment replayed under a new nonce (pir serve --tamper replay) is caught at the second audit's connect", async () => {
-    const provider = await serve(pool, { tamper: 'replay' });
-    await VoprfConnection.connect(provider.service, agreed(pool), 20);
-    await expect(VoprfConnection.connect(provider.service, agreed(pool), 20)).rejects.toThrow(/^commitment: /);
-  });
+  test(
+    "an old commitment replayed under a new nonce (pir serve --tamper replay) is caught at the second audit's " +
+      'connect',
+    async () => {
+      const provider = await serve(pool, { tamper: 'replay' });
+      await VoprfConnection.connect(provider.service, agreed(pool), 20);
+      await expect(VoprfConnection.connect(provider.service, agreed(pool), 20)).rejects.toThrow(/^commitment: /);
+    },
+  );
 
   test('old evaluations and proof replayed to a new audit fail its verification', async () => {
     const table = await createVoprfLabelTable(pool.decision, { candidateDigest: agreed(pool).digest });
@@ -210,47 +217,51 @@ describe('attacks on the label transfer end provider-rejected', () => {
     await expect(VoprfConnection.connect(provider.service, agreed(pool), 20)).rejects.toThrow(/^candidate list: /);
   });
 
-  test('pir audit exits 3 with provider-rejected against pir serve --tamper flip-label; pir verify checks a transcript', async () => {
-    const folder = mkdtempSync(join(tmpdir(), 'fairaudit-voprf-cli-'));
-    const path = join(folder, 'pool.csv');
-    const rows = Array.from(
-      { length: pool.size },
-      (_, i) => `${i},${pool.group[i]},${pool.decision[i]},${pool.decision[i]}`,
-    );
-    writeFileSync(path, `id,group,label,decision\n${rows.join('\n')}\n`);
-    const args = (provider: PoolProvider, extra: string[]) => [
-      'pir',
-      'audit',
-      '--provider-file',
-      providerFileFor(provider.service),
-      '--pool',
-      path,
-      '--audit-set-size',
-      '40',
-      '--canaries',
-      '4',
-      '--json',
-      ...extra,
-    ];
-    const cheat = await runCliInProcess(args(await serve(pool, { tamper: 'flip-label' }), []));
-    expect(cheat.code).toBe(3);
-    expect(JSON.parse(cheat.stdout)).toMatchObject({ transport: 'voprf', decision: 'provider-rejected' });
-    const transcriptPath = join(folder, 'transcript.json');
-    const honest = await runCliInProcess(
-      args(await serve(pool), ['--transcript', transcriptPath, '--batch-size', '16']),
-    );
-    expect(honest.code).toBe(0);
-    expect(JSON.parse(honest.stdout)).toMatchObject({ transport: 'voprf', labelsRevealed: 44, evaluationBudget: 44 });
-    const verified = await runCliInProcess(['pir', 'verify', transcriptPath, '--pool', path, '--json']);
-    expect(verified.code).toBe(0);
-    expect(JSON.parse(verified.stdout)).toMatchObject({ verified: true, labelsChecked: 44 });
-    const transcript = JSON.parse(readFileSync(transcriptPath, 'utf8'));
-    transcript.batches[1].evaluated[0] = transcript.batches[1].evaluated[1];
-    writeFileSync(transcriptPath, JSON.stringify(transcript));
-    const broken = await runCliInProcess(['pir', 'verify', transcriptPath]);
-    expect(broken.code).toBe(3);
-    expect(broken.stdout).toMatch(/NOT verified after 16 labels: batch 1: the DLEQ proof does not verify/);
-  });
+  test(
+    'pir audit exits 3 with provider-rejected against pir serve --tamper flip-label; pir verify checks a ' +
+      'transcript',
+    async () => {
+      const folder = mkdtempSync(join(tmpdir(), 'fairaudit-voprf-cli-'));
+      const path = join(folder, 'pool.csv');
+      const rows = Array.from(
+        { length: pool.size },
+        (_, i) => `${i},${pool.group[i]},${pool.decision[i]},${pool.decision[i]}`,
+      );
+      writeFileSync(path, `id,group,label,decision\n${rows.join('\n')}\n`);
+      const args = (provider: PoolProvider, extra: string[]) => [
+        'pir',
+        'audit',
+        '--provider-file',
+        providerFileFor(provider.service),
+        '--pool',
+        path,
+        '--audit-set-size',
+        '40',
+        '--canaries',
+        '4',
+        '--json',
+        ...extra,
+      ];
+      const cheat = await runCliInProcess(args(await serve(pool, { tamper: 'flip-label' }), []));
+      expect(cheat.code).toBe(3);
+      expect(JSON.parse(cheat.stdout)).toMatchObject({ transport: 'voprf', decision: 'provider-rejected' });
+      const transcriptPath = join(folder, 'transcript.json');
+      const honest = await runCliInProcess(
+        args(await serve(pool), ['--transcript', transcriptPath, '--batch-size', '16']),
+      );
+      expect(honest.code).toBe(0);
+      expect(JSON.parse(honest.stdout)).toMatchObject({ transport: 'voprf', labelsRevealed: 44, evaluationBudget: 44 });
+      const verified = await runCliInProcess(['pir', 'verify', transcriptPath, '--pool', path, '--json']);
+      expect(verified.code).toBe(0);
+      expect(JSON.parse(verified.stdout)).toMatchObject({ verified: true, labelsChecked: 44 });
+      const transcript = JSON.parse(readFileSync(transcriptPath, 'utf8'));
+      transcript.batches[1].evaluated[0] = transcript.batches[1].evaluated[1];
+      writeFileSync(transcriptPath, JSON.stringify(transcript));
+      const broken = await runCliInProcess(['pir', 'verify', transcriptPath]);
+      expect(broken.code).toBe(3);
+      expect(broken.stdout).toMatch(/NOT verified after 16 labels: batch 1: the DLEQ proof does not verify/);
+    },
+  );
 });
 
 describe('50 concurrent auditors against one honest provider', () => {

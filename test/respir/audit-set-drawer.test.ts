@@ -50,18 +50,22 @@ describe('hypergeometricProbability(logFactorials, N, K, n, x)', () => {
 });
 
 describe('hypergeometricKernel(random, logFactorials, N, K, n)', () => {
-  it('draws the exact law: 200,000 draws of Hypergeometric(50, 20, 15), each count within 4 sd (+3 for the far tail)', () => {
-    const table = logFactorialTable(50);
-    const random = createRandom('hypergeometric-small');
-    const draws = 200_000;
-    const histogram = new Array(16).fill(0);
-    for (let i = 0; i < draws; i++) histogram[hypergeometricKernel(random, table, 50, 20, 15)]++;
-    for (let x = 0; x <= 15; x++) {
-      const p = exactHypergeometric(50, 20, 15, x);
-      const expected = draws * p;
-      expect(Math.abs(histogram[x] - expected), `x = ${x}`).toBeLessThan(4 * Math.sqrt(expected * (1 - p)) + 3);
-    }
-  });
+  it(
+    'draws the exact law: 200,000 draws of Hypergeometric(50, 20, 15), each count within 4 sd (+3 for the far ' +
+      'tail)',
+    () => {
+      const table = logFactorialTable(50);
+      const random = createRandom('hypergeometric-small');
+      const draws = 200_000;
+      const histogram = new Array(16).fill(0);
+      for (let i = 0; i < draws; i++) histogram[hypergeometricKernel(random, table, 50, 20, 15)]++;
+      for (let x = 0; x <= 15; x++) {
+        const p = exactHypergeometric(50, 20, 15, x);
+        const expected = draws * p;
+        expect(Math.abs(histogram[x] - expected), `x = ${x}`).toBeLessThan(4 * Math.sqrt(expected * (1 - p)) + 3);
+      }
+    },
+  );
   it('has the textbook mean and variance on a CCD-sized draw (N = 13,500, K = 5,350, n = 6,750)', () => {
     const table = logFactorialTable(13_500);
     const random = createRandom('hypergeometric-large');
@@ -111,24 +115,28 @@ describe('createAuditSetDrawer(strata, n, design, sampler)', () => {
   })();
 
   for (const sampler of ['counts', 'indices'] as const) {
-    it(`draws the exact multivariate hypergeometric law of S's stratum counts with sampler '${sampler}' (chi-square)`, () => {
-      const drawer = createAuditSetDrawer(strataOf(counts), 4, 'uniform', sampler);
-      const random = createRandom(`drawer-${sampler}`);
-      const draws = 60_000;
-      const out = new Int32Array(counts.length);
-      const seen = new Map<string, number>();
-      for (let i = 0; i < draws; i++) {
-        drawer(random, out);
-        const key = Array.from(out).join(',');
-        seen.set(key, (seen.get(key) ?? 0) + 1);
-      }
-      for (const key of seen.keys()) expect(exactLaw.has(key), `impossible vector ${key}`).toBe(true);
-      let chiSquare = 0;
-      for (const [key, p] of exactLaw) chiSquare += ((seen.get(key) ?? 0) - draws * p) ** 2 / (draws * p);
-      const freedom = exactLaw.size - 1;
-      // mean df, sd sqrt(2 df): a wrong law gives thousands here; 5 sd is a false alarm rate below 1e-5
-      expect(chiSquare).toBeLessThan(freedom + 5 * Math.sqrt(2 * freedom));
-    });
+    it(
+      `draws the exact multivariate hypergeometric law of S's stratum counts with sampler '${sampler}' ` +
+        `(chi-square)`,
+      () => {
+        const drawer = createAuditSetDrawer(strataOf(counts), 4, 'uniform', sampler);
+        const random = createRandom(`drawer-${sampler}`);
+        const draws = 60_000;
+        const out = new Int32Array(counts.length);
+        const seen = new Map<string, number>();
+        for (let i = 0; i < draws; i++) {
+          drawer(random, out);
+          const key = Array.from(out).join(',');
+          seen.set(key, (seen.get(key) ?? 0) + 1);
+        }
+        for (const key of seen.keys()) expect(exactLaw.has(key), `impossible vector ${key}`).toBe(true);
+        let chiSquare = 0;
+        for (const [key, p] of exactLaw) chiSquare += ((seen.get(key) ?? 0) - draws * p) ** 2 / (draws * p);
+        const freedom = exactLaw.size - 1;
+        // mean df, sd sqrt(2 df): a wrong law gives thousands here; 5 sd is a false alarm rate below 1e-5
+        expect(chiSquare).toBeLessThan(freedom + 5 * Math.sqrt(2 * freedom));
+      },
+    );
   }
 
   it('keeps group totals fixed under the stratified designs, for both samplers', () => {

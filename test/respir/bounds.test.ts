@@ -49,12 +49,15 @@ describe('hoeffdingMargin(failureProbability, auditMinoritySize)', () => {
 });
 
 describe('respirFlipBound(gap, tolerance, failureProbability, auditMinoritySize, candidateMinoritySize)', () => {
-  it('is ⌈(|d| − ε + γ)·N_min⌉ (paper B Eq. 4): d = 0.5, ε = 0.4, δ = 0.05, n_min = 200, N_min = 1000 gives 310', () => {
-    // (0.1 + 0.2093329079402921)·1000 = 309.33 (python3, as above)
-    const result = respirFlipBound(0.5, 0.4, 0.05, 200, 1000);
-    expect(result).toMatchObject({ flips: 310, bestEffort: false });
-    expect(result.targetGap).toBeCloseTo(0.4 - 0.2093329079402921, 14);
-  });
+  it(
+    'is ⌈(|d| − ε + γ)·N_min⌉ (paper B Eq. 4): d = 0.5, ε = 0.4, δ = 0.05, n_min = 200, N_min = 1000 gives ' + '310',
+    () => {
+      // (0.1 + 0.2093329079402921)·1000 = 309.33 (python3, as above)
+      const result = respirFlipBound(0.5, 0.4, 0.05, 200, 1000);
+      expect(result).toMatchObject({ flips: 310, bestEffort: false });
+      expect(result.targetGap).toBeCloseTo(0.4 - 0.2093329079402921, 14);
+    },
+  );
   it('reports best effort ⌈|d|·N_min⌉ when ε < γ (paper B §5): CCD gender gives 150 = ⌈0.028·5350⌉', () => {
     expect(respirFlipBound(0.028, 0.014, 0.2, 2675, 5350)).toMatchObject({
       flips: 150,

@@ -24,18 +24,22 @@ const rows: ExactMinimumWorkloadRow[] = [400, 800, 1200].map((size) => ({
 }));
 
 describe('benchmarkExactMinimalFlips(rows, options)', () => {
-  it("gives every row exactManipulationCost's minimum, in the rows' order, on the calling thread and on 2 worker threads alike", async () => {
-    const expected = rows.map((row) => exactManipulationCost(row.setting).respir.flips);
-    const one = await benchmarkExactMinimalFlips(rows);
-    const two = await benchmarkExactMinimalFlips(rows, { threads: 2 });
-    expect(one.threads).toBe(1);
-    expect(two.threads).toBe(2);
-    for (const result of [one, two]) {
-      expect(result.rows.map((row) => row.label)).toEqual(rows.map((row) => row.label));
-      expect(result.rows.map((row) => row.flips)).toEqual(expected);
-      expect(result.rows.every((row) => row.exact && row.seconds >= 0)).toBe(true);
-    }
-  });
+  it(
+    "gives every row exactManipulationCost's minimum, in the rows' order, on the calling thread and on 2 worker " +
+      'threads alike',
+    async () => {
+      const expected = rows.map((row) => exactManipulationCost(row.setting).respir.flips);
+      const one = await benchmarkExactMinimalFlips(rows);
+      const two = await benchmarkExactMinimalFlips(rows, { threads: 2 });
+      expect(one.threads).toBe(1);
+      expect(two.threads).toBe(2);
+      for (const result of [one, two]) {
+        expect(result.rows.map((row) => row.label)).toEqual(rows.map((row) => row.label));
+        expect(result.rows.map((row) => row.flips)).toEqual(expected);
+        expect(result.rows.every((row) => row.exact && row.seconds >= 0)).toBe(true);
+      }
+    },
+  );
 
   it('keeps a bad row InputError across the worker thread', async () => {
     const bad = [{ ...rows[0], setting: { ...rows[0].setting, minorityRate: 2 } }];

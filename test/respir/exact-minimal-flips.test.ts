@@ -108,17 +108,20 @@ describe('exactMinimalFlips(setting)', () => {
     expect(nonzero).toBeGreaterThan(60);
   });
 
-  it('equals the exhaustive minimum where sampling noise binds: rates pushed toward 0 beat balancing the groups', () => {
-    // ε = 0.01 against |d_S| noise of about 0.04: no balanced C passes with 0.9; the
-    // adversary must thin out the positives of both groups.
-    const setting: ExactMinimalFlipsSetting = paritySetting([120, 80], [30, 28], 100, 'uniform', 0.01, 0.9);
-    const result = exactMinimalFlips(setting);
-    const { best } = exhaustiveMinimum(setting);
-    expect(result.exact).toBe(true);
-    expect(result.flips).toBe(best);
-    expect(result.changes[0]).toBeLessThan(0);
-    expect(result.changes[1]).toBeLessThan(0);
-  });
+  it(
+    'equals the exhaustive minimum where sampling noise binds: rates pushed toward 0 beat balancing the ' + 'groups',
+    () => {
+      // ε = 0.01 against |d_S| noise of about 0.04: no balanced C passes with 0.9; the
+      // adversary must thin out the positives of both groups.
+      const setting: ExactMinimalFlipsSetting = paritySetting([120, 80], [30, 28], 100, 'uniform', 0.01, 0.9);
+      const result = exactMinimalFlips(setting);
+      const { best } = exhaustiveMinimum(setting);
+      expect(result.exact).toBe(true);
+      expect(result.flips).toBe(best);
+      expect(result.changes[0]).toBeLessThan(0);
+      expect(result.changes[1]).toBeLessThan(0);
+    },
+  );
 
   it('needs 0 flips when |d_C| ≤ ε, even if the honest pass probability is below 1 − δ', () => {
     // d_C = 30/100 − 29/100 = 0.01 ≤ ε = 0.01 (compared exactly on counts).
@@ -208,67 +211,79 @@ describe('exactMinimalFlips on paper B Table 2 sizes, against Monte Carlo pass r
     { name: 'COMPAS gender', size: 2778, minority: 529, audit: 1389, gap: -0.148, rate: 0.28 },
   ];
   for (const row of rows) {
-    it(`${row.name}: passes with probability ≥ 0.8 at the minimum and < 0.8 with the strongest manipulation one flip below`, () => {
-      const majority = row.size - row.minority;
-      const positives: [number, number] = [
-        Math.round((row.rate - row.gap) * majority),
-        Math.round(row.rate * row.minority),
-      ];
-      const population: CandidatePopulation = {
-        groupSizes: [majority, row.minority],
-        eligibleSizes: [majority, row.minority],
-        eligiblePositives: positives,
-      };
-      const tolerance = Math.abs(positives[1] / row.minority - positives[0] / majority) / 2;
-      const setting: ExactMinimalFlipsSetting = {
-        population,
-        auditSetSize: row.audit,
-        design: 'uniform',
-        tolerance,
-        passProbability: 0.8,
-      };
-      const result = exactMinimalFlips(setting);
-      expect(result.exact).toBe(true);
-      const flips = result.flips as number;
-      // The strongest manipulation with one flip fewer: the best point of the ring at
-      // distance flips − 1 (every point, exact pass probability).
-      const evaluator = createPassProbabilityEvaluator(setting);
-      let below = { u: 0, v: 0, value: -1 };
-      for (let a = -(flips - 1); a <= flips - 1; a++) {
-        for (const sign of [1, -1]) {
-          const b = sign * (flips - 1 - Math.abs(a));
-          const u = positives[0] + a;
-          const v = positives[1] + b;
-          if (u < 0 || v < 0 || u > majority || v > row.minority) continue;
-          const value = evaluator.outcomes(u, v).pass.value;
-          if (value > below.value) below = { u, v, value };
+    it(
+      `${row.name}: passes with probability ≥ 0.8 at the minimum and < 0.8 with the strongest manipulation one ` +
+        `flip below`,
+      () => {
+        const majority = row.size - row.minority;
+        const positives: [number, number] = [
+          Math.round((row.rate - row.gap) * majority),
+          Math.round(row.rate * row.minority),
+        ];
+        const population: CandidatePopulation = {
+          groupSizes: [majority, row.minority],
+          eligibleSizes: [majority, row.minority],
+          eligiblePositives: positives,
+        };
+        const tolerance = Math.abs(positives[1] / row.minority - positives[0] / majority) / 2;
+        const setting: ExactMinimalFlipsSetting = {
+          population,
+          auditSetSize: row.audit,
+          design: 'uniform',
+          tolerance,
+          passProbability: 0.8,
+        };
+        const result = exactMinimalFlips(setting);
+        expect(result.exact).toBe(true);
+        const flips = result.flips as number;
+        // The strongest manipulation with one flip fewer: the best point of the ring at
+        // distance flips − 1 (every point, exact pass probability).
+        const evaluator = createPassProbabilityEvaluator(setting);
+        let below = { u: 0, v: 0, value: -1 };
+        for (let a = -(flips - 1); a <= flips - 1; a++) {
+          for (const sign of [1, -1]) {
+            const b = sign * (flips - 1 - Math.abs(a));
+            const u = positives[0] + a;
+            const v = positives[1] + b;
+            if (u < 0 || v < 0 || u > majority || v > row.minority) continue;
+            const value = evaluator.outcomes(u, v).pass.value;
+            if (value > below.value) below = { u, v, value };
+          }
         }
-      }
-      expect(below.value).toBeLessThan(0.8);
-      expect(result.passProbability.value).toBeGreaterThanOrEqual(0.8);
-      const random = createRandom(`exact-minimal-flips-monte-carlo-${row.name}`);
-      const draws = 40_000;
-      const atMinimum = simulatedPassRate(population, result.positives, row.audit, 'uniform', tolerance, draws, random);
-      const oneBelow = simulatedPassRate(
-        population,
-        [below.u, below.v],
-        row.audit,
-        'uniform',
-        tolerance,
-        draws,
-        random,
-      );
-      // 99.9% Wilson intervals (z = 3.29) of the simulated pass rates hold the exact values,
-      // which straddle 1 − δ: simulation and exact calculation agree on the minimum.
-      const [lowAt, highAt] = wilson(atMinimum, draws, 3.29);
-      const [lowBelow, highBelow] = wilson(oneBelow, draws, 3.29);
-      expect(result.passProbability.value).toBeGreaterThanOrEqual(lowAt);
-      expect(result.passProbability.value).toBeLessThanOrEqual(highAt);
-      expect(below.value).toBeGreaterThanOrEqual(lowBelow);
-      expect(below.value).toBeLessThanOrEqual(highBelow);
-      // And the simulation alone: the minimum is not significantly below 1 − δ, one flip fewer not significantly above.
-      expect(highAt).toBeGreaterThanOrEqual(0.8);
-      expect(lowBelow).toBeLessThan(0.8);
-    });
+        expect(below.value).toBeLessThan(0.8);
+        expect(result.passProbability.value).toBeGreaterThanOrEqual(0.8);
+        const random = createRandom(`exact-minimal-flips-monte-carlo-${row.name}`);
+        const draws = 40_000;
+        const atMinimum = simulatedPassRate(
+          population,
+          result.positives,
+          row.audit,
+          'uniform',
+          tolerance,
+          draws,
+          random,
+        );
+        const oneBelow = simulatedPassRate(
+          population,
+          [below.u, below.v],
+          row.audit,
+          'uniform',
+          tolerance,
+          draws,
+          random,
+        );
+        // 99.9% Wilson intervals (z = 3.29) of the simulated pass rates hold the exact values,
+        // which straddle 1 − δ: simulation and exact calculation agree on the minimum.
+        const [lowAt, highAt] = wilson(atMinimum, draws, 3.29);
+        const [lowBelow, highBelow] = wilson(oneBelow, draws, 3.29);
+        expect(result.passProbability.value).toBeGreaterThanOrEqual(lowAt);
+        expect(result.passProbability.value).toBeLessThanOrEqual(highAt);
+        expect(below.value).toBeGreaterThanOrEqual(lowBelow);
+        expect(below.value).toBeLessThanOrEqual(highBelow);
+        // And the simulation alone: the minimum is not significantly below 1 − δ, one flip fewer not significantly above.
+        expect(highAt).toBeGreaterThanOrEqual(0.8);
+        expect(lowBelow).toBeLessThan(0.8);
+      },
+    );
   }
 });

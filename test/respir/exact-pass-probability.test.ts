@@ -105,41 +105,45 @@ describe('hypergeometricWindow(population, successes, draws, tailBound)', () => 
 });
 
 describe('createPassProbabilityEvaluator(setting).outcomes(P0, P1)', () => {
-  it('equals brute-force enumeration of every audit set S on tiny candidate sets (uniform and stratified, parity and equal opportunity)', () => {
-    const random = createRandom('exact-pass-probability-brute-force');
-    let checked = 0;
-    for (let trial = 0; trial < 40; trial++) {
-      const size0 = 1 + Math.floor(random() * 6);
-      const size1 = 1 + Math.floor(random() * 6);
-      const equalOpportunity = random() < 0.3;
-      const eligible0 = equalOpportunity ? 1 + Math.floor(random() * size0) : size0;
-      const eligible1 = equalOpportunity ? 1 + Math.floor(random() * size1) : size1;
-      const population: CandidatePopulation = {
-        groupSizes: [size0, size1],
-        eligibleSizes: [eligible0, eligible1],
-        eligiblePositives: [0, 0],
-      };
-      const auditSetSize = 2 + Math.floor(random() * (size0 + size1 - 1));
-      if (auditSetSize > size0 + size1) continue;
-      const design = (['uniform', 'proportional', 'balanced'] as const)[Math.floor(random() * 3)];
-      const tolerance = [0, 0.05, 0.1, 0.2, 0.25, 1 / 3, 0.5, 1][Math.floor(random() * 8)];
-      const evaluator = createPassProbabilityEvaluator({ population, auditSetSize, design, tolerance });
-      for (let u = 0; u <= eligible0; u++) {
-        for (let v = 0; v <= eligible1; v++) {
-          const expected = bruteForcePassProbability(population, [u, v], auditSetSize, design, tolerance);
-          const got = evaluator.outcomes(u, v).pass;
-          expect(
-            Math.abs(got.value - expected),
-            `${JSON.stringify({ population, auditSetSize, design, tolerance, u, v })}`,
-          ).toBeLessThan(1e-12);
-          expect(got.lower).toBeLessThanOrEqual(expected + 1e-15);
-          expect(got.upper).toBeGreaterThanOrEqual(expected - 1e-15);
-          checked++;
+  it(
+    'equals brute-force enumeration of every audit set S on tiny candidate sets (uniform and stratified, parity ' +
+      'and equal opportunity)',
+    () => {
+      const random = createRandom('exact-pass-probability-brute-force');
+      let checked = 0;
+      for (let trial = 0; trial < 40; trial++) {
+        const size0 = 1 + Math.floor(random() * 6);
+        const size1 = 1 + Math.floor(random() * 6);
+        const equalOpportunity = random() < 0.3;
+        const eligible0 = equalOpportunity ? 1 + Math.floor(random() * size0) : size0;
+        const eligible1 = equalOpportunity ? 1 + Math.floor(random() * size1) : size1;
+        const population: CandidatePopulation = {
+          groupSizes: [size0, size1],
+          eligibleSizes: [eligible0, eligible1],
+          eligiblePositives: [0, 0],
+        };
+        const auditSetSize = 2 + Math.floor(random() * (size0 + size1 - 1));
+        if (auditSetSize > size0 + size1) continue;
+        const design = (['uniform', 'proportional', 'balanced'] as const)[Math.floor(random() * 3)];
+        const tolerance = [0, 0.05, 0.1, 0.2, 0.25, 1 / 3, 0.5, 1][Math.floor(random() * 8)];
+        const evaluator = createPassProbabilityEvaluator({ population, auditSetSize, design, tolerance });
+        for (let u = 0; u <= eligible0; u++) {
+          for (let v = 0; v <= eligible1; v++) {
+            const expected = bruteForcePassProbability(population, [u, v], auditSetSize, design, tolerance);
+            const got = evaluator.outcomes(u, v).pass;
+            expect(
+              Math.abs(got.value - expected),
+              `${JSON.stringify({ population, auditSetSize, design, tolerance, u, v })}`,
+            ).toBeLessThan(1e-12);
+            expect(got.lower).toBeLessThanOrEqual(expected + 1e-15);
+            expect(got.upper).toBeGreaterThanOrEqual(expected - 1e-15);
+            checked++;
+          }
         }
       }
-    }
-    expect(checked).toBeGreaterThan(300);
-  });
+      expect(checked).toBeGreaterThan(300);
+    },
+  );
 
   it('matches a SciPy full sum at N₀ = 400, N₁ = 150, n = 200, ε = 0.05', () => {
     // SciPy 1.x, full sums without truncation:
@@ -164,36 +168,40 @@ describe('createPassProbabilityEvaluator(setting).outcomes(P0, P1)', () => {
     expect(evaluator.outcomes(80, 30).pass.value).toBeCloseTo(0.6731698925139684, 11);
   });
 
-  it('has P(d_S ≤ ε) rising in P0 and falling in P1, P(d_S ≥ −ε) the reverse, and pass = both − P(both groups in S)', () => {
-    const population: CandidatePopulation = {
-      groupSizes: [300, 120],
-      eligibleSizes: [300, 120],
-      eligiblePositives: [0, 0],
-    };
-    const evaluator = createPassProbabilityEvaluator({
-      population,
-      auditSetSize: 150,
-      design: 'uniform',
-      tolerance: 0.04,
-    });
-    const both = evaluator.outcomes(0, 0).pass.value;
-    const random = createRandom('exact-pass-probability-monotone');
-    for (let trial = 0; trial < 60; trial++) {
-      const u = Math.floor(random() * 300);
-      const v = Math.floor(random() * 120);
-      const here = evaluator.outcomes(u, v);
-      const right = evaluator.outcomes(u + 1, v);
-      const up = evaluator.outcomes(u, v + 1);
-      expect(right.gapAtMostTolerance.value).toBeGreaterThanOrEqual(here.gapAtMostTolerance.value - 1e-12);
-      expect(up.gapAtMostTolerance.value).toBeLessThanOrEqual(here.gapAtMostTolerance.value + 1e-12);
-      expect(right.gapAtLeastMinusTolerance.value).toBeLessThanOrEqual(here.gapAtLeastMinusTolerance.value + 1e-12);
-      expect(up.gapAtLeastMinusTolerance.value).toBeGreaterThanOrEqual(here.gapAtLeastMinusTolerance.value - 1e-12);
-      expect(here.pass.value).toBeCloseTo(
-        here.gapAtMostTolerance.value + here.gapAtLeastMinusTolerance.value - both,
-        10,
-      );
-    }
-  });
+  it(
+    'has P(d_S ≤ ε) rising in P0 and falling in P1, P(d_S ≥ −ε) the reverse, and pass = both − P(both groups in ' +
+      'S)',
+    () => {
+      const population: CandidatePopulation = {
+        groupSizes: [300, 120],
+        eligibleSizes: [300, 120],
+        eligiblePositives: [0, 0],
+      };
+      const evaluator = createPassProbabilityEvaluator({
+        population,
+        auditSetSize: 150,
+        design: 'uniform',
+        tolerance: 0.04,
+      });
+      const both = evaluator.outcomes(0, 0).pass.value;
+      const random = createRandom('exact-pass-probability-monotone');
+      for (let trial = 0; trial < 60; trial++) {
+        const u = Math.floor(random() * 300);
+        const v = Math.floor(random() * 120);
+        const here = evaluator.outcomes(u, v);
+        const right = evaluator.outcomes(u + 1, v);
+        const up = evaluator.outcomes(u, v + 1);
+        expect(right.gapAtMostTolerance.value).toBeGreaterThanOrEqual(here.gapAtMostTolerance.value - 1e-12);
+        expect(up.gapAtMostTolerance.value).toBeLessThanOrEqual(here.gapAtMostTolerance.value + 1e-12);
+        expect(right.gapAtLeastMinusTolerance.value).toBeLessThanOrEqual(here.gapAtLeastMinusTolerance.value + 1e-12);
+        expect(up.gapAtLeastMinusTolerance.value).toBeGreaterThanOrEqual(here.gapAtLeastMinusTolerance.value - 1e-12);
+        expect(here.pass.value).toBeCloseTo(
+          here.gapAtMostTolerance.value + here.gapAtLeastMinusTolerance.value - both,
+          10,
+        );
+      }
+    },
+  );
 
   it('is symmetric under complementing every output (the audit sees |d_S|)', () => {
     const population: CandidatePopulation = {

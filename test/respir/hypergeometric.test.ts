@@ -31,16 +31,19 @@ describe('hypergeometricKernel(random, logFactorials, population, successes, dra
     }
   });
 
-  it('gives the same draw from the same uniform whatever came before (a forced draw no longer shifts the stream)', () => {
-    const logFactorials = logFactorialTable(200);
-    const withForced = createRandom('hypergeometric-aligned');
-    const without = createRandom('hypergeometric-aligned');
-    for (let i = 0; i < 50; i++) {
-      hypergeometricKernel(withForced, logFactorials, 200, 0, 20); // forced
-      without(); // the same uniform, skipped
-      expect(hypergeometricKernel(withForced, logFactorials, 200, 60, 40)).toBe(
-        hypergeometricKernel(without, logFactorials, 200, 60, 40),
-      );
-    }
-  });
+  it(
+    'gives the same draw from the same uniform whatever came before (a forced draw no longer shifts the ' + 'stream)',
+    () => {
+      const logFactorials = logFactorialTable(200);
+      const withForced = createRandom('hypergeometric-aligned');
+      const without = createRandom('hypergeometric-aligned');
+      for (let i = 0; i < 50; i++) {
+        hypergeometricKernel(withForced, logFactorials, 200, 0, 20); // forced
+        without(); // the same uniform, skipped
+        expect(hypergeometricKernel(withForced, logFactorials, 200, 60, 40)).toBe(
+          hypergeometricKernel(without, logFactorials, 200, 60, 40),
+        );
+      }
+    },
+  );
 });

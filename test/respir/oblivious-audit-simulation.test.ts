@@ -89,14 +89,22 @@ describe('passRate(prepareObliviousAudit(setup), draws, random)', () => {
     },
   ];
   for (const c of cases) {
-    it(`never falls below 1 − δ when the bound's condition holds (${c.plan}, ${c.design}, minority ${c.share}, ε = ${c.tolerance})`, () => {
-      const { setup, planned } = setupFor(c.share, c.rates, c.tolerance, c.design, c.plan);
-      expect(planned.bestEffort).toBe(false);
-      expect(planned.targetGap).toBeGreaterThanOrEqual(0);
-      expect(Math.abs(planned.manipulation.gap)).toBeLessThanOrEqual(planned.targetGap + 1e-12);
-      const rate = passRate(prepareObliviousAudit(setup), 4000, createRandom(`pass-${c.plan}-${c.design}-${c.share}`));
-      expect(rate).toBeGreaterThanOrEqual(0.95);
-    });
+    it(
+      `never falls below 1 − δ when the bound's condition holds (${c.plan}, ${c.design}, minority ${c.share}, ε ` +
+        `= ${c.tolerance})`,
+      () => {
+        const { setup, planned } = setupFor(c.share, c.rates, c.tolerance, c.design, c.plan);
+        expect(planned.bestEffort).toBe(false);
+        expect(planned.targetGap).toBeGreaterThanOrEqual(0);
+        expect(Math.abs(planned.manipulation.gap)).toBeLessThanOrEqual(planned.targetGap + 1e-12);
+        const rate = passRate(
+          prepareObliviousAudit(setup),
+          4000,
+          createRandom(`pass-${c.plan}-${c.design}-${c.share}`),
+        );
+        expect(rate).toBeGreaterThanOrEqual(0.95);
+      },
+    );
   }
   it('is near 0 with no manipulation when the gap is far above ε', () => {
     const { setup } = setupFor(0.5, [0.3, 0.7], 0.25, 'uniform', 'theorem-1');
@@ -221,36 +229,40 @@ describe('minimalPassingFlips(setup, passProbability, drawsPerStep, seed)', () =
     };
     expect(minimalPassingFlips(setup, 0.95, 500, 'unreachable').flips).toBe(-1);
   });
-  it('agrees with exactMinimalFlips when ε is below the sampling noise and the strongest adversary thins out both groups', () => {
-    // |C| = 400 (40% in group 1), |S| = 100, rates 0.3 and 0.4, ε = 0.02, 1 − δ = 0.9: balancing
-    // the groups passes with about 0.3 only; the exact minimum lowers both groups' positives.
-    const population = syntheticCandidatePopulation(
-      { size: 400, minorityShare: 0.4, positiveRates: [0.3, 0.4] },
-      'sp',
-      'test',
-    );
-    const setup = {
-      population,
-      auditSetSize: 100,
-      design: 'uniform' as const,
-      sampler: 'counts' as const,
-      tolerance: 0.02,
-      canaries: 0,
-      canaryEffectiveness: 0,
-    };
-    const exact = exactMinimalFlips({
-      population,
-      auditSetSize: 100,
-      design: 'uniform',
-      tolerance: 0.02,
-      passProbability: 0.9,
-    });
-    expect(exact.exact).toBe(true);
-    expect(exact.changes[0]).toBeLessThan(0);
-    expect(exact.changes[1]).toBeLessThan(0);
-    const simulated = minimalPassingFlips(setup, 0.9, 4000, 'strongest');
-    // Each flip moves the pass probability by well under 1%: a 4000-draw estimate may land a few flips off.
-    expect(Math.abs(simulated.flips - (exact.flips as number))).toBeLessThanOrEqual(6);
-    expect(simulated.flips).toBeGreaterThan(bestEffortManipulation(eligibleCounts(population)).flips);
-  });
+  it(
+    'agrees with exactMinimalFlips when ε is below the sampling noise and the strongest adversary thins out ' +
+      'both groups',
+    () => {
+      // |C| = 400 (40% in group 1), |S| = 100, rates 0.3 and 0.4, ε = 0.02, 1 − δ = 0.9: balancing
+      // the groups passes with about 0.3 only; the exact minimum lowers both groups' positives.
+      const population = syntheticCandidatePopulation(
+        { size: 400, minorityShare: 0.4, positiveRates: [0.3, 0.4] },
+        'sp',
+        'test',
+      );
+      const setup = {
+        population,
+        auditSetSize: 100,
+        design: 'uniform' as const,
+        sampler: 'counts' as const,
+        tolerance: 0.02,
+        canaries: 0,
+        canaryEffectiveness: 0,
+      };
+      const exact = exactMinimalFlips({
+        population,
+        auditSetSize: 100,
+        design: 'uniform',
+        tolerance: 0.02,
+        passProbability: 0.9,
+      });
+      expect(exact.exact).toBe(true);
+      expect(exact.changes[0]).toBeLessThan(0);
+      expect(exact.changes[1]).toBeLessThan(0);
+      const simulated = minimalPassingFlips(setup, 0.9, 4000, 'strongest');
+      // Each flip moves the pass probability by well under 1%: a 4000-draw estimate may land a few flips off.
+      expect(Math.abs(simulated.flips - (exact.flips as number))).toBeLessThanOrEqual(6);
+      expect(simulated.flips).toBeGreaterThan(bestEffortManipulation(eligibleCounts(population)).flips);
+    },
+  );
 });

@@ -28,15 +28,19 @@ describe('strongestManipulation(evaluator, positives, flips)', () => {
     }
   });
 
-  it('spreads the flips evenly over the groups on ties (here every manipulation passes whenever both groups are in S)', () => {
-    const evaluator = createPassProbabilityEvaluator({
-      population,
-      auditSetSize: 150,
-      design: 'proportional',
-      tolerance: 1,
-    });
-    const result = strongestManipulation(evaluator, [60, 80], 6);
-    expect(Math.abs(result.groupZeroRaised)).toBe(3);
-    expect(Math.abs(result.groupOneLowered)).toBe(3);
-  });
+  it(
+    'spreads the flips evenly over the groups on ties (here every manipulation passes whenever both groups are ' +
+      'in S)',
+    () => {
+      const evaluator = createPassProbabilityEvaluator({
+        population,
+        auditSetSize: 150,
+        design: 'proportional',
+        tolerance: 1,
+      });
+      const result = strongestManipulation(evaluator, [60, 80], 6);
+      expect(Math.abs(result.groupZeroRaised)).toBe(3);
+      expect(Math.abs(result.groupOneLowered)).toBe(3);
+    },
+  );
 });

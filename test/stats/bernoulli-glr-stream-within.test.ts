@@ -54,27 +54,31 @@ describe('BernoulliGlrStream.addWithin(group, value, upper, lower)', () => {
   const upper = Math.log(0.8 / 0.05);
   const lower = Math.log(0.2 / 0.95);
 
-  it("skips only updates whose statistic add() puts strictly between the thresholds, and settles to add()'s bit for bit", () => {
-    const cases: Array<[number, number, number]> = [
-      [0.4, 0.38, 0.05], // compliant, accept side
-      [0.42, 0.3, 0.05], // violating
-      [0.5, 0.5, 0.02], // gap 0: both faces in play
-      [0.02, 0.01, 0.05], // rates near 0: maximisers at the interval ends
-      [0.97, 0.99, 0.05], // rates near 1
-      [0.4, 0.45, 0.05], // gap at the tolerance
-    ];
-    let skipped = 0;
-    let beforeCrossing = 0;
-    for (const [rateA, rateB, tolerance] of cases) {
-      for (let seed = 0; seed < 4; seed++) {
-        const counts = compareStreams(rateA, rateB, tolerance, upper, lower, 3000, `${rateA}-${rateB}-${seed}`);
-        skipped += counts.skipped;
-        beforeCrossing += counts.beforeCrossing;
+  it(
+    "skips only updates whose statistic add() puts strictly between the thresholds, and settles to add()'s bit " +
+      'for bit',
+    () => {
+      const cases: Array<[number, number, number]> = [
+        [0.4, 0.38, 0.05], // compliant, accept side
+        [0.42, 0.3, 0.05], // violating
+        [0.5, 0.5, 0.02], // gap 0: both faces in play
+        [0.02, 0.01, 0.05], // rates near 0: maximisers at the interval ends
+        [0.97, 0.99, 0.05], // rates near 1
+        [0.4, 0.45, 0.05], // gap at the tolerance
+      ];
+      let skipped = 0;
+      let beforeCrossing = 0;
+      for (const [rateA, rateB, tolerance] of cases) {
+        for (let seed = 0; seed < 4; seed++) {
+          const counts = compareStreams(rateA, rateB, tolerance, upper, lower, 3000, `${rateA}-${rateB}-${seed}`);
+          skipped += counts.skipped;
+          beforeCrossing += counts.beforeCrossing;
+        }
       }
-    }
-    // The bound must also be useful: about 60% of the updates an audit makes skip the logarithms (measured here).
-    expect(skipped).toBeGreaterThan(0.4 * beforeCrossing);
-  });
+      // The bound must also be useful: about 60% of the updates an audit makes skip the logarithms (measured here).
+      expect(skipped).toBeGreaterThan(0.4 * beforeCrossing);
+    },
+  );
 
   it('with thresholds that every statistic crosses it evaluates every defined update', () => {
     // upper = lower = 0: every statistic is >= 0 or <= 0, so no update may be skipped once both groups are seen.

@@ -70,7 +70,8 @@ describe('bernoulliGlr(counts, tolerance)', () => {
 
   it('matches 50-digit values (mpmath) including zero counts, full counts and tolerance near 1', () => {
     // python3 /tmp/xcheck/bernoulli_glr_mp.py: bisection on eq. 30 in mpmath with mp.dps = 50
-    // rounded to the nearest double (the script is quoted in docs/core.md); each case (nA, sA, nB, sB, tolerance, statistic).
+    // rounded to the nearest double (the script is quoted in docs/core.md); each case (nA, sA, nB, sB, tolerance,
+    // statistic).
     const cases: Array<[number, number, number, number, number, number]> = [
       [120, 30, 130, 52, 0.05, 1.440012947946327],
       [4000, 1200, 2600, 800, 0.05, -6.590445656767717],
@@ -142,13 +143,16 @@ describe('bernoulliGlr(counts, tolerance)', () => {
     expect(corner).toBeLessThan(1e-9);
   });
 
-  it('throws InputError for counts below 1, positives outside [0, count], non-integers, tolerance outside (0, 1)', () => {
-    const good = { countA: 10, positivesA: 3, countB: 10, positivesB: 4 };
-    expect(() => bernoulliGlr({ ...good, countA: 0 }, 0.05)).toThrow(/countA/);
-    expect(() => bernoulliGlr({ ...good, positivesB: 11 }, 0.05)).toThrow(/positivesB/);
-    expect(() => bernoulliGlr({ ...good, positivesA: 1.5 }, 0.05)).toThrow(InputError);
-    expect(() => bernoulliGlr(good, 0)).toThrow(/tolerance/);
-    expect(() => bernoulliGlr(good, 1)).toThrow(/tolerance/);
-    expect(() => bernoulliGlr(good, Number.NaN)).toThrow(/tolerance/);
-  });
+  it(
+    'throws InputError for counts below 1, positives outside [0, count], non-integers, tolerance outside (0, ' + '1)',
+    () => {
+      const good = { countA: 10, positivesA: 3, countB: 10, positivesB: 4 };
+      expect(() => bernoulliGlr({ ...good, countA: 0 }, 0.05)).toThrow(/countA/);
+      expect(() => bernoulliGlr({ ...good, positivesB: 11 }, 0.05)).toThrow(/positivesB/);
+      expect(() => bernoulliGlr({ ...good, positivesA: 1.5 }, 0.05)).toThrow(InputError);
+      expect(() => bernoulliGlr(good, 0)).toThrow(/tolerance/);
+      expect(() => bernoulliGlr(good, 1)).toThrow(/tolerance/);
+      expect(() => bernoulliGlr(good, Number.NaN)).toThrow(/tolerance/);
+    },
+  );
 });

@@ -16,7 +16,8 @@ describe('logGamma(x)', () => {
 
 describe('regularizedIncompleteBeta(x, a, b)', () => {
   it('matches scipy.special.betainc on both sides of the mean', () => {
-    // python3 -c "from scipy.special import betainc; print(betainc(2.5,3.5,0.3), betainc(200,3800,0.05), betainc(0.5,0.5,0.999))"
+    // python3 -c "from scipy.special import betainc; print(betainc(2.5,3.5,0.3), betainc(200,3800,0.05),
+    // betainc(0.5,0.5,0.999))"
     expect(regularizedIncompleteBeta(0.3, 2.5, 3.5)).toBeCloseTo(0.29675298929566646, 13);
     // Parameters in the thousands: the log-gamma differences (about 3e4) leave about 1e-12.
     expect(regularizedIncompleteBeta(0.05, 200, 3800)).toBeCloseTo(0.5086832227640804, 11);
@@ -39,11 +40,15 @@ describe('clopperPearsonUpper(successes, trials, confidence)', () => {
     expect(clopperPearsonUpper(7, 7, 0.95)).toBe(1);
   });
 
-  it('clopperPearsonLower(successes, trials, confidence) matches beta.ppf(1 - confidence, k, n - k + 1) and is 0 at 0 successes', () => {
-    // python3 -c "from scipy.stats import beta; print(beta.ppf(0.025,5,16))"
-    expect(clopperPearsonLower(5, 20, 0.975)).toBeCloseTo(0.08657146910143461, 12);
-    expect(clopperPearsonLower(0, 20, 0.975)).toBe(0);
-  });
+  it(
+    'clopperPearsonLower(successes, trials, confidence) matches beta.ppf(1 - confidence, k, n - k + 1) and is 0 ' +
+      'at 0 successes',
+    () => {
+      // python3 -c "from scipy.stats import beta; print(beta.ppf(0.025,5,16))"
+      expect(clopperPearsonLower(5, 20, 0.975)).toBeCloseTo(0.08657146910143461, 12);
+      expect(clopperPearsonLower(0, 20, 0.975)).toBe(0);
+    },
+  );
 
   it('largestCountBelow(4000, 0.05, 0.95) is 177, the largest k with beta.ppf(0.95, k+1, 4000-k) <= 0.05', () => {
     // python3: max(k for k in range(400) if beta.ppf(0.95, k+1, 4000-k) <= 0.05) -> 177

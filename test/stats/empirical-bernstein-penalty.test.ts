@@ -19,24 +19,27 @@ describe('empiricalBernsteinPenalty(bet, range)', () => {
     expect(Math.abs(below - above) / above).toBeLessThan(1e-8);
   });
 
-  it('log(1 + bet z) >= bet z - penalty z^2 for every z >= -range and bet < 1/range, with equality at z = -range', () => {
-    let worst = Number.POSITIVE_INFINITY;
-    for (const range of [0, 0.05, 0.4, 1]) {
-      const maxBet = range === 0 ? 5 : 0.99 / range;
-      for (let i = 0; i <= 40; i++) {
-        const bet = (maxBet * i) / 40;
-        const penalty = empiricalBernsteinPenalty(bet, range);
-        for (let s = 0; s <= 200; s++) {
-          const z = -range + (s / 200) * (1 + range);
-          const slack = Math.log1p(bet * z) - (bet * z - penalty * z * z);
-          worst = Math.min(worst, slack);
-        }
-        if (range > 0) {
-          const atEdge = Math.log1p(-bet * range) - (-bet * range - penalty * range * range);
-          expect(Math.abs(atEdge)).toBeLessThan(1e-12);
+  it(
+    'log(1 + bet z) >= bet z - penalty z^2 for every z >= -range and bet < 1/range, with equality at z = ' + '-range',
+    () => {
+      let worst = Number.POSITIVE_INFINITY;
+      for (const range of [0, 0.05, 0.4, 1]) {
+        const maxBet = range === 0 ? 5 : 0.99 / range;
+        for (let i = 0; i <= 40; i++) {
+          const bet = (maxBet * i) / 40;
+          const penalty = empiricalBernsteinPenalty(bet, range);
+          for (let s = 0; s <= 200; s++) {
+            const z = -range + (s / 200) * (1 + range);
+            const slack = Math.log1p(bet * z) - (bet * z - penalty * z * z);
+            worst = Math.min(worst, slack);
+          }
+          if (range > 0) {
+            const atEdge = Math.log1p(-bet * range) - (-bet * range - penalty * range * range);
+            expect(Math.abs(atEdge)).toBeLessThan(1e-12);
+          }
         }
       }
-    }
-    expect(worst).toBeGreaterThan(-1e-12);
-  });
+      expect(worst).toBeGreaterThan(-1e-12);
+    },
+  );
 });

@@ -45,49 +45,60 @@ function everMisses(values: Float64Array, random: Random, sequence: WorConfidenc
 }
 
 describe('WorConfidenceSequence(populationSize, alpha)', () => {
-  it('add(value) keeps the mean inside [lower, upper] at all times, exhaustion included, with probability >= 1 - alpha (1000 seeded permutations per shape)', () => {
-    const alpha = 0.1;
-    const replicates = 1000;
-    for (const { name, values } of populations()) {
-      const sequence = new WorConfidenceSequence(values.length, alpha);
-      const random = createRandom(`coverage:${name}`);
-      let misses = 0;
-      for (let r = 0; r < replicates; r++) if (everMisses(values, random, sequence)) misses++;
-      // Consistent with P(miss) <= alpha: the one-sided 99.9% Clopper-Pearson lower bound of the
-      // miss rate must not exceed alpha.
-      expect(clopperPearsonLower(misses, replicates, 0.999), name).toBeLessThanOrEqual(alpha);
-    }
-  });
-
-  it('the same check catches a sequence that is not anytime-valid (a fixed-sample 90% normal interval watched after every draw)', () => {
-    const values = Float64Array.from({ length: 1000 }, (_, i) => (i < 500 ? 1 : 0));
-    const random = createRandom('naive');
-    let misses = 0;
-    const replicates = 1000;
-    for (let r = 0; r < replicates; r++) {
-      const order = shuffleInPlace(random, Float64Array.from(values));
-      let sum = 0;
-      let missed = false;
-      for (let n = 1; n <= 200; n++) {
-        sum += order[n - 1];
-        const centre = sum / n;
-        const half = 1.6449 * Math.sqrt(Math.max(centre * (1 - centre), 1e-9) / n);
-        if (Math.abs(centre - 0.5) > half) missed = true;
+  it(
+    'add(value) keeps the mean inside [lower, upper] at all times, exhaustion included, with probability >= 1 - ' +
+      'alpha (1000 seeded permutations per shape)',
+    () => {
+      const alpha = 0.1;
+      const replicates = 1000;
+      for (const { name, values } of populations()) {
+        const sequence = new WorConfidenceSequence(values.length, alpha);
+        const random = createRandom(`coverage:${name}`);
+        let misses = 0;
+        for (let r = 0; r < replicates; r++) if (everMisses(values, random, sequence)) misses++;
+        // Consistent with P(miss) <= alpha: the one-sided 99.9% Clopper-Pearson lower bound of the
+        // miss rate must not exceed alpha.
+        expect(clopperPearsonLower(misses, replicates, 0.999), name).toBeLessThanOrEqual(alpha);
       }
-      if (missed) misses++;
-    }
-    expect(clopperPearsonLower(misses, replicates, 0.999)).toBeGreaterThan(0.1);
-  });
+    },
+  );
 
-  it('lower and upper equal the mean once every value is drawn, and a population of one is known after one draw', () => {
-    const sequence = new WorConfidenceSequence(4, 0.05);
-    for (const value of [0.9, 0.1, 0.5, 0.2]) sequence.add(value);
-    expect(sequence.lower).toBe((0.9 + 0.1 + 0.5 + 0.2) / 4);
-    expect(sequence.upper).toBe(sequence.lower);
-    const single = new WorConfidenceSequence(1, 0.05);
-    single.add(0.37);
-    expect([single.lower, single.upper]).toEqual([0.37, 0.37]);
-  });
+  it(
+    'the same check catches a sequence that is not anytime-valid (a fixed-sample 90% normal interval watched ' +
+      'after every draw)',
+    () => {
+      const values = Float64Array.from({ length: 1000 }, (_, i) => (i < 500 ? 1 : 0));
+      const random = createRandom('naive');
+      let misses = 0;
+      const replicates = 1000;
+      for (let r = 0; r < replicates; r++) {
+        const order = shuffleInPlace(random, Float64Array.from(values));
+        let sum = 0;
+        let missed = false;
+        for (let n = 1; n <= 200; n++) {
+          sum += order[n - 1];
+          const centre = sum / n;
+          const half = 1.6449 * Math.sqrt(Math.max(centre * (1 - centre), 1e-9) / n);
+          if (Math.abs(centre - 0.5) > half) missed = true;
+        }
+        if (missed) misses++;
+      }
+      expect(clopperPearsonLower(misses, replicates, 0.999)).toBeGreaterThan(0.1);
+    },
+  );
+
+  it(
+    'lower and upper equal the mean once every value is drawn, and a population of one is known after one ' + 'draw',
+    () => {
+      const sequence = new WorConfidenceSequence(4, 0.05);
+      for (const value of [0.9, 0.1, 0.5, 0.2]) sequence.add(value);
+      expect(sequence.lower).toBe((0.9 + 0.1 + 0.5 + 0.2) / 4);
+      expect(sequence.upper).toBe(sequence.lower);
+      const single = new WorConfidenceSequence(1, 0.05);
+      single.add(0.37);
+      expect([single.lower, single.upper]).toEqual([0.37, 0.37]);
+    },
+  );
 
   it('the bounds stay within what the draws allow: [S/N, (S + N - n)/N], and shrink monotonically', () => {
     const size = 50;

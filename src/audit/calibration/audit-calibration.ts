@@ -142,7 +142,8 @@ function announce(
   const seconds = calibrationTimeBound(planCalibration(setting, options), threads);
   lookup.onNotice(
     `calibrating the GLR thresholds of this setting (not in the cache): expected to take up to about ` +
-      `${Math.max(1, Math.ceil(seconds))} s on ${threads} thread${threads === 1 ? '' : 's'}; saved in ${directory} for next time`,
+      `${Math.max(1, Math.ceil(seconds))} s on ${threads} thread${threads === 1 ? '' : 's'}; saved ` +
+      `in ${directory} for next time`,
   );
 }
 

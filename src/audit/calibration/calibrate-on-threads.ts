@@ -49,7 +49,8 @@ export interface CalibrationThreadOptions {
 /**
  * A pool of calibration worker threads (dist/src/audit/calibration/calibration-worker.js, a
  * ThreadPool) that any number of calibrations share at once: each calibration is planned once
- * in every worker (a notice), then its chunks join the pool's one queue, two in flight per worker (so a worker never waits for a
+ * in every worker (a notice), then its chunks join the pool's one queue, two in flight per worker (so a worker never
+ * waits for a
  * round trip), and each calibration's steps advance as their chunks come back. Small
  * calibrations (score and logit access: a few chunks each) thus keep every thread busy
  * together, and no calibration pays for starting threads. A worker's InputError comes

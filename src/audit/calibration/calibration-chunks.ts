@@ -107,7 +107,8 @@ function preparedOf(plan: CalibrationPlan, description: CalibrationCell, slot: n
  * runTuningChunk(plan, chunk) simulates chunk.paths audits of the chunk's cell with the
  * chunk's own generator and returns what they say about every threshold pair of the grid
  * (ThresholdPathCounts; null-side histograms for compliant cells, alternative-side for
- * violating ones, both on the boundary), exact inside `window` (default the whole grid). Pure in its inputs (the same chunk gives the same
+ * violating ones, both on the boundary), exact inside `window` (default the whole grid). Pure in its inputs (the same
+ * chunk gives the same
  * counts on any thread), so chunks can be spread over worker threads and merged with
  * mergePathCounts. O(chunk.paths x min(budget, pool size)) GLR updates at most.
  */

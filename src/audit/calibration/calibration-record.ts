@@ -174,9 +174,12 @@ export function checkCertified(record: CalibrationRecord, where: string): void {
   throw inputError({
     where,
     expected:
-      `alpha ${record.setting.alpha} and beta ${record.setting.beta} certified on fresh simulations within ${record.certificationRounds} rounds ` +
-      `(budget ${record.setting.budget}, groups of ${record.setting.countA} and ${record.setting.countB}, ${record.options.paths} simulated audits per pool); ` +
-      `the smallest alpha and beta certified are ${alpha.toPrecision(3)} and ${beta.toPrecision(3)} (more paths give more resolution)`,
+      `alpha ${record.setting.alpha} and beta ${record.setting.beta} certified on fresh simulations ` +
+      `within ${record.certificationRounds} rounds ` +
+      `(budget ${record.setting.budget}, groups ` +
+      `of ${record.setting.countA} and ${record.setting.countB}, ${record.options.paths} simulated audits per pool); ` +
+      `the smallest alpha and beta certified are ${alpha.toPrecision(3)} and ${beta.toPrecision(3)} (more paths ` +
+      `give more resolution)`,
     found: { upper: record.upper, lower: record.lower },
   });
 }

@@ -7,7 +7,8 @@ const PROBE_PATHS = 20;
 /**
  * calibrationTimeBound(plan, threads, clock) estimates, before a calibration starts, how
  * long it takes at most: it times PROBE_PATHS tuning audits of a middle cell on the whole
- * grid, after a first run of the same probe that compiles it (the most expensive kind of simulated audit: every other kind evaluates the GLR
+ * grid, after a first run of the same probe that compiles it (the most expensive kind of simulated audit: every other
+ * kind evaluates the GLR
  * at fewer queries) in this thread and multiplies by the audits of the plan (pilot,
  * tuning, one certification round, price) over the threads. A rough bound, for the
  * notice a user sees before waiting: a loaded machine or more certification rounds make

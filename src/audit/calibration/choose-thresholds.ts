@@ -248,8 +248,10 @@ function choose(
       where: `calibrateGlrThresholds: ${which}`,
       expected:
         `a level this setting can meet (budget ${setting.budget}, groups of ${setting.countA} and ${setting.countB}, ` +
-        `${paths} simulated audits per pool, thresholds within ${lowerThreshold(grid, lowerCount - 1)} .. ${upperThreshold(grid, upperCount - 1)}): ` +
-        `the smallest alpha it can meet is ${smallestAlpha.toPrecision(3)} and the smallest beta ${smallestBeta.toPrecision(3)}`,
+        `${paths} simulated audits per pool, thresholds ` +
+        `within ${lowerThreshold(grid, lowerCount - 1)} .. ${upperThreshold(grid, upperCount - 1)}): ` +
+        `the smallest alpha it can meet is ${smallestAlpha.toPrecision(3)} and the smallest ` +
+        `beta ${smallestBeta.toPrecision(3)}`,
       found: setting[which],
     });
   }

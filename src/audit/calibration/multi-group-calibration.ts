@@ -143,7 +143,8 @@ function checkSetting(setting: MultiGroupCalibrationSetting): void {
  * @param options seed and Monte Carlo size
  * @returns the thresholds, the certificate and the configurations simulated
  * @example
- * const { upper, lower } = calibrateMultiGroupThresholds({ groupSizes: [300, 200, 40], tolerance: 0.1, budget: 540, minimumPerGroup: 1, alpha: 0.05, beta: 0.2 }, { seed: 'audit' });
+ * const { upper, lower } = calibrateMultiGroupThresholds({ groupSizes: [300, 200, 40], tolerance: 0.1, budget: 540,
+ * minimumPerGroup: 1, alpha: 0.05, beta: 0.2 }, { seed: 'audit' });
  */
 export function calibrateMultiGroupThresholds(
   setting: MultiGroupCalibrationSetting,

@@ -34,7 +34,8 @@ export interface BinnedRows {
   readonly binCount: Int32Array;
 }
 
-/** rowMajorBins(bins, rows, columns) transposes column-major bins (bins[f * rows + i]) to row-major (out[i * columns + f]). O(rows * columns). */
+/** rowMajorBins(bins, rows, columns) transposes column-major bins (bins[f * rows + i]) to row-major (out[i * columns +
+ * f]). O(rows * columns). */
 export function rowMajorBins(bins: Uint8Array, rows: number, columns: number): Uint8Array {
   const out = new Uint8Array(bins.length);
   for (let f = 0; f < columns; f++) {

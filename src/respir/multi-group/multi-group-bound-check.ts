@@ -96,7 +96,8 @@ function conditionHolds(form: MultiGroupForm, tolerance: number, rates: readonly
  * checkMultiGroupBound(setting, random) is the Monte Carlo check of a K-group sufficient
  * condition: the provider makes the exact fewest flips on C's metric rows (windowMinimalFlips)
  * that reach the condition's target at metric rows of S 3 standard deviations below their
- * mean μ_g = E_g·n_g/N_g (⌊μ_g − 3√μ_g⌋, at least 1), so C sits on the condition's edge; then `draws` audit sets are drawn
+ * mean μ_g = E_g·n_g/N_g (⌊μ_g − 3√μ_g⌋, at least 1), so C sits on the condition's edge; then `draws` audit sets are
+ * drawn
  * (n_g fixed, or multivariate hypergeometric for a uniform S), the metric rows m_g ~
  * Hypergeometric(N_g, E_g, n_g) and positives ~ Hypergeometric(E_g, P'_g, m_g), and each is
  * judged exactly. Theorems 1 and 4 condition on m_g, so the pass rate is counted over the

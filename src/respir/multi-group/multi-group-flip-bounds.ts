@@ -49,7 +49,8 @@ export function multiGroupVanillaFlipBound(
  * @param sizes n_g and N_g of every group's metric rows
  * @returns the flips enforcing the sufficient condition takes, with the margin and target
  * @example
- * multiGroupRespirFlipBound(0.12, 0.05, 0.2, { auditGroupSizes: [300, 150, 50], candidateGroupSizes: [3000, 1500, 500] });
+ * multiGroupRespirFlipBound(0.12, 0.05, 0.2, { auditGroupSizes: [300, 150, 50], candidateGroupSizes: [3000, 1500, 500]
+ * });
  */
 export function multiGroupRespirFlipBound(
   maxGap: number,

@@ -41,7 +41,8 @@ export interface MultiGroupBettingSettings {
  * construction (each pair keeps its own buffers: O(K N) memory).
  * @param settings group sizes, tolerance, alpha, beta and the betting units
  * @example
- * const test = new MultiGroupBettingTest({ groupSizes: [600, 300, 100], tolerance: 0.05, alpha: 0.05, beta: 0.2, units: 'proportional', integerValues: true });
+ * const test = new MultiGroupBettingTest({ groupSizes: [600, 300, 100], tolerance: 0.05, alpha: 0.05, beta: 0.2, units:
+ * 'proportional', integerValues: true });
  * test.add(2, 1);
  */
 export class MultiGroupBettingTest implements SequentialTest {

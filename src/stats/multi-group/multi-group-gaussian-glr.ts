@@ -207,7 +207,8 @@ export interface MultiGroupSums {
  * @param bound the tolerance τ or the smallest compliant ratio ρ
  * @returns the signed statistic (positive: evidence of a violation)
  * @example
- * multiGroupGaussianGlr({ counts: [3, 3, 2], sums: [1.2, 2.1, 1], sumsOfSquares: [0.6, 1.6, 0.6] }, 'difference', 0.05);
+ * multiGroupGaussianGlr({ counts: [3, 3, 2], sums: [1.2, 2.1, 1], sumsOfSquares: [0.6, 1.6, 0.6] }, 'difference',
+ * 0.05);
  */
 export function multiGroupGaussianGlr(sums: MultiGroupSums, aggregation: MultiGroupAggregation, bound: number): number {
   const where = 'multiGroupGaussianGlr';

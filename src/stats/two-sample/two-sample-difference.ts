@@ -1,6 +1,7 @@
 import { studentTQuantile } from './student-t-distribution.js';
 
-/** What a two-sample test of one statistic says: the difference head − base, its error, and the p-value of "no difference". */
+/** What a two-sample test of one statistic says: the difference head − base, its error, and the p-value of "no
+ * difference". */
 export interface TwoSampleDifference {
   /** The statistic in the head sample minus the base sample. */
   difference: number;

@@ -52,52 +52,66 @@ function independentRates(
 }
 
 describe('calibrateGlrThresholds(setting, options)', () => {
-  it('decision access: an independent Monte Carlo at the tightest compliant and violating pools stays within alpha and beta', () => {
-    // Base rates at both ends and in the middle, where the two suprema sit (the calibration's measurements).
-    const result = calibrateGlrThresholds(small, { seed: 'small', paths: 2000, baseRates: [0, 0.1, 0.5, 0.9, 1] });
-    expect(result.certified).toBe(true);
-    expect(result.upper).toBeGreaterThan(0);
-    expect(result.lower).toBeLessThan(0);
-    const runs = 6000;
-    for (const [worst, error] of [
-      [result.worstReject!, 'reject'],
-      [result.worstAccept!, 'accept'],
-    ] as const) {
-      const cell = result.plan.cells.find((c) => c.key === worst.cell)!;
-      const prepared = prepareAudit(countPool(cell.counts!), 'sp', 'decision');
-      const { rejects, accepts } = independentRates(prepared, result.upper, result.lower, runs, `independent:${error}`);
-      const count = error === 'reject' ? rejects : accepts;
-      const level = error === 'reject' ? small.alpha : small.beta;
-      // Consistent with the guarantee (99.9% one-sided lower bound <= level) ...
-      expect(
-        clopperPearsonLower(count, runs, 0.999),
-        `${error} at ${worst.cell}: ${count} of ${runs}`,
-      ).toBeLessThanOrEqual(level);
-      // ... and the tightest pool is really tight, not a vacuous calibration (at least a third of the level).
-      expect(count / runs).toBeGreaterThan(level / 3);
-    }
-  });
+  it(
+    'decision access: an independent Monte Carlo at the tightest compliant and violating pools stays within ' +
+      'alpha and beta',
+    () => {
+      // Base rates at both ends and in the middle, where the two suprema sit (the calibration's measurements).
+      const result = calibrateGlrThresholds(small, { seed: 'small', paths: 2000, baseRates: [0, 0.1, 0.5, 0.9, 1] });
+      expect(result.certified).toBe(true);
+      expect(result.upper).toBeGreaterThan(0);
+      expect(result.lower).toBeLessThan(0);
+      const runs = 6000;
+      for (const [worst, error] of [
+        [result.worstReject!, 'reject'],
+        [result.worstAccept!, 'accept'],
+      ] as const) {
+        const cell = result.plan.cells.find((c) => c.key === worst.cell)!;
+        const prepared = prepareAudit(countPool(cell.counts!), 'sp', 'decision');
+        const { rejects, accepts } = independentRates(
+          prepared,
+          result.upper,
+          result.lower,
+          runs,
+          `independent:${error}`,
+        );
+        const count = error === 'reject' ? rejects : accepts;
+        const level = error === 'reject' ? small.alpha : small.beta;
+        // Consistent with the guarantee (99.9% one-sided lower bound <= level) ...
+        expect(
+          clopperPearsonLower(count, runs, 0.999),
+          `${error} at ${worst.cell}: ${count} of ${runs}`,
+        ).toBeLessThanOrEqual(level);
+        // ... and the tightest pool is really tight, not a vacuous calibration (at least a third of the level).
+        expect(count / runs).toBeGreaterThan(level / 3);
+      }
+    },
+  );
 
-  it('score access: calibrated on the pool projected to gaps +-tolerance, the projected pools keep P(reject) <= alpha and P(accept) <= beta', () => {
-    const random = createRandom('score-pool');
-    const size = 500;
-    const group = Uint8Array.from({ length: size }, (_, i) => (i < 300 ? 0 : 1));
-    const value = Float64Array.from({ length: size }, (_, i) =>
-      Math.min(1, Math.max(0, (i < 300 ? 0.35 : 0.42) + 0.15 * standardNormal(random))),
-    );
-    const setting: CalibrationSetting = { ...small, access: 'score', group, value };
-    const result = calibrateGlrThresholds(setting, { seed: 'score', paths: 2000 });
-    expect(result.certified).toBe(true);
-    for (const gap of [0.1, -0.1]) {
-      const projected = nullProjection(group, value, gap);
-      const pool = { ...countPool({ countA: 300, positivesA: 0, countB: 200, positivesB: 0 }), score: projected };
-      const prepared = prepareAudit(pool, 'sp', 'score');
-      const runs = 4000;
-      const { rejects, accepts } = independentRates(prepared, result.upper, result.lower, runs, `score:${gap}`);
-      expect(clopperPearsonLower(rejects, runs, 0.999)).toBeLessThanOrEqual(small.alpha);
-      expect(clopperPearsonLower(accepts, runs, 0.999)).toBeLessThanOrEqual(small.beta);
-    }
-  });
+  it(
+    'score access: calibrated on the pool projected to gaps +-tolerance, the projected pools keep P(reject) <= ' +
+      'alpha and P(accept) <= beta',
+    () => {
+      const random = createRandom('score-pool');
+      const size = 500;
+      const group = Uint8Array.from({ length: size }, (_, i) => (i < 300 ? 0 : 1));
+      const value = Float64Array.from({ length: size }, (_, i) =>
+        Math.min(1, Math.max(0, (i < 300 ? 0.35 : 0.42) + 0.15 * standardNormal(random))),
+      );
+      const setting: CalibrationSetting = { ...small, access: 'score', group, value };
+      const result = calibrateGlrThresholds(setting, { seed: 'score', paths: 2000 });
+      expect(result.certified).toBe(true);
+      for (const gap of [0.1, -0.1]) {
+        const projected = nullProjection(group, value, gap);
+        const pool = { ...countPool({ countA: 300, positivesA: 0, countB: 200, positivesB: 0 }), score: projected };
+        const prepared = prepareAudit(pool, 'sp', 'score');
+        const runs = 4000;
+        const { rejects, accepts } = independentRates(prepared, result.upper, result.lower, runs, `score:${gap}`);
+        expect(clopperPearsonLower(rejects, runs, 0.999)).toBeLessThanOrEqual(small.alpha);
+        expect(clopperPearsonLower(accepts, runs, 0.999)).toBeLessThanOrEqual(small.beta);
+      }
+    },
+  );
 
   it('is deterministic for a seed and does not depend on the order the chunks run in (threads)', () => {
     const plan = planCalibration(small, { seed: 'order', paths: 400, chunkPaths: 100, baseRates: [0.2, 0.7] });
@@ -113,51 +127,63 @@ describe('calibrateGlrThresholds(setting, options)', () => {
     expect(merge(indices)).toEqual(forward);
   });
 
-  it('the decision cells sit on the boundary: compliant ones at the largest count gap <= tolerance, violating ones at the smallest >= it', () => {
-    const plan = planCalibration(small, { seed: 'cells' });
-    for (const cell of plan.cells) {
-      const { countA, positivesA, countB, positivesB } = cell.counts!;
-      const gap = positivesB / countB - positivesA / countA;
-      if (cell.role === 'null') {
-        expect(gap).toBeLessThan(small.tolerance);
-        expect((positivesB + 1) / countB - positivesA / countA).toBeGreaterThan(small.tolerance);
-      } else if (cell.role === 'alternative') {
-        expect(gap).toBeGreaterThan(small.tolerance);
-        expect((positivesB - 1) / countB - positivesA / countA).toBeLessThan(small.tolerance);
-      } else {
-        // e.g. a 60/300, b 60/200: exactly 0.1 on counts
-        expect(positivesB * countA - positivesA * countB).toBe(small.tolerance * countA * countB);
+  it(
+    'the decision cells sit on the boundary: compliant ones at the largest count gap <= tolerance, violating ' +
+      'ones at the smallest >= it',
+    () => {
+      const plan = planCalibration(small, { seed: 'cells' });
+      for (const cell of plan.cells) {
+        const { countA, positivesA, countB, positivesB } = cell.counts!;
+        const gap = positivesB / countB - positivesA / countA;
+        if (cell.role === 'null') {
+          expect(gap).toBeLessThan(small.tolerance);
+          expect((positivesB + 1) / countB - positivesA / countA).toBeGreaterThan(small.tolerance);
+        } else if (cell.role === 'alternative') {
+          expect(gap).toBeGreaterThan(small.tolerance);
+          expect((positivesB - 1) / countB - positivesA / countA).toBeLessThan(small.tolerance);
+        } else {
+          // e.g. a 60/300, b 60/200: exactly 0.1 on counts
+          expect(positivesB * countA - positivesA * countB).toBe(small.tolerance * countA * countB);
+        }
       }
-    }
-    expect(plan.cells.some((c) => c.counts!.positivesA === 0)).toBe(true);
-    expect(plan.cells.some((c) => c.counts!.positivesB === c.counts!.countB)).toBe(true);
-  });
+      expect(plan.cells.some((c) => c.counts!.positivesA === 0)).toBe(true);
+      expect(plan.cells.some((c) => c.counts!.positivesB === c.counts!.countB)).toBe(true);
+    },
+  );
 
-  it('throws InputError naming the smallest alpha and beta it can meet when the simulations cannot certify the levels asked for', () => {
-    expect(() =>
-      calibrateGlrThresholds({ ...small, alpha: 1e-4 }, { seed: 'impossible', paths: 200, baseRates: [0.5] }),
-    ).toThrow(
-      /calibrateGlrThresholds: alpha: expected a level this setting can meet .*the smallest alpha it can meet is [0-9.e-]+ and the smallest beta [0-9.e-]+, found 0.0001/,
-    );
-  });
+  it(
+    'throws InputError naming the smallest alpha and beta it can meet when the simulations cannot certify the ' +
+      'levels asked for',
+    () => {
+      expect(() =>
+        calibrateGlrThresholds({ ...small, alpha: 1e-4 }, { seed: 'impossible', paths: 200, baseRates: [0.5] }),
+      ).toThrow(
+        /calibrateGlrThresholds: alpha: expected a level this setting can meet .*the smallest alpha it can meet is [0-9.e-]+ and the smallest beta [0-9.e-]+, found 0.0001/,
+      );
+    },
+  );
 
-  it('throws InputError naming the setting for a pool with one group, a tolerance >= 1, a given order or missing score values', () => {
-    const options = { seed: 'bad' };
-    expect(() => calibrateGlrThresholds({ ...small, countB: 0 }, options)).toThrow(
-      /calibrateGlrThresholds: group sizes: expected at least one row in each of the two groups/,
-    );
-    expect(() => calibrateGlrThresholds({ ...small, tolerance: 1 }, options)).toThrow(
-      /calibrateGlrThresholds: tolerance: expected a number in \(0, 1\), found 1/,
-    );
-    expect(() => calibrateGlrThresholds({ ...small, order: 'given' as 'random' }, options)).toThrow(
-      /calibrateGlrThresholds: order/,
-    );
-    expect(() => calibrateGlrThresholds({ ...small, access: 'score' }, options)).toThrow(
-      /calibrateGlrThresholds: values/,
-    );
-    expect(() => calibrateGlrThresholds({ ...small, alpha: 0.6, beta: 0.5 }, options)).toThrow(/alpha \+ beta/);
-    expect(() => calibrateGlrThresholds({ ...small, budget: 0 }, options)).toThrow(InputError);
-  });
+  it(
+    'throws InputError naming the setting for a pool with one group, a tolerance >= 1, a given order or missing ' +
+      'score values',
+    () => {
+      const options = { seed: 'bad' };
+      expect(() => calibrateGlrThresholds({ ...small, countB: 0 }, options)).toThrow(
+        /calibrateGlrThresholds: group sizes: expected at least one row in each of the two groups/,
+      );
+      expect(() => calibrateGlrThresholds({ ...small, tolerance: 1 }, options)).toThrow(
+        /calibrateGlrThresholds: tolerance: expected a number in \(0, 1\), found 1/,
+      );
+      expect(() => calibrateGlrThresholds({ ...small, order: 'given' as 'random' }, options)).toThrow(
+        /calibrateGlrThresholds: order/,
+      );
+      expect(() => calibrateGlrThresholds({ ...small, access: 'score' }, options)).toThrow(
+        /calibrateGlrThresholds: values/,
+      );
+      expect(() => calibrateGlrThresholds({ ...small, alpha: 0.6, beta: 0.5 }, options)).toThrow(/alpha \+ beta/);
+      expect(() => calibrateGlrThresholds({ ...small, budget: 0 }, options)).toThrow(InputError);
+    },
+  );
 });
 
 describe('vacuousCalibration(record) of a pool the GLR cannot decide', () => {

@@ -36,47 +36,55 @@ describe('calibrateGlrThresholdsOnThreads(setting, options, { threads })', () =>
     ]);
   });
 
-  it('CalibrationWorkers runs several calibrations at once on one pool, each as if alone; reports progress per stage', async () => {
-    const random = createRandom('scores');
-    const group = Uint8Array.from({ length: 400 }, (_, i) => (i < 250 ? 0 : 1));
-    const value = Float64Array.from(group, (g) =>
-      Math.min(1, Math.max(0, 0.4 + 0.05 * g + 0.15 * standardNormal(random))),
-    );
-    const score: CalibrationSetting = {
-      ...small,
-      access: 'score',
-      countA: 250,
-      countB: 150,
-      group,
-      value,
-      minimumPerGroup: 5,
-    };
-    const workers = new CalibrationWorkers(2);
-    const stages = new Set<string>();
-    try {
-      const [decision, proxy] = await Promise.all([
-        workers.calibrate(small, options, (stage) => stages.add(stage)),
-        workers.calibrate(score, { seed: 'score', paths: 1000, chunkPaths: 250 }),
-      ]);
-      expect(calibrationRecord(decision)).toEqual(calibrationRecord(calibrateGlrThresholds(small, options)));
-      expect(calibrationRecord(proxy)).toEqual(
-        calibrationRecord(calibrateGlrThresholds(score, { seed: 'score', paths: 1000, chunkPaths: 250 })),
+  it(
+    'CalibrationWorkers runs several calibrations at once on one pool, each as if alone; reports progress per ' +
+      'stage',
+    async () => {
+      const random = createRandom('scores');
+      const group = Uint8Array.from({ length: 400 }, (_, i) => (i < 250 ? 0 : 1));
+      const value = Float64Array.from(group, (g) =>
+        Math.min(1, Math.max(0, 0.4 + 0.05 * g + 0.15 * standardNormal(random))),
       );
-    } finally {
-      await workers.close();
-    }
-    expect([...stages]).toEqual(['tune', 'certify', 'price']);
-  });
+      const score: CalibrationSetting = {
+        ...small,
+        access: 'score',
+        countA: 250,
+        countB: 150,
+        group,
+        value,
+        minimumPerGroup: 5,
+      };
+      const workers = new CalibrationWorkers(2);
+      const stages = new Set<string>();
+      try {
+        const [decision, proxy] = await Promise.all([
+          workers.calibrate(small, options, (stage) => stages.add(stage)),
+          workers.calibrate(score, { seed: 'score', paths: 1000, chunkPaths: 250 }),
+        ]);
+        expect(calibrationRecord(decision)).toEqual(calibrationRecord(calibrateGlrThresholds(small, options)));
+        expect(calibrationRecord(proxy)).toEqual(
+          calibrationRecord(calibrateGlrThresholds(score, { seed: 'score', paths: 1000, chunkPaths: 250 })),
+        );
+      } finally {
+        await workers.close();
+      }
+      expect([...stages]).toEqual(['tune', 'certify', 'price']);
+    },
+  );
 
-  it('an alpha no threshold pair can meet rejects with InputError naming the smallest alpha and beta the setting can meet', async () => {
-    await expect(
-      calibrateGlrThresholdsOnThreads(
-        { ...small, alpha: 0.001 },
-        { ...options, paths: 200, chunkPaths: 100 },
-        { threads: 2 },
-      ),
-    ).rejects.toThrow(
-      /calibrateGlrThresholds: alpha: expected a level this setting can meet .*the smallest alpha it can meet is [0-9.e-]+ and the smallest beta [0-9.e-]+, found 0.001/,
-    );
-  });
+  it(
+    'an alpha no threshold pair can meet rejects with InputError naming the smallest alpha and beta the setting ' +
+      'can meet',
+    async () => {
+      await expect(
+        calibrateGlrThresholdsOnThreads(
+          { ...small, alpha: 0.001 },
+          { ...options, paths: 200, chunkPaths: 100 },
+          { threads: 2 },
+        ),
+      ).rejects.toThrow(
+        /calibrateGlrThresholds: alpha: expected a level this setting can meet .*the smallest alpha it can meet is [0-9.e-]+ and the smallest beta [0-9.e-]+, found 0.001/,
+      );
+    },
+  );
 });

@@ -60,25 +60,31 @@ describe('the calibration cache is checked as results are', () => {
     ]);
   });
 
-  it('a record that contradicts itself with its checksum recomputed, and a truncated file: each a problem, not a crash', () => {
-    const cacheDirectory = temporaryFolder('fairaudit-calibration-cache-');
-    const first = calibrationFor(setting(), calibrationOptionsOf(settings), { cacheDirectory });
-    const file = calibrationCacheFile(cacheDirectory, first.record.fingerprint);
-    const { sha256: _sha256, ...record } = JSON.parse(readFileSync(file, 'utf8'));
-    const edited = { ...record, upper: record.upperInterval[0] - 2 };
-    // The checksum as writeCachedCalibration computes it (sha256 of the canonical JSON).
-    writeFileSync(
-      file,
-      JSON.stringify({ ...edited, sha256: createHash('sha256').update(canonicalJson(edited)).digest('hex') }),
-    );
-    expect(readCheckedCalibration(cacheDirectory, first.record.fingerprint)).toEqual({
-      problem: `a record that contradicts itself: an upper threshold ${edited.upper} below its own interval [${record.upperInterval[0]}, ${record.upperInterval[1]}]`,
-    });
-    writeFileSync(file, readFileSync(file, 'utf8').slice(0, 100));
-    expect(readCheckedCalibration(cacheDirectory, first.record.fingerprint)).toEqual({
-      problem: 'unreadable JSON (a damaged or truncated file)',
-    });
-  });
+  it(
+    'a record that contradicts itself with its checksum recomputed, and a truncated file: each a problem, not a ' +
+      'crash',
+    () => {
+      const cacheDirectory = temporaryFolder('fairaudit-calibration-cache-');
+      const first = calibrationFor(setting(), calibrationOptionsOf(settings), { cacheDirectory });
+      const file = calibrationCacheFile(cacheDirectory, first.record.fingerprint);
+      const { sha256: _sha256, ...record } = JSON.parse(readFileSync(file, 'utf8'));
+      const edited = { ...record, upper: record.upperInterval[0] - 2 };
+      // The checksum as writeCachedCalibration computes it (sha256 of the canonical JSON).
+      writeFileSync(
+        file,
+        JSON.stringify({ ...edited, sha256: createHash('sha256').update(canonicalJson(edited)).digest('hex') }),
+      );
+      expect(readCheckedCalibration(cacheDirectory, first.record.fingerprint)).toEqual({
+        problem:
+          `a record that contradicts itself: an upper threshold ${edited.upper} below its own interval ` +
+          `[${record.upperInterval[0]}, ${record.upperInterval[1]}]`,
+      });
+      writeFileSync(file, readFileSync(file, 'utf8').slice(0, 100));
+      expect(readCheckedCalibration(cacheDirectory, first.record.fingerprint)).toEqual({
+        problem: 'unreadable JSON (a damaged or truncated file)',
+      });
+    },
+  );
 
   it('a cache folder that cannot be written: the calibration computed is used, with a notice, not thrown away', () => {
     // A folder under a regular file cannot be made or written, even by root (ENOTDIR).
@@ -95,7 +101,8 @@ describe('the calibration cache is checked as results are', () => {
     expect(found.record.certified).toBe(true);
     expect(notices).toEqual([
       expect.stringMatching(/^calibrating the GLR thresholds of this setting \(not in the cache\): expected to take/),
-      `could not save the calibration (${cacheDirectory}: expected a place fairaudit can write, found a file where a folder should be (ENOTDIR)); it is used now and will be computed again next time`,
+      `could not save the calibration (${cacheDirectory}: expected a place fairaudit can write, found a file ` +
+        `where a folder should be (ENOTDIR)); it is used now and will be computed again next time`,
     ]);
   });
 

@@ -32,42 +32,45 @@ describe('LazyBernoulliGlr', () => {
     });
   });
 
-  it('mayReach(above, below) is true at every step where the statistic reaches a target (never skips a crossing)', () => {
-    const cases: Array<[string, number, number, number]> = [
-      ['compliant', 0.5, 0.5, 0.05],
-      ['violating', 0.2, 0.3, 0.05],
-      ['edge rates', 0.01, 0.02, 0.05],
-      ['all zero', 0, 0, 0.1],
-      ['all one', 1, 1, 0.1],
-    ];
-    let skipped = 0;
-    let crossings = 0;
-    for (const [seed, rateA, rateB, tolerance] of cases) {
-      const { observations, statistics } = pathOf(seed, rateA, rateB, 2000, tolerance);
-      for (const [above, below] of [
-        [0.5, -0.5],
-        [2, -1],
-        [6, -3],
-      ]) {
-        const glr = new LazyBernoulliGlr(2000);
-        glr.reset(tolerance);
-        observations.forEach(([group, value], t) => {
-          glr.add(group, value);
-          if (!glr.ready) return;
-          const reaches = statistics[t] >= above || statistics[t] <= below;
-          if (reaches) crossings++;
-          if (glr.mayReach(above, below)) glr.evaluate();
-          else {
-            skipped++;
-            expect(reaches).toBe(false);
-          }
-        });
+  it(
+    'mayReach(above, below) is true at every step where the statistic reaches a target (never skips a ' + 'crossing)',
+    () => {
+      const cases: Array<[string, number, number, number]> = [
+        ['compliant', 0.5, 0.5, 0.05],
+        ['violating', 0.2, 0.3, 0.05],
+        ['edge rates', 0.01, 0.02, 0.05],
+        ['all zero', 0, 0, 0.1],
+        ['all one', 1, 1, 0.1],
+      ];
+      let skipped = 0;
+      let crossings = 0;
+      for (const [seed, rateA, rateB, tolerance] of cases) {
+        const { observations, statistics } = pathOf(seed, rateA, rateB, 2000, tolerance);
+        for (const [above, below] of [
+          [0.5, -0.5],
+          [2, -1],
+          [6, -3],
+        ]) {
+          const glr = new LazyBernoulliGlr(2000);
+          glr.reset(tolerance);
+          observations.forEach(([group, value], t) => {
+            glr.add(group, value);
+            if (!glr.ready) return;
+            const reaches = statistics[t] >= above || statistics[t] <= below;
+            if (reaches) crossings++;
+            if (glr.mayReach(above, below)) glr.evaluate();
+            else {
+              skipped++;
+              expect(reaches).toBe(false);
+            }
+          });
+        }
       }
-    }
-    // The check can fail: the bound skips most steps, and crossings happen.
-    expect(skipped).toBeGreaterThan(1000);
-    expect(crossings).toBeGreaterThan(100);
-  });
+      // The check can fail: the bound skips most steps, and crossings happen.
+      expect(skipped).toBeGreaterThan(1000);
+      expect(crossings).toBeGreaterThan(100);
+    },
+  );
 
   it('mayReach is true before the first evaluation', () => {
     const glr = new LazyBernoulliGlr(10);

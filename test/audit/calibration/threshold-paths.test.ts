@@ -49,26 +49,30 @@ function walks(count: number, seed: string): number[][] {
 }
 
 describe('PathExtremes(grid, recordNull, recordAlternative)', () => {
-  it('its histograms give, for every threshold pair of the grid, exactly the rejections and acceptances of the threshold rule', () => {
-    const sequences = walks(400, 'extremes');
-    const counts = emptyPathCounts(grid, true, true);
-    const extremes = new PathExtremes(grid, true, true);
-    for (const sequence of sequences) {
-      extremes.start();
-      for (const s of sequence) if (extremes.observe(s)) break;
-      extremes.finish(counts);
-    }
-    for (let j = 0; j < grid.upperCount; j += 3) {
-      for (let k = 0; k < grid.lowerCount; k += 2) {
-        const upper = upperThreshold(grid, j);
-        const lower = lowerThreshold(grid, k);
-        const direct = sequences.map((sequence) => decide(sequence, upper, lower));
-        expect(rejectsAt(counts, j, k)).toBe(direct.filter((d) => d === 1).length);
-        expect(acceptsAt(counts, j, k)).toBe(direct.filter((d) => d === -1).length);
+  it(
+    'its histograms give, for every threshold pair of the grid, exactly the rejections and acceptances of the ' +
+      'threshold rule',
+    () => {
+      const sequences = walks(400, 'extremes');
+      const counts = emptyPathCounts(grid, true, true);
+      const extremes = new PathExtremes(grid, true, true);
+      for (const sequence of sequences) {
+        extremes.start();
+        for (const s of sequence) if (extremes.observe(s)) break;
+        extremes.finish(counts);
       }
-    }
-    expect(counts.paths).toBe(400);
-  });
+      for (let j = 0; j < grid.upperCount; j += 3) {
+        for (let k = 0; k < grid.lowerCount; k += 2) {
+          const upper = upperThreshold(grid, j);
+          const lower = lowerThreshold(grid, k);
+          const direct = sequences.map((sequence) => decide(sequence, upper, lower));
+          expect(rejectsAt(counts, j, k)).toBe(direct.filter((d) => d === 1).length);
+          expect(acceptsAt(counts, j, k)).toBe(direct.filter((d) => d === -1).length);
+        }
+      }
+      expect(counts.paths).toBe(400);
+    },
+  );
 
   it('stopping when observe() says so records the same as following the whole path', () => {
     const sequences = walks(200, 'early-stop');
@@ -107,45 +111,49 @@ describe('PathExtremes(grid, recordNull, recordAlternative)', () => {
 });
 
 describe('recordCountPaths(cell, glr, settings, extremes, random, paths, into)', () => {
-  it('simulates from counts with the law of a shuffled pool: its rejection and acceptance rates agree with runTestAudit on that pool (within 4 standard errors)', () => {
-    const cell = { countA: 300, positivesA: 60, countB: 200, positivesB: 55 };
-    const settings = { tolerance: 0.1, budget: 250, minimumPerGroup: 1, order: 'random' as const };
-    const paths = 3000;
-    const counts = emptyPathCounts(grid, true, true);
-    recordCountPaths(
-      cell,
-      new LazyBernoulliGlr(settings.budget),
-      settings,
-      new PathExtremes(grid, true, true),
-      createRandom('counts'),
-      paths,
-      counts,
-    );
-    const prepared = prepareAudit(countPool(cell), 'sp', 'decision');
-    // upper 1.5, lower -1: most audits decide within the budget, both ways.
-    const j = 5;
-    const k = 3;
-    const test = new GlrThresholdTest(
-      new BernoulliGlrStream(),
-      0.1,
-      upperThreshold(grid, j),
-      lowerThreshold(grid, k),
-      1,
-    );
-    const random = createRandom('rows');
-    let rejects = 0;
-    let accepts = 0;
-    for (let r = 0; r < paths; r++) {
-      const { decision } = runTestAudit(prepared, test, 250, 'random', random);
-      if (decision === 'reject') rejects++;
-      if (decision === 'accept') accepts++;
-    }
-    const close = (a: number, b: number) => {
-      const p = (a + b) / (2 * paths);
-      expect(Math.abs(a - b) / paths).toBeLessThan(4 * Math.sqrt((2 * p * (1 - p)) / paths) + 1e-9);
-    };
-    close(rejectsAt(counts, j, k), rejects);
-    close(acceptsAt(counts, j, k), accepts);
-    expect(Math.min(rejects, accepts)).toBeGreaterThan(paths / 10);
-  });
+  it(
+    'simulates from counts with the law of a shuffled pool: its rejection and acceptance rates agree with ' +
+      'runTestAudit on that pool (within 4 standard errors)',
+    () => {
+      const cell = { countA: 300, positivesA: 60, countB: 200, positivesB: 55 };
+      const settings = { tolerance: 0.1, budget: 250, minimumPerGroup: 1, order: 'random' as const };
+      const paths = 3000;
+      const counts = emptyPathCounts(grid, true, true);
+      recordCountPaths(
+        cell,
+        new LazyBernoulliGlr(settings.budget),
+        settings,
+        new PathExtremes(grid, true, true),
+        createRandom('counts'),
+        paths,
+        counts,
+      );
+      const prepared = prepareAudit(countPool(cell), 'sp', 'decision');
+      // upper 1.5, lower -1: most audits decide within the budget, both ways.
+      const j = 5;
+      const k = 3;
+      const test = new GlrThresholdTest(
+        new BernoulliGlrStream(),
+        0.1,
+        upperThreshold(grid, j),
+        lowerThreshold(grid, k),
+        1,
+      );
+      const random = createRandom('rows');
+      let rejects = 0;
+      let accepts = 0;
+      for (let r = 0; r < paths; r++) {
+        const { decision } = runTestAudit(prepared, test, 250, 'random', random);
+        if (decision === 'reject') rejects++;
+        if (decision === 'accept') accepts++;
+      }
+      const close = (a: number, b: number) => {
+        const p = (a + b) / (2 * paths);
+        expect(Math.abs(a - b) / paths).toBeLessThan(4 * Math.sqrt((2 * p * (1 - p)) / paths) + 1e-9);
+      };
+      close(rejectsAt(counts, j, k), rejects);
+      close(acceptsAt(counts, j, k), accepts);
+      expect(Math.min(rejects, accepts)).toBeGreaterThan(paths / 10);
+    },
+  );
 });

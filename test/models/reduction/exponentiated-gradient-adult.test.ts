@@ -38,7 +38,8 @@ interface ReductionDetails {
 describe.skipIf(adult.mirror === null)(
   `trainModels(adult, paper-a split seed 2026, ['robust-dp'])${adult.mirror === null ? ` (${adult.reason})` : ''}`,
   () => {
-    it("Robust-DP's randomized classifier keeps the training SP gap within (eps + (1 + 2 nu_T) / B) / max_a P(A = a) (Agarwal et al. 2018, Theorem 1)", async () => {
+    it("Robust-DP's randomized classifier keeps the training SP gap within (eps + (1 + 2 nu_T) / B) / max_a P(A " +
+      '= a) (Agarwal et al. 2018, Theorem 1)', async () => {
       const dataDirectory = adult.mirror as string;
       const split = { scheme: 'paper-a' as const, seed: 2026, protectedAttribute: 'sex' };
       const robustDp = paperAModelPreset('robust-dp');

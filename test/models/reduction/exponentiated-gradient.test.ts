@@ -54,34 +54,41 @@ describe('exponentiatedGradient(label, group, settings, fitBestResponse)', () =>
     expect(Array.from(second.trainingProbability)).toEqual(Array.from(first.trainingProbability));
   });
 
-  it('takes the multiplier bound B apart from the constraint bound (Fairlearn: B = 1/eps, difference_bound 0.01)', () => {
-    // Algorithm 1 starts at theta = 0: lambda_1,k = B exp(0) / (1 + 4 exp(0)) = B / 5 for each of the 4 constraints.
-    const fairlearn = exponentiatedGradient(
-      data.label,
-      data.group,
-      { differenceBound: 0.01, multiplierBound: 50, maxIterations: 2 },
-      fit,
-    );
-    expect(fairlearn.trace[0].multipliers).toEqual([10, 10, 10, 10]);
-    // Without it, B = 1 / differenceBound = 100.
-    const agarwal = exponentiatedGradient(data.label, data.group, { differenceBound: 0.01, maxIterations: 1 }, fit);
-    expect(agarwal.trace[0].multipliers).toEqual([20, 20, 20, 20]);
-  });
-
-  it('throws InputError for a differenceBound outside (0, 1), a multiplierBound that is not positive, or no iterations', () => {
-    expect(() => exponentiatedGradient(data.label, data.group, { differenceBound: 0, maxIterations: 2 }, fit)).toThrow(
-      /differenceBound: expected a number in \(0, 1\), found 0/,
-    );
-    expect(() =>
-      exponentiatedGradient(
+  it(
+    'takes the multiplier bound B apart from the constraint bound (Fairlearn: B = 1/eps, difference_bound ' + '0.01)',
+    () => {
+      // Algorithm 1 starts at theta = 0: lambda_1,k = B exp(0) / (1 + 4 exp(0)) = B / 5 for each of the 4 constraints.
+      const fairlearn = exponentiatedGradient(
         data.label,
         data.group,
-        { differenceBound: 0.01, multiplierBound: 0, maxIterations: 2 },
+        { differenceBound: 0.01, multiplierBound: 50, maxIterations: 2 },
         fit,
-      ),
-    ).toThrow(/multiplierBound: expected a positive number, found 0/);
-    expect(() =>
-      exponentiatedGradient(data.label, data.group, { differenceBound: 0.1, maxIterations: 0 }, fit),
-    ).toThrow(/maxIterations: expected an integer >= 1, found 0/);
-  });
+      );
+      expect(fairlearn.trace[0].multipliers).toEqual([10, 10, 10, 10]);
+      // Without it, B = 1 / differenceBound = 100.
+      const agarwal = exponentiatedGradient(data.label, data.group, { differenceBound: 0.01, maxIterations: 1 }, fit);
+      expect(agarwal.trace[0].multipliers).toEqual([20, 20, 20, 20]);
+    },
+  );
+
+  it(
+    'throws InputError for a differenceBound outside (0, 1), a multiplierBound that is not positive, or no ' +
+      'iterations',
+    () => {
+      expect(() =>
+        exponentiatedGradient(data.label, data.group, { differenceBound: 0, maxIterations: 2 }, fit),
+      ).toThrow(/differenceBound: expected a number in \(0, 1\), found 0/);
+      expect(() =>
+        exponentiatedGradient(
+          data.label,
+          data.group,
+          { differenceBound: 0.01, multiplierBound: 0, maxIterations: 2 },
+          fit,
+        ),
+      ).toThrow(/multiplierBound: expected a positive number, found 0/);
+      expect(() =>
+        exponentiatedGradient(data.label, data.group, { differenceBound: 0.1, maxIterations: 0 }, fit),
+      ).toThrow(/maxIterations: expected an integer >= 1, found 0/);
+    },
+  );
 });

@@ -5,19 +5,22 @@ import { drawCandidates, randomSearch, stratifiedFolds } from '../../../src/mode
 import { createRandom } from '../../../src/util/random.js';
 
 describe('drawCandidates(random, draws, space)', () => {
-  it('draws learning rates in [0.01, 1], leaves in [20, 50) and iterations in [10, 1000), all integers where due', () => {
-    const candidates = drawCandidates(createRandom('draws'), 500, PAPER_B_SEARCH_SPACE);
-    let belowTenth = 0;
-    for (const c of candidates) {
-      expect(c.learningRate).toBeGreaterThanOrEqual(0.01);
-      expect(c.learningRate).toBeLessThanOrEqual(1);
-      expect(Number.isInteger(c.maxLeafNodes) && c.maxLeafNodes >= 20 && c.maxLeafNodes < 50).toBe(true);
-      expect(Number.isInteger(c.maxIterations) && c.maxIterations >= 10 && c.maxIterations < 1000).toBe(true);
-      if (c.learningRate < 0.1) belowTenth++;
-    }
-    // Log-uniform: P(lr < 0.1) = 1/2; binomial(500, 1/2) within 5 sd.
-    expect(Math.abs(belowTenth - 250)).toBeLessThan(5 * Math.sqrt(125));
-  });
+  it(
+    'draws learning rates in [0.01, 1], leaves in [20, 50) and iterations in [10, 1000), all integers where ' + 'due',
+    () => {
+      const candidates = drawCandidates(createRandom('draws'), 500, PAPER_B_SEARCH_SPACE);
+      let belowTenth = 0;
+      for (const c of candidates) {
+        expect(c.learningRate).toBeGreaterThanOrEqual(0.01);
+        expect(c.learningRate).toBeLessThanOrEqual(1);
+        expect(Number.isInteger(c.maxLeafNodes) && c.maxLeafNodes >= 20 && c.maxLeafNodes < 50).toBe(true);
+        expect(Number.isInteger(c.maxIterations) && c.maxIterations >= 10 && c.maxIterations < 1000).toBe(true);
+        if (c.learningRate < 0.1) belowTenth++;
+      }
+      // Log-uniform: P(lr < 0.1) = 1/2; binomial(500, 1/2) within 5 sd.
+      expect(Math.abs(belowTenth - 250)).toBeLessThan(5 * Math.sqrt(125));
+    },
+  );
 });
 
 describe('stratifiedFolds(label, rows, folds, random)', () => {

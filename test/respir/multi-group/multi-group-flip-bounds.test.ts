@@ -36,35 +36,38 @@ function twoGroupSetting(random: Random) {
 }
 
 describe('multi-group bounds at K = 2', () => {
-  it('equal the two-group functions bit for bit on 5,000 random settings (Prop. 1, Thm 1, 3 and 4, the margins)', () => {
-    const random = createRandom('multi-group-bounds-k2');
-    for (let trial = 0; trial < 5000; trial++) {
-      const { candidate, audit, gap, tolerance, failure } = twoGroupSetting(random);
-      const sizes = { auditGroupSizes: audit, candidateGroupSizes: candidate };
-      const auditMinority = Math.min(...audit);
-      const candidateMinority = Math.min(...candidate);
-      const where = JSON.stringify({ candidate, audit, gap, tolerance, failure });
-      expect(multiGroupHoeffdingMargin(failure, 2, auditMinority, difference), where).toBe(
-        hoeffdingMargin(failure, auditMinority),
-      );
-      expect(multiGroupFinitePopulationMargin(failure, sizes, difference), where).toBe(
-        finitePopulationMargin(failure, sizes),
-      );
-      expect(multiGroupVanillaFlipBound(gap, tolerance, audit), where).toBe(
-        vanillaFlipBound(gap, tolerance, auditMinority),
-      );
-      expect(multiGroupRespirFlipBound(gap, tolerance, failure, sizes), where).toEqual(
-        respirFlipBound(gap, tolerance, failure, auditMinority, candidateMinority),
-      );
-      // Theorem 3 is Theorem 1 on the label = 1 strata: the same call with those sizes.
-      expect(multiGroupRespirFlipBound(gap, tolerance, failure, sizes), where).toEqual(
-        equalOpportunityFlipBound(gap, tolerance, failure, auditMinority, candidateMinority),
-      );
-      expect(multiGroupFinitePopulationFlipBound(gap, tolerance, failure, sizes), where).toEqual(
-        finitePopulationFlipBound(gap, tolerance, failure, sizes),
-      );
-    }
-  });
+  it(
+    'equal the two-group functions bit for bit on 5,000 random settings (Prop. 1, Thm 1, 3 and 4, the ' + 'margins)',
+    () => {
+      const random = createRandom('multi-group-bounds-k2');
+      for (let trial = 0; trial < 5000; trial++) {
+        const { candidate, audit, gap, tolerance, failure } = twoGroupSetting(random);
+        const sizes = { auditGroupSizes: audit, candidateGroupSizes: candidate };
+        const auditMinority = Math.min(...audit);
+        const candidateMinority = Math.min(...candidate);
+        const where = JSON.stringify({ candidate, audit, gap, tolerance, failure });
+        expect(multiGroupHoeffdingMargin(failure, 2, auditMinority, difference), where).toBe(
+          hoeffdingMargin(failure, auditMinority),
+        );
+        expect(multiGroupFinitePopulationMargin(failure, sizes, difference), where).toBe(
+          finitePopulationMargin(failure, sizes),
+        );
+        expect(multiGroupVanillaFlipBound(gap, tolerance, audit), where).toBe(
+          vanillaFlipBound(gap, tolerance, auditMinority),
+        );
+        expect(multiGroupRespirFlipBound(gap, tolerance, failure, sizes), where).toEqual(
+          respirFlipBound(gap, tolerance, failure, auditMinority, candidateMinority),
+        );
+        // Theorem 3 is Theorem 1 on the label = 1 strata: the same call with those sizes.
+        expect(multiGroupRespirFlipBound(gap, tolerance, failure, sizes), where).toEqual(
+          equalOpportunityFlipBound(gap, tolerance, failure, auditMinority, candidateMinority),
+        );
+        expect(multiGroupFinitePopulationFlipBound(gap, tolerance, failure, sizes), where).toEqual(
+          finitePopulationFlipBound(gap, tolerance, failure, sizes),
+        );
+      }
+    },
+  );
 
   it('reproduces the CCD gender numbers of docs/respir.md (vanilla 38, respir 150 best effort)', () => {
     // paper B Table 2, CCD gender: N_min 5,350, n_min 2,675, |d_C| 0.028, ε = 0.014, 1 − δ = 0.8.

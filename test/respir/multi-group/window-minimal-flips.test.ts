@@ -49,32 +49,35 @@ function exhaustive(sizes: number[], positives: number[], form: MultiGroupForm, 
 }
 
 describe('windowMinimalFlips(counts, form, threshold)', () => {
-  it('equals the exhaustive minimum over every final count vector on 600 small K = 2..4 cases (max-gap and ratio)', () => {
-    const random = createRandom('window-minimal-flips');
-    for (let trial = 0; trial < 600; trial++) {
-      const groupCount = 2 + Math.floor(random() * 3);
-      const sizes = Array.from({ length: groupCount }, () => 1 + Math.floor(random() * (groupCount === 4 ? 7 : 12)));
-      const positives = sizes.map((size) => Math.floor(random() * (size + 1)));
-      const tolerance = [0, 0.05, 0.1, 0.2, 0.3, 1 / 7, 0.5][Math.floor(random() * 7)];
-      const ratio = [0.8, 0.5, 1, 0.25, 2 / 3][Math.floor(random() * 5)];
-      const slack = [0, 0, 0.05, 0.1, 0.3][Math.floor(random() * 5)];
-      const cases = [
-        { form: { kind: 'difference' } as const, threshold: tolerance },
-        { form: { kind: 'ratio', ratio } as const, threshold: slack },
-      ];
-      for (const { form, threshold } of cases) {
-        const where = JSON.stringify({ sizes, positives, threshold, form });
-        const result = windowMinimalFlips({ sizes, positives }, form, threshold);
-        expect(result === null ? null : result.flips, where).toBe(exhaustive(sizes, positives, form, threshold));
-        if (result === null) continue;
-        expect(passes(sizes, [...result.positives], form, threshold), where).toBe(true);
-        expect(
-          result.changes.reduce((sum, change) => sum + Math.abs(change), 0),
-          where,
-        ).toBe(result.flips);
+  it(
+    'equals the exhaustive minimum over every final count vector on 600 small K = 2..4 cases (max-gap and ' + 'ratio)',
+    () => {
+      const random = createRandom('window-minimal-flips');
+      for (let trial = 0; trial < 600; trial++) {
+        const groupCount = 2 + Math.floor(random() * 3);
+        const sizes = Array.from({ length: groupCount }, () => 1 + Math.floor(random() * (groupCount === 4 ? 7 : 12)));
+        const positives = sizes.map((size) => Math.floor(random() * (size + 1)));
+        const tolerance = [0, 0.05, 0.1, 0.2, 0.3, 1 / 7, 0.5][Math.floor(random() * 7)];
+        const ratio = [0.8, 0.5, 1, 0.25, 2 / 3][Math.floor(random() * 5)];
+        const slack = [0, 0, 0.05, 0.1, 0.3][Math.floor(random() * 5)];
+        const cases = [
+          { form: { kind: 'difference' } as const, threshold: tolerance },
+          { form: { kind: 'ratio', ratio } as const, threshold: slack },
+        ];
+        for (const { form, threshold } of cases) {
+          const where = JSON.stringify({ sizes, positives, threshold, form });
+          const result = windowMinimalFlips({ sizes, positives }, form, threshold);
+          expect(result === null ? null : result.flips, where).toBe(exhaustive(sizes, positives, form, threshold));
+          if (result === null) continue;
+          expect(passes(sizes, [...result.positives], form, threshold), where).toBe(true);
+          expect(
+            result.changes.reduce((sum, change) => sum + Math.abs(change), 0),
+            where,
+          ).toBe(result.flips);
+        }
       }
-    }
-  });
+    },
+  );
 
   it('at K = 2 equals exactVanillaFlips (the exact two-group minimum) on 2,000 random audit sets', () => {
     const random = createRandom('window-minimal-flips-k2');

@@ -34,44 +34,47 @@ function run(test: SequentialTest, rows: Array<[number, number]>): [number, numb
 }
 
 describe('MultiGroupGlrStream(K, likelihood, scale, shift).add(group, value)', () => {
-  it('keeps the statistic equal to the batch kernel after every add (Bernoulli and Gaussian, difference and ratio)', () => {
-    const random = createRandom('multi-group stream');
-    for (const likelihood of ['bernoulli', 'gaussian'] as const) {
-      for (const [scale, shift] of [
-        [1, 0.05],
-        [1 / 0.8, 0],
-      ]) {
-        const k = 4;
-        const stream = new MultiGroupGlrStream(k, likelihood, scale, shift);
-        const counts = new Float64Array(k);
-        const sums = new Float64Array(k);
-        const values: number[][] = [[], [], [], []];
-        let worst = 0;
-        for (let t = 0; t < 3000; t++) {
-          const g = Math.floor(random() * k);
-          const base = 0.3 + 0.05 * g;
-          const value = likelihood === 'bernoulli' ? (random() < base ? 1 : 0) : base + 0.2 * (random() - 0.5);
-          stream.add(g, value);
-          counts[g]++;
-          sums[g] += value;
-          values[g].push(value);
-          if (!stream.ready || t % 37 !== 0) continue;
-          let expected: number;
-          if (likelihood === 'bernoulli') expected = multiGroupBernoulliGlrKernel(counts, sums, k, scale, shift);
-          else {
-            const means = counts.map((n, h) => sums[h] / n);
-            let residual = 0;
-            values.forEach((group, h) => {
-              for (const v of group) residual += (v - means[h]) ** 2;
-            });
-            expected = multiGroupGaussianGlrKernel(counts, means, residual, k, scale, shift);
+  it(
+    'keeps the statistic equal to the batch kernel after every add (Bernoulli and Gaussian, difference and ' + 'ratio)',
+    () => {
+      const random = createRandom('multi-group stream');
+      for (const likelihood of ['bernoulli', 'gaussian'] as const) {
+        for (const [scale, shift] of [
+          [1, 0.05],
+          [1 / 0.8, 0],
+        ]) {
+          const k = 4;
+          const stream = new MultiGroupGlrStream(k, likelihood, scale, shift);
+          const counts = new Float64Array(k);
+          const sums = new Float64Array(k);
+          const values: number[][] = [[], [], [], []];
+          let worst = 0;
+          for (let t = 0; t < 3000; t++) {
+            const g = Math.floor(random() * k);
+            const base = 0.3 + 0.05 * g;
+            const value = likelihood === 'bernoulli' ? (random() < base ? 1 : 0) : base + 0.2 * (random() - 0.5);
+            stream.add(g, value);
+            counts[g]++;
+            sums[g] += value;
+            values[g].push(value);
+            if (!stream.ready || t % 37 !== 0) continue;
+            let expected: number;
+            if (likelihood === 'bernoulli') expected = multiGroupBernoulliGlrKernel(counts, sums, k, scale, shift);
+            else {
+              const means = counts.map((n, h) => sums[h] / n);
+              let residual = 0;
+              values.forEach((group, h) => {
+                for (const v of group) residual += (v - means[h]) ** 2;
+              });
+              expected = multiGroupGaussianGlrKernel(counts, means, residual, k, scale, shift);
+            }
+            worst = Math.max(worst, Math.abs(stream.statistic - expected) / Math.max(1, Math.abs(expected)));
           }
-          worst = Math.max(worst, Math.abs(stream.statistic - expected) / Math.max(1, Math.abs(expected)));
+          expect(worst).toBeLessThan(1e-9);
         }
-        expect(worst).toBeLessThan(1e-9);
       }
-    }
-  });
+    },
+  );
 });
 
 describe('MultiGroupGlrTest(stream, upper, lower, 1, null, tolerance) at K = 2', () => {

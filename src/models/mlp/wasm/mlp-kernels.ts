@@ -171,7 +171,8 @@ export class MlpKernelInstance {
     this.buffer = memory.buffer;
   }
 
-  /** allocate(bytes) reserves `bytes` zeroed bytes aligned to 16 and returns their offset; throws RangeError past the end. */
+  /** allocate(bytes) reserves `bytes` zeroed bytes aligned to 16 and returns their offset; throws RangeError past the
+   * end. */
   allocate(bytes: number): number {
     const start = Math.ceil(this.top / 16) * 16;
     if (start + bytes > this.buffer.byteLength) throw new RangeError(`MlpKernelInstance: ${bytes} bytes do not fit`);

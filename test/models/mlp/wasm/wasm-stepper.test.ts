@@ -49,19 +49,23 @@ describe('trainMlp(...) on the WebAssembly kernels against the JavaScript kernel
     { hidden: [], dropout: 0, weighted: true, learningRate: 1e-2 },
   ];
   for (const { hidden, dropout, weighted, learningRate } of cases) {
-    it(`gives bit-identical weights, epoch losses and Random draws for hidden [${hidden.join(', ')}], dropout ${dropout}${weighted ? ', sample weights' : ''}`, () => {
-      const { input, label, weight } = tabular(`wasm-${hidden.join('x')}`, 203, 5, [4, 7, 2]);
-      const settings = { hiddenLayers: hidden, dropoutRate: dropout, learningRate, epochs: 4, batchSize: 32 };
-      const randomJs = createRandom('same-seed');
-      const randomWasm = createRandom('same-seed');
-      const js = trainMlp(input, label, weighted ? weight : null, settings, randomJs, 'javascript');
-      const wasm = trainMlp(input, label, weighted ? weight : null, settings, randomWasm, 'auto');
-      expect(Array.from(wasm.network.parameters)).toEqual(Array.from(js.network.parameters));
-      expect(Array.from(wasm.epochLosses)).toEqual(Array.from(js.epochLosses));
-      // The same number of draws: the next draw of both sources agrees.
-      expect(randomWasm()).toBe(randomJs());
-      // And training did something: the loss went down.
-      expect(js.epochLosses[3]).toBeLessThan(js.epochLosses[0]);
-    });
+    it(
+      `gives bit-identical weights, epoch losses and Random draws for hidden [${hidden.join(', ')}], ` +
+        `dropout ${dropout}${weighted ? ', sample weights' : ''}`,
+      () => {
+        const { input, label, weight } = tabular(`wasm-${hidden.join('x')}`, 203, 5, [4, 7, 2]);
+        const settings = { hiddenLayers: hidden, dropoutRate: dropout, learningRate, epochs: 4, batchSize: 32 };
+        const randomJs = createRandom('same-seed');
+        const randomWasm = createRandom('same-seed');
+        const js = trainMlp(input, label, weighted ? weight : null, settings, randomJs, 'javascript');
+        const wasm = trainMlp(input, label, weighted ? weight : null, settings, randomWasm, 'auto');
+        expect(Array.from(wasm.network.parameters)).toEqual(Array.from(js.network.parameters));
+        expect(Array.from(wasm.epochLosses)).toEqual(Array.from(js.epochLosses));
+        // The same number of draws: the next draw of both sources agrees.
+        expect(randomWasm()).toBe(randomJs());
+        // And training did something: the loss went down.
+        expect(js.epochLosses[3]).toBeLessThan(js.epochLosses[0]);
+      },
+    );
   }
 });
