@@ -162,10 +162,10 @@ export function runSequentialAudit(
   const trajectory = options.trajectory === true ? new Float64Array(cap) : null;
   const { group, value, order, swaps, stream } = prepared;
   stream.reset(tolerance);
-  const within =
-    trajectory === null && (stream instanceof BernoulliGlrStream || stream instanceof GaussianGlrStream)
-      ? stream
-      : null;
+  // One call site per stream class, so each stays monomorphic (a worker runs cells of both families).
+  const bernoulli = trajectory === null && stream instanceof BernoulliGlrStream ? stream : null;
+  const gaussian = trajectory === null && stream instanceof GaussianGlrStream ? stream : null;
+  const within = bernoulli ?? gaussian;
   let countA = 0;
   let countB = 0;
   let sumA = 0;
@@ -187,7 +187,9 @@ export function runSequentialAudit(
     // Both streams skip the logarithms while an exact bound keeps both thresholds out of reach.
     if (within !== null) {
       position++;
-      if (!within.addWithin(g, x, upper, lower)) continue;
+      const evaluated =
+        bernoulli !== null ? bernoulli.addWithin(g, x, upper, lower) : gaussian!.addWithin(g, x, upper, lower);
+      if (!evaluated) continue;
       statistic = within.statistic;
       if (Number.isNaN(statistic)) throw new Error(NAN_STATISTIC);
     } else {
