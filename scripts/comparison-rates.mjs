@@ -1,11 +1,12 @@
 // How often `fairaudit compare` calls two runs of the quickstart different, with default settings
 // (suite-level alpha 1%). Each pair is two runs with different master seeds (so the tests are unpaired:
 // the hard case), head optionally changed by --set overrides. Prints one JSON line of counts and rates.
-//   node scripts/comparison-rates.mjs --pairs 200                                  # A/A: false alarms
+//   node scripts/comparison-rates.mjs --pairs 200 [--record FILE]                  # A/A: false alarms
 //   node scripts/comparison-rates.mjs --pairs 20 --replicates 2000 --head tolerance=0.055   # A/B: power
 // Needs a build (npm run build). Runs on one worker thread per run.
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { execFileSync } from 'node:child_process';
+import { appendFileSync, mkdtempSync, rmSync } from 'node:fs';
+import { cpus, hostname, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { loadConfig, parseOverride } from '../dist/src/harness/config.js';
@@ -19,6 +20,7 @@ const { values } = parseArgs({
     replicates: { type: 'string', default: '100' },
     head: { type: 'string', multiple: true, default: [] },
     'same-seed': { type: 'boolean', default: false },
+    record: { type: 'string' },
   },
 });
 registerBuiltIns();
@@ -45,8 +47,7 @@ for (let pair = 0; pair < pairs; pair++) {
 }
 rmSync(folder, { recursive: true, force: true });
 const rate = flagged / pairs;
-console.log(
-  JSON.stringify({
+const result = JSON.stringify({
     pairs,
     replicates: Number(values.replicates),
     head: values.head,
@@ -56,5 +57,12 @@ console.log(
     rate,
     standardError: Math.sqrt((rate * (1 - rate)) / pairs),
     seconds: (Date.now() - started) / 1000,
-  }),
-);
+});
+console.log(result);
+if (values.record) {
+  // One line per measurement, with the commit, date and machine that produced it.
+  const commit = execFileSync('git', ['rev-parse', 'HEAD'], { encoding: 'utf8' }).trim();
+  const machine = `${hostname()}, ${cpus().length} × ${cpus()[0]?.model ?? 'cpu'}`;
+  const stamp = { commit, date: new Date().toISOString(), machine, load: loadavg().map((x) => Number(x.toFixed(2))) };
+  appendFileSync(values.record, `${JSON.stringify({ ...JSON.parse(result), ...stamp })}\n`);
+}
