@@ -11,7 +11,8 @@ def ll(s, n, t):
 def face(s1, n1, s2, n2, d):
     d = mp.mpf(d); w = 1 - d
     g = lambda x: ll(s1, n1, x) + ll(s2, n2, x + d)
-    dg = lambda x: (s1/x if s1 else 0) - ((n1-s1)/(1-x) if n1-s1 else 0) + (s2/(x+d) if s2 else 0) - ((n2-s2)/(w-x) if n2-s2 else 0)
+    dg = lambda x: ((s1/x if s1 else 0) - ((n1-s1)/(1-x) if n1-s1 else 0)
+                    + (s2/(x+d) if s2 else 0) - ((n2-s2)/(w-x) if n2-s2 else 0))
     lo, hi = mp.mpf(0), w
     for _ in range(400):
         m = (lo + hi) / 2

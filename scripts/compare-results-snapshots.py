@@ -20,8 +20,11 @@ def unroot(t):
 def files(root):
     return sorted(os.path.relpath(os.path.join(d, f), root) for d, _, fs in os.walk(root) for f in fs)
 def sha(p): return hashlib.sha256(open(p, 'rb').read()).hexdigest()
-TIMES = [r'Generated [0-9T:.Z-]+', r'<th>(gitCommit|wallSeconds|startedAt|finishedAt)</th><td class="text">[^<]*', r'replicates in [0-9.]+ s', r'in [0-9.]+ s on \d+ thread', r'Total time [0-9.]+ s \(pools [0-9.]+ s\)', r'"seconds": [0-9.]+',
-         r'&quot;(gitCommit|wallSeconds|startedAt|finishedAt)&quot;: [^,\n]*', r'"(gitCommit|wallSeconds|startedAt|finishedAt)": [^,\n]*']
+TIMES = [r'Generated [0-9T:.Z-]+', r'<th>(gitCommit|wallSeconds|startedAt|finishedAt)</th><td class="text">[^<]*',
+         r'replicates in [0-9.]+ s', r'in [0-9.]+ s on \d+ thread', r'Total time [0-9.]+ s \(pools [0-9.]+ s\)',
+         r'"seconds": [0-9.]+',
+         r'&quot;(gitCommit|wallSeconds|startedAt|finishedAt)&quot;: [^,\n]*',
+         r'"(gitCommit|wallSeconds|startedAt|finishedAt)": [^,\n]*']
 def norm_text(p):
     t = unroot(open(p, encoding='utf8').read())
     for r in TIMES: t = re.sub(r, 'X', t)
@@ -41,11 +44,13 @@ for f in sorted(set(fb) & set(fa)):
     if sha(pb) == sha(pa): same += 1; continue
     if f.startswith('paper-b-pir/'): why, ok = 'timing measurement', True
     elif f.endswith('results.arrow'):
-        rb = json.load(open(os.path.join(os.path.dirname(pb), 'run.json'))); ra = json.load(open(os.path.join(os.path.dirname(pa), 'run.json')))
+        rb = json.load(open(os.path.join(os.path.dirname(pb), 'run.json')))
+        ra = json.load(open(os.path.join(os.path.dirname(pa), 'run.json')))
         old, new = rb['plan']['fingerprint'].encode(), ra['plan']['fingerprint'].encode()
         a = open(pa, 'rb').read()
         art = [x for x in ra.get('artifacts', []) if x['file'] == 'results.arrow']
-        ok = a.count(new) == 1 and a.replace(new, old) == open(pb, 'rb').read() and len(art) == 1 and art[0]['sha256'] == sha(pa) and art[0]['bytes'] == len(a) and art[0]['rows'] == ra['rows']
+        ok = (a.count(new) == 1 and a.replace(new, old) == open(pb, 'rb').read() and len(art) == 1
+              and art[0]['sha256'] == sha(pa) and art[0]['bytes'] == len(a) and art[0]['rows'] == ra['rows'])
         why = 'results.arrow: identical but for the plan fingerprint; run.json records its SHA-256, size and rows'
     elif f.endswith('run.json'):
         ok = norm_run(json.load(open(pb))) == norm_run(json.load(open(pa)))

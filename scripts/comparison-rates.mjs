@@ -40,7 +40,9 @@ for (let pair = 0; pair < pairs; pair++) {
   );
   await runExperiment(base, { threads: 1, outDirectory: join(folder, 'base'), force: true });
   await runExperiment(head, { threads: 1, outDirectory: join(folder, 'head'), force: true });
-  const comparison = await compareRuns([{ name: 'quickstart', base: join(folder, 'base'), head: join(folder, 'head') }]);
+  const comparison = await compareRuns([
+    { name: 'quickstart', base: join(folder, 'base'), head: join(folder, 'head') },
+  ]);
   statistics = comparison.statistics.length;
   if (comparison.verdict === 'regression') flagged++;
   process.stderr.write(`pair ${pair + 1}/${pairs}: ${comparison.verdict} (${flagged} flagged so far)\n`);

@@ -53,6 +53,8 @@ done
 # seed and budgets 100, 200, ..., 4000 (40 reruns) is one audit with budget 4000 (the same order, queried
 # further), so this one command measures it.
 boundary='{"size":20000,"groupShare":0.4,"labelRate":[0.45,0.4],"decisionRate":[0.4,0.35]}'
-audit "continued-40x-boundary betting" --synthetic "$boundary" --access decision --tolerance 0.05 --seed 11 --budget 4000 --test betting
+audit "continued-40x-boundary betting" --synthetic "$boundary" --access decision --tolerance 0.05 --seed 11 \
+  --budget 4000 --test betting
 # Thresholds given by hand (another setting's calibration) run as given-thresholds, without a guarantee.
-audit "given-thresholds boundary" --synthetic "$boundary" --access decision --tolerance 0.05 --seed 11 --upper 4.85 --lower -2.4
+audit "given-thresholds boundary" --synthetic "$boundary" --access decision --tolerance 0.05 --seed 11 \
+  --upper 4.85 --lower -2.4

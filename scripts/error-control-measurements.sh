@@ -15,7 +15,8 @@ for rates in '[0.4,0.4]' '[0.4,0.355]'; do
   for access in decision score; do
     for test in wald-glr calibrated-glr betting; do
       printf 'decisionRate %s %s %s ' "$rates" "$access" "$test"
-      "$fairaudit" audit --synthetic "$pool" --access "$access" --tolerance 0.05 --seed 11 --replicates "$replicates" --test "$test" --json
+      "$fairaudit" audit --synthetic "$pool" --access "$access" --tolerance 0.05 --seed 11 \
+        --replicates "$replicates" --test "$test" --json
     done
   done
 done
@@ -28,19 +29,22 @@ for rates in '[0.4,0.4]' '[0.4,0.355]'; do
   for access in score logit; do
     for start in 1 5; do
       printf 'decisionRate %s %s calibrated-glr-start-%s ' "$rates" "$access" "$start"
-      "$fairaudit" audit --synthetic "$pool" --access "$access" --seed 11 --replicates "$replicates" --test calibrated-glr --minimum-per-group "$start" --json
+      "$fairaudit" audit --synthetic "$pool" --access "$access" --seed 11 --replicates "$replicates" \
+        --test calibrated-glr --minimum-per-group "$start" --json
     done
   done
   for test in wald-glr betting; do
     printf 'decisionRate %s logit %s ' "$rates" "$test"
-    "$fairaudit" audit --synthetic "$pool" --access logit --seed 11 --replicates "$replicates" --test "$test" --logit-bounds=-7,7 --json
+    "$fairaudit" audit --synthetic "$pool" --access logit --seed 11 --replicates "$replicates" --test "$test" \
+      --logit-bounds=-7,7 --json
   done
 done
 for file in "$@"; do
   for access in decision score; do
     for test in wald-glr calibrated-glr betting; do
       printf 'pool %s %s %s ' "$file" "$access" "$test"
-      "$fairaudit" audit --pool "$file" --metric sp --access "$access" --tolerance 0.05 --seed 11 --replicates 1000 --test "$test" --json
+      "$fairaudit" audit --pool "$file" --metric sp --access "$access" --tolerance 0.05 --seed 11 --replicates 1000 \
+        --test "$test" --json
     done
   done
 done

@@ -122,7 +122,12 @@ const SETTINGS = [
 /** The side of the gap the audit tests against its tolerance, from the summary. */
 function truthOf(summary) {
   const gap = summary.access === 'decision' ? summary.oracleGap : summary.proxyGap;
-  const tolerance = summary.access === 'score' ? summary.scoreTolerance : summary.access === 'logit' ? summary.logitTolerance : summary.tolerance;
+  const tolerance =
+    summary.access === 'score'
+      ? summary.scoreTolerance
+      : summary.access === 'logit'
+        ? summary.logitTolerance
+        : summary.tolerance;
   const excess = Math.abs(gap) - tolerance;
   return { gap, tolerance, truth: Math.abs(excess) < 1e-9 ? 'boundary' : excess < 0 ? 'compliant' : 'violating' };
 }
@@ -130,7 +135,11 @@ function truthOf(summary) {
 function provenance() {
   const commit = execFileSync('git', ['rev-parse', 'HEAD'], { encoding: 'utf8' }).trim();
   const dirty = execFileSync('git', ['status', '--porcelain', '--untracked-files=no'], { encoding: 'utf8' }) !== '';
-  return { commit: dirty ? `${commit}+changes` : commit, date: new Date().toISOString(), machine: `${hostname()}, ${cpus().length} × ${cpus()[0]?.model ?? 'cpu'}` };
+  return {
+    commit: dirty ? `${commit}+changes` : commit,
+    date: new Date().toISOString(),
+    machine: `${hostname()}, ${cpus().length} × ${cpus()[0]?.model ?? 'cpu'}`,
+  };
 }
 
 /** The error line of a refused command (its notices and progress lines left out). */
@@ -251,7 +260,9 @@ if (!values.table) {
       records = records.filter((old) => !(old.setting === name && old.test === record.test));
       records.push({ ...record, ...stamp });
       writeRecords(file, records);
-      process.stderr.write(`${name} ${record.test}: ${record.exit !== undefined ? `exit ${record.exit}` : `${record.reject}/${record.accept}/${record.inconclusive}`} (${record.seconds} s)\n`);
+      const outcome =
+        record.exit !== undefined ? `exit ${record.exit}` : `${record.reject}/${record.accept}/${record.inconclusive}`;
+      process.stderr.write(`${name} ${record.test}: ${outcome} (${record.seconds} s)\n`);
     }
   }
   if (chosen === null || chosen.has('score-constant')) {

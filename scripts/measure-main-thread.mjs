@@ -40,7 +40,10 @@ const config = configFromObject(
     replicates: Number(values.replicates),
     chunkSize: 100,
     settings: {
-      pool: { name: 'bench', synthetic: { size: 20000, groupShare: 0.4, labelRate: [0.45, 0.4], decisionRate: [0.4, 0.38] } },
+      pool: {
+        name: 'bench',
+        synthetic: { size: 20000, groupShare: 0.4, labelRate: [0.45, 0.4], decisionRate: [0.4, 0.38] },
+      },
       metric: 'sp',
       access: 'decision',
       tolerance: 0.05,

@@ -32,7 +32,9 @@ const startRss = process.memoryUsage().rss;
 const cells = [];
 for (const access of ['decision', 'logit', 'score'])
   for (const metric of ['eo', 'sp'])
-    for (const pool of ['compliant', 'violating']) cells.push({ key: JSON.stringify({ access, metric, pool }), access, metric, pool });
+    for (const pool of ['compliant', 'violating']) {
+      cells.push({ key: JSON.stringify({ access, metric, pool }), access, metric, pool });
+    }
 cells.sort((a, b) => (a.key < b.key ? -1 : 1));
 const replicatesPerCell = Math.ceil(rows / cells.length);
 const columns = [
@@ -85,9 +87,12 @@ function batchOf(first, count) {
   const byCell = (field) => ({ indices: cellIndex, dictionary: cells.map((cell) => cell[field]) });
   return {
     experiment: same('quickstart'), kind: same('sequential-audit'), cell: byCell('key'), access: byCell('access'),
-    metric: byCell('metric'), pool: byCell('pool'), replicate, seed, decision: { indices: decision, dictionary: decisions },
-    queries, statistic, oracle_gap: oracleGap, oracle_decision: { indices: oracleDecision, dictionary: decisions },
-    fixed_decision: { indices: fixedDecision, dictionary: decisions }, fixed_samples: fixedSamples, pool_size: poolSize, proxy_gap: proxyGap,
+    metric: byCell('metric'), pool: byCell('pool'), replicate, seed,
+    decision: { indices: decision, dictionary: decisions },
+    queries, statistic, oracle_gap: oracleGap,
+    oracle_decision: { indices: oracleDecision, dictionary: decisions },
+    fixed_decision: { indices: fixedDecision, dictionary: decisions },
+    fixed_samples: fixedSamples, pool_size: poolSize, proxy_gap: proxyGap,
   };
 }
 
@@ -106,7 +111,9 @@ if (values.mode === 'stream') {
   const data = {};
   for (const { name } of columns) {
     const column = batch[name];
-    data[name] = Array.isArray(column) ? column : column.indices ? Array.from(column.indices, (i) => column.dictionary[i]) : Array.from(column);
+    const decode = (coded) =>
+      coded.indices ? Array.from(coded.indices, (i) => coded.dictionary[i]) : Array.from(coded);
+    data[name] = Array.isArray(column) ? column : decode(column);
   }
   const bytes = encodeResultTable(columns, data, new Map([['fairaudit.experiment', 'quickstart']]));
   writeFileAtomic(values.out, bytes);

@@ -96,7 +96,16 @@ function gapOf(positives) {
 /** Simulates `paths` audits of a count configuration (random order) with a test; counts outcomes. */
 let thresholds;
 function simulate(testName, positives, paths, seed, trackEvidence) {
-  const { test } = createMultiGroupTest({ groupSizes: sizes, test: testName, access: 'decision', aggregation: 'difference', tolerance, alpha, beta, thresholds });
+  const { test } = createMultiGroupTest({
+    groupSizes: sizes,
+    test: testName,
+    access: 'decision',
+    aggregation: 'difference',
+    tolerance,
+    alpha,
+    beta,
+    thresholds,
+  });
   const random = createRandom(seed);
   const left = new Float64Array(K);
   const ones = new Float64Array(K);
@@ -129,7 +138,10 @@ function simulate(testName, positives, paths, seed, trackEvidence) {
     outcome.meanPeakLogEvidence += peak / paths;
   }
   outcome.queries /= paths;
-  const rate = (count) => ({ rate: count / paths, standardError: Math.sqrt(((count / paths) * (1 - count / paths)) / paths) });
+  const rate = (count) => ({
+    rate: count / paths,
+    standardError: Math.sqrt(((count / paths) * (1 - count / paths)) / paths),
+  });
   return { ...outcome, rejectRate: rate(outcome.reject), acceptRate: rate(outcome.accept) };
 }
 
@@ -143,7 +155,15 @@ for (const [where, bottom] of given ? [[given[1], BOTTOMS[given[1]]]] : Object.e
     const { gap, violates } = gapOf(positives);
     if (violates) throw new Error(`compliant configuration ${name} ${where} violates: gap ${gap}`);
     const result = simulate('betting', positives, Number(values.screen), deriveSeed('screen', K, where, name), true);
-    screening.push({ layout: name, bottom: where, positives, gap, reject: result.reject, meanPeakLogEvidence: result.meanPeakLogEvidence, queries: result.queries });
+    screening.push({
+      layout: name,
+      bottom: where,
+      positives,
+      gap,
+      reject: result.reject,
+      meanPeakLogEvidence: result.meanPeakLogEvidence,
+      queries: result.queries,
+    });
   }
 }
 screening.sort((a, b) => b.reject - a.reject || b.meanPeakLogEvidence - a.meanPeakLogEvidence);
@@ -160,8 +180,16 @@ if (tests.includes('calibrated-glr')) {
   const result = calibrateMultiGroupThresholds(setting, { seed: `error ` +
 `rates ${K}`, paths: Number(values['calibration-paths']) });
   thresholds = { upper: result.upper, lower: result.lower };
-  const worstOf = (error) => result.certification.errors.filter((e) => e.error === error).sort((a, b) => b.upperBound - a.upperBound)[0];
-  calibration = { ...thresholds, certified: result.certified, paths: Number(values['calibration-paths']), configurations: result.configurations.length, worstReject: worstOf('reject'), worstAccept: worstOf('accept') };
+  const worstOf = (error) =>
+    result.certification.errors.filter((e) => e.error === error).sort((a, b) => b.upperBound - a.upperBound)[0];
+  calibration = {
+    ...thresholds,
+    certified: result.certified,
+    paths: Number(values['calibration-paths']),
+    configurations: result.configurations.length,
+    worstReject: worstOf('reject'),
+    worstAccept: worstOf('accept'),
+  };
 }
 const measured = {};
 for (const testName of tests) {
@@ -169,13 +197,22 @@ for (const testName of tests) {
     worstCompliant: simulate(testName, worst.positives, replicates, deriveSeed('compliant', K, testName), false),
     justBeyond: simulate(testName, beyond, replicates, deriveSeed('beyond', K, testName), false),
     clearViolation: simulate(testName, clear, Math.min(replicates, 1000), deriveSeed('clear', K, testName), false),
-    clearViolationLargest: simulate(testName, clearLarge, Math.min(replicates, 1000), deriveSeed('large', K, testName), false),
+    clearViolationLargest: simulate(
+      testName,
+      clearLarge,
+      Math.min(replicates, 1000),
+      deriveSeed('large', K, testName),
+      false,
+    ),
   };
 }
 const commit = execSync('git rev-parse --short HEAD').toString().trim();
 const record = {
-  command: `nice -n 10 node scripts/multi-group-error-rates.mjs ` +
-`--groups ${K} --replicates ${replicates} --screen ${values.screen} --size ${size} --budget ${budget} --tolerance ${tolerance}${values.worst ? ` --worst ${values.worst}` : ''} --tests ${values.tests}${calibration ? ` --calibration-paths ${calibration.paths}` : ''}`,
+  command:
+    `nice -n 10 node scripts/multi-group-error-rates.mjs ` +
+    `--groups ${K} --replicates ${replicates} --screen ${values.screen} --size ${size} --budget ${budget} ` +
+    `--tolerance ${tolerance}${values.worst ? ` --worst ${values.worst}` : ''} --tests ${values.tests}` +
+    `${calibration ? ` --calibration-paths ${calibration.paths}` : ''}`,
   machine: `${hostname()} (${cpus().length} cpus)`,
   commit,
   date: new Date().toISOString(),

@@ -14,7 +14,8 @@ for (let index = 0; index < cases + cases / 2; index++) {
   const family = index < cases ? 'bernoulli' : 'gaussian';
   const aggregation = index % 2 === 0 ? 'difference' : 'ratio';
   const groupCount = 2 + randomInt(random, 9);
-  const bound = aggregation === 'difference' ? [0.02, 0.05, 0.1, 0.2][randomInt(random, 4)] : [0.5, 0.8, 0.9][randomInt(random, 3)];
+  const bound =
+    aggregation === 'difference' ? [0.02, 0.05, 0.1, 0.2][randomInt(random, 4)] : [0.5, 0.8, 0.9][randomInt(random, 3)];
   const scale = aggregation === 'difference' ? 1 : 1 / bound;
   const shift = aggregation === 'difference' ? bound : 0;
   const spread = random() < 0.5 ? 0.05 : 0.5;
@@ -27,7 +28,15 @@ for (let index = 0; index < cases + cases / 2; index++) {
       return Math.round(rate * n);
     });
     const logLikelihood = bernoulliConstrainedRates(counts, positives, groupCount, scale, shift, out);
-    lines.push({ family, aggregation, bound, counts: [...counts], positives: [...positives], logLikelihood, rates: [...out] });
+    lines.push({
+      family,
+      aggregation,
+      bound,
+      counts: [...counts],
+      positives: [...positives],
+      logLikelihood,
+      rates: [...out],
+    });
   } else {
     const means = counts.map(() => centre + spread * (random() - 0.5));
     const residualSumOfSquares = counts.reduce((sum, n) => sum + n * 0.04, 0);
@@ -35,7 +44,15 @@ for (let index = 0; index < cases + cases / 2; index++) {
     const total = counts.reduce((sum, n) => sum + n, 0);
     // The profiled log-likelihood -(n/2) log((W + Q)/n) - n/2 at the constrained means.
     const logLikelihood = -0.5 * total * Math.log((residualSumOfSquares + cost) / total) - 0.5 * total;
-    lines.push({ family, aggregation, bound, counts: [...counts], means: [...means], residualSumOfSquares, logLikelihood });
+    lines.push({
+      family,
+      aggregation,
+      bound,
+      counts: [...counts],
+      means: [...means],
+      residualSumOfSquares,
+      logLikelihood,
+    });
   }
 }
 process.stdout.write(`${lines.map((line) => JSON.stringify(line)).join('\n')}\n`);

@@ -11,7 +11,9 @@ out="${2:-docs/benchmarks/multi-group-mle-check.json}"
 summary=$(node scripts/multi-group-mle-cases.mjs "$cases" | python3 scripts/multi-group-mle-scipy.py)
 scipy=$(python3 -c 'import scipy; print(scipy.__version__)')
 commit=$(git rev-parse --short HEAD)$(git diff --quiet HEAD -- src scripts || echo '+changes')
-printf '{"command":"scripts/multi-group-mle-check.sh %s","machine":"%s","cpus":%s,"commit":"%s","date":"%s","scipy":"%s","summary":%s}\n' \
+format='{"command":"scripts/multi-group-mle-check.sh %s","machine":"%s","cpus":%s,"commit":"%s","date":"%s",'
+format+='"scipy":"%s","summary":%s}\n'
+printf "$format" \
   "$cases" "$(uname -n)" "$(nproc)" "$commit" "$(date -u +%Y-%m-%dT%H:%M:%SZ)" "$scipy" "$summary" >"$out.tmp"
 mv "$out.tmp" "$out"
 cat "$out"

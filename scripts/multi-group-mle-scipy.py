@@ -45,7 +45,8 @@ def bernoulli(case):
     gradient = lambda t: -(s / np.maximum(t, EPS) - f / np.maximum(1 - t, EPS)) / total
     pooled = s.sum() / total
     starts = [np.full(k, pooled), np.clip(s / n, pooled - 0.01, pooled + 0.01), np.full(k, 0.5)]
-    value, t = solve(objective, gradient, starts, [(EPS, 1 - EPS)] * k, constraints(k, case['aggregation'], case['bound']))
+    value, t = solve(objective, gradient, starts, [(EPS, 1 - EPS)] * k,
+                     constraints(k, case['aggregation'], case['bound']))
     return -value * total, t
 
 def gaussian(case):
@@ -55,7 +56,8 @@ def gaussian(case):
     gradient = lambda mu: -2 * n * (m - mu) / total
     centre = (n * m).sum() / total
     starts = [np.full(k, centre), np.clip(m, centre - 0.01, centre + 0.01)]
-    value, mu = solve(objective, gradient, starts, [(None, None)] * k, constraints(k, case['aggregation'], case['bound']))
+    value, mu = solve(objective, gradient, starts, [(None, None)] * k,
+                      constraints(k, case['aggregation'], case['bound']))
     cost = value * total
     return -0.5 * total * np.log((w + cost) / total) - 0.5 * total, mu
 
@@ -76,11 +78,13 @@ for line in sys.stdin:
     summary['cases'] += 1
     summary[case['family']] += 1
     summary['largestAbsoluteDifference'] = max(summary['largestAbsoluteDifference'], abs(difference))
-    summary['largestRelativeDifference'] = max(summary['largestRelativeDifference'], abs(difference) / max(1.0, abs(ours)))
+    summary['largestRelativeDifference'] = max(summary['largestRelativeDifference'],
+                                               abs(difference) / max(1.0, abs(ours)))
     if difference < -1e-9:
         summary['scipyBetterBy1e9'] += 1
     if difference > 1e-9:
         summary['oursBetterBy1e9'] += 1
     if 'rates' in case:
-        summary['largestNullViolationOfOurs'] = max(summary['largestNullViolationOfOurs'], violation(case, case['rates']))
+        summary['largestNullViolationOfOurs'] = max(summary['largestNullViolationOfOurs'],
+                                                    violation(case, case['rates']))
 print(json.dumps(summary))

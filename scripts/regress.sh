@@ -38,7 +38,8 @@ run_suite() {
     "${cli[@]}" run "$checkout/configs/quickstart.yaml" --out "$tree/quickstart" --quiet
     "${cli[@]}" reproduce paper-a --calibrated --out "$tree/paper-a" --quiet --no-png --set replicates=50 >/dev/null
     "${cli[@]}" reproduce paper-b --out "$tree/paper-b" --quiet --no-png --set replicates=50 >/dev/null
-    "${cli[@]}" reproduce error-control --calibrated --out "$tree/error-control" --quiet --no-png --set replicates=200 >/dev/null
+    "${cli[@]}" reproduce error-control --calibrated --out "$tree/error-control" --quiet --no-png \
+      --set replicates=200 >/dev/null
   fi
 }
 run_suite "$base_dir" "$out/base"
@@ -46,11 +47,17 @@ run_suite "$head_dir" "$out/head"
 
 results=0
 bin/fairaudit compare "$out/base" "$out/head" --out "$out/comparison" | tee "$out/results.txt" || results=$?
-if [ "$suite" = tiny ]; then bench_args="--updates 200000 --runs 1"; rounds=3; else bench_args="--updates 2000000 --runs 3"; rounds=10; fi
+if [ "$suite" = tiny ]; then
+  bench_args="--updates 200000 --runs 1"; rounds=3
+else
+  bench_args="--updates 2000000 --runs 3"; rounds=10
+fi
 speed=0
-bin/fairaudit bench compare "$base_dir" "$head_dir" --rounds "$rounds" "--args=$bench_args" | tee "$out/speed.txt" || speed=$?
+bin/fairaudit bench compare "$base_dir" "$head_dir" --rounds "$rounds" "--args=$bench_args" \
+  | tee "$out/speed.txt" || speed=$?
 {
-  echo "# Regression run: $(git rev-parse --short "$commit") (BASE $base_ref) against $(git rev-parse --short HEAD)$(git diff --quiet HEAD || echo ' + uncommitted changes')"
+  echo "# Regression run: $(git rev-parse --short "$commit") (BASE $base_ref)" \
+    "against $(git rev-parse --short HEAD)$(git diff --quiet HEAD || echo ' + uncommitted changes')"
   echo
   echo "Suite: $suite. Results: comparison/report.html (every statistic, its interval and verdict)."
   echo

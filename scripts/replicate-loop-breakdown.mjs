@@ -93,7 +93,9 @@ const shuffleAndDraws =
   cpuSeconds(() => {
     for (const seed of seeds) {
       const random = createRandom(seed);
-      for (let position = 0; position < cap; position++) sink += shufflePosition(prepared.order, prepared.swaps, position, random);
+      for (let position = 0; position < cap; position++) {
+        sink += shufflePosition(prepared.order, prepared.swaps, position, random);
+      }
       restoreOrder(prepared.order, prepared.swaps, cap);
     }
   }) - seeding;
@@ -102,7 +104,9 @@ const { group, value } = prepared;
 const kernel = cpuSeconds(() => {
   for (const list of queriedRows) {
     stream.reset(settings.tolerance);
-    for (let index = 0; index < list.length; index++) stream.addWithin(group[list[index]], value[list[index]], upper, lower);
+    for (let index = 0; index < list.length; index++) {
+      stream.addWithin(group[list[index]], value[list[index]], upper, lower);
+    }
     stream.settle();
     sink += stream.statistic;
   }
@@ -110,7 +114,9 @@ const kernel = cpuSeconds(() => {
 const statistics = new Float64Array(queries).map((_, index) => Math.sin(index));
 const threshold = cpuSeconds(() => {
   let crossings = 0;
-  for (let index = 0; index < statistics.length; index++) if (statistics[index] >= upper || statistics[index] <= lower) crossings++;
+  for (let index = 0; index < statistics.length; index++) {
+    if (statistics[index] >= upper || statistics[index] <= lower) crossings++;
+  }
   sink += crossings;
 });
 const loop =
@@ -173,7 +179,8 @@ const record = {
   nanosecondsPerRow: parts,
   nanosecondsPerRowTotal: Math.round(10 * Object.values(parts).reduce((sum, part) => sum + part, 0)) / 10,
   kernelNanosecondsPerQuery: Math.round((1e10 * kernel) / queries) / 10,
-  microsecondsPerReplicate: Math.round((1e7 * (loop + seeding + harness * (replicates / (replicates - 100)))) / replicates) / 10,
+  microsecondsPerReplicate:
+    Math.round((1e7 * (loop + seeding + harness * (replicates / (replicates - 100)))) / replicates) / 10,
   sink: Number.isFinite(sink),
 };
 writeFileAtomic(values.out, `${JSON.stringify(record, null, 2)}\n`);

@@ -7,7 +7,8 @@ set -euo pipefail
 base=${1:?base checkout}; head=${2:?head checkout}; count=${3:-20}; rounds=${4:-5}; updates=${5:-500000}
 slower=0
 for i in $(seq 1 "$count"); do
-  line=$(bin/fairaudit bench compare "$base" "$head" --rounds "$rounds" --threshold 0.1 "--args=--updates $updates --runs 1" || true)
+  line=$(bin/fairaudit bench compare "$base" "$head" --rounds "$rounds" --threshold 0.1 \
+    "--args=--updates $updates --runs 1" || true)
   echo "$i: $line" >&2
   case "$line" in *": slower at"*) slower=$((slower + 1)) ;; esac
 done

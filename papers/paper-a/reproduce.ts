@@ -524,9 +524,8 @@ function reproductionReadme(result: PaperAReproduction, rows: PaperAComparisonRo
     for (const row of differing) {
       const reproduced =
         typeof row.reproduced === 'number' ? String(Number(row.reproduced.toPrecision(4))) : (row.reproduced ?? '');
-      lines.push(
-        `| ${row.table} ${row.row} ${row.column} | ${row.published} | ${reproduced} | ${row.why.replaceAll('|', '\\|')} |`,
-      );
+      const why = row.why.replaceAll('|', '\\|');
+      lines.push(`| ${row.table} ${row.row} ${row.column} | ${row.published} | ${reproduced} | ${why} |`);
     }
     lines.push('');
   }

@@ -174,6 +174,20 @@ export const HATEDAY_NOT_COMPUTED =
   'not computed: no model of ours (HateDay is gated) and Table 2 prints no group rates, so the counts the exact ' +
   'minimum needs are unknown here';
 
+const EXACT_MINIMUM_TITLE =
+  'Table 3 with the exact minimum: detection when the provider flips the fewest outputs that pass (our ' +
+  'candidate sets)';
+
+/** The caption of "Table 3 with the exact minimum": the setting, and why its detection is lower. */
+function exactMinimumCaption(options: Table3Options): string {
+  return (
+    `ε = |d_C|/2, 1 − δ = ${options.passProbability}, q = ${options.canaryEffectiveness}, uniform S ` +
+    `(paper B §5). Theorems 1-4 give flip counts that suffice; the exact minimum is what the strongest provider ` +
+    `needs (any split over both groups, either direction; exact hypergeometric pass probability), so detection ` +
+    `drops. Paper B's own numbers are unchanged (Table 3 analytic above).`
+  );
+}
+
 /**
  * exactMinimumTable(rows, options) lays out "Table 3 with the exact minimum" as a
  * SummaryTable (paper-b-table-3-exact): per row ε, Table 3's sufficient counts, the exact
@@ -291,14 +305,8 @@ export function exactMinimumTable(rows: readonly ExactMinimumRow[], options: Tab
   });
   return {
     id: 'paper-b-table-3-exact',
-    title:
-      'Table 3 with the exact minimum: detection when the provider flips the fewest outputs that pass (our ' +
-      'candidate sets)',
-    caption:
-      `ε = |d_C|/2, 1 − δ = ${options.passProbability}, q = ${options.canaryEffectiveness}, uniform S ` +
-      `(paper B §5). Theorems 1-4 give flip counts that suffice; the exact minimum is what the strongest provider ` +
-      `needs (any split over both groups, either direction; exact hypergeometric pass probability), so detection ` +
-      `drops. Paper B's own numbers are unchanged (Table 3 analytic above).`,
+    title: EXACT_MINIMUM_TITLE,
+    caption: exactMinimumCaption(options),
     columns,
     rows: records,
   };

@@ -129,7 +129,8 @@ def adult_runs(folder, seeds, models, bound):
                 # DemographicParity(difference_bound=...), 0.01 when not given. "default" is what
                 # ExponentiatedGradient(..., DemographicParity(), eps=...) gives; "eps" uses eps for
                 # both, as fairaudit's reduction (and Agarwal et al.'s epsilon) does.
-                constraint = DemographicParity() if bound == "default" else DemographicParity(difference_bound=spec["eps"])
+                constraint = (DemographicParity() if bound == "default"
+                              else DemographicParity(difference_bound=spec["eps"]))
                 reduction = ExponentiatedGradient(
                     ResampledMLP(spec["base"], seed),
                     constraint,
@@ -193,7 +194,8 @@ def ccd_runs(folder, seeds):
 def main():
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--adult", help="folder of `fairaudit data export adult --scheme paper-a ...`")
-    parser.add_argument("--ccd", help="folder of `fairaudit data export ccd --scheme paper-b --protected-attribute gender ...`")
+    parser.add_argument("--ccd",
+                        help="folder of `fairaudit data export ccd --scheme paper-b --protected-attribute gender ...`")
     parser.add_argument("--seeds", default="0,1,2", help="comma-separated seeds (random_state)")
     parser.add_argument("--models", default="robust-base,unstable-base,robust-dp,unstable-dp")
     parser.add_argument(

@@ -46,7 +46,8 @@ export const auditPoolSettingsSchema = schema.object(
           'The sequential test (docs/error-control.md): betting (anytime-valid testing by betting, the default ' +
           "for a user's own pool), calibrated-glr (the GLR with Monte Carlo calibrated thresholds; the default when " +
           'thresholds is calibrated or given), confidence-sequence (anytime-valid, weaker; reports a gap interval), ' +
-          "wald-glr (paper A's GLR with Wald's thresholds, exactly as published; its false-violation rate is not controlled).",
+          "wald-glr (paper A's GLR with Wald's thresholds, exactly as published; " +
+          'its false-violation rate is not controlled).',
       }),
     ),
     order: schema.enumOf(QUERY_ORDERS, {

@@ -81,8 +81,9 @@ export const auditSettingsProperties = {
         "The sequential test (docs/error-control.md): wald-glr (paper A's GLR with Wald's thresholds; the " +
         'default; calibrated-glr when thresholds is calibrated, given-thresholds when it is {upper, lower}), ' +
         'calibrated-glr (the GLR with Monte Carlo calibrated thresholds, from a calibration record of this setting), ' +
-        'given-thresholds (the GLR with thresholds given by hand: no error guarantee), betting (anytime-valid testing by ' +
-        'betting), confidence-sequence (anytime-valid, weaker; reports a gap interval).',
+        'given-thresholds (the GLR with thresholds given by hand: no error guarantee), ' +
+        'betting (anytime-valid testing by betting), confidence-sequence (anytime-valid, weaker; ' +
+        'reports a gap interval).',
     }),
   ),
   thresholds: schema.optional(
@@ -104,8 +105,8 @@ export const auditSettingsProperties = {
       {
         description:
           "The GLR tests' stopping thresholds: wald (paper A's, the default), calibrated (Monte Carlo calibrated " +
-          'for this setting, cached by fingerprint; `fairaudit calibrate` computes them ahead) or {upper, lower} (test ' +
-          'given-thresholds).',
+          'for this setting, cached by fingerprint; `fairaudit calibrate` computes them ahead) ' +
+          'or {upper, lower} (test given-thresholds).',
       },
     ),
   ),
@@ -153,7 +154,8 @@ export const auditSettingsProperties = {
             maxItems: MAX_CALIBRATION_BASE_RATES,
             description:
               "Decision access: where group a's rate sits in the simulated pools, as fractions of [0, 1 − δ] " +
-              '(default 0, 0.01, 0.03, 0.1, 0.2, …, 0.9, 0.97, 0.99, 1); the supremum over the composite null is taken over these.',
+              '(default 0, 0.01, 0.03, 0.1, 0.2, …, 0.9, 0.97, 0.99, 1); ' +
+              'the supremum over the composite null is taken over these.',
           }),
         ),
       },

@@ -39,8 +39,8 @@ export function continuationOf(test: TestName, budget: number): string {
   if (test === 'betting' || test === 'confidence-sequence') {
     return (
       `continue: the same seed with a budget above ${budget} continues these audits under their guarantee ` +
-      `(the same order, queried further); a fresh seed is a new test, and rerunning with fresh seeds until one rejects ` +
-      `inflates alpha`
+      `(the same order, queried further); a fresh seed is a new test, ` +
+      `and rerunning with fresh seeds until one rejects inflates alpha`
     );
   }
   if (test === 'calibrated-glr') {
@@ -139,7 +139,8 @@ export function testSettingsProblem(settings: TestSettingsInput): CrossKeyProble
         key: 'thresholds',
         expected:
           '"calibrated" or nothing with test calibrated-glr (its thresholds come from a calibration record of ' +
-          "this setting; given {upper, lower}: test given-thresholds, without an error guarantee; Wald's: test wald-glr)",
+          'this setting; given {upper, lower}: test given-thresholds, without an error guarantee; ' +
+          "Wald's: test wald-glr)",
         found: thresholds,
       };
     }

@@ -221,8 +221,10 @@ export function shiftToProxyGap(
       where: 'shiftToProxyGap: targetGap',
       expected:
         `a score gap within ` +
-        `[${(fixedSum / inMetric.length - meanA).toPrecision(4)}, ${((fixedSum + movable.length) / inMetric.length - meanA).toPrecision(4)}] ` +
-        `(reachable by moving group b's scores on the logit scale; its scores of 0 and 1 without a finite logit stay put)`,
+        `[${(fixedSum / inMetric.length - meanA).toPrecision(4)}, ` +
+        `${((fixedSum + movable.length) / inMetric.length - meanA).toPrecision(4)}] ` +
+        `(reachable by moving group b's scores on the logit scale; ` +
+        `its scores of 0 and 1 without a finite logit stay put)`,
       found: targetGap,
     });
   }

@@ -21,8 +21,8 @@ export function multiGroupSummaryText(poolName: string, summary: MultiGroupAudit
   else {
     const d = summary.decisions as NonNullable<MultiGroupAuditSummary['decisions']>;
     lines.push(
-      `verdicts:     ${summary.replicates} audits: ${d.reject} violation, ${d.accept} compliant, ${d.inconclusive} inconclusive; ` +
-        `mean queries ${summary.meanQueries}`,
+      `verdicts:     ${summary.replicates} audits: ${d.reject} violation, ${d.accept} compliant, ` +
+        `${d.inconclusive} inconclusive; mean queries ${summary.meanQueries}`,
       `hypothesis:   ${summary.hypothesis}`,
       `guarantee:    ${summary.guarantee}`,
     );
@@ -34,9 +34,8 @@ export function multiGroupSummaryText(poolName: string, summary: MultiGroupAudit
   );
   if (summary.groupSizeRule !== undefined) {
     const excluded = summary.groupSizeRule.excluded;
-    lines.push(
-      `excluded:     ${summary.groupSizeRule.rule}: ${excluded.length === 0 ? 'none' : excluded.map((g) => `${g.name} (${g.rows} rows)`).join(', ')}`,
-    );
+    const excludedText = excluded.length === 0 ? 'none' : excluded.map((g) => `${g.name} (${g.rows} rows)`).join(', ');
+    lines.push(`excluded:     ${summary.groupSizeRule.rule}: ${excludedText}`);
   }
   const rows = oracle.groups.map((g) => [
     g.name,

@@ -31,16 +31,22 @@ export interface ReportContent {
   notices: string[];
 }
 
-const style = `
-body{font-family:"DejaVu Sans","Liberation Sans",Arial,sans-serif;margin:0;color:#1b1b1b;background:#fafafa;line-height:1.45}
-header{background:#1f3b57;color:#fff;padding:18px 32px}header h1{margin:0;font-size:24px}header p{margin:4px 0 0;opacity:.9}
+const style =
+  `
+body{font-family:"DejaVu Sans","Liberation Sans",Arial,sans-serif;margin:0;color:#1b1b1b;` +
+  `background:#fafafa;line-height:1.45}
+header{background:#1f3b57;color:#fff;padding:18px 32px}header h1{margin:0;font-size:24px}` +
+  `header p{margin:4px 0 0;opacity:.9}
 main{padding:8px 32px 40px;max-width:1500px}nav a{margin-right:14px}
 section{background:#fff;border:1px solid #e2e2e2;border-radius:6px;padding:12px 20px;margin:18px 0}
 h2{font-size:19px;border-bottom:1px solid #eee;padding-bottom:4px}
 .table-wrap{overflow-x:auto;max-width:100%;margin:10px 0 18px}table{border-collapse:collapse;font-size:13px}
-.table-wrap tbody th:first-child,.table-wrap td:first-child,.table-wrap thead th:first-child{position:sticky;left:0;z-index:1;background:#fff;box-shadow:1px 0 0 #ddd}
+.table-wrap tbody th:first-child,.table-wrap td:first-child,.table-wrap thead th:first-child{` +
+  `position:sticky;left:0;z-index:1;background:#fff;box-shadow:1px 0 0 #ddd}
 caption{text-align:left;padding:6px 0;caption-side:top}caption span{color:#555;font-weight:normal}
-th,td{border:1px solid #ddd;padding:3px 8px;white-space:nowrap}th{background:#f0f3f6;cursor:help}td.num{text-align:right;font-variant-numeric:tabular-nums}td.wrap{white-space:normal;min-width:320px;max-width:480px}
+th,td{border:1px solid #ddd;padding:3px 8px;white-space:nowrap}th{background:#f0f3f6;cursor:help}` +
+  `td.num{text-align:right;font-variant-numeric:tabular-nums}` +
+  `td.wrap{white-space:normal;min-width:320px;max-width:480px}
 ${STATUS_STYLE}
 figure{margin:16px 0 28px}figure .chart{overflow-x:auto}figcaption{color:#444;font-size:13px;max-width:900px}
 .notice{background:#fff7e0;border:1px solid #f0d890;padding:6px 10px;border-radius:4px}
@@ -74,7 +80,8 @@ export function reportHtml(content: ReportContent): string {
   parts.push(`<title>fairaudit report: ${escapeHtml(content.experiment)}</title><style>${style}</style></head><body>`);
   parts.push(
     `<header><h1>fairaudit report: ${escapeHtml(content.experiment)}</h1><p>Kind ` +
-      `<code>${escapeHtml(content.kind)}</code>: ${escapeHtml(content.kindDescription)} Generated ${escapeHtml(content.generatedAt)}.</p></header><main>`,
+      `<code>${escapeHtml(content.kind)}</code>: ${escapeHtml(content.kindDescription)} ` +
+      `Generated ${escapeHtml(content.generatedAt)}.</p></header><main>`,
   );
   const nav = [
     ['provenance', 'Provenance'],

@@ -165,7 +165,8 @@ function rowHtml(row: IndexRow): string {
   const reasons = row.reasons
     .map(
       (reason) =>
-        `<li><strong>${escapeHtml(reason.status)}</strong>${reason.cells > 1 ? ` (${reason.cells} cells)` : ''}: ${escapeHtml(reason.why)}</li>`,
+        `<li><strong>${escapeHtml(reason.status)}</strong>` +
+        `${reason.cells > 1 ? ` (${reason.cells} cells)` : ''}: ${escapeHtml(reason.why)}</li>`,
     )
     .join('');
   const why =
@@ -174,7 +175,8 @@ function rowHtml(row: IndexRow): string {
   const tone = row.tone === 'mixed' ? 'status-mixed' : statusClass(row.tone);
   return (
     `<tr ` +
-    `class="${tone}"><td>${escapeHtml(row.reproduction)}</td><td>${escapeHtml(row.table)}</td><td>${escapeHtml(row.status)}</td>${counts}<td ` +
+    `class="${tone}"><td>${escapeHtml(row.reproduction)}</td><td>${escapeHtml(row.table)}</td>` +
+    `<td>${escapeHtml(row.status)}</td>${counts}<td ` +
     `class="why">${why}</td><td>${link}</td></tr>`
   );
 }
@@ -212,7 +214,8 @@ export function resultsIndexHtml(
       '"not comparable": nothing published to compare with; ' +
       '"synthetic" (grey): calibrated synthetic data built from the published numbers, not a reproduction.</p>',
     `<div class="table-wrap"><table ` +
-      `id="results-index"><thead><tr><th>Reproduction</th><th>Table</th><th>Status</th>${head}<th>Why</th><th>Report</th></tr></thead><tbody>`,
+      `id="results-index"><thead><tr><th>Reproduction</th><th>Table</th><th>Status</th>${head}` +
+      '<th>Why</th><th>Report</th></tr></thead><tbody>',
     ...rows.map(rowHtml),
     '</tbody></table></div>',
     '<h2>Every report</h2>',

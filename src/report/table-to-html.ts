@@ -40,9 +40,11 @@ export function tableToHtml(
       return `<tr${extra ? ` class="${escapeHtml(extra)}"` : ''}>${cells}</tr>`;
     })
     .join('\n');
-  const caption = `<caption><strong>${escapeHtml(table.title)}</strong>${table.caption ? ` <span>${escapeHtml(table.caption)}</span>` : ''}</caption>`;
+  const captionNote = table.caption ? ` <span>${escapeHtml(table.caption)}</span>` : '';
+  const caption = `<caption><strong>${escapeHtml(table.title)}</strong>${captionNote}</caption>`;
   return (
     `<div class="table-wrap"><table ` +
-    `id="table-${escapeHtml(table.id)}">${caption}<thead><tr>${head}</tr></thead><tbody>\n${body}\n</tbody></table></div>`
+    `id="table-${escapeHtml(table.id)}">${caption}<thead><tr>${head}</tr></thead>` +
+    `<tbody>\n${body}\n</tbody></table></div>`
   );
 }

@@ -15,9 +15,8 @@ export function tableToMarkdown(table: SummaryTable): string {
   lines.push(`| ${table.columns.map((column) => markdownCell(column.label)).join(' | ')} |`);
   lines.push(`| ${table.columns.map((column) => (column.type === 'number' ? '---:' : ':---')).join(' | ')} |`);
   for (const row of table.rows) {
-    lines.push(
-      `| ${table.columns.map((column) => markdownCell(formatSummaryValue(row[column.name] ?? null, column))).join(' | ')} |`,
-    );
+    const cells = table.columns.map((column) => markdownCell(formatSummaryValue(row[column.name] ?? null, column)));
+    lines.push(`| ${cells.join(' | ')} |`);
   }
   return `${lines.join('\n')}\n`;
 }

@@ -197,7 +197,9 @@ function describeShape(s: Schema): string {
       const hasMin = s.minimum !== undefined;
       const hasMax = s.maximum !== undefined;
       if (hasMin && hasMax) {
-        return `${kind} in ${s.exclusiveMinimum ? '(' : '['}${s.minimum}, ${s.maximum}${s.exclusiveMaximum ? ')' : ']'}`;
+        const open = s.exclusiveMinimum ? '(' : '[';
+        const close = s.exclusiveMaximum ? ')' : ']';
+        return `${kind} in ${open}${s.minimum}, ${s.maximum}${close}`;
       }
       if (hasMin) return `${kind} ${s.exclusiveMinimum ? '>' : '≥'} ${s.minimum}`;
       if (hasMax) return `${kind} ${s.exclusiveMaximum ? '<' : '≤'} ${s.maximum}`;

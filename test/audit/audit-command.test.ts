@@ -300,7 +300,11 @@ describe('fairaudit audit bad input (in process, through main())', () => {
           '--seed',
           '1',
         ],
-        /^fairaudit: --synthetic: decisonRate: expected one of the keys size, groupShare, labelRate, decisionRate, truePositiveRate, logitScale, seed \(did you mean "decisionRate"\?\), found the unknown key "decisonRate"\n$/,
+        new RegExp(
+          '^fairaudit: --synthetic: decisonRate: expected one of the keys size, groupShare, ' +
+            String.raw`labelRate, decisionRate, truePositiveRate, logitScale, seed \(did you mean ` +
+            String.raw`"decisionRate"\?\), found the unknown key "decisonRate"\n$`,
+        ),
       ],
       [
         ['--synthetic', '{"size": 100, "__proto__": {"size": 5}}', '--seed', '1'],

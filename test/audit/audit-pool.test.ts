@@ -23,7 +23,8 @@ describe('auditPool(pool, settings, name, lookup) with the error-controlled test
       const cacheDirectory = mkdtempSync(join(tmpdir(), 'fairaudit-audit-pool-'));
       const settings = {
         ...small,
-        // The whole pool: at budget 300 the calibrated test leaves 83% of clear violations open (a vacuous certificate).
+        // The whole pool: at budget 300 the calibrated test leaves 83% of clear violations open
+        // (a vacuous certificate).
         budget: 1000,
         test: 'calibrated-glr' as const,
         calibration: { paths: 500, seed: 's', confidence: 0.95, baseRates: [0, 0.5, 1] },

@@ -31,8 +31,8 @@ describe('logitBoundsProblem(prepared, bounds)', () => {
     const prepared = prepareAudit(logitPool([-1, 0, 9.5, 2, 1, 3, -12, 0.5]), 'sp', 'logit');
     expect(logitBoundsProblem(prepared, { lower: -8, upper: 8 })?.message).toBe(
       `pool.csv: logit of the sp pool: expected every logit within the declared logit bounds [-8, 8] (the ` +
-        `betting test's guarantee needs them), found "2 of 8 rows outside (the first is row 3 of the metric's pool, 9.5; ` +
-        `the logits span [-12, 9.5])"`,
+        `betting test's guarantee needs them), found "2 of 8 rows outside ` +
+        `(the first is row 3 of the metric's pool, 9.5; the logits span [-12, 9.5])"`,
     );
   });
 

@@ -70,7 +70,10 @@ describe('fairaudit audit: verdicts in words and exit codes', () => {
   it('prints the verdict with H0 and its guarantee, and the evidence of the betting test', async () => {
     const { stdout } = await audit('--synthetic', violating, '--seed', '1');
     expect(stdout).toMatch(
-      /verdict: +VIOLATION: H0 \|SP gap\| ≤ 0\.05 rejected after \d+ queries \(betting: P\(false violation\) ≤ 0\.05 and P\(false compliance\) ≤ 0\.2 at any stopping time\)/,
+      new RegExp(
+        String.raw`verdict: +VIOLATION: H0 \|SP gap\| ≤ 0\.05 rejected after \d+ queries \(betting: P\(false ` +
+          String.raw`violation\) ≤ 0\.05 and P\(false compliance\) ≤ 0\.2 at any stopping time\)`,
+      ),
     );
     expect(stdout).toMatch(/evidence: +log e-value against H0 \d+\.\d{4} \(rejects at log\(1\/alpha\) = 2\.9957\)/);
     expect(stdout).not.toMatch(/NaN/);

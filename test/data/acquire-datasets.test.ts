@@ -161,7 +161,10 @@ describe('acquireDatasets(names, options) against local servers', () => {
       expect(readdirSync(join(where.downloadsDirectory, 'adult'))).toEqual(['adult.data']); // no adult.test, no .part
       await expect(loadDataset('adult', where)).rejects.toThrow(InputError);
       expect(acquisitionNotice(result)).toMatch(
-        /^could not fetch adult \(could not download adult\.test .*\): outputs that need them use the calibrated default/,
+        new RegExp(
+          String.raw`^could not fetch adult \(could not download adult\.test .*\): outputs that need them ` +
+            'use the calibrated default',
+        ),
       );
     },
   );

@@ -128,7 +128,10 @@ describe(
       );
       expect(() => checkpoints.resume()).toThrow(InputError);
       expect(() => checkpoints.resume()).toThrow(
-        /--resume: expected checkpoints of this plan \(.{12}, shard none\) in .*, found checkpoints of plan "e{12}", shard none/,
+        new RegExp(
+          String.raw`--resume: expected checkpoints of this plan \(.{12}, shard none\) in .*, found ` +
+            'checkpoints of plan "e{12}", shard none',
+        ),
       );
     });
 

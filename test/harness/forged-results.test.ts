@@ -72,7 +72,10 @@ describe('readers re-derive what can be re-derived: forged results, chunks and s
         columns.decision = columns.decision.map((decision) => swap[decision as string] ?? decision);
       });
       await expect(readAll(out)).rejects.toThrow(
-        /results\.arrow: row \d+ \(cell .*, replicate \d+\): decision (reject|accept) with statistic .*: expected a statistic at or (above the upper|below the lower) threshold/,
+        new RegExp(
+          String.raw`results\.arrow: row \d+ \(cell .*, replicate \d+\): decision (reject|accept) with ` +
+            'statistic .*: expected a statistic at or (above the upper|below the lower) threshold',
+        ),
       );
       const report = await spawnCli(['report', out, '--no-png']).done;
       expect(report.code).toBe(2);
@@ -104,7 +107,10 @@ describe('readers re-derive what can be re-derived: forged results, chunks and s
       const resumed = await spawnCli(['run', file, '--out', out, '--resume', '--quiet']).done;
       expect(resumed.code).toBe(2);
       expect(resumed.stderr).toMatch(
-        /chunk 0: .*replicate 3 with values that do not re-derive \(decision accept with statistic 1000: expected a statistic at or below the lower threshold/,
+        new RegExp(
+          String.raw`chunk 0: .*replicate 3 with values that do not re-derive \(decision accept with ` +
+            'statistic 1000: expected a statistic at or below the lower threshold',
+        ),
       );
     },
   );

@@ -40,7 +40,11 @@ describe('one writer per output folder', () => {
       expect(runs.map((run) => run.code).sort()).toEqual([0, 2]);
       const loser = runs.find((run) => run.code === 2);
       expect(loser?.stderr).toMatch(
-        /^fairaudit: .*shared: expected an output folder no other run is using, found it locked by fairaudit run .*long\.yaml \(pid \d+ on .*, since .*, plan [0-9a-f]{12}\); wait for that run to finish, or use another --out\n$/,
+        new RegExp(
+          '^fairaudit: .*shared: expected an output folder no other run is using, found it locked ' +
+            String.raw`by fairaudit run .*long\.yaml \(pid \d+ on .*, since .*, plan [0-9a-f]{12}\); wait for ` +
+            String.raw`that run to finish, or use another --out\n$`,
+        ),
       );
       const reference = await runExperiment(parseConfig(LONG, file), {
         threads: 2,
@@ -145,7 +149,10 @@ describe('one writer per output folder', () => {
     const result = await spawnCli(['run', file, '--out', out, '--quiet']).done;
     expect(result.code).toBe(0);
     expect(result.stderr).toMatch(
-      /^fairaudit: notice: took over the lock of .*out from fairaudit run dead\.yaml \(pid 4194305 on .*\), which is no longer running\n$/,
+      new RegExp(
+        String.raw`^fairaudit: notice: took over the lock of .*out from fairaudit run dead\.yaml \(pid ` +
+          String.raw`4194305 on .*\), which is no longer running\n$`,
+      ),
     );
     expect(existsSync(join(out, '.fairaudit.lock'))).toBe(false);
   });
@@ -247,7 +254,10 @@ describe('fairaudit report of a folder a run holds', () => {
     const report = await runCliInProcess(['report', out, '--no-png']);
     expect(report.code).toBe(0);
     expect(report.stderr).toMatch(
-      /^fairaudit: notice: took over the lock of .*results from fairaudit run dead\.yaml \(pid 4194305 on .*\), which is no longer running\n$/,
+      new RegExp(
+        String.raw`^fairaudit: notice: took over the lock of .*results from fairaudit run dead\.yaml \(pid ` +
+          String.raw`4194305 on .*\), which is no longer running\n$`,
+      ),
     );
     expect(existsSync(join(out, 'report.html'))).toBe(true);
     expect(existsSync(join(out, '.fairaudit.lock'))).toBe(false);

@@ -100,7 +100,8 @@ describe('plans at scale: made from the grid on demand', () => {
     const yaml =
       `experiment: big\nkind: sequential-audit\nseed: 1\nreplicates: 1\nsettings:\n  pool: { name: p, ` +
       `synthetic: { size: 1000, decisionRate: [0.4, 0.35] } }\ngrid:\n  budget: ` +
-      `[${Array.from({ length: 9600 }, (_, i) => i + 100).join(', ')}]\n  tolerance: ${axis(100, 0.001)}\n  alpha: ${axis(100, 0.001)}\n`;
+      `[${Array.from({ length: 9600 }, (_, i) => i + 100).join(', ')}]\n` +
+      `  tolerance: ${axis(100, 0.001)}\n  alpha: ${axis(100, 0.001)}\n`;
     const plan = buildPlan(parseConfig(yaml, 'big.yaml'), kind);
     expect(plan.cellCount).toBe(96_000_000);
     const last = plan.cellAt(95_999_999);

@@ -56,7 +56,8 @@ describe('loadConfig / configFromObject: settings without prototypes', () => {
   });
   it('refuses them in an object built in code', () => {
     const raw = JSON.parse(
-      '{"experiment":"proto","kind":"sequential-audit","seed":1,"settings":{"pool":{"synthetic":{"size":100,"decisionRate":[0.4,0.3]}},"__proto__":{"budget":1}}}',
+      '{"experiment":"proto","kind":"sequential-audit","seed":1,' +
+        '"settings":{"pool":{"synthetic":{"size":100,"decisionRate":[0.4,0.3]}},"__proto__":{"budget":1}}}',
     );
     expect(() => configFromObject(raw, 'built')).toThrow(/built: settings\.__proto__: expected a setting key/);
   });
@@ -84,7 +85,10 @@ describe('fairaudit run CONFIG --set __proto__.outDirectory=DIR', () => {
       ]);
       expect(code).toBe(2);
       expect(stderr).toMatch(
-        /^fairaudit: --set __proto__\.outDirectory=.*: __proto__: expected a setting key, found the reserved key "__proto__"/,
+        new RegExp(
+          String.raw`^fairaudit: --set __proto__\.outDirectory=.*: __proto__: expected a setting key, found ` +
+            'the reserved key "__proto__"',
+        ),
       );
       expect(existsSync(target)).toBe(false);
       expect((Object.prototype as Record<string, unknown>).outDirectory).toBeUndefined();

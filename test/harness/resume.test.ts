@@ -184,7 +184,10 @@ describe('fairaudit run CONFIG --resume: checked checkpoints', () => {
       const refused = await runCliInProcess(['run', file, '--out', out, '--resume', '--quiet']);
       expect(refused.code).toBe(2);
       expect(refused.stderr).toMatch(
-        /found 2 damaged or foreign: .*chunks-0000008\.bin: chunk 8: the seed "[0-9a-f]{32}" for replicate 20, not this plan.s \(another seed or config\); .*chunk 9: /,
+        new RegExp(
+          String.raw`found 2 damaged or foreign: .*chunks-0000008\.bin: chunk 8: the seed "[0-9a-f]{32}" for ` +
+            String.raw`replicate 20, not this plan.s \(another seed or config\); .*chunk 9: `,
+        ),
       );
       expect(snapshot()).toEqual(before);
       const repaired = await runCliInProcess(['run', file, '--out', out, '--resume', '--repair', '--quiet']);

@@ -77,10 +77,8 @@ describe('fairaudit pir serve: where the URL and token go', () => {
   function smallPool(): string {
     const folder = mkdtempSync(join(tmpdir(), 'fairaudit-pir-serve-'));
     const pool = join(folder, 'pool.csv');
-    writeFileSync(
-      pool,
-      `id,group,label,decision\n${Array.from({ length: 64 }, (_, i) => `${i},${i % 2},${i % 3 === 0 ? 1 : 0},${i % 3 === 0 ? 1 : 0}`).join('\n')}\n`,
-    );
+    const rows = Array.from({ length: 64 }, (_, i) => `${i},${i % 2},${i % 3 === 0 ? 1 : 0},${i % 3 === 0 ? 1 : 0}`);
+    writeFileSync(pool, `id,group,label,decision\n${rows.join('\n')}\n`);
     return pool;
   }
 
@@ -103,7 +101,10 @@ describe('fairaudit pir serve: where the URL and token go', () => {
       ]).done;
       expect(served.code).toBe(2);
       expect(served.stderr).toMatch(
-        /--url-file: expected a file pir serve can write \(the URL and bearer token, mode 0600\), found ".*provider\.json \(.*(ENOTDIR|EEXIST)\)\)?"/,
+        new RegExp(
+          String.raw`--url-file: expected a file pir serve can write \(the URL and bearer token, mode ` +
+            String.raw`0600\), found ".*provider\.json \(.*(ENOTDIR|EEXIST)\)\)?"`,
+        ),
       );
       expect(Date.now() - started).toBeLessThan(60_000);
     },

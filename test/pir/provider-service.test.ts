@@ -182,7 +182,10 @@ describe('ProviderConnection.connect(endpoint, candidates): a binding, fresh com
       const reversed = Int32Array.from({ length: 2000 }, (_, i) => 1999 - i);
       const service = await provide({ candidateDigest: candidateListDigest(reversed, groups.slice().reverse()) });
       await expect(ProviderConnection.connect(service, agreed)).rejects.toThrow(
-        /^candidate list: the provider commits to a list with digest [0-9a-f]{64}, the auditor's list \(ids and groups in the agreed order\) has digest [0-9a-f]{64}$/,
+        new RegExp(
+          "^candidate list: the provider commits to a list with digest [0-9a-f]{64}, the auditor's " +
+            String.raw`list \(ids and groups in the agreed order\) has digest [0-9a-f]{64}$`,
+        ),
       );
       expect(service.counters.commitments).toBe(0);
     },

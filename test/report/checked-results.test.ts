@@ -67,7 +67,10 @@ describe('merge, report and compare check what they read', () => {
     await refusedEverywhere(
       run,
       run.out,
-      /results\.arrow: expected the SHA-256 .*run\.json records \("[0-9a-f]{16}"…\), found [0-9a-f]{16}… \(changed or damaged after the run; run the experiment again\)\n$/,
+      new RegExp(
+        String.raw`results\.arrow: expected the SHA-256 .*run\.json records \("[0-9a-f]{16}"…\), found ` +
+          String.raw`[0-9a-f]{16}… \(changed or damaged after the run; run the experiment again\)\n$`,
+      ),
     );
   });
 
@@ -91,7 +94,11 @@ describe('merge, report and compare check what they read', () => {
     await refusedEverywhere(
       run,
       run.out,
-      /results\.arrow: row 0, column cell: expected "\{\\"metric\\":\\"sp\\",\\"pool\\":\\"fair\\"\}" \(the plan's order\), found "\{\\"metric\\":\\"sp\\",\\"pool\\":\\"unfair\\"\}"\n$/,
+      new RegExp(
+        String.raw`results\.arrow: row 0, column cell: expected ` +
+          String.raw`"\{\\"metric\\":\\"sp\\",\\"pool\\":\\"fair\\"\}" \(the plan's order\), found ` +
+          String.raw`"\{\\"metric\\":\\"sp\\",\\"pool\\":\\"unfair\\"\}"\n$`,
+      ),
     );
   });
 
@@ -124,7 +131,11 @@ describe('merge, report and compare check what they read', () => {
     await refusedEverywhere(
       run,
       run.out,
-      /run\.json: expected a run\.json that records the checksums of its results \(format fairaudit-run\/2\), found format fairaudit-run\/1, written before fairaudit checked its results; run the experiment again to trust these results\n$/,
+      new RegExp(
+        String.raw`run\.json: expected a run\.json that records the checksums of its results \(format ` +
+          String.raw`fairaudit-run\/2\), found format fairaudit-run\/1, written before fairaudit checked its ` +
+          String.raw`results; run the experiment again to trust these results\n$`,
+      ),
     );
   });
 
@@ -150,7 +161,10 @@ describe('merge, report and compare check what they read', () => {
       const { code, stderr } = await runCliInProcess(['compare', run.out]);
       expect(code).toBe(2);
       expect(stderr).toMatch(
-        /report-layout\.json: expected results of an experiment of layout paper-a \(paper-a, .*\), found "results of experiment quick"\n$/,
+        new RegExp(
+          String.raw`report-layout\.json: expected results of an experiment of layout paper-a \(paper-a, ` +
+            String.raw`.*\), found "results of experiment quick"\n$`,
+        ),
       );
     },
   );

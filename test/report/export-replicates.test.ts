@@ -17,7 +17,8 @@ try:
     frame = pandas.read_csv(path)
     columns = list(frame.columns)
     rows = len(frame)
-    distinct = {c: sorted(map(str, frame[c].unique())) for c in ['access', 'tolerance', 'scoreTolerance', 'logitTolerance', 'metric', 'alpha', 'pool.name']}
+    distinct = {c: sorted(map(str, frame[c].unique()))
+                for c in ['access', 'tolerance', 'scoreTolerance', 'logitTolerance', 'metric', 'alpha', 'pool.name']}
     reader = 'pandas'
 except ImportError:
     import csv
@@ -25,7 +26,8 @@ except ImportError:
         records = list(csv.DictReader(f))
     columns = list(records[0].keys())
     rows = len(records)
-    distinct = {c: sorted({r[c] for r in records}) for c in ['access', 'tolerance', 'scoreTolerance', 'logitTolerance', 'metric', 'alpha', 'pool.name']}
+    distinct = {c: sorted({r[c] for r in records})
+                for c in ['access', 'tolerance', 'scoreTolerance', 'logitTolerance', 'metric', 'alpha', 'pool.name']}
     reader = 'csv'
 print(json.dumps({'reader': reader, 'rows': rows, 'columns': columns, 'distinct': distinct}))
 `;

@@ -66,7 +66,10 @@ describe('readResultsFolder(directory)', () => {
     writeAuditResults(folder, fixtureRows(), { kind: 'mystery-kind' });
     const results = await readResultsFolder(folder);
     expect(() => findKindReporter(results.kind, 'results.arrow: column kind')).toThrow(
-      /results\.arrow: column kind: expected an experiment kind the reporter knows \(.*sequential-audit.*\), found "mystery-kind"/,
+      new RegExp(
+        String.raw`results\.arrow: column kind: expected an experiment kind the reporter knows ` +
+          String.raw`\(.*sequential-audit.*\), found "mystery-kind"`,
+      ),
     );
   });
   it('summarizeResults throws InputError naming missing outcome columns', async () => {

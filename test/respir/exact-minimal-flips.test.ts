@@ -280,7 +280,8 @@ describe('exactMinimalFlips on paper B Table 2 sizes, against Monte Carlo pass r
         expect(result.passProbability.value).toBeLessThanOrEqual(highAt);
         expect(below.value).toBeGreaterThanOrEqual(lowBelow);
         expect(below.value).toBeLessThanOrEqual(highBelow);
-        // And the simulation alone: the minimum is not significantly below 1 − δ, one flip fewer not significantly above.
+        // And the simulation alone: the minimum is not significantly below 1 − δ,
+        // one flip fewer not significantly above.
         expect(highAt).toBeGreaterThanOrEqual(0.8);
         expect(lowBelow).toBeLessThan(0.8);
       },

@@ -112,7 +112,10 @@ describe('fairaudit respir bounds', () => {
     const result = await runCliInProcess([...ccdGender, '--tolerance', '0.01', '--pass-probability', '0.4']);
     expect(result.code).toBe(2);
     expect(result.stderr).toMatch(
-      /--pass-probability: expected a pass probability 1 − δ from 0.5 to below 1 \(Theorems 1 and 3 assume δ ≤ ½\), found 0.4/,
+      new RegExp(
+        String.raw`--pass-probability: expected a pass probability 1 − δ from 0.5 to below 1 \(Theorems 1 ` +
+          String.raw`and 3 assume δ ≤ ½\), found 0.4`,
+      ),
     );
     const rate = await runCliInProcess([
       ...ccdGender,

@@ -38,7 +38,10 @@ describe('writeFileAtomic(path, data)', () => {
 
   it('throws InputError where even root may not write (/sys), naming the path', () => {
     expect(() => writeFileAtomic('/sys/fairaudit-test.txt', 'x')).toThrow(
-      /^\/sys\/fairaudit-test\.txt: expected a place fairaudit can write, found no permission to write there \(E(ACCES|PERM)\)$/,
+      new RegExp(
+        String.raw`^\/sys\/fairaudit-test\.txt: expected a place fairaudit can write, found no permission to ` +
+          String.raw`write there \(E(ACCES|PERM)\)$`,
+      ),
     );
   });
 });

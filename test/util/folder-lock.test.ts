@@ -178,7 +178,12 @@ const lockModule = join(packageRoot(), 'dist', 'src', 'util', 'folder-lock.js');
  */
 function holder(folder: string) {
   const script = `import { acquireFolderLock } from ${JSON.stringify(lockModule)};
-try { const lock = acquireFolderLock(process.argv[1], 'f'.repeat(64), 'child ' + process.pid); process.stdout.write('locked' + (lock.notice ? ' ' + lock.notice : '') + '\\n'); process.stdin.resume(); process.stdin.on('end', () => process.exit(0)); }
+try {
+  const lock = acquireFolderLock(process.argv[1], 'f'.repeat(64), 'child ' + process.pid);
+  process.stdout.write('locked' + (lock.notice ? ' ' + lock.notice : '') + '\\n');
+  process.stdin.resume();
+  process.stdin.on('end', () => process.exit(0));
+}
 catch (error) { process.stdout.write('refused ' + error.message + '\\n'); process.exit(2); }`;
   return spawn(process.execPath, ['--input-type=module', '-e', script, folder], { stdio: ['pipe', 'pipe', 'pipe'] });
 }

@@ -25,8 +25,8 @@ export function vacuousCalibration(record: CalibrationRecord): InputError | null
       const betting = `test betting can (--test betting${access === 'logit' ? ' with --logit-bounds' : ''})`;
       return new InputError(
         `calibrated-glr thresholds ${record.upper}, ${record.lower}: ${CANNOT_DECIDE}: ` +
-          `P(inconclusive) ${inconclusive.toFixed(3)} at gap ${point.gap.toPrecision(3)} (the price) exceeds 1 - beta ` +
-          `= ${(1 - beta).toFixed(3)}; ${betting}`,
+          `P(inconclusive) ${inconclusive.toFixed(3)} at gap ${point.gap.toPrecision(3)} (the price) ` +
+          `exceeds 1 - beta = ${(1 - beta).toFixed(3)}; ${betting}`,
       );
     }
   }

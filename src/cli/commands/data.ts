@@ -38,11 +38,10 @@ const listCommand = defineCommand({
       process.stdout.write(`${JSON.stringify(plain, null, 2)}\n`);
       return;
     }
+    const formFilesText = (entry: (typeof entries)[number]): string =>
+      [...(entry.forms.find((form) => form.form.name === entry.form)?.found.values() ?? [])].join(', ');
     for (const entry of entries) {
-      const where =
-        entry.form === null
-          ? ''
-          : ` (${entry.form}: ${[...(entry.forms.find((form) => form.form.name === entry.form)?.found.values() ?? [])].join(', ')})`;
+      const where = entry.form === null ? '' : ` (${entry.form}: ${formFilesText(entry)})`;
       process.stdout.write(`${entry.name.padEnd(8)} ${entry.status.padEnd(8)} ${entry.summary}${where}\n`);
       if (entry.status === 'partial') {
         for (const form of entry.forms.filter((candidate) => candidate.found.size > 0)) {
@@ -80,9 +79,10 @@ const infoCommand = defineCommand({
           `label rate a ${percent(group.labelRateA)}, b ${percent(group.labelRateB)}`,
       );
     }
-    out.push(
-      `columns: ${summary.columns.map((column) => (column.levels === null ? column.name : `${column.name} [${column.levels} levels]`)).join(', ')}`,
+    const columns = summary.columns.map((column) =>
+      column.levels === null ? column.name : `${column.name} [${column.levels} levels]`,
     );
+    out.push(`columns: ${columns.join(', ')}`);
     for (const file of summary.files) {
       out.push(
         `file ${file.path} (${file.size} bytes, ` +

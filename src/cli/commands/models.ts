@@ -28,7 +28,10 @@ function describeModel(model: TrainedModel): string {
 }
 
 function describeSpread(label: string, spread: Spread): string {
-  return `${label} ${fixed(spread.min)}-${fixed(spread.max)} (median ${fixed(spread.median)}, ${fixed(spread.mean)} ± ${fixed(spread.sd)})`;
+  return (
+    `${label} ${fixed(spread.min)}-${fixed(spread.max)} ` +
+    `(median ${fixed(spread.median)}, ${fixed(spread.mean)} ± ${fixed(spread.sd)})`
+  );
 }
 
 function describeSpreads(name: string, axis: string, spreads: ModelSpreads | null): string {

@@ -381,9 +381,15 @@ export const pirAuditCommand: CommandModule<object, AuditArguments> = {
     const report = transportReport(transport, pool);
     const { results, ...costs } = run;
     if (argv.json) {
-      process.stdout.write(
-        `${JSON.stringify({ ...report, ...(groupCount === 2 ? {} : { groupNames: pool.groupNames }), auditSetSize: plan.auditSet.length, canaries: plan.canaries.length, ...costs, results })}\n`,
-      );
+      const json = {
+        ...report,
+        ...(groupCount === 2 ? {} : { groupNames: pool.groupNames }),
+        auditSetSize: plan.auditSet.length,
+        canaries: plan.canaries.length,
+        ...costs,
+        results,
+      };
+      process.stdout.write(`${JSON.stringify(json)}\n`);
     } else writeTextReport(report, run, groupCount);
     if (results.some((result) => result.decision === 'provider-rejected'))
       process.exitCode = PROVIDER_REJECTED_EXIT_CODE;

@@ -120,7 +120,8 @@ const serveCommand: CommandModule<object, ServeArguments> = {
     process.off('SIGTERM', stop);
     const { counters } = provider.service;
     process.stdout.write(
-      `stopped: ${counters.commitments} commitments, ${counters.queries} ${provider.transport === 'voprf' ? 'evaluations' : 'queries'} answered` +
+      `stopped: ${counters.commitments} commitments, ` +
+        `${counters.queries} ${provider.transport === 'voprf' ? 'evaluations' : 'queries'} answered` +
         `${
           provider.labelProvider
             ? `, ${provider.labelProvider.counters.evaluationsRefused} evaluations refused ` +

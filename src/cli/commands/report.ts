@@ -76,8 +76,8 @@ async function writeReportOf(args: ReportArguments): Promise<void> {
   const within = output.comparison.filter((row) => row.status === 'within').length;
   const charts = output.files.filter((file) => file.endsWith('.svg')).length;
   console.log(
-    `report: ${output.results.experiment} (${output.kind.name}), ${output.summaries.length} cells, ${output.results.rowCount} replicate ` +
-      `rows`,
+    `report: ${output.results.experiment} (${output.kind.name}), ${output.summaries.length} cells, ` +
+      `${output.results.rowCount} replicate rows`,
   );
   console.log(`  ${charts} charts, ${output.files.length} files under ${shown(output.results.directory)}`);
   if (output.comparison.length > 0)

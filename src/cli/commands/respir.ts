@@ -345,6 +345,8 @@ export const benchRespirCommand = defineCommand({
     }
     const h = figures.harness;
     const k = figures.kernel;
+    const exactRowText = (row: NonNullable<typeof exact>['rows'][number]): string =>
+      `${row.label} ${row.exact ? row.flips : `${row.lowerBound}..${row.upperBound}`} (${row.seconds.toFixed(2)} s)`;
     process.stdout.write(
       [
         `workload: ${figures.workload}`,
@@ -357,12 +359,9 @@ export const benchRespirCommand = defineCommand({
         ...(exact === null
           ? []
           : [
-              `exact minimal flips, paper B's 7 Table 2 rows (ε = |d|/2, 1 − δ = 0.8, uniform S) on ${exact.threads} thread${exact.threads === 1 ? '' : 's'}: ${exact.seconds.toFixed(2)} s (${exact.cpuSeconds.toFixed(2)} CPU s; bar: < 10 s): ${exact.rows
-                .map(
-                  (row) =>
-                    `${row.label} ${row.exact ? row.flips : `${row.lowerBound}..${row.upperBound}`} (${row.seconds.toFixed(2)} s)`,
-                )
-                .join(', ')}`,
+              `exact minimal flips, paper B's 7 Table 2 rows (ε = |d|/2, 1 − δ = 0.8, uniform S) ` +
+                `on ${exact.threads} thread${exact.threads === 1 ? '' : 's'}: ${exact.seconds.toFixed(2)} s ` +
+                `(${exact.cpuSeconds.toFixed(2)} CPU s; bar: < 10 s): ${exact.rows.map(exactRowText).join(', ')}`,
             ]),
         'Wall-clock figures on a shared machine are provisional.',
         '',

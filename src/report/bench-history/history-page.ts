@@ -102,7 +102,10 @@ export function historyMarkdown(
     );
     for (const run of runs) {
       lines.push(
-        `| ${run.date.slice(0, 16).replace('T', ' ')} | ${(run.commit ?? 'unknown').slice(0, 10)}${run.dirty ? ' (dirty)' : ''} | ${Number(run.value.toPrecision(4))} | ${run.repeats ?? '-'} | ${run.loadBefore[0]} → ${run.loadAfter[0]} | ${run.cpuModel}, ${run.cores} cores ` +
+        `| ${run.date.slice(0, 16).replace('T', ' ')} | ` +
+          `${(run.commit ?? 'unknown').slice(0, 10)}${run.dirty ? ' (dirty)' : ''} | ` +
+          `${Number(run.value.toPrecision(4))} | ${run.repeats ?? '-'} | ` +
+          `${run.loadBefore[0]} → ${run.loadAfter[0]} | ${run.cpuModel}, ${run.cores} cores ` +
           `| ${run.nodeVersion} |`,
       );
     }

@@ -30,10 +30,10 @@ export function comparisonSection(comparison: RunComparison, svg: string | null)
   parts.push('</ul>');
   if (svg !== null) parts.push(`<figure><div class="chart">${svg}</div></figure>`);
   if (comparison.statistics.length > 0) {
-    parts.push(
-      `<div ` +
-        `class="table-wrap">${tableToHtml(comparisonTable(comparison), (row) => (row.verdict === 'changed' ? 'outside' : undefined))}</div>`,
+    const comparisonHtml = tableToHtml(comparisonTable(comparison), (row) =>
+      row.verdict === 'changed' ? 'outside' : undefined,
     );
+    parts.push(`<div class="table-wrap">${comparisonHtml}</div>`);
   }
   parts.push('</section>');
   return parts.join('\n');

@@ -163,7 +163,10 @@ describe('checkCertified(record, where)', () => {
       } as unknown as CalibrationRecord;
       expect(() => checkCertified({ ...record, certified: true }, 'thresholds')).not.toThrow();
       expect(() => checkCertified(record, 'settings.thresholds')).toThrow(
-        /settings\.thresholds: expected alpha 0.05 and beta 0.2 certified .* the smallest alpha and beta certified are 0.0810 and 0.150/,
+        new RegExp(
+          String.raw`settings\.thresholds: expected alpha 0.05 and beta 0.2 certified .* the smallest alpha ` +
+            'and beta certified are 0.0810 and 0.150',
+        ),
       );
     },
   );

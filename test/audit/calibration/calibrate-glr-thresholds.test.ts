@@ -158,7 +158,10 @@ describe('calibrateGlrThresholds(setting, options)', () => {
       expect(() =>
         calibrateGlrThresholds({ ...small, alpha: 1e-4 }, { seed: 'impossible', paths: 200, baseRates: [0.5] }),
       ).toThrow(
-        /calibrateGlrThresholds: alpha: expected a level this setting can meet .*the smallest alpha it can meet is [0-9.e-]+ and the smallest beta [0-9.e-]+, found 0.0001/,
+        new RegExp(
+          'calibrateGlrThresholds: alpha: expected a level this setting can meet .*the smallest ' +
+            'alpha it can meet is [0-9.e-]+ and the smallest beta [0-9.e-]+, found 0.0001',
+        ),
       );
     },
   );
@@ -196,7 +199,10 @@ describe('vacuousCalibration(record) of a pool the GLR cannot decide', () => {
     const record = calibrationRecord(calibrateGlrThresholds(setting, { seed: 'constant', paths: 200 }));
     expect(record.certified).toBe(true); // vacuously: no audit ever errs, since none decides
     expect(vacuousCalibration(record)?.message).toMatch(
-      /: this test cannot decide on this pool: P\(inconclusive\) 1\.000 at gap 0\.200 \(the price\) exceeds 1 - beta = 0\.800; test betting can \(--test betting\)/,
+      new RegExp(
+        String.raw`: this test cannot decide on this pool: P\(inconclusive\) 1\.000 at gap 0\.200 \(the ` +
+          String.raw`price\) exceeds 1 - beta = 0\.800; test betting can \(--test betting\)`,
+      ),
     );
   });
 

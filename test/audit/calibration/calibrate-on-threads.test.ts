@@ -83,7 +83,10 @@ describe('calibrateGlrThresholdsOnThreads(setting, options, { threads })', () =>
           { threads: 2 },
         ),
       ).rejects.toThrow(
-        /calibrateGlrThresholds: alpha: expected a level this setting can meet .*the smallest alpha it can meet is [0-9.e-]+ and the smallest beta [0-9.e-]+, found 0.001/,
+        new RegExp(
+          'calibrateGlrThresholds: alpha: expected a level this setting can meet .*the smallest ' +
+            'alpha it can meet is [0-9.e-]+ and the smallest beta [0-9.e-]+, found 0.001',
+        ),
       );
     },
   );

@@ -34,7 +34,10 @@ describe('fairaudit calibrate (spawned)', () => {
       const first = spawnCliSync(['calibrate', ...small, '--cache-dir', cache, '--out', out]);
       expect(first.code, first.stderr).toBe(0);
       expect(first.stdout).toMatch(
-        /calibrated-glr thresholds: decision access, groups of 300 \(a\) and 200 \(b\), tolerance 0.1, budget 300, start rule 1 per group, random order, alpha 0.1, beta 0.2/,
+        new RegExp(
+          String.raw`calibrated-glr thresholds: decision access, groups of 300 \(a\) and 200 \(b\), ` +
+            'tolerance 0.1, budget 300, start rule 1 per group, random order, alpha 0.1, beta 0.2',
+        ),
       );
       expect(first.stdout).toMatch(
         / {2}upper [0-9.]+ {3}\(Monte Carlo: the worst compliant P\(reject\) crosses alpha between \[/,
@@ -65,7 +68,10 @@ describe('fairaudit calibrate (spawned)', () => {
     ]);
     expect(run.code).toBe(2);
     expect(run.stderr).toMatch(
-      /alpha: expected a level this setting can meet .* the smallest alpha it can meet is [0-9.e-]+ and the smallest beta [0-9.e-]+, found 0.001/,
+      new RegExp(
+        'alpha: expected a level this setting can meet .* the smallest alpha it can meet is ' +
+          '[0-9.e-]+ and the smallest beta [0-9.e-]+, found 0.001',
+      ),
     );
     expect(existsSync(out)).toBe(false);
     expect(existsSync(join(scratch, 'cache-2'))).toBe(false);

@@ -81,7 +81,10 @@ describe('runExperiment(config) of sequential-audit cells with test wald-glr, ca
         threads: 2,
       }),
     ).rejects.toThrow(
-      /alpha: expected a level this setting can meet \(budget 400, groups of 900 and 600, 300 simulated audits per pool.*the smallest alpha it can meet is .* and the smallest beta/,
+      new RegExp(
+        String.raw`alpha: expected a level this setting can meet \(budget 400, groups of 900 and 600, 300 ` +
+          'simulated audits per pool.*the smallest alpha it can meet is .* and the smallest beta',
+      ),
     );
     expect(readdirSync(out)).toEqual([]);
   });

@@ -28,7 +28,8 @@ describe('reproducePaperA({ beyond: true }): Tables 2 and 3 beyond the paper', (
         .trim()
         .split('\n');
       expect(table[0]).toBe(
-        'dataset,model,decision_wald_glr,decision_calibrated_glr,decision_betting,score_wald_glr,score_calibrated_glr,score_betting,logit_wald_glr,logit_calibrated_glr,logit_betting',
+        'dataset,model,decision_wald_glr,decision_calibrated_glr,decision_betting,' +
+          'score_wald_glr,score_calibrated_glr,score_betting,logit_wald_glr,logit_calibrated_glr,logit_betting',
       );
       expect(table).toHaveLength(5);
       // Paper A's own outputs do not see the extra run: the same results, tables and comparison.

@@ -66,7 +66,10 @@ describe('reproduceErrorControl({ calibrated: true }) with 3 replicates and B = 
         .split('\n');
       expect(table).toHaveLength(1 + 8 * 2 * 3 * 3);
       expect(table[0]).toMatch(
-        /^pool,data,metric,access,test,controls,tolerance,worst_false_violation,worst_false_violation_se,worst_at_gap,false_compliance_at_tolerance/,
+        new RegExp(
+          '^pool,data,metric,access,test,controls,tolerance,worst_false_violation,worst_false_viola' +
+            'tion_se,worst_at_gap,false_compliance_at_tolerance',
+        ),
       );
       const adultDecision = table.filter(
         (line) => line.startsWith('Adult Robust-Base,') && line.includes(',SP,decision,'),

@@ -73,9 +73,13 @@ export const benchGlrCommand: CommandModule<object, BenchGlrArguments> = {
         updates: r.updates,
         runs: r.runs,
       });
-      process.stdout.write(
-        `${JSON.stringify({ bernoulli: entry(bernoulli), gaussian: entry(gaussian), betting: { ...entry(betting), costPerQueryVsBernoulliGlr: costRatio }, workload: THROUGHPUT_WORKLOAD })}\n`,
-      );
+      const json = {
+        bernoulli: entry(bernoulli),
+        gaussian: entry(gaussian),
+        betting: { ...entry(betting), costPerQueryVsBernoulliGlr: costRatio },
+        workload: THROUGHPUT_WORKLOAD,
+      };
+      process.stdout.write(`${JSON.stringify(json)}\n`);
       return;
     }
     const millions = (rate: number) => `${(rate / 1e6).toFixed(2)}`.padStart(8);

@@ -98,8 +98,10 @@ export const benchObliviousCommand: CommandModule<object, BenchObliviousArgument
         }
         const whole = (row.providerSetupMs + row.providerOnlineMs + row.auditorMs) / 1000;
         process.stdout.write(
-          `${row.transport.padEnd(9)} ${String(row.entries).padStart(9)} ${String(row.retrievals).padStart(6)} ${String(row.labelsRevealed).padStart(9)} ` +
-            `${row.setupExtrapolated ? '~' : ' '}${fixed(row.providerSetupMs, 0, 8)} ${String(row.threads).padStart(4)} ${fixed(row.providerOnlineMs, 0, 12)} ` +
+          `${row.transport.padEnd(9)} ${String(row.entries).padStart(9)} ${String(row.retrievals).padStart(6)} ` +
+            `${String(row.labelsRevealed).padStart(9)} ` +
+            `${row.setupExtrapolated ? '~' : ' '}${fixed(row.providerSetupMs, 0, 8)} ` +
+            `${String(row.threads).padStart(4)} ${fixed(row.providerOnlineMs, 0, 12)} ` +
             `${fixed(row.auditorMs, 0, 11)} ${fixed(whole, 1, 14)} ${fixed(row.bytesMoved / 1e6, 3, 11)}\n`,
         );
       }

@@ -99,10 +99,14 @@ export const benchPirCommand: CommandModule<object, BenchPirArguments> = {
         continue;
       }
       process.stdout.write(
-        `${String(entries).padStart(8)} ${String(row.plaintextModulus).padStart(5)} ${`${row.rows}×${row.columns}`.padStart(9)} ` +
-          `${number(row.hintMs, 1, 9)} (${number(row.hintCpuMs, 1, 6)}) ${number(row.queryMs, 3, 7)} ${number(row.answerMs, 3, 7)} ${number(row.recoverMs, 3, 7)} ` +
-          `${number(row.verifyMs, 3, 7)} ${String(row.queryBytes).padStart(8)} ${String(row.answerBytes).padStart(8)} ` +
-          `${number(row.answerGBps, 2, 7)} ${number(row.kernelGBps, 2, 7)} ${number(row.ceilingGBps, 2, 7)} ${row.correct ? 'yes' : 'NO'}\n`,
+        `${String(entries).padStart(8)} ${String(row.plaintextModulus).padStart(5)} ` +
+          `${`${row.rows}×${row.columns}`.padStart(9)} ` +
+          `${number(row.hintMs, 1, 9)} (${number(row.hintCpuMs, 1, 6)}) ${number(row.queryMs, 3, 7)} ` +
+          `${number(row.answerMs, 3, 7)} ${number(row.recoverMs, 3, 7)} ` +
+          `${number(row.verifyMs, 3, 7)} ${String(row.queryBytes).padStart(8)} ` +
+          `${String(row.answerBytes).padStart(8)} ` +
+          `${number(row.answerGBps, 2, 7)} ${number(row.kernelGBps, 2, 7)} ${number(row.ceilingGBps, 2, 7)} ` +
+          `${row.correct ? 'yes' : 'NO'}\n`,
       );
     }
     if (argv.out) {
