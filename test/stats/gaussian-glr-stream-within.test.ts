@@ -61,7 +61,9 @@ describe('GaussianGlrStream.addWithin(group, value, upper, lower)', () => {
   // Wald's thresholds of paper A at alpha = 0.05, beta = 0.2: log(0.8 / 0.05) and log(0.2 / 0.95).
   const wald = [Math.log(0.8 / 0.05), Math.log(0.2 / 0.95)] as const;
 
-  it("skips only updates whose statistic add() puts strictly between the thresholds, and settles to add()'s bit for bit", () => {
+  const title =
+    "skips only updates whose statistic add() puts strictly between the thresholds, and settles to add()'s bit";
+  it(`${title} for bit`, () => {
     const cases: Array<[number, number, number, number]> = [
       [0.4, 0.38, 0.3, 0.05], // compliant, accept side
       [0.42, 0.3, 0.3, 0.05], // violating
