@@ -133,6 +133,12 @@ function provenance() {
   return { commit: dirty ? `${commit}+changes` : commit, date: new Date().toISOString(), machine: `${hostname()}, ${cpus().length} × ${cpus()[0]?.model ?? 'cpu'}` };
 }
 
+/** The error line of a refused command (its notices and progress lines left out). */
+function refusalOf(stderr) {
+  const lines = stderr.split('\n').filter((line) => line.trim() !== '' && !line.startsWith('fairaudit: notice:'));
+  return lines.find((line) => line.startsWith('fairaudit:')) ?? lines[0] ?? '';
+}
+
 /** One setting under one test: its counts and rates, or the refusal (exit code and message). */
 function measure(name, description, flags, test, replicates) {
   const given = flags.includes('--upper');
@@ -144,7 +150,7 @@ function measure(name, description, flags, test, replicates) {
   const seconds = (Date.now() - started) / 1000;
   const record = { setting: name, description, test: given ? 'given-thresholds' : test, replicates, seconds };
   if (run.status !== 0) {
-    const message = run.stderr.trim().split('\n').find((line) => line.trim() !== '') ?? '';
+    const message = refusalOf(run.stderr);
     return { ...record, exit: run.status, message };
   }
   const summary = JSON.parse(run.stdout);
@@ -252,7 +258,7 @@ if (!values.table) {
     const run = spawnSync('bin/fairaudit', ['calibrate', '--pool', join(pools, 'constant.csv'), '--access', 'score'], {
       encoding: 'utf8',
     });
-    const message = run.stderr.trim().split('\n').find((line) => line.trim() !== '') ?? '';
+    const message = refusalOf(run.stderr);
     records = records.filter((old) => !(old.setting === 'score-constant' && old.test === 'calibrate'));
     records.push({ setting: 'score-constant', description: 'calibrate on the constant-score ' +
 'pool', test: 'calibrate', exit: run.status, message, ...stamp });

@@ -1,6 +1,7 @@
 import { BernoulliGlrStream } from '../stats/bernoulli-glr-stream.js';
 import { countGapDecision } from '../stats/count-gap-comparison.js';
 import { type FixedSampleDecision, fixedSampleDecision } from '../stats/fixed-sample-decision.js';
+import { GaussianGlrStream } from '../stats/gaussian-glr-stream.js';
 import { NAN_STATISTIC } from '../stats/glr-threshold-test.js';
 import { waldThresholds } from '../stats/thresholds.js';
 import type { Random } from '../util/random.js';
@@ -162,7 +163,10 @@ export function runSequentialAudit(
   const trajectory = options.trajectory === true ? new Float64Array(cap) : null;
   const { group, value, order, swaps, stream } = prepared;
   stream.reset(tolerance);
-  const within = trajectory === null && stream instanceof BernoulliGlrStream ? stream : null;
+  // One call site per stream class, so each stays monomorphic (a worker runs cells of both families).
+  const bernoulli = trajectory === null && stream instanceof BernoulliGlrStream ? stream : null;
+  const gaussian = trajectory === null && stream instanceof GaussianGlrStream ? stream : null;
+  const within = bernoulli ?? gaussian;
   let countA = 0;
   let countB = 0;
   let sumA = 0;
@@ -181,11 +185,14 @@ export function runSequentialAudit(
       countB++;
       sumB += x;
     }
-    // The Bernoulli stream skips the logarithms while its drift bound keeps both thresholds out of reach.
+    // Both streams skip the logarithms while an exact bound keeps both thresholds out of reach.
     if (within !== null) {
       position++;
-      if (!within.addWithin(g, x, upper, lower)) continue;
+      const evaluated =
+        bernoulli !== null ? bernoulli.addWithin(g, x, upper, lower) : gaussian!.addWithin(g, x, upper, lower);
+      if (!evaluated) continue;
       statistic = within.statistic;
+      if (Number.isNaN(statistic)) throw new Error(NAN_STATISTIC);
     } else {
       stream.add(g, x);
       statistic = stream.statistic;
