@@ -64,6 +64,8 @@ export interface ExactMinimumProviderMeasurement {
   readonly detection: ObservedRate;
   /** Audits of the pass series that ended provider-rejected (expected 0: the table is honestly committed). */
   readonly passSeriesRejected: number;
+  /** Audits of the detection series rejected for another reason than a wrong canary (expected 0). */
+  readonly detectionSeriesOtherRejections: number;
 }
 
 /**
@@ -146,7 +148,7 @@ export function observedRate(successes: number, trials: number, predicted: numbe
  * committed per audit) and audits it as `pir audit` does: per audit a fresh plan (S and the
  * canaries from node:crypto), VoprfConnection.connect, runObliviousAudit. Two series of
  * `audits` audits: without canaries (the respir check passes iff the fixed test accepts),
- * and with k canaries (detected iff provider-rejected). Each rate is compared with its
+ * and with k canaries (detected iff provider-rejected by a wrong canary). Each rate is compared with its
  * prediction (the exact pass probability; Eq. 3 with q = 1 over N) by a 99% interval.
  * O(audits · (|S| + k)) VOPRF evaluations.
  * @param setting the pool, the audit and the number of audits
@@ -186,21 +188,25 @@ export async function measureExactMinimumProvider(
       beta: 0.2,
     });
     await connection.close();
-    return run.results[0].decision;
+    return run.results[0];
   };
   const total = 2 * setting.audits;
   let passes = 0;
   let passSeriesRejected = 0;
   let detections = 0;
+  let otherRejections = 0;
   try {
     for (let audit = 0; audit < setting.audits; audit++) {
-      const decision = await auditOnce(0);
+      const { decision } = await auditOnce(0);
       passes += decision === 'accept' ? 1 : 0;
       passSeriesRejected += decision === 'provider-rejected' ? 1 : 0;
       onAudit(audit + 1, total);
     }
     for (let audit = 0; audit < setting.audits; audit++) {
-      detections += (await auditOnce(setting.canaryCount)) === 'provider-rejected' ? 1 : 0;
+      const { decision, reason } = await auditOnce(setting.canaryCount);
+      const rejected = decision === 'provider-rejected';
+      detections += rejected && reason?.startsWith('canary ') ? 1 : 0;
+      otherRejections += rejected && !reason?.startsWith('canary ') ? 1 : 0;
       onAudit(setting.audits + audit + 1, total);
     }
   } finally {
@@ -216,6 +222,7 @@ export async function measureExactMinimumProvider(
     pass: observedRate(passes, setting.audits, minimum.passProbability.value, 0.99),
     detection: observedRate(detections, setting.audits, eq3, 0.99),
     passSeriesRejected,
+    detectionSeriesOtherRejections: otherRejections,
   };
 }
 

@@ -72,6 +72,7 @@ describe('measureExactMinimumProvider(setting)', () => {
     expect(measurement.flips).toBe(exactMinimumManipulation(setting).minimum.flips);
     expect(measurement.pass.trials).toBe(30);
     expect(measurement.passSeriesRejected).toBe(0);
+    expect(measurement.detectionSeriesOtherRejections).toBe(0);
     // Each check fails by chance with probability ≤ 1%: the 99% intervals.
     expect(measurement.pass.predictedInInterval).toBe(true);
     expect(measurement.detection.predictedInInterval).toBe(true);
