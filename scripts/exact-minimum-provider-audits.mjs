@@ -55,7 +55,7 @@ try {
   commit = execFileSync('git', ['rev-parse', 'HEAD'], { encoding: 'utf8' }).trim();
 } catch {}
 const record = {
-  command: `nice -n 10 node scripts/exact-minimum-provider-audits.mjs --audits ${audits} --canaries ${canaryCount}`,
+  command: `nice -n 10 node scripts/exact-minimum-provider-audits.mjs --audits ${audits} --canaries ${canaryCount} --out ${values.out}`,
   date: new Date().toISOString(),
   commit,
   node: process.version,
