@@ -1,0 +1,85 @@
+#!/usr/bin/env node
+// The exact-minimum provider against real oblivious audits over the default (VOPRF) transport:
+// the provider flips exactMinimalFlips' certified minimum (pass probability >= 1 - delta against
+// the strongest adversary) and serves the flipped labels; each audit draws S and the canaries
+// from node:crypto, as `pir audit` does. Two series of --audits audits: no canaries (does the
+// respir check |d_S| <= eps pass at the computed probability?) and --canaries canaries (are they
+// caught at paper B's Eq. 3 rate, q = 1 over N?), each with its 99% Clopper-Pearson interval.
+// Candidate set: N = 2000 (1200 in group a at rate 0.35, 800 in group b at rate 0.5), |S| = 500,
+// uniform design, eps = 0.05, 1 - delta = 0.8.
+//   nice -n 10 node scripts/exact-minimum-provider-audits.mjs [--audits 300] [--canaries 10] \
+//     [--out docs/benchmarks/exact-minimum-provider.json]
+// Needs dist/ (npm run build). Writes the JSON file (machine, commit, date, load average) and prints it.
+import { execFileSync } from 'node:child_process';
+import { parseArgs } from 'node:util';
+import {
+  countedPool,
+  measureExactMinimumProvider,
+} from '../dist/src/harness/exact-minimum-provider-audits.js';
+import { loadAverage, machine, processCpuSeconds } from '../dist/src/harness/machine.js';
+import { writeFileAtomic } from '../dist/src/util/atomic-write.js';
+
+const { values } = parseArgs({
+  options: {
+    audits: { type: 'string', default: '300' },
+    canaries: { type: 'string', default: '10' },
+    out: { type: 'string', default: 'docs/benchmarks/exact-minimum-provider.json' },
+  },
+});
+const audits = Number(values.audits);
+const canaryCount = Number(values.canaries);
+for (const [flag, value] of [['--audits', audits], ['--canaries', canaryCount]]) {
+  if (!Number.isInteger(value) || value < 1) {
+    process.stderr.write(`${flag}: expected a positive integer, found ${JSON.stringify(String(value))}\n`);
+    process.exit(2);
+  }
+}
+const loadBefore = loadAverage();
+const started = performance.now();
+const cpuStarted = processCpuSeconds();
+const setting = {
+  pool: countedPool([1200, 800], [420, 400], 'exact-minimum-provider'),
+  auditSetSize: 500,
+  canaryCount,
+  design: 'uniform',
+  tolerance: 0.05,
+  passProbability: 0.8,
+  audits,
+  batchSize: 64,
+};
+const measurement = await measureExactMinimumProvider(setting, (done, total) => {
+  if (done % 25 === 0 || done === total) process.stderr.write(`audits ${done}/${total}\n`);
+});
+let commit = null;
+try {
+  commit = execFileSync('git', ['rev-parse', 'HEAD'], { encoding: 'utf8' }).trim();
+} catch {}
+const record = {
+  command:
+    'nice -n 10 node scripts/exact-minimum-provider-audits.mjs ' +
+    `--audits ${audits} --canaries ${canaryCount} --out ${values.out}`,
+  date: new Date().toISOString(),
+  commit,
+  node: process.version,
+  machine: machine(),
+  loadAverageBefore: loadBefore,
+  loadAverageAfter: loadAverage(),
+  transport: 'voprf',
+  setting: {
+    candidates: 2000,
+    groupSizes: [1200, 800],
+    positives: [420, 400],
+    auditSetSize: setting.auditSetSize,
+    design: setting.design,
+    tolerance: setting.tolerance,
+    passProbability: setting.passProbability,
+    canaries: canaryCount,
+    auditsPerSeries: audits,
+  },
+  ...measurement,
+  wallSeconds: Math.round((performance.now() - started) / 100) / 10,
+  cpuSeconds: Math.round((processCpuSeconds() - cpuStarted) * 10) / 10,
+};
+const text = `${JSON.stringify(record, null, 2)}\n`;
+writeFileAtomic(values.out, text);
+process.stdout.write(text);
