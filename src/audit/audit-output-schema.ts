@@ -2,7 +2,7 @@ import { schema } from '../util/schema.js';
 import { ACCESS_REGIMES } from './access-regime.js';
 import { TEST_NAMES } from './audit-test.js';
 import { VERDICTS } from './audit-verdict.js';
-import { FAIRNESS_METRICS } from './metric.js';
+import { FAIRNESS_METRICS, GROUP_METRICS } from './metric.js';
 
 /**
  * The schema of `fairaudit audit --json` (and of auditPool's summary, plus `pool`): one
@@ -181,10 +181,32 @@ const rateRow = schema.object(
   { description: 'One group of the oracle.' },
 );
 
+/** The oracle of one rate over K groups. */
+function rateOracle(description: string) {
+  return schema.object(
+    {
+      rate: schema.enumOf(['sp', 'eo', 'pe'], { description: 'The rate compared.' }),
+      groups: schema.array(rateRow, { description: "Each group's rate and impact ratio." }),
+      difference: schema.number({ description: 'max − min of the rates (Fairlearn between_groups difference).' }),
+      ratio: schema.nullable(schema.number({ description: 'min / max of the rates (null: the max is 0).' })),
+      belowFourFifths: schema.array(schema.string({ description: 'A group.' }), {
+        description: 'The groups whose impact ratio is below 0.8 (the four-fifths rule).',
+      }),
+    },
+    { description },
+  );
+}
+
 /** `fairaudit audit --json` on a pool of named groups (a multi-valued or intersectional group column). */
 export const multiGroupAuditOutputSchema = schema.object(
   {
-    metric: schema.enumOf(FAIRNESS_METRICS, { description: 'The fairness metric audited.' }),
+    metric: schema.enumOf(GROUP_METRICS, {
+      description: 'The fairness metric audited: sp, eo, pe (false-positive rate) or eodds (TPR and FPR together).',
+    }),
+    aggregation: schema.enumOf(['difference', 'ratio'], {
+      description: 'difference: H0 max − min ≤ tolerance; ratio: H0 min ≥ ratio · max.',
+    }),
+    ratio: schema.optional(schema.number({ description: 'ρ of the ratio null (aggregation ratio only).' })),
     access: schema.enumOf(['decision', 'score'], { description: 'What the auditor observed.' }),
     groups: schema.integer({ minimum: 2, description: 'K, the number of groups audited.' }),
     groupNames: schema.array(schema.string({ description: 'A name.' }), {
@@ -209,19 +231,11 @@ export const multiGroupAuditOutputSchema = schema.object(
       ),
     ),
     poolSize: schema.integer({ minimum: 0, description: "Rows of the metric's pool." }),
-    oracle: schema.object(
-      {
-        rate: schema.enumOf(['sp', 'eo', 'pe'], { description: 'The rate compared.' }),
-        groups: schema.array(rateRow, { description: "Each group's rate and impact ratio." }),
-        difference: schema.number({ description: 'max − min of the rates (Fairlearn between_groups difference).' }),
-        ratio: schema.nullable(schema.number({ description: 'min / max of the rates (null: the max is 0).' })),
-        belowFourFifths: schema.array(schema.string({ description: 'A group.' }), {
-          description: 'The groups whose impact ratio is below 0.8 (the four-fifths rule).',
-        }),
-      },
-      { description: 'The oracle over all groups, on the whole pool.' },
-    ),
-    oracleDecision: schema.enumOf(['reject', 'accept'], { description: "The oracle's max − min against tolerance." }),
+    oracle: rateOracle('The oracle over all groups, on the whole pool (eodds: the true-positive rate).'),
+    falsePositiveOracle: schema.optional(rateOracle('eodds only: the oracle of the false-positive rate.')),
+    oracleDecision: schema.enumOf(['reject', 'accept'], {
+      description: "The oracle's max − min against tolerance, or min / max against ratio (eodds: either rate).",
+    }),
     hypothesis: schema.string({ description: 'H0 in words: "H0 max − min of the SP rates over 10 groups ≤ 0.05".' }),
     guarantee: schema.string({ description: "The K-group test's guarantee in words, or that there is none." }),
     test: schema.enumOf(['betting', 'wald-glr'], {

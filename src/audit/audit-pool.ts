@@ -22,7 +22,8 @@ import {
 import type { CalibrationThreadOptions } from './calibration/calibrate-on-threads.js';
 import type { PricePoint } from './calibration/calibration-record.js';
 import { vacuousCalibration } from './calibration/vacuous-calibration.js';
-import type { FairnessMetric } from './metric.js';
+import { type FairnessMetric, GROUP_METRICS } from './metric.js';
+import { twoGroupMetricOf } from './named-group-settings.js';
 import type { AuditPool } from './pool.js';
 import { oracleDecision, prepareAudit } from './prepare-audit.js';
 import { QUERY_ORDERS, type QueryOrder } from './query-order.js';
@@ -40,6 +41,27 @@ import { varianceRefusal } from './variance-refusal.js';
 export const auditPoolSettingsSchema = schema.object(
   {
     ...auditSettingsProperties,
+    metric: schema.enumOf(GROUP_METRICS, {
+      default: 'sp',
+      description:
+        'Fairness metric: sp audits the whole pool, eo the rows with label = 1; for pools of named groups also pe ' +
+        '(predictive equality: the false-positive rate, rows with label = 0) and eodds (equalized odds: the TPR and ' +
+        'FPR tests together).',
+    }),
+    aggregation: schema.enumOf(['difference', 'ratio'] as const, {
+      default: 'difference',
+      description:
+        'Pools of named groups: difference (H0 max − min of the group rates ≤ tolerance) or ratio (H0 min ≥ ' +
+        'ratio · max, the impact ratio; needs --test wald-glr).',
+    }),
+    ratio: schema.number({
+      minimum: 0,
+      maximum: 1,
+      exclusiveMinimum: true,
+      exclusiveMaximum: true,
+      default: 0.8,
+      description: 'ρ of aggregation ratio: the smallest compliant min / max (0.8: the four-fifths rule).',
+    }),
     test: schema.optional(
       schema.enumOf(TEST_NAMES, {
         description:
@@ -191,7 +213,7 @@ function commonSummary(
 ): AuditPoolCommon {
   const { thresholds, calibration } = auditTest;
   return {
-    metric: settings.metric,
+    metric: settings.metric as FairnessMetric, // sp or eo: twoGroupMetricOf refused the rest
     access: settings.access,
     poolSize: prepared.size,
     groupCounts: { a: prepared.countA, b: prepared.countB },
@@ -200,7 +222,11 @@ function commonSummary(
     ...(prepared.family === 'gaussian'
       ? { proxyGap: round(prepared.totalB / prepared.countB - prepared.totalA / prepared.countA) }
       : {}),
-    hypothesis: nullHypothesisText(settings.metric, settings.access, toleranceOfAccess(settings, settings.access)),
+    hypothesis: nullHypothesisText(
+      settings.metric as FairnessMetric,
+      settings.access,
+      toleranceOfAccess(settings, settings.access),
+    ),
     guarantee: guaranteeText(auditTest.name, {
       alpha: settings.alpha,
       beta: settings.beta,
@@ -325,7 +351,7 @@ export function auditPool(
   const valid = validateInput(withDefaultTest(settings), auditPoolSettingsSchema, (path) =>
     path.length === 0 ? name('settings') : name(path.map(String).join('.')),
   );
-  const prepared = prepareAudit(pool, valid.metric, valid.access);
+  const prepared = prepareAudit(pool, twoGroupMetricOf(valid, name), valid.access);
   const auditTest = buildAuditTest(prepared, valid, { where: name('thresholds'), ...lookup });
   const vacuous = auditTest.calibration === null ? null : vacuousCalibration(auditTest.calibration.record);
   if (vacuous !== null) throw vacuous;
@@ -370,6 +396,7 @@ export async function calibrateForAuditPool(
   lookup: CalibrationLookup = {},
   threadOptions: CalibrationThreadOptions = {},
 ): Promise<FoundCalibration | null> {
+  twoGroupMetricOf(settings, name);
   if (!needsCalibration(settings)) return null;
   const audit = Object.fromEntries(Object.entries(settings).filter(([key]) => key in auditSettingsProperties));
   const valid = validateInput(audit, auditSettingsSchema, (path) =>

@@ -19,7 +19,9 @@ const openUnitInterval = { minimum: 0, maximum: 1, exclusiveMinimum: true, exclu
 export const auditSettingsProperties = {
   metric: schema.enumOf(FAIRNESS_METRICS, {
     default: 'sp',
-    description: 'Fairness metric: sp audits the whole pool, eo the rows with label = 1.',
+    description:
+      'Fairness metric: sp audits the whole pool, eo the rows with label = 1 (pe and eodds: `fairaudit audit` on ' +
+      'pools of named groups).',
   }),
   access: schema.enumOf(ACCESS_REGIMES, {
     default: 'decision',

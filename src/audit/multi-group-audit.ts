@@ -1,15 +1,16 @@
 import { ACCEPT, REJECT, type SequentialTest } from '../stats/sequential-test.js';
 import { inputError } from '../util/errors.js';
 import type { Random } from '../util/random.js';
-import { type GroupRate, rowCountsOf } from './metric.js';
+import { type GroupMetric, type GroupRate, rowCountsOf } from './metric.js';
 import { restoreOrder, shufflePosition } from './partial-shuffle.js';
 import { type AuditPool, groupCountOf } from './pool.js';
 import type { SequentialDecision } from './sequential-audit.js';
 
 /** A K-group pool's rows for one rate, flat: each row's group and observed value, and scratch for the order. */
 export interface MultiGroupRows {
-  readonly rate: GroupRate;
-  /** Rows of the rate's denominator in each group (index = group code). */
+  /** The rate's rows, or eodds: every row, coded label · K + group (equalizedOddsRows). */
+  readonly rate: GroupMetric;
+  /** Rows of the rate's denominator in each code (index = group code, or label · K + group for eodds). */
   readonly groupSizes: readonly number[];
   readonly group: Uint8Array;
   readonly value: Float64Array;

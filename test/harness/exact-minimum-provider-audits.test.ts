@@ -68,7 +68,7 @@ describe('exactMinimumManipulation(setting)', () => {
 });
 
 describe('measureExactMinimumProvider(setting)', () => {
-  test('30 real VOPRF audits pass at the computed probability; canaries catch the cheat at the Eq. 3 rate', async () => {
+  test('30 real VOPRF audits pass at the computed probability; canaries catch the cheat at Eq. 3 rate', async () => {
     // S and the canaries from a seeded generator, so the test cannot fail by chance; the measurement script draws
     // them from node:crypto, as `pir audit` does.
     const measurement = await measureExactMinimumProvider({ ...setting, random: createRandom('exact-minimum-test') });
