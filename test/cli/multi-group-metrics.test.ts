@@ -60,7 +60,7 @@ describe('fairaudit audit on named groups: pe, eodds and the ratio aggregation',
     expect(opportunity).toMatchObject({ metric: 'eo', oracleDecision: 'accept', decision: 'accept' });
   });
 
-  it('--metric eodds runs the TPR and FPR tests on all rows: an FPR gap alone rejects; equal rates accept', async () => {
+  it('--metric eodds runs TPR and FPR tests on all rows: an FPR gap alone rejects; equal rates accept', async () => {
     const unequal = await auditJson(unequalFalsePositives, '--metric', 'eodds');
     expect(unequal).toMatchObject({ metric: 'eodds', poolSize: 9000, oracleDecision: 'reject', decision: 'reject' });
     expect(unequal.oracle).toMatchObject({ rate: 'eo', difference: 0 });
