@@ -158,6 +158,44 @@ describe('fairaudit pir audit', () => {
     },
   );
 
+  test('a pool of 3 named groups: the fixed audit judges the max-gap of S, the sequential one is refused', async () => {
+    const random = createRandom('cli-pool-three-groups');
+    const names = ['north', 'south', 'east'];
+    const rates = [0.6, 0.4, 0.2];
+    const lines = ['id,group,label,decision'];
+    for (let i = 0; i < 900; i++) {
+      const group = Math.floor(random() * 3);
+      lines.push(`${i},${names[group]},${random() < 0.5 ? 1 : 0},${random() < rates[group] ? 1 : 0}`);
+    }
+    const path = join(mkdtempSync(join(tmpdir(), 'fairaudit-pir-')), 'pool.csv');
+    writeFileSync(path, `${lines.join('\n')}\n`);
+    const pool = readPoolFile(path);
+    expect(pool.groupNames?.length).toBe(3);
+    const provider = await startPoolProvider(pool, { idleTimeoutMs: 30_000, transport: 'simplepir' });
+    providers.push(provider);
+    const common = ['pir', 'audit', '--provider-file', providerFileFor(provider.service), '--pool', path];
+    const flags = ['--audit-set-size', '300', '--canaries', '5', '--transport', 'simplepir', '--seed', 'k3'];
+    const { code, stdout: out } = await runCliInProcess([
+      ...common,
+      ...flags,
+      '--design',
+      'proportional',
+      '--procedure',
+      'fixed',
+      '--json',
+    ]);
+    expect(code).toBe(0);
+    const report = JSON.parse(out);
+    expect(report.groupNames).toEqual(pool.groupNames);
+    expect(report.results).toHaveLength(1);
+    expect(report.results[0].decision).toBe('reject'); // rates 0.6 / 0.4 / 0.2: a max-gap near 0.4 ≫ 0.05
+    expect(report.results[0].gap).toBeGreaterThan(0.25);
+    expect(report.canariesChecked).toBe(5);
+    const refused = await runCliInProcess([...common, ...flags, '--procedure', 'sequential']);
+    expect(refused.code).toBe(2);
+    expect(refused.stderr).toMatch(/fixed for a candidate set of 3 groups/);
+  });
+
   test(
     '--audit-set-size above the pool size exits 2 naming it, before contacting the provider (it was silently ' +
       'lowered)',

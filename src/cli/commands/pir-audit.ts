@@ -310,6 +310,14 @@ export const pirAuditCommand: CommandModule<object, AuditArguments> = {
     const groupCount = groupCountOf(pool);
     if (groupCount === 2) checkBothGroups(pool.group, `${pool.source}: column group`);
     else checkEveryGroup(pool.group, groupCount, `${pool.source}: column group`);
+    if (groupCount > 2 && argv.procedure !== 'fixed') {
+      // Refused before the provider is contacted; runObliviousAudit refuses it too.
+      throw inputError({
+        where: '--procedure',
+        expected: `fixed for a candidate set of ${groupCount} groups (the sequential GLR audit compares two groups)`,
+        found: argv.procedure,
+      });
+    }
     checkPublicChecksSound(argv, pool);
     // A size the user gave is kept or refused, never lowered silently; the default fits the pool.
     const auditSetSize = argv['audit-set-size'] ?? Math.min(1000, pool.size);
