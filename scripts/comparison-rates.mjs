@@ -4,12 +4,13 @@
 //   node scripts/comparison-rates.mjs --pairs 200 [--record FILE]                  # A/A: false alarms
 //   node scripts/comparison-rates.mjs --pairs 20 --replicates 2000 --head tolerance=0.055   # A/B: power
 // Needs a build (npm run build). Runs on one worker thread per run.
-import { execFileSync } from 'node:child_process';
 import { appendFileSync, mkdtempSync, rmSync } from 'node:fs';
-import { cpus, hostname, loadavg, tmpdir } from 'node:os';
+import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { loadConfig, parseOverride } from '../dist/src/harness/config.js';
+import { loadAverage, machine } from '../dist/src/harness/machine.js';
+import { gitCommit } from '../dist/src/harness/run-record.js';
 import { runExperiment } from '../dist/src/harness/run-experiment.js';
 import { compareRuns } from '../dist/src/report/run-comparison/compare-runs.js';
 import { registerBuiltIns } from '../dist/src/cli/registry.js';
@@ -63,8 +64,12 @@ const result = JSON.stringify({
 console.log(result);
 if (values.record) {
   // One line per measurement, with the commit, date and machine that produced it.
-  const commit = execFileSync('git', ['rev-parse', 'HEAD'], { encoding: 'utf8' }).trim();
-  const machine = `${hostname()}, ${cpus().length} × ${cpus()[0]?.model ?? 'cpu'}`;
-  const stamp = { commit, date: new Date().toISOString(), machine, load: loadavg().map((x) => Number(x.toFixed(2))) };
+  const { cores, cpuModel } = machine();
+  const stamp = {
+    commit: gitCommit(),
+    date: new Date().toISOString(),
+    machine: `${hostname()}, ${cores} × ${cpuModel}`,
+    load: loadAverage(),
+  };
   appendFileSync(values.record, `${JSON.stringify({ ...JSON.parse(result), ...stamp })}\n`);
 }

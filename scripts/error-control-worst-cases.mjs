@@ -9,9 +9,11 @@
 //   node scripts/error-control-worst-cases.mjs --table [--out FILE]   # the table from the records only
 import { execFileSync, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
-import { cpus, hostname, tmpdir } from 'node:os';
+import { hostname, tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { parseArgs } from 'node:util';
+import { machine } from '../dist/src/harness/machine.js';
+import { gitCommit } from '../dist/src/harness/run-record.js';
 import { createRandom } from '../dist/src/util/random.js';
 
 const TESTS = ['betting', 'confidence-sequence', 'calibrated-glr', 'wald-glr'];
@@ -133,12 +135,13 @@ function truthOf(summary) {
 }
 
 function provenance() {
-  const commit = execFileSync('git', ['rev-parse', 'HEAD'], { encoding: 'utf8' }).trim();
+  const commit = gitCommit();
   const dirty = execFileSync('git', ['status', '--porcelain', '--untracked-files=no'], { encoding: 'utf8' }) !== '';
+  const { cores, cpuModel } = machine();
   return {
     commit: dirty ? `${commit}+changes` : commit,
     date: new Date().toISOString(),
-    machine: `${hostname()}, ${cpus().length} × ${cpus()[0]?.model ?? 'cpu'}`,
+    machine: `${hostname()}, ${cores} × ${cpuModel}`,
   };
 }
 

@@ -10,13 +10,13 @@
 //   nice -n 10 node scripts/exact-minimum-provider-audits.mjs [--audits 300] [--canaries 10] \
 //     [--out docs/benchmarks/exact-minimum-provider.json]
 // Needs dist/ (npm run build). Writes the JSON file (machine, commit, date, load average) and prints it.
-import { execFileSync } from 'node:child_process';
 import { parseArgs } from 'node:util';
 import {
   countedPool,
   measureExactMinimumProvider,
 } from '../dist/src/harness/exact-minimum-provider-audits.js';
 import { loadAverage, machine, processCpuSeconds } from '../dist/src/harness/machine.js';
+import { gitCommit } from '../dist/src/harness/run-record.js';
 import { writeFileAtomic } from '../dist/src/util/atomic-write.js';
 
 const { values } = parseArgs({
@@ -50,10 +50,7 @@ const setting = {
 const measurement = await measureExactMinimumProvider(setting, (done, total) => {
   if (done % 25 === 0 || done === total) process.stderr.write(`audits ${done}/${total}\n`);
 });
-let commit = null;
-try {
-  commit = execFileSync('git', ['rev-parse', 'HEAD'], { encoding: 'utf8' }).trim();
-} catch {}
+const commit = gitCommit();
 const record = {
   command:
     'nice -n 10 node scripts/exact-minimum-provider-audits.mjs ' +

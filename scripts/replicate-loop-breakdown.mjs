@@ -12,7 +12,6 @@
 //   node scripts/replicate-loop-breakdown.mjs [--replicates 2000] [--runs 3] [--out
 // docs/benchmarks/replicate-loop-breakdown.json]
 // Needs dist/ (npm run build). Writes the JSON file (machine, commit, date, load average) and prints it.
-import { execFileSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -23,6 +22,7 @@ import { runSequentialAudit } from '../dist/src/audit/sequential-audit.js';
 import { generateSyntheticPool } from '../dist/src/data/synthetic-pool.js';
 import { configFromObject } from '../dist/src/harness/config.js';
 import { loadAverage, machine, processCpuSeconds } from '../dist/src/harness/machine.js';
+import { gitCommit } from '../dist/src/harness/run-record.js';
 import { runExperiment } from '../dist/src/harness/run-experiment.js';
 import { registerBuiltInKinds } from '../dist/src/kinds/index.js';
 import { BernoulliGlrStream } from '../dist/src/stats/bernoulli-glr-stream.js';
@@ -160,10 +160,7 @@ const parts = {
   bookkeeping: perRow(loop - shuffleAndDraws - kernel - threshold),
   harness: perRow(harness * (replicates / (replicates - 100))),
 };
-let commit = null;
-try {
-  commit = execFileSync('git', ['rev-parse', 'HEAD'], { encoding: 'utf8' }).trim();
-} catch {}
+const commit = gitCommit();
 const record = {
   command: `node scripts/replicate-loop-breakdown.mjs --replicates ${replicates} --runs ${runs}`,
   date: new Date().toISOString(),
