@@ -33,20 +33,18 @@ export interface AuditTest {
 }
 
 /**
- * buildAuditTest(prepared, settings, lookup, calibration) builds the sequential test an audit's
- * settings select (testOf): Wald's thresholds for wald-glr; the given {upper, lower} for
- * given-thresholds; for calibrated-glr the calibration of this setting from the cache
- * (its fingerprint is the setting's), or `calibration` when the caller found it ahead (auditPool
- * and a run compute it on worker threads), computed in this thread when neither has it
- * (calibrationFor); the betting and confidence-sequence tests sized for the pool, with the
- * order and declared logit bounds (makeSequentialTest: the settings were validated once, by
- * the audit settings' schema and its cross-key rule). Kernel: no validation of the settings; throws InputError for a calibration that cannot meet alpha
- * and beta, and, for the GLR tests on scores or logits, for a pool whose within-group
- * variance is zero or negligible (varianceRefusal: refused before the audit, so paper A's
- * statistic is unchanged wherever it runs), and for the betting and confidence-sequence
- * tests on logits, for a pool with a logit outside the declared bounds (logitBoundsProblem,
- * on the whole pool before the audit). O(pool size) plus the calibration when it is
- * not cached.
+ * buildAuditTest(prepared, settings, lookup, calibration) builds the sequential test an audit's settings select
+ * (testOf): Wald's thresholds for wald-glr; the given {upper, lower} for given-thresholds; for calibrated-glr
+ * the calibration of this setting from the cache (its fingerprint is the setting's), or `calibration` when the
+ * caller found it ahead (auditPool and a run compute it on worker threads), computed in this thread when neither
+ * has it (calibrationFor); the betting and confidence-sequence tests sized for the pool, with the order and
+ * declared logit bounds (makeSequentialTest: the settings were validated once, by the audit settings' schema and
+ * its cross-key rule). Kernel: no validation of the settings; throws InputError for a calibration that cannot
+ * meet alpha and beta, and, for the GLR tests on scores or logits, for a pool whose within-group variance is
+ * zero or negligible (varianceRefusal: refused before the audit, so paper A's statistic is unchanged wherever it
+ * runs), and for the betting and confidence-sequence tests on logits, for a pool with a logit outside the
+ * declared bounds (logitBoundsProblem, on the whole pool before the audit). O(pool size) plus the calibration
+ * when it is not cached.
  */
 export function buildAuditTest(
   prepared: PreparedAudit,
