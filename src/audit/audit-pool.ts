@@ -1,4 +1,5 @@
 import type { FixedSampleDecision } from '../stats/fixed-sample-decision.js';
+import { InputError } from '../util/errors.js';
 import { createRandom, deriveSeed } from '../util/random.js';
 import { type Infer, schema, validateInput } from '../util/schema.js';
 import type { AccessRegime } from './access-regime.js';
@@ -387,15 +388,30 @@ async function calibrationAhead(
   if (!needsCalibration(valid)) return null;
   const refusal = varianceRefusal(prepared, toleranceOfAccess(valid, prepared.access));
   if (refusal !== null) throw refusal;
-  const found = await calibrationOnThreads(
-    calibrationSettingOf(prepared, valid),
-    calibrationOptionsOf(valid),
-    { where: name('thresholds'), ...lookup },
-    threadOptions,
-  );
+  let found: FoundCalibration;
+  try {
+    found = await calibrationOnThreads(
+      calibrationSettingOf(prepared, valid),
+      calibrationOptionsOf(valid),
+      { where: name('thresholds'), ...lookup },
+      threadOptions,
+    );
+  } catch (error) {
+    throw namedLevel(error, name);
+  }
   const vacuous = vacuousCalibration(found.record);
   if (vacuous !== null) throw vacuous;
   return found;
+}
+
+/**
+ * A calibration's "cannot meet alpha (or beta)" error with the level named as the caller
+ * names its settings (`--alpha` for the CLI), not by the function that found it.
+ */
+function namedLevel(error: unknown, name: (key: string) => string): unknown {
+  if (!(error instanceof InputError)) return error;
+  const level = /^calibrateGlrThresholds: (alpha|beta): /.exec(error.message);
+  return level === null ? error : new InputError(`${name(level[1])}: ${error.message.slice(level[0].length)}`);
 }
 
 /**

@@ -99,6 +99,18 @@ describe('auditPool(pool, settings, name, lookup) with the error-controlled test
         seed: 'x',
       });
       await expect(auditPool(oneGroup, { ...small, metric: 'eo' })).rejects.toThrow(/group a/);
+      // A level no calibrated threshold pair can meet is named as the caller names it, not by the library function.
+      const impossible = {
+        ...small,
+        budget: 50,
+        alpha: 1e-4,
+        test: 'calibrated-glr' as const,
+        calibration: { paths: 200, seed: 's', confidence: 0.95, baseRates: [0.5] },
+      };
+      const cacheDirectory = mkdtempSync(join(tmpdir(), 'fairaudit-audit-pool-'));
+      await expect(auditPool(pool, impossible, (key) => `--${key}`, { cacheDirectory })).rejects.toThrow(
+        /^--alpha: expected a level this setting can meet .*the smallest alpha it can meet is [0-9.e-]+/,
+      );
       await expect(
         auditPool(pool, { ...small, test: 'betting', order: 'given', replicates: 1 }, (key) => `--${key}`),
       ).rejects.toThrow(/--order: expected "random" or "balanced" with test betting/);
