@@ -34,6 +34,8 @@ for (const [flag, value] of [['--audits', audits], ['--canaries', canaryCount]])
     process.exit(2);
   }
 }
+// The commit the audits run from (read before they start: a commit made during the run is not theirs).
+const commit = gitCommit();
 const loadBefore = loadAverage();
 const started = performance.now();
 const cpuStarted = processCpuSeconds();
@@ -50,7 +52,6 @@ const setting = {
 const measurement = await measureExactMinimumProvider(setting, (done, total) => {
   if (done % 25 === 0 || done === total) process.stderr.write(`audits ${done}/${total}\n`);
 });
-const commit = gitCommit();
 const record = {
   command:
     'nice -n 10 node scripts/exact-minimum-provider-audits.mjs ' +
