@@ -28,6 +28,8 @@ export interface ExactMinimumAuditSetting {
   readonly passProbability: number;
   /** Audits in each series (pass series without canaries, detection series with k). */
   readonly audits: number;
+  /** Audits of the detection series when it differs from `audits` (a longer pass series alone). */
+  readonly detectionAudits?: number;
   readonly batchSize: number;
   /**
    * Where S and the canaries are drawn from: node:crypto (createCryptoRandom) unless given; a seeded generator
@@ -161,7 +163,7 @@ export function observedRate(successes: number, trials: number, predicted: numbe
  * prediction (the exact pass probability; Eq. 3 with q = 1 over N) by a 99% interval.
  * O(audits · (|S| + k)) VOPRF evaluations.
  * @param setting the pool, the audit and the number of audits
- * @param onAudit progress: audits done of 2 · audits
+ * @param onAudit progress: audits done of audits + detection audits
  * @returns the flips, both rates with their intervals and predictions
  * @example
  * const measurement = await measureExactMinimumProvider(setting, (done, total) => {});
@@ -200,7 +202,8 @@ export async function measureExactMinimumProvider(
     await connection.close();
     return run.results[0];
   };
-  const total = 2 * setting.audits;
+  const detectionAudits = setting.detectionAudits ?? setting.audits;
+  const total = setting.audits + detectionAudits;
   let passes = 0;
   let passSeriesRejected = 0;
   let detections = 0;
@@ -212,7 +215,7 @@ export async function measureExactMinimumProvider(
       passSeriesRejected += decision === 'provider-rejected' ? 1 : 0;
       onAudit(audit + 1, total);
     }
-    for (let audit = 0; audit < setting.audits; audit++) {
+    for (let audit = 0; audit < detectionAudits; audit++) {
       const { decision, reason } = await auditOnce(setting.canaryCount);
       const rejected = decision === 'provider-rejected';
       detections += rejected && reason?.startsWith('canary ') ? 1 : 0;
@@ -230,7 +233,7 @@ export async function measureExactMinimumProvider(
     changes: minimum.changes,
     exact: minimum.exact,
     pass: observedRate(passes, setting.audits, minimum.passProbability.value, 0.99),
-    detection: observedRate(detections, setting.audits, eq3, 0.99),
+    detection: observedRate(detections, detectionAudits, eq3, 0.99),
     passSeriesRejected,
     detectionSeriesOtherRejections: otherRejections,
   };
