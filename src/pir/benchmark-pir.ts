@@ -24,6 +24,21 @@ export interface PirBenchmarkRow {
   readonly commitCheckMs: number;
   /** CPU time of the commitment check (all threads), beside its wall time commitCheckMs. */
   readonly commitCheckCpuMs: number;
+  /**
+   * The next four with options.secretChallenge only. CPU time of the auditor's PirClient.create (A expanded from
+   * its seed, A and H loaded).
+   */
+  readonly clientCreateCpuMs?: number;
+  /**
+   * CPU time of the auditor's half of VeriSimplePIR's secret challenge, which `pir audit` runs by default
+   * (and must above 2^18 one-bit labels): the encrypted challenge (beginSecretChallenge) and the check of
+   * the provider's evaluation (finishSecretChallenge).
+   */
+  readonly secretChallengeCpuMs?: number;
+  /** Provider, per audit: the secret challenge's hints H₂ and its evaluation of the encrypted C, wall time. */
+  readonly secretChallengeProviderMs?: number;
+  /** Bytes of the secret challenge on the wire: the hints H₂ (all planes), the encrypted C and the answers. */
+  readonly secretChallengeBytes?: number;
   /** The auditor's CPU time per retrieval: query plus verifying recovery, the mean over the repetitions. */
   readonly auditorCpuMsPerQuery: number;
   readonly proofBytes: number;
@@ -54,6 +69,11 @@ export interface PirBenchmarkOptions {
   readonly entryBits: number;
   /** Timed repetitions of each online step (medians are reported). */
   readonly repetitions: number;
+  /**
+   * Also run VeriSimplePIR's secret challenge, as `pir audit` does by default, and time its steps (the
+   * secretChallenge* fields; 0 without it). Default false: bench pir's figures are paper B's Table 1 setting.
+   */
+  readonly secretChallenge?: boolean;
 }
 
 function median(values: number[]): number {
@@ -72,6 +92,25 @@ function time<T>(work: () => T): [T, number] {
   const start = process.hrtime.bigint();
   const result = work();
   return [result, Number(process.hrtime.bigint() - start) / 1e6];
+}
+
+/**
+ * VeriSimplePIR's secret challenge as ProviderConnection.connect runs it (after the public commitment check):
+ * the provider's hints H₂ and its evaluation of the encrypted C (wall), the auditor's two steps (CPU), and the
+ * bytes on the wire. From then on `client` checks answers against the secret C, as a default audit does.
+ */
+function runSecretChallenge(server: PirServer, client: PirClient) {
+  const seed = new Uint8Array(randomBytes(16));
+  const [hints, hintsMs] = time(() => server.challengeHints(seed));
+  let before = process.cpuUsage();
+  const { encrypted, state } = client.beginSecretChallenge(seed);
+  let auditorCpuMs = cpuMsSince(before);
+  const [answers, answersMs] = time(() => server.answerChallenge(encrypted));
+  before = process.cpuUsage();
+  client.finishSecretChallenge(state, hints, answers);
+  auditorCpuMs += cpuMsSince(before);
+  const bytes = 3 * HEADER_BYTES + (hints.length + encrypted.length + answers.length) * 4;
+  return { auditorCpuMs, providerMs: hintsMs + answersMs, bytes };
 }
 
 /**
@@ -100,10 +139,13 @@ export async function benchmarkPir(options: PirBenchmarkOptions): Promise<PirBen
     hintCpuTimes.push((cpu.user + cpu.system) / 1e3);
   }
   const [{ proof }, commitMs] = time(() => server.commit());
+  const createCpuBefore = process.cpuUsage();
   const checking = await PirClient.create(parameters, server.seed, hint);
+  const clientCreateCpuMs = cpuMsSince(createCpuBefore);
   const checkCpuBefore = process.cpuUsage();
   const [, commitCheckMs] = time(() => checking.verifyCommitment(proof));
   const commitCheckCpuMs = cpuMsSince(checkCpuBefore);
+  const challenge = options.secretChallenge ? runSecretChallenge(server, checking) : undefined;
   const plain = await PirClient.create(parameters, server.seed, hint);
   const matrix = server.matrix();
 
@@ -163,6 +205,14 @@ export async function benchmarkPir(options: PirBenchmarkOptions): Promise<PirBen
     rows,
     columns,
     commitCheckCpuMs,
+    ...(challenge === undefined
+      ? {}
+      : {
+          clientCreateCpuMs,
+          secretChallengeCpuMs: challenge.auditorCpuMs,
+          secretChallengeBytes: challenge.bytes,
+          secretChallengeProviderMs: challenge.providerMs,
+        }),
     auditorCpuMsPerQuery,
     hintMs: median(hintTimes),
     hintCpuMs: median(hintCpuTimes),
