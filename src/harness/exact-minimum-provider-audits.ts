@@ -9,6 +9,7 @@ import { candidatePopulationFromColumns } from '../respir/candidate-population.j
 import { detectionProbability } from '../respir/detection-probability.js';
 import { type ExactMinimalFlips, exactMinimalFlips } from '../respir/exact-minimal-flips.js';
 import { clopperPearsonLower, clopperPearsonUpper } from '../stats/clopper-pearson.js';
+import { countGapDecision } from '../stats/count-gap-comparison.js';
 import { createCryptoRandom } from '../util/crypto-random.js';
 import { inputError } from '../util/errors.js';
 import { createRandom, type Random } from '../util/random.js';
@@ -237,6 +238,47 @@ export async function measureExactMinimumProvider(
     passSeriesRejected,
     detectionSeriesOtherRejections: otherRejections,
   };
+}
+
+/**
+ * exactMinimumDrawRate(setting, draws) checks the computed pass probability without the transport: per draw, S
+ * by drawAuditPlan (as each audit draws it, from node:crypto unless setting.random is given) and the fixed test
+ * (countGapDecision) on the exact-minimum provider's decisions of S, which is what an audit decides when every
+ * label it reads is the served one. The rate of passes over `draws`, against the exact pass probability (99%
+ * interval). O(draws · N).
+ * @param setting the pool, the audit (its canaries are not drawn) and the generator
+ * @param draws audit sets drawn
+ * @returns the observed pass rate with its interval and the prediction
+ * @example exactMinimumDrawRate(setting, 200_000).predictedInInterval
+ */
+export function exactMinimumDrawRate(setting: ExactMinimumAuditSetting, draws: number): ObservedRate {
+  const { pool } = setting;
+  const { minimum, decisions } = exactMinimumManipulation(setting);
+  const random = setting.random ?? createCryptoRandom();
+  let passes = 0;
+  for (let draw = 0; draw < draws; draw++) {
+    const plan = drawAuditPlan(
+      {
+        groups: pool.group,
+        knownLabels: pool.decision,
+        auditSetSize: setting.auditSetSize,
+        canaryCount: 0,
+        design: setting.design,
+      },
+      random,
+    );
+    const counts = [
+      [0, 0],
+      [0, 0],
+    ];
+    for (const { index } of plan.order) {
+      counts[pool.group[index]][0]++;
+      counts[pool.group[index]][1] += decisions[index];
+    }
+    const decision = countGapDecision(counts[0][0], counts[0][1], counts[1][0], counts[1][1], setting.tolerance);
+    passes += decision === 'accept' ? 1 : 0;
+  }
+  return observedRate(passes, draws, minimum.passProbability.value, 0.99);
 }
 
 /**
