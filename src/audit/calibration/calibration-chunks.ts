@@ -193,8 +193,10 @@ export function runCertificationChunk(
   const { tolerance, budget, minimumPerGroup, order } = plan.setting;
   const random = createRandom(chunk.seed);
   const first = cells[0].cell;
-  if (first.counts !== null && chunk.price !== true) {
-    // Certification of decision-access cells: shared query sequences, the GLR evaluated only where it may decide.
+  if (first.counts !== null) {
+    // Decision-access cells: shared query sequences, the GLR evaluated only where it may decide. The price is what
+    // real audits cost, so its audits decide the known gap at exhaustion as real ones do; certification counts
+    // threshold crossings only (an exhaustion decision is never an error on an exact cell).
     const outcomes = cells.map(() => emptyOutcome());
     const { countA, countB } = first.counts;
     const cap = Math.min(budget, countA + countB);
@@ -211,7 +213,7 @@ export function runCertificationChunk(
     for (let path = 0; path < chunk.paths; path++) {
       queries.start(random);
       cells.forEach(({ cell }, index) => {
-        decideCoupledPath(cell.counts as CountCell, queries, glr, certification, outcomes[index]);
+        decideCoupledPath(cell.counts as CountCell, queries, glr, certification, outcomes[index], chunk.price === true);
       });
     }
     return outcomes;

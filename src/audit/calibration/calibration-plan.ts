@@ -77,8 +77,9 @@ export interface CalibrationCell {
 
 /**
  * A unit of Monte Carlo work: `paths` simulated audits of each of its cells with one
- * generator. Decision-access tuning, pilot and certification chunks cover every cell of
- * the plan (their paths share query sequences, CoupledQueries); other chunks one cell.
+ * generator. Decision-access chunks cover every cell of the plan (tuning, pilot,
+ * certification) or every price cell (price): their paths share query sequences
+ * (CoupledQueries). Score and logit chunks have one cell.
  */
 export interface CalibrationChunk {
   /** Index into plan.cells, or into plan.priceCells when `price` is true: the first cell of the chunk. */
@@ -363,7 +364,7 @@ function chunksOf(
   price: boolean,
 ): CalibrationChunk[] {
   const chunks: CalibrationChunk[] = [];
-  if (!price && coupled(cells)) {
+  if (coupled(cells)) {
     for (let start = 0, chunk = 0; start < plan.certificationPaths; start += plan.chunkPaths, chunk++) {
       chunks.push({
         cell: 0,
@@ -371,6 +372,7 @@ function chunksOf(
         index: chunk,
         paths: Math.min(plan.chunkPaths, plan.certificationPaths - start),
         seed: deriveSeed(plan.seed, 'calibrate', 'coupled', ...stage, chunk),
+        ...(price ? { price: true } : {}),
       });
     }
     return chunks;
@@ -398,16 +400,25 @@ export function certificationChunks(plan: CalibrationPlan, round: number): Calib
 export const PILOT_PATHS = 100;
 
 /**
- * pilotChunks(plan) lays out the pilot of a decision-access tuning: one chunk of
- * min(PILOT_PATHS, plan.paths) audits of every cell, with a seed of its own, recorded on the
+ * pilotChunks(plan) lays out the pilot of a decision-access tuning: two chunks of together
+ * min(PILOT_PATHS, plan.paths) audits of every cell, with seeds of their own, recorded on the
  * whole grid. It only places the window the tuning records exactly (pilotWindow); the
  * thresholds come from the tuning itself, so the pilot changes no result. O(cells).
  */
 export function pilotChunks(plan: CalibrationPlan): CalibrationChunk[] {
   if (coupled(plan.cells)) {
+    // Two chunks, so that two threads share the pilot.
     const paths = Math.min(PILOT_PATHS, plan.paths);
-    const seed = deriveSeed(plan.seed, 'calibrate', 'coupled', 'pilot', 0);
-    return [{ cell: 0, cellCount: plan.cells.length, index: 0, paths, seed }];
+    const first = Math.ceil(paths / 2);
+    return [first, paths - first]
+      .filter((count) => count > 0)
+      .map((count, index) => ({
+        cell: 0,
+        cellCount: plan.cells.length,
+        index,
+        paths: count,
+        seed: deriveSeed(plan.seed, 'calibrate', 'coupled', 'pilot', index),
+      }));
   }
   return plan.cells.map((cell, index) => ({
     cell: index,

@@ -1,3 +1,4 @@
+import { countGapDecision } from '../../stats/count-gap-comparison.js';
 import type { Random } from '../../util/random.js';
 import type { ShuffledQueryOrder } from '../query-order.js';
 import type { CertificationSettings, OutcomeCounts } from './certify-count-paths.js';
@@ -157,7 +158,8 @@ export function recordCoupledPath(
  * runTestAudit with GlrThresholdTest does on the cell's pool (reject once the statistic is >= upper,
  * accept once <= lower, once both groups have minimumPerGroup observations; inconclusive
  * after queries.cap; the statistic evaluated only where it may reach a threshold), and
- * adds the decision and its queries to `into`. O(queries). Kernel: no validation.
+ * adds the decision and its queries to `into`. With `exhaustion`, a path that reads the
+ * whole pool undecided decides its known gap exactly, as real audits do (the price). O(queries). Kernel: no validation.
  */
 export function decideCoupledPath(
   cell: CountCell,
@@ -165,6 +167,7 @@ export function decideCoupledPath(
   glr: LazyBernoulliGlr,
   settings: CertificationSettings,
   into: OutcomeCounts,
+  exhaustion = false,
 ): void {
   glr.reset(settings.tolerance);
   const { groups, ranks, cap } = queries;
@@ -202,6 +205,11 @@ export function decideCoupledPath(
         }
       }
     }
+  }
+  if (exhaustion && decision === 'inconclusive' && t === cell.countA + cell.countB) {
+    // The pool read to its end: its gap is known, decided exactly (GlrThresholdTest's exhaustion rule on counts).
+    const { countA, positivesA, countB, positivesB } = cell;
+    decision = countGapDecision(countA, positivesA, countB, positivesB, settings.tolerance);
   }
   into.paths++;
   into[decision]++;
