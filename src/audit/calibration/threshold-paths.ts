@@ -174,18 +174,23 @@ export class PathExtremes {
   finish(into: ThresholdPathCounts): void {
     const grid = this.grid;
     into.paths++;
+    // Rows outside [window start, next threshold) all take the path's extreme: its bin is found once.
     if (this.recordNull && into.nullBins !== null) {
       const width = grid.upperCount + 1;
+      const largestBin = upperBin(grid, this.largest);
       for (let k = 0; k < grid.lowerCount; k++) {
-        const value = k < this.nextLower && k >= this.window.lowerStart ? this.maxBefore[k] : this.largest;
-        into.nullBins[k * width + upperBin(grid, value)]++;
+        const bin =
+          k < this.nextLower && k >= this.window.lowerStart ? upperBin(grid, this.maxBefore[k]) : largestBin;
+        into.nullBins[k * width + bin]++;
       }
     }
     if (this.recordAlternative && into.alternativeBins !== null) {
       const width = grid.lowerCount + 1;
+      const smallestBin = lowerBin(grid, this.smallest);
       for (let j = 0; j < grid.upperCount; j++) {
-        const value = j < this.nextUpper && j >= this.window.upperStart ? this.minBefore[j] : this.smallest;
-        into.alternativeBins[j * width + lowerBin(grid, value)]++;
+        const bin =
+          j < this.nextUpper && j >= this.window.upperStart ? lowerBin(grid, this.minBefore[j]) : smallestBin;
+        into.alternativeBins[j * width + bin]++;
       }
     }
   }
