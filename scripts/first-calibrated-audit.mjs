@@ -30,7 +30,8 @@ const pool = ['group,label,decision'];
 for (const line of lines) {
   const fields = line.split(',').map((field) => field.trim());
   if (fields.length !== 15) continue; // the "|1x3 Cross validator" line and the blank last one
-  pool.push(`${fields[9] === 'Female' ? 1 : 0},${fields[14].startsWith('>50K') ? 1 : 0},${Number(fields[4]) >= 13 ? 1 : 0}`);
+  const group = fields[9] === 'Female' ? 1 : 0;
+  pool.push(`${group},${fields[14].startsWith('>50K') ? 1 : 0},${Number(fields[4]) >= 13 ? 1 : 0}`);
   if (pool.length > rows) break;
 }
 const folder = mkdtempSync(join(tmpdir(), 'first-calibrated-audit-'));

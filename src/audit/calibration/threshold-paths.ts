@@ -179,8 +179,7 @@ export class PathExtremes {
       const width = grid.upperCount + 1;
       const largestBin = upperBin(grid, this.largest);
       for (let k = 0; k < grid.lowerCount; k++) {
-        const bin =
-          k < this.nextLower && k >= this.window.lowerStart ? upperBin(grid, this.maxBefore[k]) : largestBin;
+        const bin = k < this.nextLower && k >= this.window.lowerStart ? upperBin(grid, this.maxBefore[k]) : largestBin;
         into.nullBins[k * width + bin]++;
       }
     }
@@ -188,8 +187,7 @@ export class PathExtremes {
       const width = grid.lowerCount + 1;
       const smallestBin = lowerBin(grid, this.smallest);
       for (let j = 0; j < grid.upperCount; j++) {
-        const bin =
-          j < this.nextUpper && j >= this.window.upperStart ? lowerBin(grid, this.minBefore[j]) : smallestBin;
+        const bin = j < this.nextUpper && j >= this.window.upperStart ? lowerBin(grid, this.minBefore[j]) : smallestBin;
         into.alternativeBins[j * width + bin]++;
       }
     }
