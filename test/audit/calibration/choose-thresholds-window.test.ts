@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { runTuningChunk } from '../../../src/audit/calibration/calibration-chunks.js';
-import { planCalibration } from '../../../src/audit/calibration/calibration-plan.js';
+import { pilotChunks, planCalibration } from '../../../src/audit/calibration/calibration-plan.js';
 import {
   chooseThresholds,
   chooseThresholdsInWindow,
@@ -12,7 +12,6 @@ import {
   type ThresholdPathCounts,
   type TuningWindow,
 } from '../../../src/audit/calibration/threshold-paths.js';
-import { pilotChunks } from '../../../src/audit/calibration/calibration-plan.js';
 
 const setting = {
   access: 'decision' as const,
@@ -31,7 +30,9 @@ function tuned(chunks: typeof plan.chunks, window?: TuningWindow): ThresholdPath
   const tuning = plan.cells.map((cell) =>
     emptyPathCounts(plan.grid, cell.role !== 'alternative', cell.role !== 'null'),
   );
-  for (const chunk of chunks) mergePathCounts(tuning[chunk.cell], runTuningChunk(plan, chunk, window));
+  for (const chunk of chunks)
+    for (const [offset, counts] of runTuningChunk(plan, chunk, window).entries())
+      mergePathCounts(tuning[chunk.cell + offset], counts);
   return tuning;
 }
 
