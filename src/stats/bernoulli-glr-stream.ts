@@ -21,20 +21,37 @@ const CASE_ACCEPT_AHEAD = 3;
 const CASE_ACCEPT_BEHIND = 4;
 
 /**
- * The drift bound's anchor in a Float64Array: the statistic at the last evaluation, the
- * rates of its maximiser under H0 (null) and on the closure of H1 (alternative) for each
- * group, and 1 / (q (1 - q)) of each of those rates q.
+ * The drift bound's anchor in a Float64Array (see addWithin): the statistic at the last
+ * evaluation; for each group g, log-rate differences between the anchor's empirical rate
+ * (r), its maximiser under H0 (q0) and its maximiser on the closure of H1 (q1), on
+ * successes (log) and failures (log of 1 minus); the gradient coefficients 1/q and
+ * 1/(1 - q) at r and at q0; and 1 / (2 n_g) with n_g the anchor's counts.
  */
 const DRIFT_ANCHOR = 0;
-const DRIFT_NULL_A = 1;
-const DRIFT_NULL_B = 2;
-const DRIFT_ALTERNATIVE_A = 3;
-const DRIFT_ALTERNATIVE_B = 4;
-const DRIFT_NULL_WEIGHT_A = 5;
-const DRIFT_NULL_WEIGHT_B = 6;
-const DRIFT_ALTERNATIVE_WEIGHT_A = 7;
-const DRIFT_ALTERNATIVE_WEIGHT_B = 8;
-const DRIFT_LENGTH = 9;
+/** log r - log q0 and log(1 - r) - log(1 - q0) of group a, then of group b. */
+const DRIFT_RISE_SA = 1;
+const DRIFT_RISE_FA = 2;
+const DRIFT_RISE_SB = 3;
+const DRIFT_RISE_FB = 4;
+/** log q1 - log r and log(1 - q1) - log(1 - r) of group a, then of group b. */
+const DRIFT_FALL_SA = 5;
+const DRIFT_FALL_FA = 6;
+const DRIFT_FALL_SB = 7;
+const DRIFT_FALL_FB = 8;
+/** 1/r and 1/(1 - r) of group a, then of group b. */
+const DRIFT_FREE_UA = 9;
+const DRIFT_FREE_VA = 10;
+const DRIFT_FREE_UB = 11;
+const DRIFT_FREE_VB = 12;
+/** 1/q0 and 1/(1 - q0) of group a, then of group b. */
+const DRIFT_NULL_UA = 13;
+const DRIFT_NULL_VA = 14;
+const DRIFT_NULL_UB = 15;
+const DRIFT_NULL_VB = 16;
+/** 1 / (2 n_a) and 1 / (2 n_b). */
+const DRIFT_HALF_INVERSE_A = 17;
+const DRIFT_HALF_INVERSE_B = 18;
+const DRIFT_LENGTH = 19;
 
 /**
  * Slack added to every bound before it may skip work, far above the rounding of a deficit
@@ -43,9 +60,9 @@ const DRIFT_LENGTH = 9;
 const BOUND_MARGIN = 1e-7;
 const BOUND_MARGIN_PER_OBSERVATION = 1e-12;
 
-/** 1 / (q (1 - q)) when 0 < q < 1, else NaN (the drift bound is then not used). */
-function inverseVariance(q: number): number {
-  return q > 0 && q < 1 ? 1 / (q * (1 - q)) : Number.NaN;
+/** Whether 0 < q < 1 (the drift bound needs its logarithms and gradients finite). */
+function inside(q: number): boolean {
+  return q > 0 && q < 1;
 }
 
 /**
@@ -196,12 +213,15 @@ export class BernoulliGlrStream implements GlrStream {
    * addWithin(group, value, upper, lower) folds in one observation as add() does and
    * returns whether it brought `statistic` up to date. It does so unless a bound proves the
    * statistic strictly between `lower` and `upper`; then `statistic` is left stale (read it
-   * after settle()). The bound (exact, with a margin far above rounding): with
-   * S = sup over the closure of H1 of the log-likelihood minus sup over H0, and k_g
-   * observations of group g since the last evaluation, S moves up by at most the block's
-   * sum over g of k_g KL(block rate_g || H0 maximiser_g) and down by at most the same with
-   * the H1 maximiser (each sup moves by the block's log-likelihood at a fixed point at
-   * least and by its unconstrained maximum at most), and KL(p || q) <= (p - q)^2 / (q (1 - q)).
+   * after settle()). The bound (exact, with a margin far above rounding): write
+   * S = D0 - D1, D_C the log-likelihood of the free maximum minus that of the maximum over C
+   * (H0, or the closure of H1), and h the log-likelihood of the observations since the last
+   * evaluation (the anchor: counts n_g, empirical rates r, maximisers q0 over H0 and q1 over
+   * the closure of H1). Each sup over C moves by at least h(q_C); over a convex C (the free
+   * one, H0) by at most h(q_C) + E(q_C), E(q) = sum over g of (dh/dq_g)^2 / (2 n_g), since
+   * the anchor's log-likelihood has curvature at least n_g in q_g and q_C is optimal on C.
+   * So S rises to at most max(S, 0) + h(r) - h(q0) + E(r) and falls to at least
+   * max(0, max(S, 0) + h(r) - h(q0) - E(q0)) - (max(-S, 0) + h(r) - h(q1) + E(r)).
    * O(1), no allocation, no logarithm when the bound rules a crossing out.
    */
   addWithin(group: number, value: number, upper: number, lower: number): boolean {
@@ -286,30 +306,34 @@ export class BernoulliGlrStream implements GlrStream {
     }
   }
 
-  /** Whether the drift bound leaves a threshold within reach of the statistic. */
+  /** Whether the drift bound (see addWithin) leaves a threshold within reach of the statistic. */
   private mayReach(upper: number, lower: number): boolean {
     const drift = this.drift;
-    let rise = 0;
-    let fall = 0;
-    const countA = this.blockCountA;
-    if (countA > 0) {
-      const positives = this.blockPositivesA;
-      const toNull = positives - countA * drift[DRIFT_NULL_A];
-      const toAlternative = positives - countA * drift[DRIFT_ALTERNATIVE_A];
-      rise += (toNull * toNull * drift[DRIFT_NULL_WEIGHT_A]) / countA;
-      fall += (toAlternative * toAlternative * drift[DRIFT_ALTERNATIVE_WEIGHT_A]) / countA;
-    }
-    const countB = this.blockCountB;
-    if (countB > 0) {
-      const positives = this.blockPositivesB;
-      const toNull = positives - countB * drift[DRIFT_NULL_B];
-      const toAlternative = positives - countB * drift[DRIFT_ALTERNATIVE_B];
-      rise += (toNull * toNull * drift[DRIFT_NULL_WEIGHT_B]) / countB;
-      fall += (toAlternative * toAlternative * drift[DRIFT_ALTERNATIVE_WEIGHT_B]) / countB;
-    }
+    const sa = this.blockPositivesA;
+    const fa = this.blockCountA - sa;
+    const sb = this.blockPositivesB;
+    const fb = this.blockCountB - sb;
+    // h(r) - h(q0) and h(q1) - h(r): the block's log-likelihood at the anchor's points.
+    const rise =
+      sa * drift[DRIFT_RISE_SA] + fa * drift[DRIFT_RISE_FA] + sb * drift[DRIFT_RISE_SB] + fb * drift[DRIFT_RISE_FB];
+    const fall =
+      sa * drift[DRIFT_FALL_SA] + fa * drift[DRIFT_FALL_FA] + sb * drift[DRIFT_FALL_SB] + fb * drift[DRIFT_FALL_FB];
+    // E(r) and E(q0): the squared gradients of h over twice the anchor's counts.
+    const freeA = sa * drift[DRIFT_FREE_UA] - fa * drift[DRIFT_FREE_VA];
+    const freeB = sb * drift[DRIFT_FREE_UB] - fb * drift[DRIFT_FREE_VB];
+    const nullA = sa * drift[DRIFT_NULL_UA] - fa * drift[DRIFT_NULL_VA];
+    const nullB = sb * drift[DRIFT_NULL_UB] - fb * drift[DRIFT_NULL_VB];
+    const halfA = drift[DRIFT_HALF_INVERSE_A];
+    const halfB = drift[DRIFT_HALF_INVERSE_B];
+    const freeError = freeA * freeA * halfA + freeB * freeB * halfB;
+    const nullError = nullA * nullA * halfA + nullB * nullB * halfB;
     const margin = BOUND_MARGIN + BOUND_MARGIN_PER_OBSERVATION * (this.countA + this.countB);
     const anchor = drift[DRIFT_ANCHOR];
-    return anchor + rise + margin >= upper || anchor - fall - margin <= lower;
+    const nullDeficit = anchor > 0 ? anchor : 0;
+    const alternativeDeficit = anchor < 0 ? -anchor : 0;
+    if (nullDeficit + rise + freeError + margin >= upper) return true;
+    const lowest = Math.max(0, nullDeficit + rise - nullError) - (alternativeDeficit - fall + freeError);
+    return lowest - margin <= lower;
   }
 
   /** The statistic of the last update from its solved faces (add()'s expressions), made the new anchor. */
@@ -351,22 +375,37 @@ export class BernoulliGlrStream implements GlrStream {
       alternativeA = point === plus ? point[FACE_X] : point[FACE_X] + tolerance;
       alternativeB = point === plus ? point[FACE_X] + tolerance : point[FACE_X];
     }
-    const drift = this.drift;
-    drift[DRIFT_ANCHOR] = this.statistic;
-    drift[DRIFT_NULL_A] = nullA;
-    drift[DRIFT_NULL_B] = nullB;
-    drift[DRIFT_ALTERNATIVE_A] = alternativeA;
-    drift[DRIFT_ALTERNATIVE_B] = alternativeB;
-    drift[DRIFT_NULL_WEIGHT_A] = inverseVariance(nullA);
-    drift[DRIFT_NULL_WEIGHT_B] = inverseVariance(nullB);
-    drift[DRIFT_ALTERNATIVE_WEIGHT_A] = inverseVariance(alternativeA);
-    drift[DRIFT_ALTERNATIVE_WEIGHT_B] = inverseVariance(alternativeB);
-    this.anchored = !(
-      Number.isNaN(drift[DRIFT_NULL_WEIGHT_A]) ||
-      Number.isNaN(drift[DRIFT_NULL_WEIGHT_B]) ||
-      Number.isNaN(drift[DRIFT_ALTERNATIVE_WEIGHT_A]) ||
-      Number.isNaN(drift[DRIFT_ALTERNATIVE_WEIGHT_B])
-    );
+    this.anchored = inside(rateA) && inside(rateB) && inside(nullA) && inside(nullB);
+    this.anchored &&= inside(alternativeA) && inside(alternativeB);
+    if (this.anchored) {
+      const drift = this.drift;
+      drift[DRIFT_ANCHOR] = this.statistic;
+      const logRateA = Math.log(rateA);
+      const logRestA = Math.log(1 - rateA);
+      const logRateB = Math.log(rateB);
+      const logRestB = Math.log(1 - rateB);
+      // One of q0, q1 is r itself (the free maximiser lies in H0 or in H1): its differences are 0.
+      const nullIsFree = nullA === rateA && nullB === rateB;
+      const alternativeIsFree = alternativeA === rateA && alternativeB === rateB;
+      drift[DRIFT_RISE_SA] = nullIsFree ? 0 : logRateA - Math.log(nullA);
+      drift[DRIFT_RISE_FA] = nullIsFree ? 0 : logRestA - Math.log(1 - nullA);
+      drift[DRIFT_RISE_SB] = nullIsFree ? 0 : logRateB - Math.log(nullB);
+      drift[DRIFT_RISE_FB] = nullIsFree ? 0 : logRestB - Math.log(1 - nullB);
+      drift[DRIFT_FALL_SA] = alternativeIsFree ? 0 : Math.log(alternativeA) - logRateA;
+      drift[DRIFT_FALL_FA] = alternativeIsFree ? 0 : Math.log(1 - alternativeA) - logRestA;
+      drift[DRIFT_FALL_SB] = alternativeIsFree ? 0 : Math.log(alternativeB) - logRateB;
+      drift[DRIFT_FALL_FB] = alternativeIsFree ? 0 : Math.log(1 - alternativeB) - logRestB;
+      drift[DRIFT_FREE_UA] = 1 / rateA;
+      drift[DRIFT_FREE_VA] = 1 / (1 - rateA);
+      drift[DRIFT_FREE_UB] = 1 / rateB;
+      drift[DRIFT_FREE_VB] = 1 / (1 - rateB);
+      drift[DRIFT_NULL_UA] = 1 / nullA;
+      drift[DRIFT_NULL_VA] = 1 / (1 - nullA);
+      drift[DRIFT_NULL_UB] = 1 / nullB;
+      drift[DRIFT_NULL_VB] = 1 / (1 - nullB);
+      drift[DRIFT_HALF_INVERSE_A] = 0.5 / this.countA;
+      drift[DRIFT_HALF_INVERSE_B] = 0.5 / this.countB;
+    }
     this.blockCountA = 0;
     this.blockPositivesA = 0;
     this.blockCountB = 0;
