@@ -4,7 +4,7 @@ import { type FixedSampleDecision, fixedSampleDecision } from '../stats/fixed-sa
 import { GaussianGlrStream } from '../stats/gaussian-glr-stream.js';
 import { NAN_STATISTIC } from '../stats/glr-threshold-test.js';
 import { waldThresholds } from '../stats/thresholds.js';
-import type { Random } from '../util/random.js';
+import { ALEA_MULTIPLIER, ALEA_SCALE, aleaStateOf, type Random } from '../util/random.js';
 import { type AuditSettings, toleranceOfAccess } from './audit-settings.js';
 import { restoreOrder, shufflePosition } from './partial-shuffle.js';
 import type { PreparedAudit } from './prepare-audit.js';
@@ -62,10 +62,41 @@ export function continueRandomOrder(
   random: Random | null,
 ): number {
   const { group, value, order, swaps } = prepared;
-  // Local sums and the shuffle step written out (partialShuffleStep's arithmetic): the
+  // Local sums and the shuffle step written out (partialShuffleStep's arithmetic), and for a
+  // generator of createRandom its Alea steps too, on locals written back after the loop: the
   // baseline's continuation is the loop's longest stretch without a statistic.
   let { countA, sumA, countB, sumB } = sums;
   const length = order.length;
+  const alea = shuffle ? aleaStateOf(random!) : null;
+  if (alea !== null) {
+    let s0 = alea[0];
+    let s1 = alea[1];
+    let s2 = alea[2];
+    let carry = alea[3];
+    for (; position < cap; position++) {
+      const t = ALEA_MULTIPLIER * s0 + carry * ALEA_SCALE;
+      s0 = s1;
+      s1 = s2;
+      carry = t | 0;
+      s2 = t - carry;
+      const partner = position + Math.floor(s2 * (length - position));
+      const row = order[partner];
+      order[partner] = order[position];
+      order[position] = row;
+      swaps[position] = partner;
+      // Without a branch on the group (codes 0 and 1): adding 0 leaves a count or sum as it was.
+      const b = group[row];
+      const x = value[row];
+      countA += 1 - b;
+      sumA += (1 - b) * x;
+      countB += b;
+      sumB += b * x;
+    }
+    alea[0] = s0;
+    alea[1] = s1;
+    alea[2] = s2;
+    alea[3] = carry;
+  }
   for (; position < cap; position++) {
     let row = position;
     if (shuffle) {
@@ -174,17 +205,35 @@ export function runSequentialAudit(
   let statistic = 0;
   let decision: SequentialDecision = 'inconclusive';
   let position = 0;
+  // A generator of createRandom: its Alea steps and the shuffle step inline, on locals (the same draws).
+  const alea = shuffle ? aleaStateOf(random!) : null;
+  const length = order.length;
+  let s0 = alea === null ? 0 : alea[0];
+  let s1 = alea === null ? 0 : alea[1];
+  let s2 = alea === null ? 0 : alea[2];
+  let carry = alea === null ? 0 : alea[3];
   while (position < cap) {
-    const row = shuffle ? shufflePosition(order, swaps, position, random!) : position;
+    let row = position;
+    if (alea !== null) {
+      const t = ALEA_MULTIPLIER * s0 + carry * ALEA_SCALE;
+      s0 = s1;
+      s1 = s2;
+      carry = t | 0;
+      s2 = t - carry;
+      const partner = position + Math.floor(s2 * (length - position));
+      row = order[partner];
+      order[partner] = order[position];
+      order[position] = row;
+      swaps[position] = partner;
+    } else if (shuffle) {
+      row = shufflePosition(order, swaps, position, random!);
+    }
     const g = group[row];
     const x = value[row];
-    if (g === 0) {
-      countA++;
-      sumA += x;
-    } else {
-      countB++;
-      sumB += x;
-    }
+    countA += 1 - g;
+    sumA += (1 - g) * x;
+    countB += g;
+    sumB += g * x;
     // Both streams skip the logarithms while an exact bound keeps both thresholds out of reach.
     if (within !== null) {
       position++;
@@ -206,6 +255,12 @@ export function runSequentialAudit(
         break;
       }
     }
+  }
+  if (alea !== null) {
+    alea[0] = s0;
+    alea[1] = s1;
+    alea[2] = s2;
+    alea[3] = carry;
   }
   if (within !== null) {
     within.settle();

@@ -8,8 +8,9 @@ import seedrandom from 'seedrandom';
  */
 export type Random = () => number;
 
-/** 2^-32: Alea's scale from 32-bit integers to [0, 1). */
-const ALEA_SCALE = 2.3283064365386963e-10;
+/** Alea's multiplier, and 2^-32, its scale from 32-bit integers to [0, 1). */
+export const ALEA_MULTIPLIER = 2091639;
+export const ALEA_SCALE = 2.3283064365386963e-10;
 
 /**
  * createRandom(seed) returns a seeded generator: seedrandom's Alea (fast, 2^116 period,
@@ -31,8 +32,8 @@ export function createRandom(seed: string | number): Random {
   state[1] = seeded.s1;
   state[2] = seeded.s2;
   state[3] = seeded.c;
-  return () => {
-    const t = 2091639 * state[0] + state[3] * ALEA_SCALE;
+  const random = () => {
+    const t = ALEA_MULTIPLIER * state[0] + state[3] * ALEA_SCALE;
     state[0] = state[1];
     state[1] = state[2];
     const carry = t | 0;
@@ -41,6 +42,21 @@ export function createRandom(seed: string | number): Random {
     state[2] = draw;
     return draw;
   };
+  aleaStates.set(random, state);
+  return random;
+}
+
+/** The state (s0, s1, s2, c) of each generator createRandom made, for loops that take its steps inline. */
+const aleaStates = new WeakMap<Random, Float64Array>();
+
+/**
+ * aleaStateOf(random) is the Float64Array state (s0, s1, s2, c) of a generator made by
+ * createRandom, or null for any other Random. A hot loop may take the generator's steps
+ * itself (createRandom's arithmetic on locals, written back before it returns): the draws
+ * are those random() would give, to the bit. O(1).
+ */
+export function aleaStateOf(random: Random): Float64Array | null {
+  return aleaStates.get(random) ?? null;
 }
 
 /**
