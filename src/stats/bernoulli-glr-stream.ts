@@ -329,8 +329,8 @@ export class BernoulliGlrStream implements GlrStream {
     const nullError = nullA * nullA * halfA + nullB * nullB * halfB;
     const margin = BOUND_MARGIN + BOUND_MARGIN_PER_OBSERVATION * (this.countA + this.countB);
     const anchor = drift[DRIFT_ANCHOR];
-    const nullDeficit = anchor > 0 ? anchor : 0;
-    const alternativeDeficit = anchor < 0 ? -anchor : 0;
+    const nullDeficit = Math.max(anchor, 0);
+    const alternativeDeficit = Math.max(-anchor, 0);
     if (nullDeficit + rise + freeError + margin >= upper) return true;
     const lowest = Math.max(0, nullDeficit + rise - nullError) - (alternativeDeficit - fall + freeError);
     return lowest - margin <= lower;
@@ -416,9 +416,12 @@ export class BernoulliGlrStream implements GlrStream {
 
 /**
  * farFaceNeeded(near, farBound) is add()'s test farBound < (the near face's deficit),
- * decided without its logarithms when Pinsker's lower bound (2 e^2 / n per group, e the
- * positives minus n q) or the chi-square upper bound (e^2 / (n q (1 - q))) of that deficit
- * settles it with a margin; otherwise the deficit is computed as add() computes it. O(1).
+ * decided without its logarithms when bounds of that deficit settle it with a margin;
+ * otherwise the deficit is computed as add() computes it. The deficit is the sum over the
+ * two groups of n KL(p || q) (p the empirical rate, q the face point's), and
+ * KL(p || q) = integral from q to p of (p - u) / (u (1 - u)) du lies between
+ * (p - q)^2 / (2 M) and (p - q)^2 / (2 m), M and m the largest and smallest u (1 - u)
+ * between p and q (m at an end, M at 1/2 when it lies between them). O(1).
  */
 function farFaceNeeded(near: Float64Array, farBound: number): boolean {
   const s1 = near[FACE_S1];
@@ -426,14 +429,26 @@ function farFaceNeeded(near: Float64Array, farBound: number): boolean {
   const s2 = near[FACE_S2];
   const n2 = s2 + near[FACE_F2];
   const x = near[FACE_X];
-  const shifted = x + near[FACE_TOLERANCE];
-  const error1 = s1 - n1 * x;
-  const error2 = s2 - n2 * shifted;
+  const y = x + near[FACE_TOLERANCE];
+  const p1 = s1 / n1;
+  const p2 = s2 / n2;
+  const d1 = p1 - x;
+  const d2 = p2 - y;
+  const spread1 = n1 * d1 * d1;
+  const spread2 = n2 * d2 * d2;
+  const face1 = x * (1 - x);
+  const face2 = y * (1 - y);
+  const rate1 = p1 * (1 - p1);
+  const rate2 = p2 * (1 - p2);
   const margin = BOUND_MARGIN + BOUND_MARGIN_PER_OBSERVATION * (n1 + n2);
-  const pinsker = 2 * ((error1 * error1) / n1 + (error2 * error2) / n2);
-  if (farBound < pinsker - margin) return true;
-  const chiSquare = (error1 * error1) / (n1 * x * (1 - x)) + (error2 * error2) / (n2 * shifted * (1 - shifted));
-  if (farBound >= chiSquare + margin) return false;
+  // The upper bound first: the far face is usually not needed. A face point at 0 or 1 gives
+  // an infinite (or NaN) bound, which settles nothing.
+  const upperBound = 0.5 * (spread1 / Math.min(face1, rate1) + spread2 / Math.min(face2, rate2));
+  if (farBound >= upperBound + margin) return false;
+  const largest1 = (p1 - 0.5) * (x - 0.5) <= 0 ? 0.25 : Math.max(face1, rate1);
+  const largest2 = (p2 - 0.5) * (y - 0.5) <= 0 ? 0.25 : Math.max(face2, rate2);
+  const lowerBound = 0.5 * (spread1 / largest1 + spread2 / largest2);
+  if (farBound < lowerBound - margin) return true;
   writeBernoulliFaceDeficit(near);
   return farBound < near[FACE_DEFICIT];
 }
