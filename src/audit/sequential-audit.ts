@@ -1,4 +1,4 @@
-import { BernoulliGlrStream } from '../stats/bernoulli-glr-stream.js';
+import { BernoulliGlrStream, QUERY_NAN } from '../stats/bernoulli-glr-stream.js';
 import { countGapDecision } from '../stats/count-gap-comparison.js';
 import { type FixedSampleDecision, fixedSampleDecision } from '../stats/fixed-sample-decision.js';
 import { GaussianGlrStream } from '../stats/gaussian-glr-stream.js';
@@ -205,62 +205,74 @@ export function runSequentialAudit(
   let statistic = 0;
   let decision: SequentialDecision = 'inconclusive';
   let position = 0;
-  // A generator of createRandom: its Alea steps and the shuffle step inline, on locals (the same draws).
+  // A generator of createRandom: its Alea steps and the shuffle step taken inline (the same draws).
   const alea = shuffle ? aleaStateOf(random!) : null;
-  const length = order.length;
-  let s0 = alea === null ? 0 : alea[0];
-  let s1 = alea === null ? 0 : alea[1];
-  let s2 = alea === null ? 0 : alea[2];
-  let carry = alea === null ? 0 : alea[3];
-  while (position < cap) {
-    let row = position;
-    if (alea !== null) {
-      const t = ALEA_MULTIPLIER * s0 + carry * ALEA_SCALE;
-      s0 = s1;
-      s1 = s2;
-      carry = t | 0;
-      s2 = t - carry;
-      const partner = position + Math.floor(s2 * (length - position));
-      row = order[partner];
-      order[partner] = order[position];
-      order[position] = row;
-      swaps[position] = partner;
-    } else if (shuffle) {
-      row = shufflePosition(order, swaps, position, random!);
-    }
-    const g = group[row];
-    const x = value[row];
-    countA += 1 - g;
-    sumA += (1 - g) * x;
-    countB += g;
-    sumB += g * x;
-    // Both streams skip the logarithms while an exact bound keeps both thresholds out of reach.
-    if (within !== null) {
-      position++;
-      const evaluated =
-        bernoulli !== null ? bernoulli.addWithin(g, x, upper, lower) : gaussian!.addWithin(g, x, upper, lower);
-      if (!evaluated) continue;
-      statistic = within.statistic;
-      if (Number.isNaN(statistic)) throw new Error(NAN_STATISTIC);
-    } else {
-      stream.add(g, x);
-      statistic = stream.statistic;
-      if (Number.isNaN(statistic)) throw new Error(NAN_STATISTIC);
-      if (trajectory !== null) trajectory[position] = statistic;
-      position++;
-    }
-    if (statistic >= upper || statistic <= lower) {
-      if (stream.ready && countA >= minimum && countB >= minimum) {
-        decision = statistic >= upper ? 'reject' : 'accept';
-        break;
+  if (bernoulli !== null && alea !== null) {
+    // Paper A's Bernoulli loop inside the stream: no call per query, the same draws and statistics.
+    position = bernoulli.queryShuffled(group, value, order, swaps, cap, alea, upper, lower, minimum);
+    if (bernoulli.crossing === QUERY_NAN) throw new Error(NAN_STATISTIC);
+    const counts = bernoulli.counts;
+    countA = counts.countA;
+    sumA = counts.positivesA;
+    countB = counts.countB;
+    sumB = counts.positivesB;
+    if (bernoulli.crossing !== 0) decision = bernoulli.crossing > 0 ? 'reject' : 'accept';
+  } else {
+    const length = order.length;
+    let s0 = alea === null ? 0 : alea[0];
+    let s1 = alea === null ? 0 : alea[1];
+    let s2 = alea === null ? 0 : alea[2];
+    let carry = alea === null ? 0 : alea[3];
+    while (position < cap) {
+      let row = position;
+      if (alea !== null) {
+        const t = ALEA_MULTIPLIER * s0 + carry * ALEA_SCALE;
+        s0 = s1;
+        s1 = s2;
+        carry = t | 0;
+        s2 = t - carry;
+        const partner = position + Math.floor(s2 * (length - position));
+        row = order[partner];
+        order[partner] = order[position];
+        order[position] = row;
+        swaps[position] = partner;
+      } else if (shuffle) {
+        row = shufflePosition(order, swaps, position, random!);
+      }
+      const g = group[row];
+      const x = value[row];
+      countA += 1 - g;
+      sumA += (1 - g) * x;
+      countB += g;
+      sumB += g * x;
+      // Both streams skip the logarithms while an exact bound keeps both thresholds out of reach.
+      if (within !== null) {
+        position++;
+        const evaluated =
+          bernoulli !== null ? bernoulli.addWithin(g, x, upper, lower) : gaussian!.addWithin(g, x, upper, lower);
+        if (!evaluated) continue;
+        statistic = within.statistic;
+        if (Number.isNaN(statistic)) throw new Error(NAN_STATISTIC);
+      } else {
+        stream.add(g, x);
+        statistic = stream.statistic;
+        if (Number.isNaN(statistic)) throw new Error(NAN_STATISTIC);
+        if (trajectory !== null) trajectory[position] = statistic;
+        position++;
+      }
+      if (statistic >= upper || statistic <= lower) {
+        if (stream.ready && countA >= minimum && countB >= minimum) {
+          decision = statistic >= upper ? 'reject' : 'accept';
+          break;
+        }
       }
     }
-  }
-  if (alea !== null) {
-    alea[0] = s0;
-    alea[1] = s1;
-    alea[2] = s2;
-    alea[3] = carry;
+    if (alea !== null) {
+      alea[0] = s0;
+      alea[1] = s1;
+      alea[2] = s2;
+      alea[3] = carry;
+    }
   }
   if (within !== null) {
     within.settle();

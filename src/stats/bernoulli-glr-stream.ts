@@ -1,3 +1,4 @@
+import { ALEA_MULTIPLIER, ALEA_SCALE } from '../util/random.js';
 import {
   FACE_DEFICIT,
   FACE_F1,
@@ -12,6 +13,9 @@ import {
   writeBernoulliFaceDeficit,
 } from './bernoulli-face-maximum.js';
 import type { GlrStream } from './glr-stream.js';
+
+/** queryShuffled()'s `crossing` when it stopped at a NaN statistic (the caller throws). */
+export const QUERY_NAN = 2;
 
 /** What the last update was (for settle()): no statistic yet, one face, or the accept side with its near face. */
 const CASE_UNDEFINED = 0;
@@ -86,6 +90,8 @@ function inside(q: number): boolean {
  */
 export class BernoulliGlrStream implements GlrStream {
   statistic = 0;
+  /** How queryShuffled() stopped: 1 at or above upper, -1 at or below lower, 0 at its cap, or QUERY_NAN. */
+  crossing = 0;
   private countA = 0;
   private positivesA = 0;
   private countB = 0;
@@ -246,6 +252,86 @@ export class BernoulliGlrStream implements GlrStream {
     return true;
   }
 
+  /**
+   * queryShuffled(group, value, order, swaps, cap, alea, upper, lower, minimum) is the replicate
+   * loop of paper A's audit written out for this stream: for positions 0, 1, ... it takes the
+   * partial Fisher-Yates step of `order` (partialShuffleStep's arithmetic, the partner in
+   * `swaps`) with the draw of the createRandom generator whose state is `alea` (its Alea step
+   * on locals, the state written back), folds in the row's group code (0 or 1) and value by
+   * addWithin(), and stops after the first evaluated statistic at or beyond a threshold once
+   * each group has `minimum` observations, or at `cap`. Returns the queries made; `crossing`
+   * is then 1 (statistic >= upper), -1 (<= lower), 0 (no stop) or QUERY_NAN (a NaN statistic). The same draws, rows and
+   * statistics as addWithin() called from the loop. O(queries).
+   */
+  queryShuffled(
+    group: Uint8Array,
+    value: Float64Array,
+    order: Int32Array,
+    swaps: Int32Array,
+    cap: number,
+    alea: Float64Array,
+    upper: number,
+    lower: number,
+    minimum: number,
+  ): number {
+    const length = order.length;
+    let s0 = alea[0];
+    let s1 = alea[1];
+    let s2 = alea[2];
+    let carry = alea[3];
+    let position = 0;
+    let crossing = 0;
+    while (position < cap) {
+      const t = ALEA_MULTIPLIER * s0 + carry * ALEA_SCALE;
+      s0 = s1;
+      s1 = s2;
+      carry = t | 0;
+      s2 = t - carry;
+      const partner = position + Math.floor(s2 * (length - position));
+      const row = order[partner];
+      order[partner] = order[position];
+      order[position] = row;
+      swaps[position] = partner;
+      position++;
+      // Without a branch on the group code: adding 0 leaves a count as it was.
+      const b = group[row];
+      const x = value[row];
+      const a = 1 - b;
+      this.countA += a;
+      this.positivesA += a * x;
+      this.blockCountA += a;
+      this.blockPositivesA += a * x;
+      this.countB += b;
+      this.positivesB += b * x;
+      this.blockCountB += b;
+      this.blockPositivesB += b * x;
+      if (this.countA === 0 || this.countB === 0) continue;
+      this.solveFaces();
+      if (this.anchored && !this.mayReach(upper, lower)) {
+        this.settled = false;
+        continue;
+      }
+      this.evaluate();
+      const statistic = this.statistic;
+      if (Number.isNaN(statistic)) {
+        crossing = QUERY_NAN;
+        break;
+      }
+      if (statistic >= upper || statistic <= lower) {
+        if (this.countA >= minimum && this.countB >= minimum) {
+          crossing = statistic >= upper ? 1 : -1;
+          break;
+        }
+      }
+    }
+    alea[0] = s0;
+    alea[1] = s1;
+    alea[2] = s2;
+    alea[3] = carry;
+    this.crossing = crossing;
+    return position;
+  }
+
   /** settle() brings `statistic` up to date after addWithin() left it stale (add()'s value, to the bit). O(1). */
   settle(): void {
     if (!this.settled) this.evaluate();
@@ -258,7 +344,9 @@ export class BernoulliGlrStream implements GlrStream {
     const sb = this.positivesB;
     const fb = this.countB - sb;
     const tolerance = this.tolerance;
-    const gap = sb / this.countB - sa / this.countA;
+    const rateA = sa / this.countA;
+    const rateB = sb / this.countB;
+    const gap = rateB - rateA;
     const plus = this.plus;
     const minus = this.minus;
     if (gap > tolerance) {
@@ -279,9 +367,7 @@ export class BernoulliGlrStream implements GlrStream {
       this.lastCase = CASE_MINUS;
       return;
     }
-    const weight = (this.countA * this.countB) / (this.countA + this.countB);
     const farShift = tolerance + Math.abs(gap);
-    const farBound = 2 * weight * farShift * farShift;
     const ahead = gap >= 0;
     const near = ahead ? plus : minus;
     const far = ahead ? minus : plus;
@@ -295,7 +381,9 @@ export class BernoulliGlrStream implements GlrStream {
     near[FACE_F2] = f2;
     solveBernoulliFaceArgmax(near);
     this.lastCase = ahead ? CASE_ACCEPT_AHEAD : CASE_ACCEPT_BEHIND;
-    const farNeeded = farFaceNeeded(near, farBound);
+    const farNeeded = ahead
+      ? farFaceNeeded(near, rateA, rateB, farShift)
+      : farFaceNeeded(near, rateB, rateA, farShift);
     this.farSolved = farNeeded;
     if (farNeeded) {
       far[FACE_S1] = s2;
@@ -415,40 +503,45 @@ export class BernoulliGlrStream implements GlrStream {
 }
 
 /**
- * farFaceNeeded(near, farBound) is add()'s test farBound < (the near face's deficit),
- * decided without its logarithms when bounds of that deficit settle it with a margin;
- * otherwise the deficit is computed as add() computes it. The deficit is the sum over the
- * two groups of n KL(p || q) (p the empirical rate, q the face point's), and
+ * farFaceNeeded(near, rate1, rate2, farShift) is add()'s test farBound < (the near face's
+ * deficit), farBound = 2 (n1 n2 / n) farShift^2 (Pinsker's bound of the far face; rate1 and
+ * rate2 the empirical rates of the near face's groups, n = n1 + n2), decided without
+ * logarithms when bounds of that deficit settle it with a margin; otherwise farBound and
+ * the deficit are computed as add() computes them. The deficit is the sum over the two
+ * groups of n KL(p || q) (p the empirical rate, q the face point's), and
  * KL(p || q) = integral from q to p of (p - u) / (u (1 - u)) du lies between
  * (p - q)^2 / (2 M) and (p - q)^2 / (2 m), M and m the largest and smallest u (1 - u)
- * between p and q (m at an end, M at 1/2 when it lies between them). O(1).
+ * between p and q (m at an end, M at 1/2 when it lies between them). The bounds are
+ * compared times n, so that the settled cases need one division each. O(1).
  */
-function farFaceNeeded(near: Float64Array, farBound: number): boolean {
+function farFaceNeeded(near: Float64Array, rate1: number, rate2: number, farShift: number): boolean {
   const s1 = near[FACE_S1];
   const n1 = s1 + near[FACE_F1];
   const s2 = near[FACE_S2];
   const n2 = s2 + near[FACE_F2];
   const x = near[FACE_X];
   const y = x + near[FACE_TOLERANCE];
-  const p1 = s1 / n1;
-  const p2 = s2 / n2;
-  const d1 = p1 - x;
-  const d2 = p2 - y;
+  const d1 = rate1 - x;
+  const d2 = rate2 - y;
   const spread1 = n1 * d1 * d1;
   const spread2 = n2 * d2 * d2;
   const face1 = x * (1 - x);
   const face2 = y * (1 - y);
-  const rate1 = p1 * (1 - p1);
-  const rate2 = p2 * (1 - p2);
-  const margin = BOUND_MARGIN + BOUND_MARGIN_PER_OBSERVATION * (n1 + n2);
+  const total = n1 + n2;
+  const scaledFarBound = 2 * n1 * n2 * farShift * farShift;
+  const margin = BOUND_MARGIN + BOUND_MARGIN_PER_OBSERVATION * total;
   // The upper bound first: the far face is usually not needed. A face point at 0 or 1 gives
   // an infinite (or NaN) bound, which settles nothing.
-  const upperBound = 0.5 * (spread1 / Math.min(face1, rate1) + spread2 / Math.min(face2, rate2));
-  if (farBound >= upperBound + margin) return false;
-  const largest1 = (p1 - 0.5) * (x - 0.5) <= 0 ? 0.25 : Math.max(face1, rate1);
-  const largest2 = (p2 - 0.5) * (y - 0.5) <= 0 ? 0.25 : Math.max(face2, rate2);
-  const lowerBound = 0.5 * (spread1 / largest1 + spread2 / largest2);
-  if (farBound < lowerBound - margin) return true;
+  const small1 = Math.min(face1, rate1 * (1 - rate1));
+  const small2 = Math.min(face2, rate2 * (1 - rate2));
+  const upperBound = (0.5 * (spread1 * small2 + spread2 * small1)) / (small1 * small2);
+  if (scaledFarBound >= (upperBound + margin) * total) return false;
+  const large1 = (rate1 - 0.5) * (x - 0.5) <= 0 ? 0.25 : Math.max(face1, rate1 * (1 - rate1));
+  const large2 = (rate2 - 0.5) * (y - 0.5) <= 0 ? 0.25 : Math.max(face2, rate2 * (1 - rate2));
+  const lowerBound = (0.5 * (spread1 * large2 + spread2 * large1)) / (large1 * large2);
+  if (scaledFarBound < (lowerBound - margin) * total) return true;
+  const weight = (n1 * n2) / total;
+  const farBound = 2 * weight * farShift * farShift;
   writeBernoulliFaceDeficit(near);
   return farBound < near[FACE_DEFICIT];
 }
