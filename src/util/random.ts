@@ -32,7 +32,7 @@ export function createRandom(seed: string | number): Random {
   state[1] = seeded.s1;
   state[2] = seeded.s2;
   state[3] = seeded.c;
-  const random = () => {
+  const random: AleaRandom = () => {
     const t = ALEA_MULTIPLIER * state[0] + state[3] * ALEA_SCALE;
     state[0] = state[1];
     state[1] = state[2];
@@ -42,12 +42,12 @@ export function createRandom(seed: string | number): Random {
     state[2] = draw;
     return draw;
   };
-  aleaStates.set(random, state);
+  random.aleaState = state;
   return random;
 }
 
-/** The state (s0, s1, s2, c) of each generator createRandom made, for loops that take its steps inline. */
-const aleaStates = new WeakMap<Random, Float64Array>();
+/** A generator of createRandom, carrying its state (s0, s1, s2, c) for loops that take its steps inline. */
+type AleaRandom = Random & { aleaState?: Float64Array };
 
 /**
  * aleaStateOf(random) is the Float64Array state (s0, s1, s2, c) of a generator made by
@@ -56,7 +56,7 @@ const aleaStates = new WeakMap<Random, Float64Array>();
  * are those random() would give, to the bit. O(1).
  */
 export function aleaStateOf(random: Random): Float64Array | null {
-  return aleaStates.get(random) ?? null;
+  return (random as AleaRandom).aleaState ?? null;
 }
 
 /**
