@@ -103,7 +103,7 @@ describe('runSequentialAudit(prepared, settings, random)', () => {
     expect(whole.fixedGap).toBeCloseTo(prepared.oracleSignedGap, 12);
   });
 
-  it("takes a createRandom generator's steps inline: the same audits, and the generator left where calls leave it", () => {
+  it("takes a createRandom generator's steps inline: the same audits, the generator left as calls leave it", () => {
     // A wrapper hides the generator's state, so that audit calls it once per position instead.
     const called = (random: () => number) => () => random();
     const cases: Array<[AuditPool, 'decision' | 'score', Partial<typeof settings> & { minimumPerGroup?: number }]> = [
