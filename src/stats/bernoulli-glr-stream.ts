@@ -381,9 +381,7 @@ export class BernoulliGlrStream implements GlrStream {
     near[FACE_F2] = f2;
     solveBernoulliFaceArgmax(near);
     this.lastCase = ahead ? CASE_ACCEPT_AHEAD : CASE_ACCEPT_BEHIND;
-    const farNeeded = ahead
-      ? farFaceNeeded(near, rateA, rateB, farShift)
-      : farFaceNeeded(near, rateB, rateA, farShift);
+    const farNeeded = ahead ? farFaceNeeded(near, rateA, rateB, farShift) : farFaceNeeded(near, rateB, rateA, farShift);
     this.farSolved = farNeeded;
     if (farNeeded) {
       far[FACE_S1] = s2;
