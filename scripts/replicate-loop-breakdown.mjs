@@ -4,7 +4,8 @@
 // then the fixed-sample baseline's continuation of the same order), beside the GLR kernel's own
 // cost per update. Each part is timed on one thread (CPU time, median of --runs passes):
 //   generator   the seeded stream's draws, one per row (Alea's steps on locals, as the loop takes them)
-//   shuffle     the partial Fisher-Yates steps and the restore, beyond their draws
+//   shuffle     the partial Fisher-Yates steps and the restore, beyond their draws (about 0, and can come
+//               out below: their loads and stores overlap the serial chain of Alea's carry)
 //   kernel      the Bernoulli GLR's work in the loop: the audit's queries alone (fixedSample: false)
 //               minus their draws and shuffle steps and the threshold comparisons
 //   threshold   the comparisons of the statistic with the two thresholds
