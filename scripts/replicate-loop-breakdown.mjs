@@ -99,7 +99,7 @@ function draws(seed, rows, shuffled) {
     const t = ALEA_MULTIPLIER * s0 + carry * ALEA_SCALE;
     s0 = s1;
     s1 = s2;
-    carry = t | 0;
+    carry = Math.floor(t);
     s2 = t - carry;
     if (!shuffled) {
       total += s2;

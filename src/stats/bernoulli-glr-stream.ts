@@ -285,7 +285,7 @@ export class BernoulliGlrStream implements GlrStream {
       const t = ALEA_MULTIPLIER * s0 + carry * ALEA_SCALE;
       s0 = s1;
       s1 = s2;
-      carry = t | 0;
+      carry = Math.floor(t);
       s2 = t - carry;
       const partner = position + Math.floor(s2 * (length - position));
       const row = order[partner];
