@@ -2,13 +2,16 @@
 // Where the CPU time of one replicate of the bench runner's cell goes, in ns per queried row
 // (each of the min(B, pool) = 4,000 rows a replicate touches: the sequential audit's queries,
 // then the fixed-sample baseline's continuation of the same order), beside the GLR kernel's own
-// cost per update. Each part is timed alone on one thread (CPU time, median of --runs passes):
-//   generator   the seeded stream's draws, one per row
-//   shuffle     the partial Fisher-Yates steps and the restore, beyond their draws
-//   kernel      the Bernoulli GLR stream fed the replicate's queries as the loop feeds it
+// cost per update. Each part is timed on one thread (CPU time, median of --runs passes):
+//   generator   the seeded stream's draws, one per row (Alea's steps on locals, as the loop takes them)
+//   shuffle     the partial Fisher-Yates steps and the restore, beyond their draws (about 0, and can come
+//               out below: their loads and stores overlap the serial chain of Alea's carry)
+//   kernel      the Bernoulli GLR's work in the loop: the audit's queries alone (fixedSample: false)
+//               minus their draws and shuffle steps and the threshold comparisons
 //   threshold   the comparisons of the statistic with the two thresholds
-//   bookkeeping the rest of runSequentialAudit (counts, fixed-sample sums and decision, result)
+//   bookkeeping the fixed-sample baseline beyond its draws and steps (sums, decision), and the result
 //   harness     a whole one-thread run (seeds, chunks, checkpoints, Arrow writing) beyond the loop
+// kernelNanosecondsPerQuery is the stream's own cost per query, addWithin called once per query.
 //   node scripts/replicate-loop-breakdown.mjs [--replicates 2000] [--runs 3] [--out
 // docs/benchmarks/replicate-loop-breakdown.json]
 // Needs dist/ (npm run build). Writes the JSON file (machine, commit, date, load average) and prints it.
@@ -28,7 +31,7 @@ import { registerBuiltInKinds } from '../dist/src/kinds/index.js';
 import { BernoulliGlrStream } from '../dist/src/stats/bernoulli-glr-stream.js';
 import { waldThresholds } from '../dist/src/stats/thresholds.js';
 import { writeFileAtomic } from '../dist/src/util/atomic-write.js';
-import { createRandom, deriveSeed } from '../dist/src/util/random.js';
+import { ALEA_MULTIPLIER, ALEA_SCALE, aleaStateOf, createRandom, deriveSeed } from '../dist/src/util/random.js';
 
 const { values } = parseArgs({
   options: {
@@ -82,22 +85,43 @@ const queries = queriedRows.reduce((sum, list) => sum + list.length, 0);
 const seeding = cpuSeconds(() => {
   for (const seed of seeds) sink += createRandom(seed)();
 });
+/** The draws of `rows` positions as the loop takes them: Alea's steps on locals; `shuffled` also takes the steps. */
+function draws(seed, rows, shuffled) {
+  const state = aleaStateOf(createRandom(seed));
+  let s0 = state[0];
+  let s1 = state[1];
+  let s2 = state[2];
+  let carry = state[3];
+  const { order, swaps } = prepared;
+  const length = order.length;
+  let total = 0;
+  for (let position = 0; position < rows; position++) {
+    const t = ALEA_MULTIPLIER * s0 + carry * ALEA_SCALE;
+    s0 = s1;
+    s1 = s2;
+    carry = Math.floor(t);
+    s2 = t - carry;
+    if (!shuffled) {
+      total += s2;
+      continue;
+    }
+    const partner = position + Math.floor(s2 * (length - position));
+    const row = order[partner];
+    order[partner] = order[position];
+    order[position] = row;
+    swaps[position] = partner;
+    total += row;
+  }
+  if (shuffled) restoreOrder(order, swaps, rows);
+  return total;
+}
 const generator =
   cpuSeconds(() => {
-    for (const seed of seeds) {
-      const random = createRandom(seed);
-      for (let position = 0; position < cap; position++) sink += random();
-    }
+    for (const seed of seeds) sink += draws(seed, cap, false);
   }) - seeding;
 const shuffleAndDraws =
   cpuSeconds(() => {
-    for (const seed of seeds) {
-      const random = createRandom(seed);
-      for (let position = 0; position < cap; position++) {
-        sink += shufflePosition(prepared.order, prepared.swaps, position, random);
-      }
-      restoreOrder(prepared.order, prepared.swaps, cap);
-    }
+    for (const seed of seeds) sink += draws(seed, cap, true);
   }) - seeding;
 const stream = new BernoulliGlrStream();
 const { group, value } = prepared;
@@ -119,10 +143,18 @@ const threshold = cpuSeconds(() => {
   }
   sink += crossings;
 });
+const queried =
+  cpuSeconds(() => {
+    for (const seed of seeds) {
+      sink += runSequentialAudit(prepared, settings, createRandom(seed), { fixedSample: false }).queries;
+    }
+  }) - seeding;
 const loop =
   cpuSeconds(() => {
     for (const seed of seeds) sink += runSequentialAudit(prepared, settings, createRandom(seed)).queries;
   }) - seeding;
+// The draws and steps of one row, split between the queries and the baseline's continuation.
+const stepOfRow = shuffleAndDraws / rows;
 
 // A whole run at one thread, minus its fixed start-up (a 100-replicate run) and the loop itself.
 function wholeRun(count) {
@@ -155,9 +187,9 @@ const shuffle = shuffleAndDraws - generator;
 const parts = {
   generator: perRow(generator),
   shuffle: perRow(shuffle),
-  kernel: perRow(kernel),
+  kernel: perRow(queried - stepOfRow * queries - threshold),
   threshold: perRow(threshold),
-  bookkeeping: perRow(loop - shuffleAndDraws - kernel - threshold),
+  bookkeeping: perRow(loop - queried - stepOfRow * (rows - queries)),
   harness: perRow(harness * (replicates / (replicates - 100))),
 };
 const commit = gitCommit();
@@ -176,6 +208,7 @@ const record = {
   nanosecondsPerRow: parts,
   nanosecondsPerRowTotal: Math.round(10 * Object.values(parts).reduce((sum, part) => sum + part, 0)) / 10,
   kernelNanosecondsPerQuery: Math.round((1e10 * kernel) / queries) / 10,
+  kernelInLoopNanosecondsPerQuery: Math.round((1e10 * (queried - stepOfRow * queries - threshold)) / queries) / 10,
   microsecondsPerReplicate:
     Math.round((1e7 * (loop + seeding + harness * (replicates / (replicates - 100)))) / replicates) / 10,
   sink: Number.isFinite(sink),

@@ -1,10 +1,10 @@
-import { BernoulliGlrStream } from '../stats/bernoulli-glr-stream.js';
+import { BernoulliGlrStream, QUERY_NAN } from '../stats/bernoulli-glr-stream.js';
 import { countGapDecision } from '../stats/count-gap-comparison.js';
 import { type FixedSampleDecision, fixedSampleDecision } from '../stats/fixed-sample-decision.js';
 import { GaussianGlrStream } from '../stats/gaussian-glr-stream.js';
 import { NAN_STATISTIC } from '../stats/glr-threshold-test.js';
 import { waldThresholds } from '../stats/thresholds.js';
-import type { Random } from '../util/random.js';
+import { ALEA_MULTIPLIER, ALEA_SCALE, aleaStateOf, type Random } from '../util/random.js';
 import { type AuditSettings, toleranceOfAccess } from './audit-settings.js';
 import { restoreOrder, shufflePosition } from './partial-shuffle.js';
 import type { PreparedAudit } from './prepare-audit.js';
@@ -62,10 +62,41 @@ export function continueRandomOrder(
   random: Random | null,
 ): number {
   const { group, value, order, swaps } = prepared;
-  // Local sums and the shuffle step written out (partialShuffleStep's arithmetic): the
+  // Local sums and the shuffle step written out (partialShuffleStep's arithmetic), and for a
+  // generator of createRandom its Alea steps too, on locals written back after the loop: the
   // baseline's continuation is the loop's longest stretch without a statistic.
   let { countA, sumA, countB, sumB } = sums;
   const length = order.length;
+  const alea = shuffle ? aleaStateOf(random!) : null;
+  if (alea !== null) {
+    let s0 = alea[0];
+    let s1 = alea[1];
+    let s2 = alea[2];
+    let carry = alea[3];
+    for (; position < cap; position++) {
+      const t = ALEA_MULTIPLIER * s0 + carry * ALEA_SCALE;
+      s0 = s1;
+      s1 = s2;
+      carry = Math.floor(t);
+      s2 = t - carry;
+      const partner = position + Math.floor(s2 * (length - position));
+      const row = order[partner];
+      order[partner] = order[position];
+      order[position] = row;
+      swaps[position] = partner;
+      // Without a branch on the group (codes 0 and 1): adding 0 leaves a count or sum as it was.
+      const b = group[row];
+      const x = value[row];
+      countA += 1 - b;
+      sumA += (1 - b) * x;
+      countB += b;
+      sumB += b * x;
+    }
+    alea[0] = s0;
+    alea[1] = s1;
+    alea[2] = s2;
+    alea[3] = carry;
+  }
   for (; position < cap; position++) {
     let row = position;
     if (shuffle) {
@@ -174,37 +205,73 @@ export function runSequentialAudit(
   let statistic = 0;
   let decision: SequentialDecision = 'inconclusive';
   let position = 0;
-  while (position < cap) {
-    const row = shuffle ? shufflePosition(order, swaps, position, random!) : position;
-    const g = group[row];
-    const x = value[row];
-    if (g === 0) {
-      countA++;
-      sumA += x;
-    } else {
-      countB++;
-      sumB += x;
-    }
-    // Both streams skip the logarithms while an exact bound keeps both thresholds out of reach.
-    if (within !== null) {
-      position++;
-      const evaluated =
-        bernoulli !== null ? bernoulli.addWithin(g, x, upper, lower) : gaussian!.addWithin(g, x, upper, lower);
-      if (!evaluated) continue;
-      statistic = within.statistic;
-      if (Number.isNaN(statistic)) throw new Error(NAN_STATISTIC);
-    } else {
-      stream.add(g, x);
-      statistic = stream.statistic;
-      if (Number.isNaN(statistic)) throw new Error(NAN_STATISTIC);
-      if (trajectory !== null) trajectory[position] = statistic;
-      position++;
-    }
-    if (statistic >= upper || statistic <= lower) {
-      if (stream.ready && countA >= minimum && countB >= minimum) {
-        decision = statistic >= upper ? 'reject' : 'accept';
-        break;
+  // A generator of createRandom: its Alea steps and the shuffle step taken inline (the same draws).
+  const alea = shuffle ? aleaStateOf(random!) : null;
+  if (bernoulli !== null && alea !== null) {
+    // Paper A's Bernoulli loop inside the stream: no call per query, the same draws and statistics.
+    position = bernoulli.queryShuffled(group, value, order, swaps, cap, alea, upper, lower, minimum);
+    if (bernoulli.crossing === QUERY_NAN) throw new Error(NAN_STATISTIC);
+    const counts = bernoulli.counts;
+    countA = counts.countA;
+    sumA = counts.positivesA;
+    countB = counts.countB;
+    sumB = counts.positivesB;
+    if (bernoulli.crossing !== 0) decision = bernoulli.crossing > 0 ? 'reject' : 'accept';
+  } else {
+    const length = order.length;
+    let s0 = alea === null ? 0 : alea[0];
+    let s1 = alea === null ? 0 : alea[1];
+    let s2 = alea === null ? 0 : alea[2];
+    let carry = alea === null ? 0 : alea[3];
+    while (position < cap) {
+      let row = position;
+      if (alea !== null) {
+        const t = ALEA_MULTIPLIER * s0 + carry * ALEA_SCALE;
+        s0 = s1;
+        s1 = s2;
+        carry = Math.floor(t);
+        s2 = t - carry;
+        const partner = position + Math.floor(s2 * (length - position));
+        row = order[partner];
+        order[partner] = order[position];
+        order[position] = row;
+        swaps[position] = partner;
+      } else if (shuffle) {
+        row = shufflePosition(order, swaps, position, random!);
       }
+      const g = group[row];
+      const x = value[row];
+      countA += 1 - g;
+      sumA += (1 - g) * x;
+      countB += g;
+      sumB += g * x;
+      // Both streams skip the logarithms while an exact bound keeps both thresholds out of reach.
+      if (within !== null) {
+        position++;
+        const evaluated =
+          bernoulli !== null ? bernoulli.addWithin(g, x, upper, lower) : gaussian!.addWithin(g, x, upper, lower);
+        if (!evaluated) continue;
+        statistic = within.statistic;
+        if (Number.isNaN(statistic)) throw new Error(NAN_STATISTIC);
+      } else {
+        stream.add(g, x);
+        statistic = stream.statistic;
+        if (Number.isNaN(statistic)) throw new Error(NAN_STATISTIC);
+        if (trajectory !== null) trajectory[position] = statistic;
+        position++;
+      }
+      if (statistic >= upper || statistic <= lower) {
+        if (stream.ready && countA >= minimum && countB >= minimum) {
+          decision = statistic >= upper ? 'reject' : 'accept';
+          break;
+        }
+      }
+    }
+    if (alea !== null) {
+      alea[0] = s0;
+      alea[1] = s1;
+      alea[2] = s2;
+      alea[3] = carry;
     }
   }
   if (within !== null) {

@@ -1,3 +1,4 @@
+import { ALEA_MULTIPLIER, ALEA_SCALE } from '../util/random.js';
 import {
   FACE_DEFICIT,
   FACE_F1,
@@ -13,6 +14,9 @@ import {
 } from './bernoulli-face-maximum.js';
 import type { GlrStream } from './glr-stream.js';
 
+/** queryShuffled()'s `crossing` when it stopped at a NaN statistic (the caller throws). */
+export const QUERY_NAN = 2;
+
 /** What the last update was (for settle()): no statistic yet, one face, or the accept side with its near face. */
 const CASE_UNDEFINED = 0;
 const CASE_PLUS = 1;
@@ -21,20 +25,37 @@ const CASE_ACCEPT_AHEAD = 3;
 const CASE_ACCEPT_BEHIND = 4;
 
 /**
- * The drift bound's anchor in a Float64Array: the statistic at the last evaluation, the
- * rates of its maximiser under H0 (null) and on the closure of H1 (alternative) for each
- * group, and 1 / (q (1 - q)) of each of those rates q.
+ * The drift bound's anchor in a Float64Array (see addWithin): the statistic at the last
+ * evaluation; for each group g, log-rate differences between the anchor's empirical rate
+ * (r), its maximiser under H0 (q0) and its maximiser on the closure of H1 (q1), on
+ * successes (log) and failures (log of 1 minus); the gradient coefficients 1/q and
+ * 1/(1 - q) at r and at q0; and 1 / (2 n_g) with n_g the anchor's counts.
  */
 const DRIFT_ANCHOR = 0;
-const DRIFT_NULL_A = 1;
-const DRIFT_NULL_B = 2;
-const DRIFT_ALTERNATIVE_A = 3;
-const DRIFT_ALTERNATIVE_B = 4;
-const DRIFT_NULL_WEIGHT_A = 5;
-const DRIFT_NULL_WEIGHT_B = 6;
-const DRIFT_ALTERNATIVE_WEIGHT_A = 7;
-const DRIFT_ALTERNATIVE_WEIGHT_B = 8;
-const DRIFT_LENGTH = 9;
+/** log r - log q0 and log(1 - r) - log(1 - q0) of group a, then of group b. */
+const DRIFT_RISE_SA = 1;
+const DRIFT_RISE_FA = 2;
+const DRIFT_RISE_SB = 3;
+const DRIFT_RISE_FB = 4;
+/** log q1 - log r and log(1 - q1) - log(1 - r) of group a, then of group b. */
+const DRIFT_FALL_SA = 5;
+const DRIFT_FALL_FA = 6;
+const DRIFT_FALL_SB = 7;
+const DRIFT_FALL_FB = 8;
+/** 1/r and 1/(1 - r) of group a, then of group b. */
+const DRIFT_FREE_UA = 9;
+const DRIFT_FREE_VA = 10;
+const DRIFT_FREE_UB = 11;
+const DRIFT_FREE_VB = 12;
+/** 1/q0 and 1/(1 - q0) of group a, then of group b. */
+const DRIFT_NULL_UA = 13;
+const DRIFT_NULL_VA = 14;
+const DRIFT_NULL_UB = 15;
+const DRIFT_NULL_VB = 16;
+/** 1 / (2 n_a) and 1 / (2 n_b). */
+const DRIFT_HALF_INVERSE_A = 17;
+const DRIFT_HALF_INVERSE_B = 18;
+const DRIFT_LENGTH = 19;
 
 /**
  * Slack added to every bound before it may skip work, far above the rounding of a deficit
@@ -43,9 +64,9 @@ const DRIFT_LENGTH = 9;
 const BOUND_MARGIN = 1e-7;
 const BOUND_MARGIN_PER_OBSERVATION = 1e-12;
 
-/** 1 / (q (1 - q)) when 0 < q < 1, else NaN (the drift bound is then not used). */
-function inverseVariance(q: number): number {
-  return q > 0 && q < 1 ? 1 / (q * (1 - q)) : Number.NaN;
+/** Whether 0 < q < 1 (the drift bound needs its logarithms and gradients finite). */
+function inside(q: number): boolean {
+  return q > 0 && q < 1;
 }
 
 /**
@@ -69,6 +90,8 @@ function inverseVariance(q: number): number {
  */
 export class BernoulliGlrStream implements GlrStream {
   statistic = 0;
+  /** How queryShuffled() stopped: 1 at or above upper, -1 at or below lower, 0 at its cap, or QUERY_NAN. */
+  crossing = 0;
   private countA = 0;
   private positivesA = 0;
   private countB = 0;
@@ -196,12 +219,15 @@ export class BernoulliGlrStream implements GlrStream {
    * addWithin(group, value, upper, lower) folds in one observation as add() does and
    * returns whether it brought `statistic` up to date. It does so unless a bound proves the
    * statistic strictly between `lower` and `upper`; then `statistic` is left stale (read it
-   * after settle()). The bound (exact, with a margin far above rounding): with
-   * S = sup over the closure of H1 of the log-likelihood minus sup over H0, and k_g
-   * observations of group g since the last evaluation, S moves up by at most the block's
-   * sum over g of k_g KL(block rate_g || H0 maximiser_g) and down by at most the same with
-   * the H1 maximiser (each sup moves by the block's log-likelihood at a fixed point at
-   * least and by its unconstrained maximum at most), and KL(p || q) <= (p - q)^2 / (q (1 - q)).
+   * after settle()). The bound (exact, with a margin far above rounding): write
+   * S = D0 - D1, D_C the log-likelihood of the free maximum minus that of the maximum over C
+   * (H0, or the closure of H1), and h the log-likelihood of the observations since the last
+   * evaluation (the anchor: counts n_g, empirical rates r, maximisers q0 over H0 and q1 over
+   * the closure of H1). Each sup over C moves by at least h(q_C); over a convex C (the free
+   * one, H0) by at most h(q_C) + E(q_C), E(q) = sum over g of (dh/dq_g)^2 / (2 n_g), since
+   * the anchor's log-likelihood has curvature at least n_g in q_g and q_C is optimal on C.
+   * So S rises to at most max(S, 0) + h(r) - h(q0) + E(r) and falls to at least
+   * max(0, max(S, 0) + h(r) - h(q0) - E(q0)) - (max(-S, 0) + h(r) - h(q1) + E(r)).
    * O(1), no allocation, no logarithm when the bound rules a crossing out.
    */
   addWithin(group: number, value: number, upper: number, lower: number): boolean {
@@ -226,6 +252,86 @@ export class BernoulliGlrStream implements GlrStream {
     return true;
   }
 
+  /**
+   * queryShuffled(group, value, order, swaps, cap, alea, upper, lower, minimum) is the replicate
+   * loop of paper A's audit written out for this stream: for positions 0, 1, ... it takes the
+   * partial Fisher-Yates step of `order` (partialShuffleStep's arithmetic, the partner in
+   * `swaps`) with the draw of the createRandom generator whose state is `alea` (its Alea step
+   * on locals, the state written back), folds in the row's group code (0 or 1) and value by
+   * addWithin(), and stops after the first evaluated statistic at or beyond a threshold once
+   * each group has `minimum` observations, or at `cap`. Returns the queries made; `crossing`
+   * is then 1 (statistic >= upper), -1 (<= lower), 0 (no stop) or QUERY_NAN (a NaN statistic). The same draws, rows and
+   * statistics as addWithin() called from the loop. O(queries).
+   */
+  queryShuffled(
+    group: Uint8Array,
+    value: Float64Array,
+    order: Int32Array,
+    swaps: Int32Array,
+    cap: number,
+    alea: Float64Array,
+    upper: number,
+    lower: number,
+    minimum: number,
+  ): number {
+    const length = order.length;
+    let s0 = alea[0];
+    let s1 = alea[1];
+    let s2 = alea[2];
+    let carry = alea[3];
+    let position = 0;
+    let crossing = 0;
+    while (position < cap) {
+      const t = ALEA_MULTIPLIER * s0 + carry * ALEA_SCALE;
+      s0 = s1;
+      s1 = s2;
+      carry = Math.floor(t);
+      s2 = t - carry;
+      const partner = position + Math.floor(s2 * (length - position));
+      const row = order[partner];
+      order[partner] = order[position];
+      order[position] = row;
+      swaps[position] = partner;
+      position++;
+      // Without a branch on the group code: adding 0 leaves a count as it was.
+      const b = group[row];
+      const x = value[row];
+      const a = 1 - b;
+      this.countA += a;
+      this.positivesA += a * x;
+      this.blockCountA += a;
+      this.blockPositivesA += a * x;
+      this.countB += b;
+      this.positivesB += b * x;
+      this.blockCountB += b;
+      this.blockPositivesB += b * x;
+      if (this.countA === 0 || this.countB === 0) continue;
+      this.solveFaces();
+      if (this.anchored && !this.mayReach(upper, lower)) {
+        this.settled = false;
+        continue;
+      }
+      this.evaluate();
+      const statistic = this.statistic;
+      if (Number.isNaN(statistic)) {
+        crossing = QUERY_NAN;
+        break;
+      }
+      if (statistic >= upper || statistic <= lower) {
+        if (this.countA >= minimum && this.countB >= minimum) {
+          crossing = statistic >= upper ? 1 : -1;
+          break;
+        }
+      }
+    }
+    alea[0] = s0;
+    alea[1] = s1;
+    alea[2] = s2;
+    alea[3] = carry;
+    this.crossing = crossing;
+    return position;
+  }
+
   /** settle() brings `statistic` up to date after addWithin() left it stale (add()'s value, to the bit). O(1). */
   settle(): void {
     if (!this.settled) this.evaluate();
@@ -238,7 +344,9 @@ export class BernoulliGlrStream implements GlrStream {
     const sb = this.positivesB;
     const fb = this.countB - sb;
     const tolerance = this.tolerance;
-    const gap = sb / this.countB - sa / this.countA;
+    const rateA = sa / this.countA;
+    const rateB = sb / this.countB;
+    const gap = rateB - rateA;
     const plus = this.plus;
     const minus = this.minus;
     if (gap > tolerance) {
@@ -259,9 +367,7 @@ export class BernoulliGlrStream implements GlrStream {
       this.lastCase = CASE_MINUS;
       return;
     }
-    const weight = (this.countA * this.countB) / (this.countA + this.countB);
     const farShift = tolerance + Math.abs(gap);
-    const farBound = 2 * weight * farShift * farShift;
     const ahead = gap >= 0;
     const near = ahead ? plus : minus;
     const far = ahead ? minus : plus;
@@ -275,7 +381,7 @@ export class BernoulliGlrStream implements GlrStream {
     near[FACE_F2] = f2;
     solveBernoulliFaceArgmax(near);
     this.lastCase = ahead ? CASE_ACCEPT_AHEAD : CASE_ACCEPT_BEHIND;
-    const farNeeded = farFaceNeeded(near, farBound);
+    const farNeeded = ahead ? farFaceNeeded(near, rateA, rateB, farShift) : farFaceNeeded(near, rateB, rateA, farShift);
     this.farSolved = farNeeded;
     if (farNeeded) {
       far[FACE_S1] = s2;
@@ -286,30 +392,34 @@ export class BernoulliGlrStream implements GlrStream {
     }
   }
 
-  /** Whether the drift bound leaves a threshold within reach of the statistic. */
+  /** Whether the drift bound (see addWithin) leaves a threshold within reach of the statistic. */
   private mayReach(upper: number, lower: number): boolean {
     const drift = this.drift;
-    let rise = 0;
-    let fall = 0;
-    const countA = this.blockCountA;
-    if (countA > 0) {
-      const positives = this.blockPositivesA;
-      const toNull = positives - countA * drift[DRIFT_NULL_A];
-      const toAlternative = positives - countA * drift[DRIFT_ALTERNATIVE_A];
-      rise += (toNull * toNull * drift[DRIFT_NULL_WEIGHT_A]) / countA;
-      fall += (toAlternative * toAlternative * drift[DRIFT_ALTERNATIVE_WEIGHT_A]) / countA;
-    }
-    const countB = this.blockCountB;
-    if (countB > 0) {
-      const positives = this.blockPositivesB;
-      const toNull = positives - countB * drift[DRIFT_NULL_B];
-      const toAlternative = positives - countB * drift[DRIFT_ALTERNATIVE_B];
-      rise += (toNull * toNull * drift[DRIFT_NULL_WEIGHT_B]) / countB;
-      fall += (toAlternative * toAlternative * drift[DRIFT_ALTERNATIVE_WEIGHT_B]) / countB;
-    }
+    const sa = this.blockPositivesA;
+    const fa = this.blockCountA - sa;
+    const sb = this.blockPositivesB;
+    const fb = this.blockCountB - sb;
+    // h(r) - h(q0) and h(q1) - h(r): the block's log-likelihood at the anchor's points.
+    const rise =
+      sa * drift[DRIFT_RISE_SA] + fa * drift[DRIFT_RISE_FA] + sb * drift[DRIFT_RISE_SB] + fb * drift[DRIFT_RISE_FB];
+    const fall =
+      sa * drift[DRIFT_FALL_SA] + fa * drift[DRIFT_FALL_FA] + sb * drift[DRIFT_FALL_SB] + fb * drift[DRIFT_FALL_FB];
+    // E(r) and E(q0): the squared gradients of h over twice the anchor's counts.
+    const freeA = sa * drift[DRIFT_FREE_UA] - fa * drift[DRIFT_FREE_VA];
+    const freeB = sb * drift[DRIFT_FREE_UB] - fb * drift[DRIFT_FREE_VB];
+    const nullA = sa * drift[DRIFT_NULL_UA] - fa * drift[DRIFT_NULL_VA];
+    const nullB = sb * drift[DRIFT_NULL_UB] - fb * drift[DRIFT_NULL_VB];
+    const halfA = drift[DRIFT_HALF_INVERSE_A];
+    const halfB = drift[DRIFT_HALF_INVERSE_B];
+    const freeError = freeA * freeA * halfA + freeB * freeB * halfB;
+    const nullError = nullA * nullA * halfA + nullB * nullB * halfB;
     const margin = BOUND_MARGIN + BOUND_MARGIN_PER_OBSERVATION * (this.countA + this.countB);
     const anchor = drift[DRIFT_ANCHOR];
-    return anchor + rise + margin >= upper || anchor - fall - margin <= lower;
+    const nullDeficit = Math.max(anchor, 0);
+    const alternativeDeficit = Math.max(-anchor, 0);
+    if (nullDeficit + rise + freeError + margin >= upper) return true;
+    const lowest = Math.max(0, nullDeficit + rise - nullError) - (alternativeDeficit - fall + freeError);
+    return lowest - margin <= lower;
   }
 
   /** The statistic of the last update from its solved faces (add()'s expressions), made the new anchor. */
@@ -351,22 +461,37 @@ export class BernoulliGlrStream implements GlrStream {
       alternativeA = point === plus ? point[FACE_X] : point[FACE_X] + tolerance;
       alternativeB = point === plus ? point[FACE_X] + tolerance : point[FACE_X];
     }
-    const drift = this.drift;
-    drift[DRIFT_ANCHOR] = this.statistic;
-    drift[DRIFT_NULL_A] = nullA;
-    drift[DRIFT_NULL_B] = nullB;
-    drift[DRIFT_ALTERNATIVE_A] = alternativeA;
-    drift[DRIFT_ALTERNATIVE_B] = alternativeB;
-    drift[DRIFT_NULL_WEIGHT_A] = inverseVariance(nullA);
-    drift[DRIFT_NULL_WEIGHT_B] = inverseVariance(nullB);
-    drift[DRIFT_ALTERNATIVE_WEIGHT_A] = inverseVariance(alternativeA);
-    drift[DRIFT_ALTERNATIVE_WEIGHT_B] = inverseVariance(alternativeB);
-    this.anchored = !(
-      Number.isNaN(drift[DRIFT_NULL_WEIGHT_A]) ||
-      Number.isNaN(drift[DRIFT_NULL_WEIGHT_B]) ||
-      Number.isNaN(drift[DRIFT_ALTERNATIVE_WEIGHT_A]) ||
-      Number.isNaN(drift[DRIFT_ALTERNATIVE_WEIGHT_B])
-    );
+    this.anchored = inside(rateA) && inside(rateB) && inside(nullA) && inside(nullB);
+    this.anchored &&= inside(alternativeA) && inside(alternativeB);
+    if (this.anchored) {
+      const drift = this.drift;
+      drift[DRIFT_ANCHOR] = this.statistic;
+      const logRateA = Math.log(rateA);
+      const logRestA = Math.log(1 - rateA);
+      const logRateB = Math.log(rateB);
+      const logRestB = Math.log(1 - rateB);
+      // One of q0, q1 is r itself (the free maximiser lies in H0 or in H1): its differences are 0.
+      const nullIsFree = nullA === rateA && nullB === rateB;
+      const alternativeIsFree = alternativeA === rateA && alternativeB === rateB;
+      drift[DRIFT_RISE_SA] = nullIsFree ? 0 : logRateA - Math.log(nullA);
+      drift[DRIFT_RISE_FA] = nullIsFree ? 0 : logRestA - Math.log(1 - nullA);
+      drift[DRIFT_RISE_SB] = nullIsFree ? 0 : logRateB - Math.log(nullB);
+      drift[DRIFT_RISE_FB] = nullIsFree ? 0 : logRestB - Math.log(1 - nullB);
+      drift[DRIFT_FALL_SA] = alternativeIsFree ? 0 : Math.log(alternativeA) - logRateA;
+      drift[DRIFT_FALL_FA] = alternativeIsFree ? 0 : Math.log(1 - alternativeA) - logRestA;
+      drift[DRIFT_FALL_SB] = alternativeIsFree ? 0 : Math.log(alternativeB) - logRateB;
+      drift[DRIFT_FALL_FB] = alternativeIsFree ? 0 : Math.log(1 - alternativeB) - logRestB;
+      drift[DRIFT_FREE_UA] = 1 / rateA;
+      drift[DRIFT_FREE_VA] = 1 / (1 - rateA);
+      drift[DRIFT_FREE_UB] = 1 / rateB;
+      drift[DRIFT_FREE_VB] = 1 / (1 - rateB);
+      drift[DRIFT_NULL_UA] = 1 / nullA;
+      drift[DRIFT_NULL_VA] = 1 / (1 - nullA);
+      drift[DRIFT_NULL_UB] = 1 / nullB;
+      drift[DRIFT_NULL_VB] = 1 / (1 - nullB);
+      drift[DRIFT_HALF_INVERSE_A] = 0.5 / this.countA;
+      drift[DRIFT_HALF_INVERSE_B] = 0.5 / this.countB;
+    }
     this.blockCountA = 0;
     this.blockPositivesA = 0;
     this.blockCountB = 0;
@@ -376,25 +501,45 @@ export class BernoulliGlrStream implements GlrStream {
 }
 
 /**
- * farFaceNeeded(near, farBound) is add()'s test farBound < (the near face's deficit),
- * decided without its logarithms when Pinsker's lower bound (2 e^2 / n per group, e the
- * positives minus n q) or the chi-square upper bound (e^2 / (n q (1 - q))) of that deficit
- * settles it with a margin; otherwise the deficit is computed as add() computes it. O(1).
+ * farFaceNeeded(near, rate1, rate2, farShift) is add()'s test farBound < (the near face's
+ * deficit), farBound = 2 (n1 n2 / n) farShift^2 (Pinsker's bound of the far face; rate1 and
+ * rate2 the empirical rates of the near face's groups, n = n1 + n2), decided without
+ * logarithms when bounds of that deficit settle it with a margin; otherwise farBound and
+ * the deficit are computed as add() computes them. The deficit is the sum over the two
+ * groups of n KL(p || q) (p the empirical rate, q the face point's), and
+ * KL(p || q) = integral from q to p of (p - u) / (u (1 - u)) du lies between
+ * (p - q)^2 / (2 M) and (p - q)^2 / (2 m), M and m the largest and smallest u (1 - u)
+ * between p and q (m at an end, M at 1/2 when it lies between them). The bounds are
+ * compared times n, so that the settled cases need one division each. O(1).
  */
-function farFaceNeeded(near: Float64Array, farBound: number): boolean {
+function farFaceNeeded(near: Float64Array, rate1: number, rate2: number, farShift: number): boolean {
   const s1 = near[FACE_S1];
   const n1 = s1 + near[FACE_F1];
   const s2 = near[FACE_S2];
   const n2 = s2 + near[FACE_F2];
   const x = near[FACE_X];
-  const shifted = x + near[FACE_TOLERANCE];
-  const error1 = s1 - n1 * x;
-  const error2 = s2 - n2 * shifted;
-  const margin = BOUND_MARGIN + BOUND_MARGIN_PER_OBSERVATION * (n1 + n2);
-  const pinsker = 2 * ((error1 * error1) / n1 + (error2 * error2) / n2);
-  if (farBound < pinsker - margin) return true;
-  const chiSquare = (error1 * error1) / (n1 * x * (1 - x)) + (error2 * error2) / (n2 * shifted * (1 - shifted));
-  if (farBound >= chiSquare + margin) return false;
+  const y = x + near[FACE_TOLERANCE];
+  const d1 = rate1 - x;
+  const d2 = rate2 - y;
+  const spread1 = n1 * d1 * d1;
+  const spread2 = n2 * d2 * d2;
+  const face1 = x * (1 - x);
+  const face2 = y * (1 - y);
+  const total = n1 + n2;
+  const scaledFarBound = 2 * n1 * n2 * farShift * farShift;
+  const margin = BOUND_MARGIN + BOUND_MARGIN_PER_OBSERVATION * total;
+  // The upper bound first: the far face is usually not needed. A face point at 0 or 1 gives
+  // an infinite (or NaN) bound, which settles nothing.
+  const small1 = Math.min(face1, rate1 * (1 - rate1));
+  const small2 = Math.min(face2, rate2 * (1 - rate2));
+  const upperBound = (0.5 * (spread1 * small2 + spread2 * small1)) / (small1 * small2);
+  if (scaledFarBound >= (upperBound + margin) * total) return false;
+  const large1 = (rate1 - 0.5) * (x - 0.5) <= 0 ? 0.25 : Math.max(face1, rate1 * (1 - rate1));
+  const large2 = (rate2 - 0.5) * (y - 0.5) <= 0 ? 0.25 : Math.max(face2, rate2 * (1 - rate2));
+  const lowerBound = (0.5 * (spread1 * large2 + spread2 * large1)) / (large1 * large2);
+  if (scaledFarBound < (lowerBound - margin) * total) return true;
+  const weight = (n1 * n2) / total;
+  const farBound = 2 * weight * farShift * farShift;
   writeBernoulliFaceDeficit(near);
   return farBound < near[FACE_DEFICIT];
 }

@@ -8,9 +8,18 @@ import seedrandom from 'seedrandom';
  */
 export type Random = () => number;
 
+/** Alea's multiplier, and 2^-32, its scale from 32-bit integers to [0, 1). */
+export const ALEA_MULTIPLIER = 2091639;
+export const ALEA_SCALE = 2.3283064365386963e-10;
+
 /**
- * createRandom(seed) returns a seeded generator (seedrandom's Alea: fast, 2^116
- * period, identical streams on every platform for the same seed string).
+ * createRandom(seed) returns a seeded generator: seedrandom's Alea (fast, 2^116 period,
+ * identical streams on every platform for the same seed string). seedrandom seeds it; the
+ * steps are then taken here on a Float64Array of its state (s0, s1, s2, c), Alea's own
+ * arithmetic (t = 2091639 s0 + 2^-32 c, then c = t | 0 and the draw t - c; since 0 <= t < 2^31 the carry is
+ * taken as Math.floor(t), which keeps it a double and is quicker), so the stream is
+ * seedrandom's to the bit (test/util/random.test.ts) while a hot loop can inline the step
+ * and no double is boxed on object fields.
  * @param seed any string or number; the same seed gives the same sequence
  * @returns a generator of uniform numbers in [0, 1)
  * @example
@@ -18,8 +27,37 @@ export type Random = () => number;
  * const u = random();
  */
 export function createRandom(seed: string | number): Random {
-  const generator = seedrandom.alea(String(seed));
-  return () => generator();
+  const seeded = seedrandom.alea(String(seed), { state: true }).state();
+  const state = new Float64Array(4);
+  state[0] = seeded.s0;
+  state[1] = seeded.s1;
+  state[2] = seeded.s2;
+  state[3] = seeded.c;
+  const random: AleaRandom = () => {
+    const t = ALEA_MULTIPLIER * state[0] + state[3] * ALEA_SCALE;
+    state[0] = state[1];
+    state[1] = state[2];
+    const carry = Math.floor(t);
+    state[3] = carry;
+    const draw = t - carry;
+    state[2] = draw;
+    return draw;
+  };
+  random.aleaState = state;
+  return random;
+}
+
+/** A generator of createRandom, carrying its state (s0, s1, s2, c) for loops that take its steps inline. */
+type AleaRandom = Random & { aleaState?: Float64Array };
+
+/**
+ * aleaStateOf(random) is the Float64Array state (s0, s1, s2, c) of a generator made by
+ * createRandom, or null for any other Random. A hot loop may take the generator's steps
+ * itself (createRandom's arithmetic on locals, written back before it returns): the draws
+ * are those random() would give, to the bit. O(1).
+ */
+export function aleaStateOf(random: Random): Float64Array | null {
+  return (random as AleaRandom).aleaState ?? null;
 }
 
 /**

@@ -103,6 +103,36 @@ describe('runSequentialAudit(prepared, settings, random)', () => {
     expect(whole.fixedGap).toBeCloseTo(prepared.oracleSignedGap, 12);
   });
 
+  it("takes a createRandom generator's steps inline: the same audits, the generator left as calls leave it", () => {
+    // A wrapper hides the generator's state, so that audit calls it once per position instead.
+    const called = (random: () => number) => () => random();
+    const cases: Array<[AuditPool, 'decision' | 'score', Partial<typeof settings> & { minimumPerGroup?: number }]> = [
+      [syntheticPool(20_000, 0.4, 0.38, 'inline-accept'), 'decision', {}],
+      [syntheticPool(20_000, 0.3, 0.45, 'inline-reject'), 'decision', {}],
+      [syntheticPool(20_000, 0.4, 0.43, 'inline-inconclusive'), 'decision', { budget: 600 }],
+      [syntheticPool(3000, 0.4, 0.38, 'inline-small'), 'decision', { budget: 4000, minimumPerGroup: 25 }],
+      [syntheticPool(20_000, 0.4, 0.38, 'inline-score'), 'score', {}],
+    ];
+    const decided = new Set<string>();
+    for (const [pool, access, overrides] of cases) {
+      const prepared = prepareAudit(pool, 'sp', access);
+      const identity = Int32Array.from(prepared.order);
+      for (let r = 0; r < 8; r++) {
+        const inline = createRandom(deriveSeed('inline', pool.source, r));
+        const calls = createRandom(deriveSeed('inline', pool.source, r));
+        const fast = runSequentialAudit(prepared, { ...settings, ...overrides }, inline);
+        const slow = runSequentialAudit(prepared, { ...settings, ...overrides }, called(calls));
+        expect(fast).toEqual(slow);
+        expect(Object.is(fast.statistic, slow.statistic)).toBe(true);
+        expect(Object.is(fast.fixedGap, slow.fixedGap)).toBe(true);
+        expect(inline()).toBe(calls());
+        expect(prepared.order).toEqual(identity);
+        decided.add(fast.decision);
+      }
+    }
+    expect([...decided].sort()).toEqual(['accept', 'inconclusive', 'reject']);
+  });
+
   it('skips the fixed-sample decision with fixedSample: false and draws the same order', () => {
     const prepared = prepareAudit(syntheticPool(5000, 0.3, 0.5, 'nofixed'), 'sp', 'decision');
     const withFixed = runSequentialAudit(prepared, settings, createRandom('f'));

@@ -75,8 +75,9 @@ describe('BernoulliGlrStream.addWithin(group, value, upper, lower)', () => {
           beforeCrossing += counts.beforeCrossing;
         }
       }
-      // The bound must also be useful: about 60% of the updates an audit makes skip the logarithms (measured here).
-      expect(skipped).toBeGreaterThan(0.4 * beforeCrossing);
+      // The bound must also be useful: about 95% of the updates an audit makes skip the logarithms here (68% with
+      // the chi-square bound of the block's KL that came before the curvature bound).
+      expect(skipped).toBeGreaterThan(0.9 * beforeCrossing);
     },
   );
 

@@ -1,6 +1,13 @@
 import seedrandom from 'seedrandom';
 import { describe, expect, it } from 'vitest';
-import { createRandom, deriveSeed, shuffleInPlace } from '../../src/util/random.js';
+import {
+  ALEA_MULTIPLIER,
+  ALEA_SCALE,
+  aleaStateOf,
+  createRandom,
+  deriveSeed,
+  shuffleInPlace,
+} from '../../src/util/random.js';
 
 describe('createRandom(seed)', () => {
   it('gives the same stream for the same seed and another for another seed', () => {
@@ -25,6 +32,29 @@ describe('createRandom(seed) against seedrandom', () => {
       for (let draw = 0; draw < 200_000; draw++) if (ours() !== reference()) mismatches++;
       expect(mismatches, `seed ${String(seed).slice(0, 40)}`).toBe(0);
     }
+  });
+});
+
+describe('aleaStateOf(random)', () => {
+  it("gives a createRandom generator's state, whose steps taken outside continue its stream", () => {
+    const reference = seedrandom.alea('outside');
+    const random = createRandom('outside');
+    const state = aleaStateOf(random)!;
+    expect(state).toBeInstanceOf(Float64Array);
+    for (let draw = 0; draw < 1000; draw++) {
+      if (draw % 2 === 0) {
+        expect(random()).toBe(reference());
+        continue;
+      }
+      // Alea's step as the replicate loop takes it on its own copy of the state.
+      const t = ALEA_MULTIPLIER * state[0] + state[3] * ALEA_SCALE;
+      state[0] = state[1];
+      state[1] = state[2];
+      state[3] = t | 0;
+      state[2] = t - state[3];
+      expect(state[2]).toBe(reference());
+    }
+    expect(aleaStateOf(() => 0.5)).toBeNull();
   });
 });
 
