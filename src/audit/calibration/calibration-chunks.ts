@@ -4,10 +4,11 @@ import { GuardedGaussianGlrStream } from '../../stats/guarded-gaussian-glr-strea
 import type { SequentialThresholds } from '../../stats/thresholds.js';
 import { createRandom } from '../../util/random.js';
 import { BalancedOrder } from '../balanced-order.js';
-import { LazyBernoulliGlr } from './lazy-bernoulli-glr.js';
 import { certifyCountPaths, type OutcomeCounts } from './certify-count-paths.js';
+import { LazyBernoulliGlr } from './lazy-bernoulli-glr.js';
 
 export type { OutcomeCounts } from './certify-count-paths.js';
+
 import type { AuditPool } from '../pool.js';
 import { type PreparedAudit, prepareAudit } from '../prepare-audit.js';
 import { runTestAudit } from '../run-test-audit.js';

@@ -2,8 +2,8 @@ import type { GlrStream } from '../../stats/glr-stream.js';
 import type { Random } from '../../util/random.js';
 import type { BalancedOrder } from '../balanced-order.js';
 import { restoreOrder, shufflePosition } from '../partial-shuffle.js';
-import type { LazyBernoulliGlr } from './lazy-bernoulli-glr.js';
 import type { ShuffledQueryOrder } from '../query-order.js';
+import type { LazyBernoulliGlr } from './lazy-bernoulli-glr.js';
 
 /**
  * The candidate thresholds of a calibration: upper_j = (j + 1) step for j < upperCount and

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { runTuningChunk } from '../../../src/audit/calibration/calibration-chunks.js';
-import { planCalibration } from '../../../src/audit/calibration/calibration-plan.js';
+import { pilotChunks, planCalibration } from '../../../src/audit/calibration/calibration-plan.js';
 import {
   chooseThresholds,
   chooseThresholdsInWindow,
@@ -12,7 +12,6 @@ import {
   type ThresholdPathCounts,
   type TuningWindow,
 } from '../../../src/audit/calibration/threshold-paths.js';
-import { pilotChunks } from '../../../src/audit/calibration/calibration-plan.js';
 
 const setting = {
   access: 'decision' as const,

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { countPool } from '../../../src/audit/calibration/count-pool.js';
+import { LazyBernoulliGlr } from '../../../src/audit/calibration/lazy-bernoulli-glr.js';
 import {
   emptyPathCounts,
   lowerThreshold,
@@ -13,7 +14,6 @@ import {
 import { prepareAudit } from '../../../src/audit/prepare-audit.js';
 import { runTestAudit } from '../../../src/audit/run-test-audit.js';
 import { BernoulliGlrStream } from '../../../src/stats/bernoulli-glr-stream.js';
-import { LazyBernoulliGlr } from '../../../src/audit/calibration/lazy-bernoulli-glr.js';
 import { GlrThresholdTest } from '../../../src/stats/glr-threshold-test.js';
 import { createRandom, standardNormal } from '../../../src/util/random.js';
 
