@@ -80,6 +80,11 @@ export const reproduceCommand = defineCommand({
         default: true,
         describe: 'Write PNGs beside the SVG charts (--no-png to skip)',
       })
+      .option('timings', {
+        type: 'boolean',
+        default: false,
+        describe: "paper-b-pir's times in its tables, not only in run.json (trees then differ between runs)",
+      })
       .option('model-seeds', {
         type: 'number',
         default: 1,
@@ -134,6 +139,7 @@ export const reproduceCommand = defineCommand({
           ...(args.dataDir === undefined ? {} : { dataDirectory: args.dataDir }),
           refreshModels: args.retrain,
           png: args.png,
+          timings: args.timings,
           ...(seeds === undefined ? {} : { seeds }),
           onProgress: (stage, done, total) => {
             heartbeat.touch(`${reproduction.name}: ${stage}`);
