@@ -129,6 +129,8 @@ export const reproduceCommand = defineCommand({
       for (const reproduction of chosen) {
         let bar: ProgressBar | undefined;
         let barStage = '';
+        // The heartbeat covers the time before a reproduction's first progress line too.
+        heartbeat.touch(`${reproduction.name}: starting`);
         const result = await reproduction.run({
           ...(args.out === undefined
             ? {}
