@@ -49,7 +49,12 @@ export const paperBPirReproduction: Reproduction = {
     for (const [index, set] of PAPER_B_CANDIDATE_SETS.entries()) {
       options.onProgress?.('paper-b-pir: one audit per label transport', index, PAPER_B_CANDIDATE_SETS.length);
       const retrievals = Math.ceil(set.entries / 2) + CANARIES;
-      transports.push(...(await benchmarkObliviousTransports({ entries: set.entries, retrievals, threads: 2 })));
+      // The VOPRF online phase blocks this thread for tens of seconds: its batches draw the progress lines.
+      const onProgress = (done: number, total: number) =>
+        options.onProgress?.(`paper-b-pir: ${set.dataset} labels through the VOPRF transfer`, done, total);
+      transports.push(
+        ...(await benchmarkObliviousTransports({ entries: set.entries, retrievals, threads: 2, onProgress })),
+      );
     }
     options.onProgress?.(
       'paper-b-pir: one audit per label transport',

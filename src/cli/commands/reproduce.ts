@@ -153,7 +153,12 @@ export const reproduceCommand = defineCommand({
             }
             if (bar === undefined || barStage !== stage) {
               bar?.finish();
-              bar = new ProgressBar(stage, total, args.quiet, stage.endsWith('search fits') ? 'fits' : 'audits');
+              const unit = stage.endsWith('search fits')
+                ? 'fits'
+                : stage.endsWith('VOPRF transfer')
+                  ? 'labels'
+                  : 'audits';
+              bar = new ProgressBar(stage, total, args.quiet, unit);
               barStage = stage;
             }
             bar.update(done);
