@@ -78,13 +78,15 @@ export function paperBTableOne(rows: readonly PirBenchmarkRow[], timings = false
     id: 'paper-b-table-1',
     title: 'Paper B, Table 1. Online phase of SimplePIR with a VeriSimplePIR-style commitment, by database size',
     caption:
-      'One-bit labels in a rows × columns matrix; upload = one query, download = one answer (16-byte frame header ' +
-      `included).${timings ? ' One core, WebAssembly SIMD answer kernel; medians of the measured repetitions.' : ''} ` +
+      'One-bit labels packed into the ℓ × m matrix D over Z_p; upload = one query, download = one answer ' +
+      '(16-byte frame header included). ' +
+      (timings ? 'One core, WebAssembly SIMD answer kernel; medians of the measured repetitions. ' : '') +
       timesNote(timings),
     columns: [
       { name: 'size', label: 'Database size |h(S)|', type: 'string' },
       { name: 'entries', label: 'Entries', type: 'number', digits: 0 },
-      { name: 'matrix', label: 'Matrix (rows × columns)', type: 'string' },
+      { name: 'plaintext_modulus', label: 'p', type: 'number', digits: 0, description: 'plaintext modulus' },
+      { name: 'matrix', label: 'D (ℓ × m elements of Z_p)', type: 'string' },
       ...(timings ? times : []),
       { name: 'upload_kb', label: 'Upload (KB)', type: 'number', digits: 2 },
       { name: 'download_kb', label: 'Download (KB)', type: 'number', digits: 2 },
@@ -95,6 +97,7 @@ export function paperBTableOne(rows: readonly PirBenchmarkRow[], timings = false
     rows: rows.map((row) => ({
       size: sizeLabel(row.entries),
       entries: row.entries,
+      plaintext_modulus: row.plaintextModulus,
       matrix: `${row.rows} × ${row.columns}`,
       ...(timings
         ? { query_ms: row.queryMs, answer_ms: row.answerMs, recover_ms: row.recoverMs, verify_ms: row.verifyMs }

@@ -51,6 +51,7 @@ describe('paperBPirReproduction.run(options)', () => {
 describe('writePaperBTableOne(folder, rows, {png: false})', () => {
   const row = {
     entries: 16_384,
+    plaintextModulus: 256,
     rows: 128,
     columns: 128,
     queryMs: 0.1,
@@ -76,7 +77,7 @@ describe('writePaperBTableOne(folder, rows, {png: false})', () => {
         // Two runs that differ only in their times write the same bytes.
         expect(readFileSync(join(folder, 'slower', file)), file).toEqual(readFileSync(join(folder, 'plain', file)));
       }
-      expect(readFileSync(join(folder, 'plain', 'paper-b-table-1.md'), 'utf8')).toContain('| 128 × 128 |');
+      expect(readFileSync(join(folder, 'plain', 'paper-b-table-1.md'), 'utf8')).toContain('| 256 | 128 × 128 |');
       await writePaperBTableOne(join(folder, 'timed'), rows, { png: false, timings: true });
       const timed = readFileSync(join(folder, 'timed', 'paper-b-table-1.md'), 'utf8');
       expect(timed).toContain('Answer (ms)');
