@@ -2,13 +2,14 @@
 // The exact-minimum provider against real oblivious audits over the default (VOPRF) transport:
 // the provider flips exactMinimalFlips' certified minimum (pass probability >= 1 - delta against
 // the strongest adversary) and serves the flipped labels; each audit draws S and the canaries
-// from node:crypto, as `pir audit` does. Two series of --audits audits: no canaries (does the
-// respir check |d_S| <= eps pass at the computed probability?) and --canaries canaries (are they
-// caught at paper B's Eq. 3 rate, q = 1 over N?), each with its 99% Clopper-Pearson interval.
+// from node:crypto, as `pir audit` does. Two series: --audits audits with no canaries (does the
+// respir check |d_S| <= eps pass at the computed probability?) and --detection-audits (default
+// --audits) with --canaries canaries (are they caught at paper B's Eq. 3 rate, q = 1 over N?),
+// each with its 99% Clopper-Pearson interval.
 // Candidate set: N = 2000 (1200 in group a at rate 0.35, 800 in group b at rate 0.5), |S| = 500,
 // uniform design, eps = 0.05, 1 - delta = 0.8.
 //   nice -n 10 node scripts/exact-minimum-provider-audits.mjs [--audits 300] [--canaries 10] \
-//     [--out docs/benchmarks/exact-minimum-provider.json]
+//     [--detection-audits 300] [--out docs/benchmarks/exact-minimum-provider.json]
 // Needs dist/ (npm run build). Writes the JSON file (machine, commit, date, load average) and prints it.
 import { parseArgs } from 'node:util';
 import {
@@ -23,17 +24,25 @@ const { values } = parseArgs({
   options: {
     audits: { type: 'string', default: '300' },
     canaries: { type: 'string', default: '10' },
+    'detection-audits': { type: 'string' },
     out: { type: 'string', default: 'docs/benchmarks/exact-minimum-provider.json' },
   },
 });
 const audits = Number(values.audits);
 const canaryCount = Number(values.canaries);
-for (const [flag, value] of [['--audits', audits], ['--canaries', canaryCount]]) {
+const detectionAudits = Number(values['detection-audits'] ?? values.audits);
+for (const [flag, value] of [
+  ['--audits', audits],
+  ['--canaries', canaryCount],
+  ['--detection-audits', detectionAudits],
+]) {
   if (!Number.isInteger(value) || value < 1) {
     process.stderr.write(`${flag}: expected a positive integer, found ${JSON.stringify(String(value))}\n`);
     process.exit(2);
   }
 }
+// The commit the audits run from (read before they start: a commit made during the run is not theirs).
+const commit = gitCommit();
 const loadBefore = loadAverage();
 const started = performance.now();
 const cpuStarted = processCpuSeconds();
@@ -45,16 +54,16 @@ const setting = {
   tolerance: 0.05,
   passProbability: 0.8,
   audits,
+  detectionAudits,
   batchSize: 64,
 };
 const measurement = await measureExactMinimumProvider(setting, (done, total) => {
   if (done % 25 === 0 || done === total) process.stderr.write(`audits ${done}/${total}\n`);
 });
-const commit = gitCommit();
 const record = {
   command:
     'nice -n 10 node scripts/exact-minimum-provider-audits.mjs ' +
-    `--audits ${audits} --canaries ${canaryCount} --out ${values.out}`,
+    `--audits ${audits} --canaries ${canaryCount} --detection-audits ${detectionAudits} --out ${values.out}`,
   date: new Date().toISOString(),
   commit,
   node: process.version,
@@ -72,6 +81,7 @@ const record = {
     passProbability: setting.passProbability,
     canaries: canaryCount,
     auditsPerSeries: audits,
+    detectionAudits,
   },
   ...measurement,
   wallSeconds: Math.round((performance.now() - started) / 100) / 10,

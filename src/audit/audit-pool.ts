@@ -1,4 +1,5 @@
 import type { FixedSampleDecision } from '../stats/fixed-sample-decision.js';
+import { InputError } from '../util/errors.js';
 import { createRandom, deriveSeed } from '../util/random.js';
 import { type Infer, schema, validateInput } from '../util/schema.js';
 import type { AccessRegime } from './access-regime.js';
@@ -12,6 +13,7 @@ import { continuationOf, TEST_NAMES, type TestName } from './audit-test.js';
 import { guaranteeText, nullHypothesisText, type Verdict, verdictOf, verdictText } from './audit-verdict.js';
 import { type AuditTest, buildAuditTest } from './build-audit-test.js';
 import {
+  type CalibratedAuditSettings,
   type CalibrationLookup,
   calibrationOnThreads,
   calibrationOptionsOf,
@@ -318,43 +320,46 @@ export function withDefaultTest<S extends Partial<AuditPoolSettings>>(settings: 
 }
 
 /**
- * auditPool(pool, settings, name, lookup) audits a pool with the sequential test its
- * settings select (the betting test by default, withDefaultTest; `test`,
+ * auditPool(pool, settings, name, lookup, threadOptions) audits a pool with the sequential
+ * test its settings select (the betting test by default, withDefaultTest; `test`,
  * `thresholds`, `order`, `logitBounds`: docs/error-control.md): it validates the settings
  * once (auditPoolSettingsSchema, defaults filled in; `name` turns a settings key into the
- * words of a message, e.g. a CLI flag), prepares the metric's pool, builds the test
- * (buildAuditTest: thresholds calibrated come from the calibration cache of `lookup`, and
- * are computed in this thread when missing), runs `replicates` seeded audits (replicate
- * r's order from deriveSeed(seed, r), or the pool's order), and returns what `fairaudit
- * audit` prints: the settings as applied, H0 and the test's guarantee in words, the
- * thresholds, the pool's oracle gap (b − a) and decision, and either the one audit (its
- * verdict in words, queries, evidence, fixed-sample decision) or the replicates' summary. Throws InputError for bad
- * settings, a pool
- * without the access regime's column, a metric pool missing a group, or a calibration
- * that cannot meet alpha and beta. Running time O(pool size + replicates · min(budget,
- * pool size)), plus a calibration when one is needed and not cached.
+ * words of a message, e.g. a CLI flag), prepares the metric's pool, finds the calibration
+ * calibrated-glr needs in the cache of `lookup` or computes it on worker threads
+ * (threadOptions: threads and an onProgress callback; lookup.onNotice hears its expected
+ * duration first), builds the test, runs `replicates` seeded audits (replicate r's order
+ * from deriveSeed(seed, r), or the pool's order), and resolves with what `fairaudit audit`
+ * prints: the settings as applied, H0 and the test's guarantee in words, the thresholds, the
+ * pool's oracle gap (b − a) and decision, and either the one audit (its verdict in words,
+ * queries, evidence, fixed-sample decision) or the replicates' summary. Rejects with
+ * InputError for bad settings, a pool without the access regime's column, a metric pool
+ * missing a group, or a calibration that cannot meet alpha and beta (or certifies nothing).
+ * Running time O(pool size + replicates · min(budget, pool size)), plus a calibration when
+ * one is needed and not cached.
  * @param pool the model's outputs (readPoolFile)
  * @param settings the audit's settings (auditPoolSettingsSchema's keys; absent keys take their defaults)
  * @param name turns a settings key into the words of a message (a CLI flag, say)
- * @param lookup where calibrations are cached and read
+ * @param lookup where calibrations are cached and read, and a notice callback
+ * @param threadOptions the calibration's worker threads and progress callback
  * @returns the summary `fairaudit audit --json` prints (src/audit/audit-output-schema.ts)
  * @example
- * const summary = auditPool(readPoolFile('outputs.csv'), { metric: 'sp', tolerance: 0.05, seed: 'audit-1' });
+ * const summary = await auditPool(readPoolFile('outputs.csv'), { metric: 'sp', tolerance: 0.05, seed: 'audit-1' });
  * console.log(summary.verdictText);
  */
-export function auditPool(
+export async function auditPool(
   pool: AuditPool,
   settings: Partial<AuditPoolSettings> = {},
   name: (key: string) => string = (key) => `auditPool: ${key}`,
   lookup: CalibrationLookup = {},
-): AuditPoolSummary {
+  threadOptions: CalibrationThreadOptions = {},
+): Promise<AuditPoolSummary> {
   const valid = validateInput(withDefaultTest(settings), auditPoolSettingsSchema, (path) =>
     path.length === 0 ? name('settings') : name(path.map(String).join('.')),
   );
-  const prepared = prepareAudit(pool, twoGroupMetricOf(valid, name), valid.access);
-  const auditTest = buildAuditTest(prepared, valid, { where: name('thresholds'), ...lookup });
-  const vacuous = auditTest.calibration === null ? null : vacuousCalibration(auditTest.calibration.record);
-  if (vacuous !== null) throw vacuous;
+  const metric = twoGroupMetricOf(valid, name);
+  const prepared = prepareAudit(pool, metric, valid.access);
+  const calibration = await calibrationAhead(prepared, valid, name, lookup, threadOptions);
+  const auditTest = buildAuditTest(prepared, valid, { where: name('thresholds'), ...lookup }, calibration);
   const results: AuditRunResult[] = [];
   for (let r = 0; r < valid.replicates; r++) {
     const random = valid.order === 'given' ? null : createRandom(deriveSeed(valid.seed as string, r));
@@ -369,16 +374,55 @@ export function auditPool(
 }
 
 /**
+ * The calibration an audit of a prepared pool needs (null when its settings need none),
+ * from the cache or computed on worker threads, refused when vacuous or when the pool's
+ * variance is too small for the GLR.
+ */
+async function calibrationAhead(
+  prepared: ReturnType<typeof prepareAudit>,
+  valid: CalibratedAuditSettings,
+  name: (key: string) => string,
+  lookup: CalibrationLookup,
+  threadOptions: CalibrationThreadOptions,
+): Promise<FoundCalibration | null> {
+  if (!needsCalibration(valid)) return null;
+  const refusal = varianceRefusal(prepared, toleranceOfAccess(valid, prepared.access));
+  if (refusal !== null) throw refusal;
+  let found: FoundCalibration;
+  try {
+    found = await calibrationOnThreads(
+      calibrationSettingOf(prepared, valid),
+      calibrationOptionsOf(valid),
+      { where: name('thresholds'), ...lookup },
+      threadOptions,
+    );
+  } catch (error) {
+    throw namedLevel(error, name);
+  }
+  const vacuous = vacuousCalibration(found.record);
+  if (vacuous !== null) throw vacuous;
+  return found;
+}
+
+/**
+ * A calibration's "cannot meet alpha (or beta)" error with the level named as the caller
+ * names its settings (`--alpha` for the CLI), not by the function that found it.
+ */
+function namedLevel(error: unknown, name: (key: string) => string): unknown {
+  if (!(error instanceof InputError)) return error;
+  const level = /^calibrateGlrThresholds: (alpha|beta): /.exec(error.message);
+  return level === null ? error : new InputError(`${name(level[1])}: ${error.message.slice(level[0].length)}`);
+}
+
+/**
  * calibrateForAuditPool(pool, settings, name, lookup, threadOptions) computes ahead, on
- * worker threads, the calibration auditPool(pool, settings) reads from the cache when its
- * settings call for one (test calibrated-glr with thresholds absent or calibrated;
- * otherwise it resolves with null at once): the audit's settings (auditSettingsSchema:
+ * worker threads, the calibration auditPool(pool, settings) needs (test calibrated-glr with
+ * thresholds absent or calibrated; otherwise it resolves with null at once), and saves it
+ * to the cache, without auditing: for a cache warmed before the audits (auditPool
+ * calibrates by itself when the cache lacks it). The audit's settings (auditSettingsSchema:
  * the keys of auditPool's settings that an audit has, so `seed` and `replicates` are not
- * needed) are validated, the metric's pool prepared, and calibrationOnThreads finds the
- * calibration in the cache or computes and saves it. Throws InputError as auditPool does
- * (a vacuous certificate included: vacuousCalibration),
- * and when alpha and beta cannot be met (naming the smallest it can). Running time: a
- * calibration on the threads.
+ * needed) are validated and the metric's pool prepared. Rejects with InputError as
+ * auditPool does. Running time: a calibration on the threads.
  * @param pool the model's outputs
  * @param settings the audit's settings, as auditPool takes them
  * @param name turns a settings key into the words of a message
@@ -387,7 +431,6 @@ export function auditPool(
  * @returns the calibration found in the cache or computed and saved, or null when the settings need none
  * @example
  * await calibrateForAuditPool(pool, { test: 'calibrated-glr' }, undefined, {}, { threads: 2 });
- * const summary = auditPool(pool, { test: 'calibrated-glr', seed: 's' }); // reads it from the cache
  */
 export async function calibrateForAuditPool(
   pool: AuditPool,
@@ -402,16 +445,5 @@ export async function calibrateForAuditPool(
   const valid = validateInput(audit, auditSettingsSchema, (path) =>
     path.length === 0 ? name('settings') : name(path.map(String).join('.')),
   );
-  const prepared = prepareAudit(pool, valid.metric, valid.access);
-  const refusal = varianceRefusal(prepared, toleranceOfAccess(valid, prepared.access));
-  if (refusal !== null) throw refusal;
-  const found = await calibrationOnThreads(
-    calibrationSettingOf(prepared, valid),
-    calibrationOptionsOf(valid),
-    { where: name('thresholds'), ...lookup },
-    threadOptions,
-  );
-  const vacuous = vacuousCalibration(found.record);
-  if (vacuous !== null) throw vacuous;
-  return found;
+  return calibrationAhead(prepareAudit(pool, valid.metric, valid.access), valid, name, lookup, threadOptions);
 }

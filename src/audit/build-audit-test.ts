@@ -33,25 +33,24 @@ export interface AuditTest {
 }
 
 /**
- * buildAuditTest(prepared, settings, lookup) builds the sequential test an audit's
- * settings select (testOf): Wald's thresholds for wald-glr; the given {upper, lower} for
- * given-thresholds; for calibrated-glr the calibration of this setting from the cache
- * (its fingerprint is the setting's), computed in this thread when missing (calibrationFor; a run
- * computes it ahead on worker threads); the betting and confidence-sequence tests sized for
- * the pool, with the order and declared logit bounds (makeSequentialTest: the settings
- * were validated once, by the audit settings' schema and its cross-key rule). Kernel: no
- * validation of the settings; throws InputError for a calibration that cannot meet alpha
- * and beta, and, for the GLR tests on scores or logits, for a pool whose within-group
- * variance is zero or negligible (varianceRefusal: refused before the audit, so paper A's
- * statistic is unchanged wherever it runs), and for the betting and confidence-sequence
- * tests on logits, for a pool with a logit outside the declared bounds (logitBoundsProblem,
- * on the whole pool before the audit). O(pool size) plus the calibration when it is
- * not cached.
+ * buildAuditTest(prepared, settings, lookup, calibration) builds the sequential test an audit's settings select
+ * (testOf): Wald's thresholds for wald-glr; the given {upper, lower} for given-thresholds; for calibrated-glr
+ * the calibration of this setting from the cache (its fingerprint is the setting's), or `calibration` when the
+ * caller found it ahead (auditPool and a run compute it on worker threads), computed in this thread when neither
+ * has it (calibrationFor); the betting and confidence-sequence tests sized for the pool, with the order and
+ * declared logit bounds (makeSequentialTest: the settings were validated once, by the audit settings' schema and
+ * its cross-key rule). Kernel: no validation of the settings; throws InputError for a calibration that cannot
+ * meet alpha and beta, and, for the GLR tests on scores or logits, for a pool whose within-group variance is
+ * zero or negligible (varianceRefusal: refused before the audit, so paper A's statistic is unchanged wherever it
+ * runs), and for the betting and confidence-sequence tests on logits, for a pool with a logit outside the
+ * declared bounds (logitBoundsProblem, on the whole pool before the audit). O(pool size) plus the calibration
+ * when it is not cached.
  */
 export function buildAuditTest(
   prepared: PreparedAudit,
   settings: AuditTestSettings,
   lookup: CalibrationLookup = {},
+  calibration: FoundCalibration | null = null,
 ): AuditTest {
   const name = testOf(settings);
   if (isGlrTest(name)) {
@@ -62,12 +61,12 @@ export function buildAuditTest(
     const outside = logitBoundsProblem(prepared, settings.logitBounds);
     if (outside !== null) throw outside;
   }
-  const calibration = needsCalibration(settings)
-    ? calibrationFor(calibrationSettingOf(prepared, settings), calibrationOptionsOf(settings), lookup)
-    : null;
+  const found = !needsCalibration(settings)
+    ? null
+    : (calibration ?? calibrationFor(calibrationSettingOf(prepared, settings), calibrationOptionsOf(settings), lookup));
   let thresholds: SequentialThresholds | null = null;
   if (name === 'wald-glr') thresholds = waldThresholds(settings.alpha, settings.beta);
-  else if (calibration !== null) thresholds = { upper: calibration.record.upper, lower: calibration.record.lower };
+  else if (found !== null) thresholds = { upper: found.record.upper, lower: found.record.lower };
   else if (typeof settings.thresholds === 'object') thresholds = settings.thresholds;
   const minimumPerGroup = startRuleOf(name, prepared.access, settings.minimumPerGroup);
   const test = makeSequentialTest(prepared, {
@@ -80,5 +79,5 @@ export function buildAuditTest(
     ...(thresholds !== null && name !== 'wald-glr' ? { thresholds } : {}),
     ...(settings.logitBounds === undefined ? {} : { logitBounds: settings.logitBounds }),
   });
-  return { name, test, thresholds, minimumPerGroup, calibration };
+  return { name, test, thresholds, minimumPerGroup, calibration: found };
 }

@@ -46,7 +46,7 @@ function evidenceLine(summary: Extract<AuditPoolSummary, { verdict: unknown }>):
  * @param poolName the pool's name (its file, or "synthetic")
  * @param summary what auditPool returned
  * @returns the lines to print
- * @example auditSummaryText('pool.csv', auditPool(pool, { seed: '1' }))
+ * @example auditSummaryText('pool.csv', await auditPool(pool, { seed: '1' }))
  */
 export function auditSummaryText(poolName: string, summary: AuditPoolSummary): string {
   const head =

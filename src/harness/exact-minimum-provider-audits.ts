@@ -9,6 +9,7 @@ import { candidatePopulationFromColumns } from '../respir/candidate-population.j
 import { detectionProbability } from '../respir/detection-probability.js';
 import { type ExactMinimalFlips, exactMinimalFlips } from '../respir/exact-minimal-flips.js';
 import { clopperPearsonLower, clopperPearsonUpper } from '../stats/clopper-pearson.js';
+import { countGapDecision } from '../stats/count-gap-comparison.js';
 import { createCryptoRandom } from '../util/crypto-random.js';
 import { inputError } from '../util/errors.js';
 import { createRandom, type Random } from '../util/random.js';
@@ -28,6 +29,8 @@ export interface ExactMinimumAuditSetting {
   readonly passProbability: number;
   /** Audits in each series (pass series without canaries, detection series with k). */
   readonly audits: number;
+  /** Audits of the detection series when it differs from `audits` (a longer pass series alone). */
+  readonly detectionAudits?: number;
   readonly batchSize: number;
   /**
    * Where S and the canaries are drawn from: node:crypto (createCryptoRandom) unless given; a seeded generator
@@ -161,7 +164,7 @@ export function observedRate(successes: number, trials: number, predicted: numbe
  * prediction (the exact pass probability; Eq. 3 with q = 1 over N) by a 99% interval.
  * O(audits · (|S| + k)) VOPRF evaluations.
  * @param setting the pool, the audit and the number of audits
- * @param onAudit progress: audits done of 2 · audits
+ * @param onAudit progress: audits done of audits + detection audits
  * @returns the flips, both rates with their intervals and predictions
  * @example
  * const measurement = await measureExactMinimumProvider(setting, (done, total) => {});
@@ -200,7 +203,8 @@ export async function measureExactMinimumProvider(
     await connection.close();
     return run.results[0];
   };
-  const total = 2 * setting.audits;
+  const detectionAudits = setting.detectionAudits ?? setting.audits;
+  const total = setting.audits + detectionAudits;
   let passes = 0;
   let passSeriesRejected = 0;
   let detections = 0;
@@ -212,7 +216,7 @@ export async function measureExactMinimumProvider(
       passSeriesRejected += decision === 'provider-rejected' ? 1 : 0;
       onAudit(audit + 1, total);
     }
-    for (let audit = 0; audit < setting.audits; audit++) {
+    for (let audit = 0; audit < detectionAudits; audit++) {
       const { decision, reason } = await auditOnce(setting.canaryCount);
       const rejected = decision === 'provider-rejected';
       detections += rejected && reason?.startsWith('canary ') ? 1 : 0;
@@ -230,10 +234,51 @@ export async function measureExactMinimumProvider(
     changes: minimum.changes,
     exact: minimum.exact,
     pass: observedRate(passes, setting.audits, minimum.passProbability.value, 0.99),
-    detection: observedRate(detections, setting.audits, eq3, 0.99),
+    detection: observedRate(detections, detectionAudits, eq3, 0.99),
     passSeriesRejected,
     detectionSeriesOtherRejections: otherRejections,
   };
+}
+
+/**
+ * exactMinimumDrawRate(setting, draws) checks the computed pass probability without the transport: per draw, S
+ * by drawAuditPlan (as each audit draws it, from node:crypto unless setting.random is given) and the fixed test
+ * (countGapDecision) on the exact-minimum provider's decisions of S, which is what an audit decides when every
+ * label it reads is the served one. The rate of passes over `draws`, against the exact pass probability (99%
+ * interval). O(draws · N).
+ * @param setting the pool, the audit (its canaries are not drawn) and the generator
+ * @param draws audit sets drawn
+ * @returns the observed pass rate with its interval and the prediction
+ * @example exactMinimumDrawRate(setting, 200_000).predictedInInterval
+ */
+export function exactMinimumDrawRate(setting: ExactMinimumAuditSetting, draws: number): ObservedRate {
+  const { pool } = setting;
+  const { minimum, decisions } = exactMinimumManipulation(setting);
+  const random = setting.random ?? createCryptoRandom();
+  let passes = 0;
+  for (let draw = 0; draw < draws; draw++) {
+    const plan = drawAuditPlan(
+      {
+        groups: pool.group,
+        knownLabels: pool.decision,
+        auditSetSize: setting.auditSetSize,
+        canaryCount: 0,
+        design: setting.design,
+      },
+      random,
+    );
+    const counts = [
+      [0, 0],
+      [0, 0],
+    ];
+    for (const { index } of plan.order) {
+      counts[pool.group[index]][0]++;
+      counts[pool.group[index]][1] += decisions[index];
+    }
+    const decision = countGapDecision(counts[0][0], counts[0][1], counts[1][0], counts[1][1], setting.tolerance);
+    passes += decision === 'accept' ? 1 : 0;
+  }
+  return observedRate(passes, draws, minimum.passProbability.value, 0.99);
 }
 
 /**

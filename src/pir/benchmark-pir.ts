@@ -24,6 +24,21 @@ export interface PirBenchmarkRow {
   readonly commitCheckMs: number;
   /** CPU time of the commitment check (all threads), beside its wall time commitCheckMs. */
   readonly commitCheckCpuMs: number;
+  /**
+   * The next four with options.secretChallenge only. CPU time of the auditor's PirClient.create (A expanded from
+   * its seed, A and H loaded).
+   */
+  readonly clientCreateCpuMs?: number;
+  /**
+   * CPU time of the auditor's half of VeriSimplePIR's secret challenge, which `pir audit` runs by default
+   * (and must above 2^18 one-bit labels): the encrypted challenge (beginSecretChallenge) and the check of
+   * the provider's evaluation (finishSecretChallenge).
+   */
+  readonly secretChallengeCpuMs?: number;
+  /** Provider, per audit: the secret challenge's hints H₂ and its evaluation of the encrypted C, wall time. */
+  readonly secretChallengeProviderMs?: number;
+  /** Bytes of the secret challenge on the wire: the hints H₂ (all planes), the encrypted C and the answers. */
+  readonly secretChallengeBytes?: number;
   /** The auditor's CPU time per retrieval: query plus verifying recovery, the mean over the repetitions. */
   readonly auditorCpuMsPerQuery: number;
   readonly proofBytes: number;
@@ -54,6 +69,16 @@ export interface PirBenchmarkOptions {
   readonly entryBits: number;
   /** Timed repetitions of each online step (medians are reported). */
   readonly repetitions: number;
+  /**
+   * Also run VeriSimplePIR's secret challenge, as `pir audit` does by default, and time its steps (the
+   * secretChallenge* fields; 0 without it). Default false: bench pir's figures are paper B's Table 1 setting.
+   */
+  readonly secretChallenge?: boolean;
+  /**
+   * Queries the auditor's mean CPU per retrieval is taken over (default `repetitions`). A mean over a few dozen
+   * queries, multiplied by thousands of retrievals, multiplies any garbage-collection pause inside it too.
+   */
+  readonly auditorQueries?: number;
 }
 
 function median(values: number[]): number {
@@ -72,6 +97,42 @@ function time<T>(work: () => T): [T, number] {
   const start = process.hrtime.bigint();
   const result = work();
   return [result, Number(process.hrtime.bigint() - start) / 1e6];
+}
+
+/** The auditor's mean CPU ms per retrieval over `count` random queries: query and verifying recovery only. */
+function auditorCpuPerQuery(server: PirServer, client: PirClient, count: number): number {
+  let micros = 0;
+  for (let r = 0; r < count; r++) {
+    let before = process.cpuUsage();
+    const state = client.query(randomInt(client.parameters.entryCount));
+    let used = process.cpuUsage(before);
+    micros += used.user + used.system;
+    const answer = server.answer(state.query, 1);
+    before = process.cpuUsage();
+    client.recoverColumn(answer, state);
+    used = process.cpuUsage(before);
+    micros += used.user + used.system;
+  }
+  return micros / 1e3 / count;
+}
+
+/**
+ * VeriSimplePIR's secret challenge as ProviderConnection.connect runs it (after the public commitment check):
+ * the provider's hints H₂ and its evaluation of the encrypted C (wall), the auditor's two steps (CPU), and the
+ * bytes on the wire. From then on `client` checks answers against the secret C, as a default audit does.
+ */
+function runSecretChallenge(server: PirServer, client: PirClient) {
+  const seed = new Uint8Array(randomBytes(16));
+  const [hints, hintsMs] = time(() => server.challengeHints(seed));
+  let before = process.cpuUsage();
+  const { encrypted, state } = client.beginSecretChallenge(seed);
+  let auditorCpuMs = cpuMsSince(before);
+  const [answers, answersMs] = time(() => server.answerChallenge(encrypted));
+  before = process.cpuUsage();
+  client.finishSecretChallenge(state, hints, answers);
+  auditorCpuMs += cpuMsSince(before);
+  const bytes = 3 * HEADER_BYTES + (hints.length + encrypted.length + answers.length) * 4;
+  return { auditorCpuMs, providerMs: hintsMs + answersMs, bytes };
 }
 
 /**
@@ -100,10 +161,13 @@ export async function benchmarkPir(options: PirBenchmarkOptions): Promise<PirBen
     hintCpuTimes.push((cpu.user + cpu.system) / 1e3);
   }
   const [{ proof }, commitMs] = time(() => server.commit());
+  const createCpuBefore = process.cpuUsage();
   const checking = await PirClient.create(parameters, server.seed, hint);
+  const clientCreateCpuMs = cpuMsSince(createCpuBefore);
   const checkCpuBefore = process.cpuUsage();
   const [, commitCheckMs] = time(() => checking.verifyCommitment(proof));
   const commitCheckCpuMs = cpuMsSince(checkCpuBefore);
+  const challenge = options.secretChallenge ? runSecretChallenge(server, checking) : undefined;
   const plain = await PirClient.create(parameters, server.seed, hint);
   const matrix = server.matrix();
 
@@ -151,7 +215,10 @@ export async function benchmarkPir(options: PirBenchmarkOptions): Promise<PirBen
   // The auditor's CPU per retrieval: the query and the verifying client's recovery, summed over all threads.
   const recoverCpuBefore = process.cpuUsage();
   for (let r = 0; r < repetitions; r++) checking.recoverColumn(answers[r], states[r]);
-  const auditorCpuMsPerQuery = (queryCpuMs + cpuMsSince(recoverCpuBefore)) / repetitions;
+  const auditorCpuMsPerQuery =
+    options.auditorQueries === undefined
+      ? (queryCpuMs + cpuMsSince(recoverCpuBefore)) / repetitions
+      : auditorCpuPerQuery(server, checking, options.auditorQueries);
   const kernel = server.benchmarkKernel(warmUp.query, 1, Math.max(20, repetitions));
   const rawGigabytes = (entries * entryBits) / 8 / 1e9;
   const answerMs = median(answerTimes);
@@ -163,6 +230,14 @@ export async function benchmarkPir(options: PirBenchmarkOptions): Promise<PirBen
     rows,
     columns,
     commitCheckCpuMs,
+    ...(challenge === undefined
+      ? {}
+      : {
+          clientCreateCpuMs,
+          secretChallengeCpuMs: challenge.auditorCpuMs,
+          secretChallengeBytes: challenge.bytes,
+          secretChallengeProviderMs: challenge.providerMs,
+        }),
     auditorCpuMsPerQuery,
     hintMs: median(hintTimes),
     hintCpuMs: median(hintCpuTimes),

@@ -41,7 +41,8 @@ describe('the public API, imported by package name (package.json "exports", agai
     const pool = join(root, 'test', 'fixtures', 'pools', 'small.csv');
     const summary = runAsUser(
       `import { auditPool, readPoolFile } from 'fairaudit';
-       console.log(JSON.stringify(auditPool(readPoolFile(${JSON.stringify(pool)}), { seed: '7', tolerance: 0.2 })));`,
+       const summary = await auditPool(readPoolFile(${JSON.stringify(pool)}), { seed: '7', tolerance: 0.2 });
+       console.log(JSON.stringify(summary));`,
     );
     const cli = spawnSync(
       process.execPath,

@@ -136,8 +136,8 @@ describe('runSequentialAudit(prepared, settings, random)', () => {
 describe('auditPool(pool, settings, name)', () => {
   const pool = syntheticPool(2000, 0.3, 0.6, 'audit-pool');
 
-  it('runs one seeded audit and reports it with the settings as applied and the oracle', () => {
-    const summary = auditPool(pool, { seed: '7', test: 'wald-glr' });
+  it('runs one seeded audit and reports it with the settings as applied and the oracle', async () => {
+    const summary = await auditPool(pool, { seed: '7', test: 'wald-glr' });
     const prepared = prepareAudit(pool, 'sp', 'decision');
     const direct = runSequentialAudit(prepared, settings, createRandom(deriveSeed('7', 0)));
     expect(summary).toMatchObject({
@@ -157,8 +157,8 @@ describe('auditPool(pool, settings, name)', () => {
     expect(summary).not.toHaveProperty('scoreTolerance');
   });
 
-  it('defaults to the betting test, with its evidence and the verdict in words (gaps b − a)', () => {
-    const summary = auditPool(pool, { seed: '7' });
+  it('defaults to the betting test, with its evidence and the verdict in words (gaps b − a)', async () => {
+    const summary = await auditPool(pool, { seed: '7' });
     expect(summary).toMatchObject({ test: 'betting', hypothesis: 'H0 |SP gap| ≤ 0.05' });
     expect(summary.guarantee).toBe(
       'betting: P(false violation) ≤ 0.05 and P(false compliance) ≤ 0.2 at any stopping time',
@@ -176,15 +176,15 @@ describe('auditPool(pool, settings, name)', () => {
     );
   });
 
-  it('reports the proxy tolerance of score access, and summarises replicates', () => {
-    const summary = auditPool(pool, { access: 'score', scoreTolerance: 0.1, seed: 's', replicates: 5 });
+  it('reports the proxy tolerance of score access, and summarises replicates', async () => {
+    const summary = await auditPool(pool, { access: 'score', scoreTolerance: 0.1, seed: 's', replicates: 5 });
     expect(summary).toMatchObject({ replicates: 5, tolerance: 0.05, scoreTolerance: 0.1 });
     expect(
       'decisions' in summary && summary.decisions.reject + summary.decisions.accept + summary.decisions.inconclusive,
     ).toBe(5);
   });
 
-  it('throws InputError naming the setting (through name) for every bad setting', () => {
+  it('throws InputError naming the setting (through name) for every bad setting', async () => {
     const flag = (key: string) => `--${key}`;
     const cases: Array<[Record<string, unknown>, RegExp]> = [
       [{ seed: '1', tolerance: 1.2 }, /--tolerance: expected a number in \(0, 1\), found 1\.2/],
@@ -200,8 +200,8 @@ describe('auditPool(pool, settings, name)', () => {
       [{ order: 'given' }, /--order: expected "random" or "balanced" with test betting/],
     ];
     for (const [bad, message] of cases) {
-      expect(() => auditPool(pool, bad, flag)).toThrow(InputError);
-      expect(() => auditPool(pool, bad, flag)).toThrow(message);
+      await expect(auditPool(pool, bad, flag)).rejects.toThrow(InputError);
+      await expect(auditPool(pool, bad, flag)).rejects.toThrow(message);
     }
   });
 });

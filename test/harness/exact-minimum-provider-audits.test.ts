@@ -1,6 +1,7 @@
 import { describe, expect, test } from 'vitest';
 import {
   countedPool,
+  exactMinimumDrawRate,
   exactMinimumManipulation,
   measureExactMinimumProvider,
   observedRate,
@@ -68,6 +69,18 @@ describe('exactMinimumManipulation(setting)', () => {
 });
 
 describe('measureExactMinimumProvider(setting)', () => {
+  test('audit sets drawn as the audits draw them pass at the computed probability (seeded, replayable)', () => {
+    const draws = 4000;
+    const rate = exactMinimumDrawRate({ ...setting, random: createRandom('exact-minimum-draws') }, draws);
+    expect(rate.trials).toBe(draws);
+    // An independent sum over the hypergeometric laws (Python, exact binomials) gives 0.80178054706.
+    expect(rate.predicted).toBeCloseTo(0.8017805, 6);
+    expect(rate.predictedInInterval).toBe(true);
+    // The same seed replays the same sets, hence the same count.
+    const again = exactMinimumDrawRate({ ...setting, random: createRandom('exact-minimum-draws') }, draws);
+    expect(again.successes).toBe(rate.successes);
+  });
+
   test('30 real VOPRF audits pass at the computed probability; canaries catch the cheat at Eq. 3 rate', async () => {
     // S and the canaries from a seeded generator, so the test cannot fail by chance; the measurement script draws
     // them from node:crypto, as `pir audit` does.

@@ -114,6 +114,15 @@ describe('the composed VOPRF reproduces RFC 9497 Appendix A.1.2', () => {
       /proof verification failed/,
     );
     const offGroup = new Uint8Array(32).fill(0xff);
+    // The auditor's side: the unblinding's library multiplication refuses a bad evaluated element by name,
+    // the proof's linear combinations a bad blinded one.
+    const verify = (changed: Partial<typeof item>) => () =>
+      COMPOSED_VOPRF.finalizeBatch([{ ...item, ...changed }], bytes(PUBLIC_KEY), bytes(SINGLE_VECTORS[0].proof));
+    expect(verify({ evaluated: offGroup })).toThrow(/evaluated element 0: not a ristretto255 element/);
+    expect(verify({ evaluated: new Uint8Array(32) })).toThrow(/evaluated element 0: .*the identity element/);
+    expect(verify({ evaluated: new Uint8Array(31) })).toThrow(/evaluated element 0: not a ristretto255 element/);
+    expect(verify({ blinded: offGroup })).toThrow(/proof verification failed/);
+    expect(verify({ blinded: new Uint8Array(32) })).toThrow(/proof verification failed/);
     expect(() => COMPOSED_VOPRF.blindEvaluateBatch(bytes(SECRET_KEY), bytes(PUBLIC_KEY), [offGroup])).toThrow(
       /not a ristretto255 element/,
     );

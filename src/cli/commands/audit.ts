@@ -1,6 +1,6 @@
 import type { Argv, CommandModule } from 'yargs';
 import { auditMultiGroupPool } from '../../audit/audit-multi-group-pool.js';
-import { auditPool, calibrateForAuditPool } from '../../audit/audit-pool.js';
+import { auditPool } from '../../audit/audit-pool.js';
 import { parseJsonUntrusted } from '../../util/parse-untrusted.js';
 import { auditExitCode, FAIL_ON } from '../audit-exit-code.js';
 import {
@@ -56,8 +56,8 @@ export const auditCommand: CommandModule<object, ArgumentsOf<typeof auditBuilder
     'Run a sequential fairness audit (the anytime-valid betting test by default; --test for the calibrated GLR, ' +
     "the confidence sequence or paper A's wald-glr) on a pool file or a generated pool",
   builder: auditBuilder,
-  // Stages: flags → settings (only those given; auditPool's schema fills in the rest), pool, calibration (ahead, on
-  // threads, when thresholds are calibrated), audit (auditPool validates the settings once), print.
+  // Stages: flags → settings (only those given; auditPool's schema fills in the rest), pool, audit (auditPool validates
+  // the settings once and calibrates on threads when thresholds are calibrated and not cached), print.
   handler: async (argv) => {
     if (argv.jsonSchema) {
       process.stdout.write(auditOutputReference());
@@ -78,7 +78,7 @@ export const auditCommand: CommandModule<object, ArgumentsOf<typeof auditBuilder
       return;
     }
     const progress = stagedProgress('calibrate', argv.json, 'chunks');
-    const calibrated = await calibrateForAuditPool(
+    const summary = await auditPool(
       pool,
       settings,
       name,
@@ -89,12 +89,6 @@ export const auditCommand: CommandModule<object, ArgumentsOf<typeof auditBuilder
       },
     );
     progress.finish();
-    const audited = auditPool(pool, settings, name);
-    // Computed just now (ahead, on threads), not found in the cache.
-    const summary =
-      calibrated !== null && !calibrated.cached && audited.calibration
-        ? { ...audited, calibration: { ...audited.calibration, cached: false } }
-        : audited;
     if (summary.test === 'wald-glr') process.stderr.write(`fairaudit: warning: ${WALD_WARNING}\n`);
     const poolDescription = argv.pool ?? { synthetic: parseJsonUntrusted(argv.synthetic as string, '--synthetic') };
     if (argv.json) process.stdout.write(`${JSON.stringify({ ...summary, pool: poolDescription })}\n`);

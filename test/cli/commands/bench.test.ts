@@ -81,7 +81,11 @@ describe('fairaudit bench <what> --record, bench history, bench compare', () => 
     const page = join(folder, 'docs', 'benchmarks.md');
     const history = spawnCliSync(['bench', 'history', '--store', store, '--out', page]);
     expect(history.code).toBe(0);
-    expect(readFileSync(page, 'utf8')).toContain('## glr bernoulli.updatesPerSecond');
+    const text = readFileSync(page, 'utf8');
+    // One row per figure: the newest run's value, with no run before it in this store.
+    const row = text.split('\n').find((line) => line.startsWith('| glr bernoulli.updatesPerSecond |'));
+    expect(row?.split(' | ')[1]).toBe(String(Number(bernoulli.value.toPrecision(4))));
+    expect(row).toMatch(/ \| - \| - \| 1 \|$/);
     const chart = JSON.parse(readFileSync(join(folder, 'docs', 'benchmarks', 'history.vl.json'), 'utf8'));
     expect(chart.data.values.length).toBeGreaterThanOrEqual(3);
     expect(spawnCliSync(['bench', 'history', '--store', join(folder, 'absent.jsonl')]).code).toBe(2);

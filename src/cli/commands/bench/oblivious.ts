@@ -81,7 +81,8 @@ export const benchObliviousCommand: CommandModule<object, BenchObliviousArgument
       process.stdout.write(
         `load average before: ${loadAverage()}\n` +
           'one audit per size and transport; ms; CPU time (all threads; table: CPU / threads), except simplepir ' +
-          'setup and provider: wall medians of bench pir; ~ = extrapolated\n' +
+          'setup and provider: wall medians of bench pir; simplepir with its default secret challenge; ' +
+          '~ = extrapolated\n' +
           'transport         N  |S|+k  revealed  setup ms  thr  provider ms  auditor ms  whole audit s    MB moved\n',
       );
     }

@@ -1,0 +1,64 @@
+#!/usr/bin/env node
+// The exact-minimum provider's computed pass probability against audit sets alone: --draws audit sets drawn
+// from node:crypto as each audit of scripts/exact-minimum-provider-audits.mjs draws them (drawAuditPlan), each
+// judged by the fixed test on the provider's decisions (what the audit decides when every label it reads is the
+// served one), with the 99% Clopper-Pearson interval. Same setting as that script.
+//   nice -n 5 node scripts/exact-minimum-provider-draws.mjs [--draws 200000] \
+//     [--out docs/benchmarks/exact-minimum-provider-draws.json]
+// Needs dist/ (npm run build). Writes the JSON file (machine, commit, date, load average) and prints it.
+import { parseArgs } from 'node:util';
+import { countedPool, exactMinimumDrawRate } from '../dist/src/harness/exact-minimum-provider-audits.js';
+import { loadAverage, machine, processCpuSeconds } from '../dist/src/harness/machine.js';
+import { gitCommit } from '../dist/src/harness/run-record.js';
+import { writeFileAtomic } from '../dist/src/util/atomic-write.js';
+
+const { values } = parseArgs({
+  options: {
+    draws: { type: 'string', default: '200000' },
+    out: { type: 'string', default: 'docs/benchmarks/exact-minimum-provider-draws.json' },
+  },
+});
+const draws = Number(values.draws);
+if (!Number.isInteger(draws) || draws < 1) {
+  process.stderr.write(`--draws: expected a positive integer, found ${JSON.stringify(values.draws)}\n`);
+  process.exit(2);
+}
+const commit = gitCommit();
+const loadBefore = loadAverage();
+const started = performance.now();
+const cpuStarted = processCpuSeconds();
+const setting = {
+  pool: countedPool([1200, 800], [420, 400], 'exact-minimum-provider'),
+  auditSetSize: 500,
+  canaryCount: 0,
+  design: 'uniform',
+  tolerance: 0.05,
+  passProbability: 0.8,
+  audits: 0,
+  batchSize: 64,
+};
+const pass = exactMinimumDrawRate(setting, draws);
+const record = {
+  command: `nice -n 5 node scripts/exact-minimum-provider-draws.mjs --draws ${draws} --out ${values.out}`,
+  date: new Date().toISOString(),
+  commit,
+  node: process.version,
+  machine: machine(),
+  loadAverageBefore: loadBefore,
+  loadAverageAfter: loadAverage(),
+  setting: {
+    candidates: 2000,
+    groupSizes: [1200, 800],
+    positives: [420, 400],
+    auditSetSize: setting.auditSetSize,
+    design: setting.design,
+    tolerance: setting.tolerance,
+    passProbability: setting.passProbability,
+  },
+  pass,
+  wallSeconds: Math.round((performance.now() - started) / 100) / 10,
+  cpuSeconds: Math.round((processCpuSeconds() - cpuStarted) * 10) / 10,
+};
+const text = `${JSON.stringify(record, null, 2)}\n`;
+writeFileAtomic(values.out, text);
+process.stdout.write(text);
