@@ -144,11 +144,12 @@ export const reproduceCommand = defineCommand({
           timings: args.timings,
           ...(seeds === undefined ? {} : { seeds }),
           onProgress: (stage, done, total) => {
-            heartbeat.touch(`${reproduction.name}: ${stage}`);
+            const named = `${reproduction.name}: ${stage}`;
             if (done === undefined || total === undefined) {
+              heartbeat.touch(named);
               bar?.finish();
               bar = undefined;
-              if (!args.quiet) process.stderr.write(`${reproduction.name}: ${stage}\n`);
+              if (!args.quiet) process.stderr.write(`${named}\n`);
               return;
             }
             if (bar === undefined || barStage !== stage) {
@@ -161,7 +162,9 @@ export const reproduceCommand = defineCommand({
               bar = new ProgressBar(stage, total, args.quiet, unit);
               barStage = stage;
             }
-            bar.update(done);
+            // Only a line written postpones the heartbeat: a bar between its lines leaves the log silent.
+            if (bar.update(done)) heartbeat.touch(named);
+            else heartbeat.enter(named);
           },
         });
         bar?.finish();
