@@ -132,8 +132,8 @@ export function stepProgress(step: CalibrationStep, done: number): [number, numb
     : [step.progress.before + done, Math.max(step.progress.total, step.progress.before + step.chunks.length)];
 }
 
-/** What a chunk gives back: tuning histograms, or audit outcomes (certification, price). */
-export type CalibrationChunkResult = ThresholdPathCounts | OutcomeCounts;
+/** What a chunk gives back, one entry per cell of the chunk: tuning histograms, or audit outcomes. */
+export type CalibrationChunkResult = readonly ThresholdPathCounts[] | readonly OutcomeCounts[];
 
 /**
  * runCalibrationChunk(plan, step, chunk) runs one chunk of a step: runTuningChunk for
@@ -170,7 +170,8 @@ function merged(
     queries: 0,
   }));
   for (const [index, chunk] of chunks.entries())
-    mergeOutcomeCounts(outcomes[chunk.cell], results[index] as OutcomeCounts);
+    for (const [offset, outcome] of (results[index] as readonly OutcomeCounts[]).entries())
+      mergeOutcomeCounts(outcomes[chunk.cell + offset], outcome);
   return outcomes;
 }
 
@@ -184,7 +185,8 @@ function mergedTuning(
     emptyPathCounts(plan.grid, cell.role !== 'alternative', cell.role !== 'null'),
   );
   for (const [index, chunk] of chunks.entries())
-    mergePathCounts(tuning[chunk.cell], results[index] as ThresholdPathCounts);
+    for (const [offset, counts] of (results[index] as readonly ThresholdPathCounts[]).entries())
+      mergePathCounts(tuning[chunk.cell + offset], counts);
   return tuning;
 }
 

@@ -4,7 +4,8 @@ import { GuardedGaussianGlrStream } from '../../stats/guarded-gaussian-glr-strea
 import type { SequentialThresholds } from '../../stats/thresholds.js';
 import { createRandom } from '../../util/random.js';
 import { BalancedOrder } from '../balanced-order.js';
-import { certifyCountPaths, type OutcomeCounts } from './certify-count-paths.js';
+import type { OutcomeCounts } from './certify-count-paths.js';
+import { CoupledQueries, decideCoupledPath, recordCoupledPath } from './coupled-count-paths.js';
 import { LazyBernoulliGlr } from './lazy-bernoulli-glr.js';
 
 export type { OutcomeCounts } from './certify-count-paths.js';
@@ -12,16 +13,21 @@ export type { OutcomeCounts } from './certify-count-paths.js';
 import type { AuditPool } from '../pool.js';
 import { type PreparedAudit, prepareAudit } from '../prepare-audit.js';
 import { runTestAudit } from '../run-test-audit.js';
-import type { CalibrationCell, CalibrationChunk, CalibrationPlan } from './calibration-plan.js';
+import {
+  type CalibrationCell,
+  type CalibrationChunk,
+  type CalibrationPlan,
+  chunkCellCount,
+} from './calibration-plan.js';
 import { countPool } from './count-pool.js';
 import { nullProjection } from './null-projection.js';
 import {
+  type CountCell,
   emptyPathCounts,
   FULL_WINDOW,
   PathExtremes,
   type PathSettings,
   type RowPool,
-  recordCountPaths,
   recordRowPaths,
   type ThresholdPathCounts,
   type TuningWindow,
@@ -31,11 +37,17 @@ import {
 const rowPools = new WeakMap<CalibrationPlan, Array<{ rows: RowPool; balanced: BalancedOrder | null }>>();
 const preparedPools = new WeakMap<CalibrationPlan, PreparedAudit[]>();
 
-/** The cell a chunk simulates, and its index in the per-plan scratch (price cells follow the plan's cells). */
-function cellOf(plan: CalibrationPlan, chunk: CalibrationChunk): { cell: CalibrationCell; slot: number } {
-  return chunk.price === true
-    ? { cell: plan.priceCells[chunk.cell], slot: plan.cells.length + chunk.cell }
-    : { cell: plan.cells[chunk.cell], slot: chunk.cell };
+/** The cells a chunk simulates, with their indices in the per-plan scratch (price cells follow the plan's cells). */
+function chunkCells(plan: CalibrationPlan, chunk: CalibrationChunk): Array<{ cell: CalibrationCell; slot: number }> {
+  const cells: Array<{ cell: CalibrationCell; slot: number }> = [];
+  for (let index = chunk.cell; index < chunk.cell + chunkCellCount(chunk); index++) {
+    cells.push(
+      chunk.price === true
+        ? { cell: plan.priceCells[index], slot: plan.cells.length + index }
+        : { cell: plan.cells[index], slot: index },
+    );
+  }
+  return cells;
 }
 
 function pathSettings(plan: CalibrationPlan): PathSettings {
@@ -105,65 +117,91 @@ function preparedOf(plan: CalibrationPlan, description: CalibrationCell, slot: n
 }
 
 /**
- * runTuningChunk(plan, chunk) simulates chunk.paths audits of the chunk's cell with the
- * chunk's own generator and returns what they say about every threshold pair of the grid
- * (ThresholdPathCounts; null-side histograms for compliant cells, alternative-side for
- * violating ones, both on the boundary), exact inside `window` (default the whole grid). Pure in its inputs (the same
- * chunk gives the same
- * counts on any thread), so chunks can be spread over worker threads and merged with
- * mergePathCounts. O(chunk.paths x min(budget, pool size)) GLR updates at most.
+ * runTuningChunk(plan, chunk) simulates chunk.paths audits of each of the chunk's cells
+ * (chunkCellCount of them from chunk.cell) with the chunk's own generator and returns, per
+ * cell, what they say about every threshold pair of the grid (ThresholdPathCounts;
+ * null-side histograms for compliant cells, alternative-side for violating ones, both on
+ * the boundary), exact inside `window` (default the whole grid). Decision-access cells
+ * read one shared query sequence per path (CoupledQueries: each cell's paths have their
+ * exact law, one draw serves every cell). Pure in its inputs (the same chunk gives the
+ * same counts on any thread), so chunks can be spread over worker threads and merged with
+ * mergePathCounts. O(cells x chunk.paths x min(budget, pool size)) GLR updates at most.
  */
 export function runTuningChunk(
   plan: CalibrationPlan,
   chunk: CalibrationChunk,
   window: TuningWindow = FULL_WINDOW,
-): ThresholdPathCounts {
-  const { cell, slot } = cellOf(plan, chunk);
-  const recordNull = cell.role !== 'alternative';
-  const recordAlternative = cell.role !== 'null';
-  const counts = emptyPathCounts(plan.grid, recordNull, recordAlternative);
-  const extremes = new PathExtremes(plan.grid, recordNull, recordAlternative, window);
+): ThresholdPathCounts[] {
+  const cells = chunkCells(plan, chunk);
   const random = createRandom(chunk.seed);
-  if (cell.counts !== null) {
-    const { countA, countB } = cell.counts;
-    const glr = new LazyBernoulliGlr(Math.min(plan.setting.budget, countA + countB));
-    recordCountPaths(cell.counts, glr, pathSettings(plan), extremes, random, chunk.paths, counts);
+  const records = cells.map(({ cell }) => {
+    const recordNull = cell.role !== 'alternative';
+    const recordAlternative = cell.role !== 'null';
+    return {
+      counts: emptyPathCounts(plan.grid, recordNull, recordAlternative),
+      extremes: new PathExtremes(plan.grid, recordNull, recordAlternative, window),
+    };
+  });
+  const first = cells[0].cell;
+  if (first.counts !== null) {
+    const { countA, countB } = first.counts;
+    const cap = Math.min(plan.setting.budget, countA + countB);
+    const glr = new LazyBernoulliGlr(cap);
+    const queries = new CoupledQueries(countA, countB, cap, plan.setting.order);
+    const settings = pathSettings(plan);
+    for (let path = 0; path < chunk.paths; path++) {
+      queries.start(random);
+      cells.forEach(({ cell }, index) => {
+        const { counts, extremes } = records[index];
+        recordCoupledPath(cell.counts as CountCell, queries, glr, settings, extremes, counts);
+      });
+    }
   } else {
-    const { rows, balanced } = rowPoolOf(plan, cell, slot);
-    recordRowPaths(
-      rows,
-      new GuardedGaussianGlrStream(),
-      pathSettings(plan),
-      balanced,
-      extremes,
-      random,
-      chunk.paths,
-      counts,
-    );
+    cells.forEach(({ cell, slot }, index) => {
+      const { rows, balanced } = rowPoolOf(plan, cell, slot);
+      const { counts, extremes } = records[index];
+      recordRowPaths(
+        rows,
+        new GuardedGaussianGlrStream(),
+        pathSettings(plan),
+        balanced,
+        extremes,
+        random,
+        chunk.paths,
+        counts,
+      );
+    });
   }
-  return counts;
+  return records.map((record) => record.counts);
 }
 
 /**
- * runCertificationChunk(plan, thresholds, chunk) runs chunk.paths complete audits of the
- * chunk's cell with the GLR test at the given thresholds and counts the decisions: for
- * decision-access certification cells by certifyCountPaths (the audits of runTestAudit
- * on the count pool, query for query, with the GLR evaluated only where it may decide),
- * otherwise through the audit loop of a real audit (runTestAudit on a prepared pool with
- * those counts or values). Pure in its inputs. O(chunk.paths x queries).
+ * runCertificationChunk(plan, thresholds, chunk) runs chunk.paths complete audits of each
+ * of the chunk's cells with the GLR test at the given thresholds and counts the decisions,
+ * per cell: decision-access certification cells along shared query sequences
+ * (CoupledQueries, decideCoupledPath: the audits of runTestAudit on each cell's count pool
+ * in law, with the GLR evaluated only where it may decide), otherwise through the audit
+ * loop of a real audit (runTestAudit on a prepared pool with those counts or values).
+ * Pure in its inputs. O(cells x chunk.paths x queries).
  */
 export function runCertificationChunk(
   plan: CalibrationPlan,
   thresholds: SequentialThresholds,
   chunk: CalibrationChunk,
-): OutcomeCounts {
-  const { cell, slot } = cellOf(plan, chunk);
-  const prepared = preparedOf(plan, cell, slot);
+): OutcomeCounts[] {
+  const cells = chunkCells(plan, chunk);
   const { tolerance, budget, minimumPerGroup, order } = plan.setting;
-  if (prepared.family === 'bernoulli' && chunk.price !== true) {
-    // Certification of a decision-access cell: the same audits, with the GLR evaluated only where it may decide.
-    const outcome: OutcomeCounts = { paths: 0, reject: 0, accept: 0, inconclusive: 0, queries: 0 };
-    const glr = new LazyBernoulliGlr(Math.min(budget, prepared.size));
+  const random = createRandom(chunk.seed);
+  const first = cells[0].cell;
+  if (first.counts !== null) {
+    // Decision-access cells: shared query sequences, the GLR evaluated only where it may decide. The price is what
+    // real audits cost, so its audits decide the known gap at exhaustion as real ones do; certification counts
+    // threshold crossings only (an exhaustion decision is never an error on an exact cell).
+    const outcomes = cells.map(() => emptyOutcome());
+    const { countA, countB } = first.counts;
+    const cap = Math.min(budget, countA + countB);
+    const glr = new LazyBernoulliGlr(cap);
+    const queries = new CoupledQueries(countA, countB, cap, order);
     const certification = {
       tolerance,
       budget,
@@ -172,30 +210,48 @@ export function runCertificationChunk(
       upper: thresholds.upper,
       lower: thresholds.lower,
     };
-    certifyCountPaths(prepared, glr, certification, createRandom(chunk.seed), chunk.paths, outcome);
+    for (let path = 0; path < chunk.paths; path++) {
+      queries.start(random);
+      cells.forEach(({ cell }, index) => {
+        decideCoupledPath(cell.counts as CountCell, queries, glr, certification, outcomes[index], chunk.price === true);
+      });
+    }
+    return outcomes;
+  }
+  return cells.map(({ cell, slot }) => {
+    const prepared = preparedOf(plan, cell, slot);
+    const stream = prepared.family === 'bernoulli' ? new BernoulliGlrStream() : new GuardedGaussianGlrStream();
+    // The price is what real audits cost, so its audits decide the known gap at exhaustion as real ones do;
+    // certification counts threshold crossings only (an exhaustion decision is never an error on an exact cell).
+    const exhaustion: ExhaustionRule | null =
+      chunk.price === true
+        ? {
+            countA: prepared.countA,
+            countB: prepared.countB,
+            values: prepared.family === 'bernoulli' ? 'counts' : 'means',
+          }
+        : null;
+    const test = new GlrThresholdTest(
+      stream,
+      tolerance,
+      thresholds.upper,
+      thresholds.lower,
+      minimumPerGroup,
+      exhaustion,
+    );
+    const outcome = emptyOutcome();
+    for (let path = 0; path < chunk.paths; path++) {
+      const result = runTestAudit(prepared, test, budget, order, random);
+      outcome.paths++;
+      outcome[result.decision]++;
+      outcome.queries += result.queries;
+    }
     return outcome;
-  }
-  const stream = prepared.family === 'bernoulli' ? new BernoulliGlrStream() : new GuardedGaussianGlrStream();
-  // The price is what real audits cost, so its audits decide the known gap at exhaustion as real ones do;
-  // certification counts threshold crossings only (an exhaustion decision is never an error on an exact cell).
-  const exhaustion: ExhaustionRule | null =
-    chunk.price === true
-      ? {
-          countA: prepared.countA,
-          countB: prepared.countB,
-          values: prepared.family === 'bernoulli' ? 'counts' : 'means',
-        }
-      : null;
-  const test = new GlrThresholdTest(stream, tolerance, thresholds.upper, thresholds.lower, minimumPerGroup, exhaustion);
-  const random = createRandom(chunk.seed);
-  const outcome: OutcomeCounts = { paths: 0, reject: 0, accept: 0, inconclusive: 0, queries: 0 };
-  for (let path = 0; path < chunk.paths; path++) {
-    const result = runTestAudit(prepared, test, budget, order, random);
-    outcome.paths++;
-    outcome[result.decision]++;
-    outcome.queries += result.queries;
-  }
-  return outcome;
+  });
+}
+
+function emptyOutcome(): OutcomeCounts {
+  return { paths: 0, reject: 0, accept: 0, inconclusive: 0, queries: 0 };
 }
 
 /** mergeOutcomeCounts(into, from) adds from's counts to into's. */

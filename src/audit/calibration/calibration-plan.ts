@@ -75,10 +75,17 @@ export interface CalibrationCell {
   readonly lowerRate: number;
 }
 
-/** A unit of Monte Carlo work: `paths` simulated audits of one cell with one generator. */
+/**
+ * A unit of Monte Carlo work: `paths` simulated audits of each of its cells with one
+ * generator. Decision-access chunks cover every cell of the plan (tuning, pilot,
+ * certification) or every price cell (price): their paths share query sequences
+ * (CoupledQueries). Score and logit chunks have one cell.
+ */
 export interface CalibrationChunk {
-  /** Index into plan.cells, or into plan.priceCells when `price` is true. */
+  /** Index into plan.cells, or into plan.priceCells when `price` is true: the first cell of the chunk. */
   readonly cell: number;
+  /** The chunk's cells: cell .. cell + cellCount - 1 (default 1). */
+  readonly cellCount?: number;
   readonly price?: boolean;
   readonly index: number;
   readonly paths: number;
@@ -115,6 +122,16 @@ export const DEFAULT_BASE_RATES: readonly number[] = [
 export const DEFAULT_THRESHOLD_GRID: ThresholdGrid = { step: 0.05, upperCount: 300, lowerCount: 300 };
 
 const WHERE = 'calibrateGlrThresholds';
+
+/** chunkCellCount(chunk) is how many cells the chunk simulates (from chunk.cell on). */
+export function chunkCellCount(chunk: CalibrationChunk): number {
+  return chunk.cellCount ?? 1;
+}
+
+/** True when the plan's cells share query sequences: decision access (every cell given by counts). */
+function coupled(cells: readonly CalibrationCell[]): boolean {
+  return cells.every((cell) => cell.counts !== null);
+}
 
 function checkInteger(value: number, minimum: number, key: string): void {
   if (!(Number.isSafeInteger(value) && value >= minimum)) {
@@ -264,16 +281,28 @@ export function planCalibration(setting: CalibrationSetting, options: Calibratio
           lowerRate: Number.NaN,
         }));
   const chunks: CalibrationChunk[] = [];
-  cells.forEach((cell, index) => {
+  if (coupled(cells)) {
     for (let start = 0, chunk = 0; start < paths; start += chunkPaths, chunk++) {
       chunks.push({
-        cell: index,
+        cell: 0,
+        cellCount: cells.length,
         index: chunk,
         paths: Math.min(chunkPaths, paths - start),
-        seed: deriveSeed(options.seed, 'calibrate', cell.key, 'tune', chunk),
+        seed: deriveSeed(options.seed, 'calibrate', 'coupled', 'tune', chunk),
       });
     }
-  });
+  } else {
+    cells.forEach((cell, index) => {
+      for (let start = 0, chunk = 0; start < paths; start += chunkPaths, chunk++) {
+        chunks.push({
+          cell: index,
+          index: chunk,
+          paths: Math.min(chunkPaths, paths - start),
+          seed: deriveSeed(options.seed, 'calibrate', cell.key, 'tune', chunk),
+        });
+      }
+    });
+  }
   const priceCells = setting.access === 'decision' ? decisionPriceCells(setting) : proxyPriceCells(setting);
   return {
     setting,
@@ -335,6 +364,19 @@ function chunksOf(
   price: boolean,
 ): CalibrationChunk[] {
   const chunks: CalibrationChunk[] = [];
+  if (coupled(cells)) {
+    for (let start = 0, chunk = 0; start < plan.certificationPaths; start += plan.chunkPaths, chunk++) {
+      chunks.push({
+        cell: 0,
+        cellCount: cells.length,
+        index: chunk,
+        paths: Math.min(plan.chunkPaths, plan.certificationPaths - start),
+        seed: deriveSeed(plan.seed, 'calibrate', 'coupled', ...stage, chunk),
+        ...(price ? { price: true } : {}),
+      });
+    }
+    return chunks;
+  }
   cells.forEach((cell, index) => {
     for (let start = 0, chunk = 0; start < plan.certificationPaths; start += plan.chunkPaths, chunk++) {
       chunks.push({
@@ -358,12 +400,26 @@ export function certificationChunks(plan: CalibrationPlan, round: number): Calib
 export const PILOT_PATHS = 100;
 
 /**
- * pilotChunks(plan) lays out the pilot of a decision-access tuning: one chunk of
- * min(PILOT_PATHS, plan.paths) audits per cell, with seeds of their own, recorded on the
+ * pilotChunks(plan) lays out the pilot of a decision-access tuning: two chunks of together
+ * min(PILOT_PATHS, plan.paths) audits of every cell, with seeds of their own, recorded on the
  * whole grid. It only places the window the tuning records exactly (pilotWindow); the
  * thresholds come from the tuning itself, so the pilot changes no result. O(cells).
  */
 export function pilotChunks(plan: CalibrationPlan): CalibrationChunk[] {
+  if (coupled(plan.cells)) {
+    // Two chunks, so that two threads share the pilot.
+    const paths = Math.min(PILOT_PATHS, plan.paths);
+    const first = Math.ceil(paths / 2);
+    return [first, paths - first]
+      .filter((count) => count > 0)
+      .map((count, index) => ({
+        cell: 0,
+        cellCount: plan.cells.length,
+        index,
+        paths: count,
+        seed: deriveSeed(plan.seed, 'calibrate', 'coupled', 'pilot', index),
+      }));
+  }
   return plan.cells.map((cell, index) => ({
     cell: index,
     index: 0,

@@ -10,7 +10,7 @@ import type { CellError } from './choose-thresholds.js';
  * procedure changes what it computes, so cached calibrations of an older procedure are
  * not reused.
  */
-export const CALIBRATION_FORMAT = 'fairaudit-calibration/1';
+export const CALIBRATION_FORMAT = 'fairaudit-calibration/2';
 
 /** An error rate with its binomial Monte Carlo standard error. */
 export interface RateWithError {

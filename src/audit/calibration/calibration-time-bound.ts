@@ -31,7 +31,7 @@ export function calibrationTimeBound(
   runTuningChunk(plan, probe);
   const started = clock();
   runTuningChunk(plan, probe);
-  const perAudit = (clock() - started) / probe.paths;
+  const perAudit = (clock() - started) / probe.paths; // one cell's audit (a coupled chunk runs every cell's)
   const pilot = plan.cells.every((c) => c.counts !== null) ? Math.min(PILOT_PATHS, plan.paths) : 0;
   const audits =
     plan.cells.length * (pilot + plan.paths + plan.certificationPaths) +

@@ -26,9 +26,10 @@ serveThreadPool<CalibrationChunkRequest, CalibrationChunkResult, CalibrationNoti
   },
   transfer: (result) => {
     const transfer: ArrayBuffer[] = [];
-    if ('nullBins' in result) {
-      if (result.nullBins !== null) transfer.push(result.nullBins.buffer as ArrayBuffer);
-      if (result.alternativeBins !== null) transfer.push(result.alternativeBins.buffer as ArrayBuffer);
+    for (const entry of result) {
+      if (!('nullBins' in entry)) continue;
+      if (entry.nullBins !== null) transfer.push(entry.nullBins.buffer as ArrayBuffer);
+      if (entry.alternativeBins !== null) transfer.push(entry.alternativeBins.buffer as ArrayBuffer);
     }
     return transfer;
   },

@@ -70,6 +70,15 @@ export class LazyBernoulliGlr {
   /** -log of theta_C's and theta_V's rates of a positive and a negative, group a then b. */
   private readonly costC = new Float64Array(4);
   private readonly costV = new Float64Array(4);
+  /**
+   * Running lower bounds on how far the statistic is from mayReach's targets (roomAbove,
+   * roomBelow) since the last exact check: each add() takes off its observation's cost
+   * under theta_C (rise) and theta_V (fall), by which it raises the bounds at most.
+   */
+  private roomRise = 0;
+  private roomFall = 0;
+  private roomAbove = Number.NaN;
+  private roomBelow = Number.NaN;
   /** n log n for n = 0 .. capacity. */
   private readonly nLogN: Float64Array;
 
@@ -91,6 +100,7 @@ export class LazyBernoulliGlr {
     this.tolerance = tolerance;
     this.statistic = 0;
     this.anchored = false;
+    this.roomAbove = Number.NaN;
     this.plus[FACE_X] = -1;
     this.minus[FACE_X] = -1;
     this.plus[FACE_TOLERANCE] = tolerance;
@@ -98,6 +108,9 @@ export class LazyBernoulliGlr {
   }
 
   add(group: number, value: number): void {
+    const kind = 2 * group + 1 - value;
+    this.roomRise -= this.costC[kind];
+    this.roomFall -= this.costV[kind];
     if (group === 0) {
       this.countA++;
       this.positivesA += value;
@@ -117,6 +130,9 @@ export class LazyBernoulliGlr {
    */
   mayReach(above: number, below: number): boolean {
     if (!this.anchored) return true;
+    // Since the last exact check each observation x raised the rise bound by at most -log theta_C(x) (sup L
+    // cannot grow: log-likelihoods are <= 0) and the fall bound by at most -log theta_V(x): rooms left, no reach.
+    if (above === this.roomAbove && below === this.roomBelow && this.roomRise > 0 && this.roomFall > 0) return false;
     const t = this.nLogN;
     const a = this.newA;
     const pa = this.newPositivesA;
@@ -126,10 +142,13 @@ export class LazyBernoulliGlr {
     const own = t[pa] + t[a - pa] - t[a] + t[pb] + t[b - pb] - t[b];
     const c = this.costC;
     const rise = own + pa * c[0] + (a - pa) * c[1] + pb * c[2] + (b - pb) * c[3];
-    if (this.statistic + rise >= above - SLACK) return true;
     const v = this.costV;
     const fall = own + pa * v[0] + (a - pa) * v[1] + pb * v[2] + (b - pb) * v[3];
-    return this.statistic - fall <= below + SLACK;
+    this.roomAbove = above;
+    this.roomBelow = below;
+    this.roomRise = above - SLACK - (this.statistic + rise);
+    this.roomFall = this.statistic - fall - (below + SLACK);
+    return this.roomRise <= 0 || this.roomFall <= 0;
   }
 
   /** evaluate() computes the statistic at the current counts (needs ready) and returns it. O(1) face solves. */
@@ -183,6 +202,7 @@ export class LazyBernoulliGlr {
     this.setCosts(compliant ? this.costV : this.costC, faceA, faceB);
     this.statistic = statistic;
     this.anchored = true;
+    this.roomAbove = Number.NaN;
     this.newA = 0;
     this.newPositivesA = 0;
     this.newB = 0;

@@ -3,7 +3,6 @@ import type { Random } from '../../util/random.js';
 import type { BalancedOrder } from '../balanced-order.js';
 import { restoreOrder, shufflePosition } from '../partial-shuffle.js';
 import type { ShuffledQueryOrder } from '../query-order.js';
-import type { LazyBernoulliGlr } from './lazy-bernoulli-glr.js';
 
 /**
  * The candidate thresholds of a calibration: upper_j = (j + 1) step for j < upperCount and
@@ -175,18 +174,21 @@ export class PathExtremes {
   finish(into: ThresholdPathCounts): void {
     const grid = this.grid;
     into.paths++;
+    // Rows outside [window start, next threshold) all take the path's extreme: its bin is found once.
     if (this.recordNull && into.nullBins !== null) {
       const width = grid.upperCount + 1;
+      const largestBin = upperBin(grid, this.largest);
       for (let k = 0; k < grid.lowerCount; k++) {
-        const value = k < this.nextLower && k >= this.window.lowerStart ? this.maxBefore[k] : this.largest;
-        into.nullBins[k * width + upperBin(grid, value)]++;
+        const bin = k < this.nextLower && k >= this.window.lowerStart ? upperBin(grid, this.maxBefore[k]) : largestBin;
+        into.nullBins[k * width + bin]++;
       }
     }
     if (this.recordAlternative && into.alternativeBins !== null) {
       const width = grid.lowerCount + 1;
+      const smallestBin = lowerBin(grid, this.smallest);
       for (let j = 0; j < grid.upperCount; j++) {
-        const value = j < this.nextUpper && j >= this.window.upperStart ? this.minBefore[j] : this.smallest;
-        into.alternativeBins[j * width + lowerBin(grid, value)]++;
+        const bin = j < this.nextUpper && j >= this.window.upperStart ? lowerBin(grid, this.minBefore[j]) : smallestBin;
+        into.alternativeBins[j * width + bin]++;
       }
     }
   }
@@ -216,74 +218,6 @@ export interface CountCell {
   readonly positivesA: number;
   readonly countB: number;
   readonly positivesB: number;
-}
-
-/**
- * recordCountPaths(cell, glr, settings, extremes, random, paths, into) simulates `paths`
- * audits of a 0/1 pool given only by its counts (each query draws the group, uniformly
- * among the rows left for random order or alternating for balanced order, then the
- * decision, uniformly among that group's rows left: exactly the law of querying a uniformly
- * shuffled pool), follows the Bernoulli GLR and records each path's extremes. The GLR is
- * evaluated only at queries where it may reach a value that changes the record
- * (LazyBernoulliGlr.mayReach of PathExtremes' reachAbove and reachBelow), so the record is
- * the one evaluating it at every query gives. A path stops at min(budget, pool size)
- * queries or once nothing can change its record. O(paths x queries) counter updates and
- * far fewer GLR evaluations; two draws of `random` per query. Kernel: no validation (glr
- * built with a capacity >= min(budget, pool size)).
- */
-export function recordCountPaths(
-  cell: CountCell,
-  glr: LazyBernoulliGlr,
-  settings: PathSettings,
-  extremes: PathExtremes,
-  random: Random,
-  paths: number,
-  into: ThresholdPathCounts,
-): void {
-  const size = cell.countA + cell.countB;
-  const cap = Math.min(settings.budget, size);
-  const balanced = settings.order === 'balanced';
-  const minimum = settings.minimumPerGroup;
-  for (let path = 0; path < paths; path++) {
-    glr.reset(settings.tolerance);
-    extremes.start();
-    let above = Number.POSITIVE_INFINITY;
-    let below = Number.NEGATIVE_INFINITY;
-    let leftA = cell.countA;
-    let leftB = cell.countB;
-    let positivesA = cell.positivesA;
-    let positivesB = cell.positivesB;
-    let seenA = 0;
-    let seenB = 0;
-    for (let t = 0; t < cap; t++) {
-      let group: number;
-      if (balanced) {
-        group = (t & 1) === 0 ? 0 : 1;
-        if (group === 0 ? leftA === 0 : leftB === 0) group = 1 - group;
-      } else {
-        group = random() * (leftA + leftB) < leftB ? 1 : 0;
-      }
-      let value: number;
-      if (group === 0) {
-        value = random() * leftA < positivesA ? 1 : 0;
-        leftA--;
-        positivesA -= value;
-        seenA++;
-      } else {
-        value = random() * leftB < positivesB ? 1 : 0;
-        leftB--;
-        positivesB -= value;
-        seenB++;
-      }
-      glr.add(group, value);
-      if (glr.ready && seenA >= minimum && seenB >= minimum && glr.mayReach(above, below)) {
-        if (extremes.observe(glr.evaluate())) break;
-        above = extremes.reachAbove();
-        below = extremes.reachBelow();
-      }
-    }
-    extremes.finish(into);
-  }
 }
 
 /** A pool given row by row: each row's group (0/1) and observed value, plus shuffle scratch. */

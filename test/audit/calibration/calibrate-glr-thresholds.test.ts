@@ -117,7 +117,11 @@ describe('calibrateGlrThresholds(setting, options)', () => {
     const plan = planCalibration(small, { seed: 'order', paths: 400, chunkPaths: 100, baseRates: [0.2, 0.7] });
     const merge = (indices: number[]) => {
       const tuning = plan.cells.map((c) => emptyPathCounts(plan.grid, c.role !== 'alternative', c.role !== 'null'));
-      for (const i of indices) mergePathCounts(tuning[plan.chunks[i].cell], runTuningChunk(plan, plan.chunks[i]));
+      for (const i of indices) {
+        const chunk = plan.chunks[i];
+        for (const [offset, counts] of runTuningChunk(plan, chunk).entries())
+          mergePathCounts(tuning[chunk.cell + offset], counts);
+      }
       return chooseThresholds(plan, tuning);
     };
     const indices = plan.chunks.map((_, i) => i);

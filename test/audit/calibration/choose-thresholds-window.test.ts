@@ -30,7 +30,9 @@ function tuned(chunks: typeof plan.chunks, window?: TuningWindow): ThresholdPath
   const tuning = plan.cells.map((cell) =>
     emptyPathCounts(plan.grid, cell.role !== 'alternative', cell.role !== 'null'),
   );
-  for (const chunk of chunks) mergePathCounts(tuning[chunk.cell], runTuningChunk(plan, chunk, window));
+  for (const chunk of chunks)
+    for (const [offset, counts] of runTuningChunk(plan, chunk, window).entries())
+      mergePathCounts(tuning[chunk.cell + offset], counts);
   return tuning;
 }
 

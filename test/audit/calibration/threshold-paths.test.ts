@@ -1,12 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { countPool } from '../../../src/audit/calibration/count-pool.js';
+import { CoupledQueries, recordCoupledPath } from '../../../src/audit/calibration/coupled-count-paths.js';
 import { LazyBernoulliGlr } from '../../../src/audit/calibration/lazy-bernoulli-glr.js';
 import {
   emptyPathCounts,
   lowerThreshold,
   mergePathCounts,
   PathExtremes,
-  recordCountPaths,
   type ThresholdGrid,
   type ThresholdPathCounts,
   upperThreshold,
@@ -110,7 +110,7 @@ describe('PathExtremes(grid, recordNull, recordAlternative)', () => {
   });
 });
 
-describe('recordCountPaths(cell, glr, settings, extremes, random, paths, into)', () => {
+describe('recordCoupledPath(cell, queries, glr, settings, extremes, into)', () => {
   it(
     'simulates from counts with the law of a shuffled pool: its rejection and acceptance rates agree with ' +
       'runTestAudit on that pool (within 4 standard errors)',
@@ -119,15 +119,14 @@ describe('recordCountPaths(cell, glr, settings, extremes, random, paths, into)',
       const settings = { tolerance: 0.1, budget: 250, minimumPerGroup: 1, order: 'random' as const };
       const paths = 3000;
       const counts = emptyPathCounts(grid, true, true);
-      recordCountPaths(
-        cell,
-        new LazyBernoulliGlr(settings.budget),
-        settings,
-        new PathExtremes(grid, true, true),
-        createRandom('counts'),
-        paths,
-        counts,
-      );
+      const queries = new CoupledQueries(cell.countA, cell.countB, settings.budget, settings.order);
+      const glr = new LazyBernoulliGlr(settings.budget);
+      const extremes = new PathExtremes(grid, true, true);
+      const countsRandom = createRandom('counts');
+      for (let path = 0; path < paths; path++) {
+        queries.start(countsRandom);
+        recordCoupledPath(cell, queries, glr, settings, extremes, counts);
+      }
       const prepared = prepareAudit(countPool(cell), 'sp', 'decision');
       // upper 1.5, lower -1: most audits decide within the budget, both ways.
       const j = 5;
