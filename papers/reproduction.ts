@@ -13,6 +13,8 @@ export interface ReproductionOptions {
   /** Retrain models even when they are cached. */
   refreshModels?: boolean;
   png?: boolean;
+  /** Put measured times in the tables (paper-b-pir; by default they stay in run.json's provenance). */
+  timings?: boolean;
   /**
    * Training variability (--model-seeds K, --split-seeds K): retrain every model under K
    * model seeds and K split seeds (each axis with the single run's pair as its seed 0)

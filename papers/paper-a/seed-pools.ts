@@ -2,8 +2,8 @@ import { type SeedCounts, seedAxisOf, trainFromConfigOverSeeds } from '../../src
 import { loadModelTrainingConfig } from '../../src/models/training-config.js';
 import type { SeedAxis } from '../../src/report/training-variability.js';
 import { isInputError } from '../../src/util/errors.js';
-import type { PaperADataset } from './calibrated-pools.js';
 import { modelTrainingProgress } from '../model-training-progress.js';
+import type { PaperADataset } from './calibrated-pools.js';
 import { paperAModelConfig } from './files.js';
 import { PAPER_A_MODEL_PRESETS } from './models.js';
 import type { SourcedPool } from './pool-sources.js';

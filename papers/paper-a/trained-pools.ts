@@ -1,9 +1,9 @@
 import { datasetNames } from '../../src/data/registry.js';
 import { type TrainedModel, trainFromConfig } from '../../src/models/train-models.js';
 import { type SeedCounts, trainFromConfigOverSeeds } from '../../src/models/train-seed-grid.js';
-import { modelTrainingProgress } from '../model-training-progress.js';
 import { loadModelTrainingConfig } from '../../src/models/training-config.js';
 import { isInputError } from '../../src/util/errors.js';
+import { modelTrainingProgress } from '../model-training-progress.js';
 import type { PaperADataset } from './calibrated-pools.js';
 import { paperAModelConfig } from './files.js';
 import { PAPER_A_MODEL_PRESETS } from './models.js';

@@ -1,8 +1,8 @@
 import type { TrainedModel } from '../../src/models/train-models.js';
 import { type SeedCounts, type SeedGridOutcome, trainConfigsOverSeeds } from '../../src/models/train-seed-grid.js';
 import { loadModelTrainingConfig } from '../../src/models/training-config.js';
-import { modelTrainingProgress } from '../model-training-progress.js';
 import { inputError } from '../../src/util/errors.js';
+import { modelTrainingProgress } from '../model-training-progress.js';
 import { paperBModelConfig } from './files.js';
 import { PAPER_B_MODEL_PRESETS } from './models.js';
 import type { CandidateSetModel } from './table-2.js';

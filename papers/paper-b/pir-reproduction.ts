@@ -1,6 +1,14 @@
-import { join } from 'node:path';
+import { join, relative } from 'node:path';
+import { loadAverage, machine, processCpuSeconds } from '../../src/harness/machine.js';
+import {
+  fairauditVersion,
+  gitCommit,
+  MEASUREMENT_RECORD_FORMAT,
+  type MeasurementRecord,
+} from '../../src/harness/run-record.js';
 import { benchmarkObliviousTransports, type ObliviousTransportRow } from '../../src/pir/benchmark-oblivious.js';
 import { benchmarkPir, type PirBenchmarkRow } from '../../src/pir/benchmark-pir.js';
+import { writeFileAtomic } from '../../src/util/atomic-write.js';
 import { packageRoot } from '../../src/util/paths.js';
 import type { Reproduction } from '../reproduction.js';
 import { paperBAuditorLearnsTable } from './auditor-learns.js';
@@ -19,13 +27,17 @@ const CANARIES = 10;
  * table and chart with the reporter, and beside it the table "what the auditor learns"
  * (paper-b-auditor-learns: one audit per label transport at each candidate set, labels
  * revealed, bytes moved, time). The paper's own timings are not in our copy of its text,
- * so there is nothing published to compare with: these are measurements.
+ * so there is nothing published to compare with: these are measurements. The times go
+ * to run.json's provenance (a MeasurementRecord), the tables keep the columns two runs
+ * agree on (sizes, bytes, labels), unless options.timings puts the times in them.
  */
 export const paperBPirReproduction: Reproduction = {
   name: 'paper-b-pir',
   title: 'Paper B Table 1: PIR online timings and bandwidth by database size (measured here)',
   async run(options) {
     const outDirectory = options.outDirectory ?? join(packageRoot(), 'results', 'paper-b-pir');
+    const started = { at: new Date(), cpuSeconds: processCpuSeconds(), loadAverage: loadAverage() };
+    const timings = options.timings ?? false;
     const sizes = paperBTableOneSizes();
     const rows: PirBenchmarkRow[] = [];
     for (const [index, entries] of sizes.entries()) {
@@ -37,15 +49,39 @@ export const paperBPirReproduction: Reproduction = {
     for (const [index, set] of PAPER_B_CANDIDATE_SETS.entries()) {
       options.onProgress?.('paper-b-pir: one audit per label transport', index, PAPER_B_CANDIDATE_SETS.length);
       const retrievals = Math.ceil(set.entries / 2) + CANARIES;
-      transports.push(...(await benchmarkObliviousTransports({ entries: set.entries, retrievals, threads: 2 })));
+      // The VOPRF online phase blocks this thread for tens of seconds: its batches draw the progress lines.
+      const onProgress = (done: number, total: number) =>
+        options.onProgress?.(`paper-b-pir: ${set.dataset} labels through the VOPRF transfer`, done, total);
+      transports.push(
+        ...(await benchmarkObliviousTransports({ entries: set.entries, retrievals, threads: 2, onProgress })),
+      );
     }
     options.onProgress?.(
       'paper-b-pir: one audit per label transport',
       PAPER_B_CANDIDATE_SETS.length,
       PAPER_B_CANDIDATE_SETS.length,
     );
-    const learns = paperBAuditorLearnsTable(transports);
-    const paths = await writePaperBTableOne(outDirectory, rows, { png: options.png, alongside: [learns] });
+    const learns = paperBAuditorLearnsTable(transports, timings);
+    const paths = await writePaperBTableOne(outDirectory, rows, { png: options.png, alongside: [learns], timings });
+    const finished = new Date();
+    const record: MeasurementRecord = {
+      format: MEASUREMENT_RECORD_FORMAT,
+      experiment: 'paper-b-pir',
+      files: paths.map((path) => relative(outDirectory, path)),
+      provenance: {
+        fairauditVersion: fairauditVersion(),
+        nodeVersion: process.version,
+        gitCommit: gitCommit(),
+        wallSeconds: (finished.getTime() - started.at.getTime()) / 1000,
+        cpuSeconds: processCpuSeconds() - started.cpuSeconds,
+        machine: machine(),
+        loadAverage: { started: started.loadAverage, finished: loadAverage() },
+        startedAt: started.at.toISOString(),
+        finishedAt: finished.toISOString(),
+        timings: { 'paper-b-table-1': rows, 'paper-b-auditor-learns': transports },
+      },
+    };
+    writeFileAtomic(join(outDirectory, 'run.json'), `${JSON.stringify(record, null, 2)}\n`);
     const voprfRevealed = transports.filter((row) => row.transport === 'voprf');
     const largest = rows.reduce((best, row) => (row.entries > best.entries ? row : best));
     const wrong = rows.filter((row) => !row.correct).length;
@@ -63,7 +99,8 @@ export const paperBPirReproduction: Reproduction = {
           `voprf ${voprfRevealed.map((row) => `${row.labelsRevealed}/${row.entries}`).join(', ')} labels; ` +
           `simplepir all of ` +
           `them (paper-b-auditor-learns.md)`,
-        `  table: ${paths[0]}; report: ${paths[paths.length - 1]}`,
+        `  table: ${paths[0]}; report: ${paths[paths.length - 1]}; ` +
+          `times: ${timings ? 'in the tables (--timings)' : "run.json's provenance"}`,
       ],
       cells: [],
       reports: [{ title: 'Paper B: Table 1 (PIR online phase)', path: paths[paths.length - 1] }],

@@ -34,76 +34,113 @@ function sizeLabel(entries: number): string {
 }
 
 /**
- * paperBTableOne(rows) lays benchmark rows out as paper B Table 1 (online phase of
- * VeriSimplePIR per database size): query, answer and recovery times, the extra
- * verification, and the bandwidth up and down, one row per size. O(rows).
+ * Where the measured times of paper-b-pir are, for the tables' captions and the report: they depend on the machine
+ * and its load, so the tables keep what two runs agree on and the times stay in run.json's provenance.
  */
-export function paperBTableOne(rows: readonly PirBenchmarkRow[]): SummaryTable {
+export const TIMES_IN_PROVENANCE =
+  "Times depend on the machine and its load: they are in run.json's provenance (timings), or in these tables with " +
+  '`fairaudit reproduce paper-b-pir --timings` (then two trees no longer compare equal).';
+
+/** What the tables say about their times: where they are, or that these are this machine's (--timings). */
+export function timesNote(timings: boolean): string {
+  return timings
+    ? 'Times measured on this machine (--timings): this tree does not compare equal with another run.'
+    : TIMES_IN_PROVENANCE;
+}
+
+/**
+ * paperBTableOne(rows, timings) lays benchmark rows out as paper B Table 1 (online
+ * phase of VeriSimplePIR per database size), one row per size: the matrix shape, the
+ * bandwidth up and down, the hint, and whether every column was recovered; with
+ * timings (--timings, bench pir --out) also the query, answer, recovery and
+ * verification times and the answer's GB/s, which depend on the machine. O(rows).
+ */
+export function paperBTableOne(rows: readonly PirBenchmarkRow[], timings = false): SummaryTable {
+  const times: SummaryTable['columns'] = [
+    {
+      name: 'query_ms',
+      label: 'Query (ms)',
+      type: 'number',
+      digits: 3,
+      description: 'Regev encryption of a unit vector',
+    },
+    { name: 'answer_ms', label: 'Answer (ms)', type: 'number', digits: 3, description: 'D·u on the provider' },
+    {
+      name: 'recover_ms',
+      label: 'Recovery (ms)',
+      type: 'number',
+      digits: 3,
+      description: 'decryption and noise check',
+    },
+    { name: 'verify_ms', label: 'Verify (ms)', type: 'number', digits: 3, description: 'Z·u = C·v' },
+  ];
   return {
     id: 'paper-b-table-1',
     title: 'Paper B, Table 1. Online phase of SimplePIR with a VeriSimplePIR-style commitment, by database size',
     caption:
-      'One-bit labels, one core, WebAssembly SIMD answer kernel; medians of the measured repetitions. Upload = ' +
-      'one query, download = one answer (16-byte frame header included).',
+      'One-bit labels packed into the ℓ × m matrix D over Z_p; upload = one query, download = one answer ' +
+      '(16-byte frame header included). ' +
+      (timings ? 'One core, WebAssembly SIMD answer kernel; medians of the measured repetitions. ' : '') +
+      timesNote(timings),
     columns: [
       { name: 'size', label: 'Database size |h(S)|', type: 'string' },
       { name: 'entries', label: 'Entries', type: 'number', digits: 0 },
-      {
-        name: 'query_ms',
-        label: 'Query (ms)',
-        type: 'number',
-        digits: 3,
-        description: 'Regev encryption of a unit vector',
-      },
-      { name: 'answer_ms', label: 'Answer (ms)', type: 'number', digits: 3, description: 'D·u on the provider' },
-      {
-        name: 'recover_ms',
-        label: 'Recovery (ms)',
-        type: 'number',
-        digits: 3,
-        description: 'decryption and noise check',
-      },
-      { name: 'verify_ms', label: 'Verify (ms)', type: 'number', digits: 3, description: 'Z·u = C·v' },
+      { name: 'plaintext_modulus', label: 'p', type: 'number', digits: 0, description: 'plaintext modulus' },
+      { name: 'matrix', label: 'D (ℓ × m elements of Z_p)', type: 'string' },
+      ...(timings ? times : []),
       { name: 'upload_kb', label: 'Upload (KB)', type: 'number', digits: 2 },
       { name: 'download_kb', label: 'Download (KB)', type: 'number', digits: 2 },
       { name: 'hint_mb', label: 'Hint (MB, offline)', type: 'number', digits: 2 },
-      { name: 'answer_gbps', label: 'Answer (GB/s)', type: 'number', digits: 2 },
+      ...(timings ? [{ name: 'answer_gbps', label: 'Answer (GB/s)', type: 'number' as const, digits: 2 }] : []),
       { name: 'correct', label: 'Correct', type: 'string' },
     ],
     rows: rows.map((row) => ({
       size: sizeLabel(row.entries),
       entries: row.entries,
-      query_ms: row.queryMs,
-      answer_ms: row.answerMs,
-      recover_ms: row.recoverMs,
-      verify_ms: row.verifyMs,
+      plaintext_modulus: row.plaintextModulus,
+      matrix: `${row.rows} × ${row.columns}`,
+      ...(timings
+        ? { query_ms: row.queryMs, answer_ms: row.answerMs, recover_ms: row.recoverMs, verify_ms: row.verifyMs }
+        : {}),
       upload_kb: row.queryBytes / 1000,
       download_kb: row.answerBytes / 1000,
       hint_mb: row.hintBytes / 1e6,
-      answer_gbps: row.answerGBps,
+      ...(timings ? { answer_gbps: row.answerGBps } : {}),
       correct: row.correct ? 'yes' : 'NO',
     })),
   };
 }
 
-/** paperBTableOneChart(rows) plots the online times against the number of entries (log x). */
-export function paperBTableOneChart(rows: readonly PirBenchmarkRow[]): ChartSpec {
+/**
+ * paperBTableOneChart(rows, timings) plots against the number of entries (log x) the
+ * bytes of one query and one answer, or with timings the online times.
+ */
+export function paperBTableOneChart(rows: readonly PirBenchmarkRow[], timings = false): ChartSpec {
   const data: LineDatum[] = [];
   const sorted = [...rows].sort((a, b) => a.entries - b.entries);
   for (const row of sorted) {
-    data.push({ x: row.entries, series: 'query', value: row.queryMs });
-    data.push({ x: row.entries, series: 'answer', value: row.answerMs });
-    data.push({ x: row.entries, series: 'recovery', value: row.recoverMs });
+    if (timings) {
+      data.push({ x: row.entries, series: 'query', value: row.queryMs });
+      data.push({ x: row.entries, series: 'answer', value: row.answerMs });
+      data.push({ x: row.entries, series: 'recovery', value: row.recoverMs });
+    } else {
+      data.push({ x: row.entries, series: 'upload (one query)', value: row.queryBytes / 1000 });
+      data.push({ x: row.entries, series: 'download (one answer)', value: row.answerBytes / 1000 });
+    }
   }
+  const title = timings ? 'Online PIR times by database size' : 'Online PIR bandwidth by database size';
   return {
     id: 'paper-b-table-1',
-    title: 'Online PIR times by database size',
-    caption: 'Paper B Table 1 reproduced: query (auditor), answer (provider), recovery (auditor), milliseconds.',
+    title,
+    caption: timings
+      ? 'Paper B Table 1 reproduced: query (auditor), answer (provider), recovery (auditor), milliseconds, measured ' +
+        'on this machine.'
+      : `Paper B Table 1 reproduced: kilobytes of one query (up) and one answer (down). ${TIMES_IN_PROVENANCE}`,
     spec: lineChartSpec(data, {
-      title: 'Online PIR times by database size',
+      title,
       xTitle: 'Entries (one-bit labels)',
-      valueTitle: 'Milliseconds',
-      seriesTitle: 'Step',
+      valueTitle: timings ? 'Milliseconds' : 'Kilobytes',
+      seriesTitle: timings ? 'Step' : 'Direction',
       logX: true,
     }),
   };
@@ -113,25 +150,27 @@ export function paperBTableOneChart(rows: readonly PirBenchmarkRow[]): ChartSpec
  * writePaperBTableOne(folder, rows, options) writes the table with the reporter
  * (<folder>/paper-b-table-1.arrow, .csv, .md) and the chart (charts/paper-b-table-1
  * .vl.json, .svg, and .png unless options.png is false), and the tables of
- * options.alongside (each as <folder>/<id>.arrow, .csv, .md, and in the report).
+ * options.alongside (each as <folder>/<id>.arrow, .csv, .md, and in the report), and
+ * report.html; the times only with options.timings (bench pir --out; --timings).
  * Returns the paths written.
  */
 export async function writePaperBTableOne(
   folder: string,
   rows: readonly PirBenchmarkRow[],
-  options: { png?: boolean; now?: Date; alongside?: readonly SummaryTable[] } = {},
+  options: { png?: boolean; now?: Date; alongside?: readonly SummaryTable[]; timings?: boolean } = {},
 ): Promise<string[]> {
-  const table = paperBTableOne(rows);
+  const timings = options.timings ?? false;
+  const table = paperBTableOne(rows, timings);
   const alongside = options.alongside ?? [];
   const paths = [...writeTable(folder, table), ...alongside.flatMap((other) => writeTable(folder, other))];
-  const chart = await writeChart(folder, paperBTableOneChart(rows), options.png !== false);
+  const chart = await writeChart(folder, paperBTableOneChart(rows, timings), options.png !== false);
   const reportPath = join(folder, 'report.html');
   writeFileAtomic(
     reportPath,
     reportHtml({
       experiment: 'paper-b-pir',
       kind: 'paper-b-pir (PIR online phase, measured here)',
-      kindDescription: `Paper B Table 1 measured on this machine. ${TABLE_ONE_NOT_COMPARED}`,
+      kindDescription: `Paper B Table 1 measured on this machine. ${TABLE_ONE_NOT_COMPARED} ${timesNote(timings)}`,
       generatedAt: options.now === undefined ? 'from its measurements' : options.now.toISOString(),
       provenance: [['database sizes', rows.map((row) => sizeLabel(row.entries)).join(', ')]],
       config: null,

@@ -1,7 +1,7 @@
+import type { MultiGroupAggregation } from '../stats/multi-group/compliance-window.js';
 import { inputError } from '../util/errors.js';
 import { createRandom, deriveSeed } from '../util/random.js';
 import { validateInput } from '../util/schema.js';
-import type { MultiGroupAggregation } from '../stats/multi-group/compliance-window.js';
 import { type AuditPoolSettings, auditPoolSettingsSchema, withDefaultTest } from './audit-pool.js';
 import { type Verdict, verdictOf, verdictText } from './audit-verdict.js';
 import {

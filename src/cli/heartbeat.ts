@@ -25,14 +25,20 @@ export class Heartbeat {
     if (quiet) clearInterval(this.timer);
   }
 
-  /** touch(stage): progress came from `stage` (a new stage restarts its clock). */
+  /** touch(stage): `stage` wrote a line (a new stage restarts its clock). */
   touch(stage: string): void {
-    const now = Date.now();
-    if (stage !== this.stage) {
-      this.stage = stage;
-      this.stageStarted = now;
-    }
-    this.lastSign = now;
+    this.enter(stage);
+    this.lastSign = Date.now();
+  }
+
+  /**
+   * enter(stage): progress came from `stage` but wrote no line (a progress bar between its lines), so the
+   * silence goes on counting: the log hears from the heartbeat unless a line comes within `seconds`.
+   */
+  enter(stage: string): void {
+    if (stage === this.stage) return;
+    this.stage = stage;
+    this.stageStarted = Date.now();
   }
 
   private beat(): void {

@@ -31,22 +31,23 @@ export class ProgressBar {
     private readonly unit = 'tasks',
   ) {}
 
-  update(done: number): void {
-    if (this.quiet) return;
+  /** update(done): draws when it is time to; returns whether it wrote to stderr. */
+  update(done: number): boolean {
+    if (this.quiet) return false;
     const now = Date.now();
     const seconds = (now - this.started) / 1000;
     const rate = done / seconds;
     if (!this.terminal) {
-      if (now - this.lastDraw < PLAIN_PROGRESS_SECONDS * 1000 || now - this.started < 1000) return;
+      if (now - this.lastDraw < PLAIN_PROGRESS_SECONDS * 1000 || now - this.started < 1000) return false;
       this.lastDraw = now;
       const percent = this.total > 0 ? ((100 * done) / this.total).toFixed(0) : '100';
       process.stderr.write(
         `${this.label}: ${done}/${this.total} ${this.unit} (${percent}%), ${seconds.toFixed(0)} s, ` +
           `ETA ${etaText(done, this.total, seconds)}\n`,
       );
-      return;
+      return true;
     }
-    if (now - this.started < 1000 || (now - this.lastDraw < 100 && done < this.total)) return;
+    if (now - this.started < 1000 || (now - this.lastDraw < 100 && done < this.total)) return false;
     this.lastDraw = now;
     const width = 28;
     const filled = this.total > 0 ? Math.round((width * done) / this.total) : width;
@@ -56,6 +57,7 @@ export class ProgressBar {
         `ETA ${etaText(done, this.total, seconds)}   `,
     );
     this.drawn = true;
+    return true;
   }
 
   finish(): void {

@@ -15,6 +15,46 @@ import { buildPlan, type GridColumn, PLAN_FINGERPRINT_FORMAT, type Plan, type Pl
  * not. */
 export const RUN_RECORD_FORMAT = 'fairaudit-run/2';
 
+/**
+ * The run.json of a measurement rather than a Monte Carlo run (paper-b-pir's timings): the files it wrote, and in
+ * its provenance the machine, its load and every measured time, so the tables beside it stay equal between runs.
+ * `fairaudit compare` of two trees passes over these folders (they hold no results.arrow).
+ */
+export const MEASUREMENT_RECORD_FORMAT = 'fairaudit-measurement/1';
+
+/** A measurement's run.json (MEASUREMENT_RECORD_FORMAT). */
+export interface MeasurementRecord {
+  format: typeof MEASUREMENT_RECORD_FORMAT;
+  experiment: string;
+  /** The files written beside it, relative to the folder. */
+  files: string[];
+  provenance: Pick<
+    Provenance,
+    | 'fairauditVersion'
+    | 'nodeVersion'
+    | 'gitCommit'
+    | 'wallSeconds'
+    | 'cpuSeconds'
+    | 'machine'
+    | 'loadAverage'
+    | 'startedAt'
+    | 'finishedAt'
+  > & {
+    /** The measured rows (times in milliseconds), by the table they belong to. */
+    timings: Record<string, unknown[]>;
+  };
+}
+
+/** isMeasurementRecord(path): whether the run.json at path is a measurement's (MEASUREMENT_RECORD_FORMAT). */
+export function isMeasurementRecord(path: string): boolean {
+  try {
+    const record = JSON.parse(readFileSync(path, 'utf8')) as unknown;
+    return isObject(record) && record.format === MEASUREMENT_RECORD_FORMAT;
+  } catch {
+    return false;
+  }
+}
+
 /** A file a run wrote, as run.json records it: its SHA-256, size and (for tables) rows. */
 export interface Artifact {
   /** The file's name inside the results folder (results.arrow). */

@@ -53,9 +53,12 @@ function checkedModel(directory: string, cardPath: string, poolPath: string): Ca
   }
   let pool: AuditPool;
   let auditPool: AuditPool | null;
+  // A cached model names its pools as a freshly trained one does (model:DATASET/MODEL), not by the cache file's
+  // path, so outputs do not depend on whether the model was trained or read, nor on where the cache is.
+  const source = `model:${card.dataset}/${card.model}`;
   try {
-    pool = readPoolFile(poolPath);
-    auditPool = files.length > 1 ? readPoolFile(auditPath) : null;
+    pool = { ...readPoolFile(poolPath), source };
+    auditPool = files.length > 1 ? { ...readPoolFile(auditPath), source: `${source}/audit` } : null;
   } catch (error) {
     if (isInputError(error)) return { problem: error.message };
     throw error;

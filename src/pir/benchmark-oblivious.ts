@@ -45,6 +45,11 @@ export interface ObliviousBenchmarkOptions {
   readonly batchSize?: number;
   /** SimplePIR online repetitions (medians; the auditor's CPU is their mean), default 25. */
   readonly repetitions?: number;
+  /**
+   * Called after each batch of the VOPRF online phase (synchronous, tens of seconds for the largest sets) with the
+   * labels transferred so far and |S| + k, so a caller can draw progress.
+   */
+  readonly onProgress?: (done: number, total: number) => void;
 }
 
 /** CPU milliseconds of this process (every thread) since `since`. */
@@ -59,6 +64,7 @@ function voprfOnline(
   retrievals: number,
   batchSize: number,
   table: Awaited<ReturnType<typeof createVoprfLabelTable>>,
+  onProgress?: (done: number, total: number) => void,
 ) {
   // The auditor's offline check: the commitment to the table it downloaded, under its nonce.
   let at = process.cpuUsage();
@@ -99,6 +105,7 @@ function voprfOnline(
     }));
     VOPRF.finalizeBatch(items, table.publicKey, answer.proof);
     auditorMs += cpuMs(at);
+    onProgress?.(start + count, retrievals);
   }
   const batches = Math.ceil(retrievals / batchSize);
   const bytesMoved = tableBytes(entries, 1) + 2 * retrievals * ELEMENT_BYTES + batches * PROOF_BYTES;
@@ -112,7 +119,7 @@ function voprfOnline(
  * SimplePIR + VeriSimplePIR (benchmarkPir's medians times the retrievals, plus the hint and
  * proof). Bytes are counted from the wire formats; the small JSON of /setup and /commit is left
  * out of both. Wall-clock figures: provisional on a shared machine.
- * @param options N, |S| + k, threads, the table sample, the batch size
+ * @param options N, |S| + k, threads, the table sample, the batch size, a progress callback
  * @returns one row per transport
  * @example await benchmarkObliviousTransports({ entries: 13_500, retrievals: 6_760 })
  */
@@ -127,7 +134,7 @@ export async function benchmarkObliviousTransports(
   const started = process.cpuUsage();
   const table = await createVoprfLabelTable(labels, { candidateDigest: new Uint8Array(32), threads });
   const tableCpuMs = (cpuMs(started) * entries) / built;
-  const online = voprfOnline(entries, retrievals, batchSize, table);
+  const online = voprfOnline(entries, retrievals, batchSize, table, options.onProgress);
   const pir = await benchmarkPir({
     entries,
     entryBits: 1,

@@ -63,4 +63,19 @@ describe('Heartbeat(write, seconds)', () => {
     vi.advanceTimersByTime(60_000);
     expect(lines).toHaveLength(1);
   });
+
+  it('enter(stage) without a line (a bar between its lines) does not postpone it: the log hears every 5 s', () => {
+    vi.useFakeTimers({ now: 0 });
+    const lines: string[] = [];
+    const heartbeat = new Heartbeat((line) => lines.push(line), 5);
+    heartbeat.touch('paper-b-pir: one audit per label transport');
+    for (let second = 1; second <= 6; second++) {
+      vi.advanceTimersByTime(1000);
+      heartbeat.enter('paper-b-pir: CCD labels through the VOPRF transfer');
+    }
+    expect(lines).toEqual([
+      'paper-b-pir: CCD labels through the VOPRF transfer (still running, 4 s since this stage began)\n',
+    ]);
+    heartbeat.stop();
+  });
 });

@@ -40,6 +40,11 @@ describe('readCachedModel(directory, onNotice): the model cache is checked as re
     const read = readCachedModel(directory, (notice) => notices.push(notice));
     expect(read?.card).toEqual(card);
     expect(read?.auditPool?.size).toBe(500);
+    // Named as a freshly trained model's pools are, not by the cache path: cold and warm runs write the same.
+    expect([read?.pool.source, read?.auditPool?.source]).toEqual([
+      'model:synthetic/test',
+      'model:synthetic/test/audit',
+    ]);
     expect(notices).toEqual([]);
     expect(JSON.parse(readFileSync(join(directory, CACHE_FILES.card), 'utf8')).checksums).toMatchObject({
       'pool.arrow': expect.stringMatching(/^[0-9a-f]{64}$/),

@@ -11,7 +11,6 @@ import {
   calibrateGlrThresholdsOnThreads,
   threadsFor,
 } from './calibrate-on-threads.js';
-import { calibrationTimeBound } from './calibration-time-bound.js';
 import {
   calibrationCacheDirectory,
   calibrationCacheFile,
@@ -25,6 +24,7 @@ import {
   calibrationRecord,
   checkCertified,
 } from './calibration-record.js';
+import { calibrationTimeBound } from './calibration-time-bound.js';
 
 /** The audit settings a calibration depends on (auditSettingsSchema's keys). */
 export type CalibratedAuditSettings = Pick<

@@ -2,7 +2,6 @@ import { availableParallelism } from 'node:os';
 import type { SequentialThresholds } from '../../stats/thresholds.js';
 import { compiledModule } from '../../util/paths.js';
 import { ThreadPool } from '../../util/thread-pool.js';
-import type { TuningWindow } from './threshold-paths.js';
 import {
   type CalibrationChunkResult,
   type CalibrationProgress,
@@ -19,6 +18,7 @@ import {
   type CalibrationSetting,
   planCalibration,
 } from './calibration-plan.js';
+import type { TuningWindow } from './threshold-paths.js';
 
 /** What a calibration worker is told: plan a calibration (once per calibration, by id), or forget one. */
 export type CalibrationNotice =

@@ -1,4 +1,5 @@
 import type { Argv } from 'yargs';
+import { modelTrainingProgress } from '../../../papers/model-training-progress.js';
 import { ROBUST_BASE_SETTINGS, UNSTABLE_BASE_SETTINGS } from '../../../papers/paper-a/models.js';
 import { benchmarkModels } from '../../models/models-benchmark.js';
 import { type ModelSpreads, type Spread, seedVariability } from '../../models/seed-variability.js';
@@ -10,7 +11,6 @@ import { commandGroup } from '../command-group.js';
 import { dataDirectoryOption, jsonOption, quietOption, threadsOption } from '../common-options.js';
 import { defineCommand } from '../define-command.js';
 import { ProgressBar } from '../progress.js';
-import { modelTrainingProgress } from '../../../papers/model-training-progress.js';
 import { modelPresets } from '../registry.js';
 
 function fixed(value: number, digits = 4): string {

@@ -80,6 +80,11 @@ export const reproduceCommand = defineCommand({
         default: true,
         describe: 'Write PNGs beside the SVG charts (--no-png to skip)',
       })
+      .option('timings', {
+        type: 'boolean',
+        default: false,
+        describe: "paper-b-pir's times in its tables, not only in run.json (trees then differ between runs)",
+      })
       .option('model-seeds', {
         type: 'number',
         default: 1,
@@ -124,6 +129,8 @@ export const reproduceCommand = defineCommand({
       for (const reproduction of chosen) {
         let bar: ProgressBar | undefined;
         let barStage = '';
+        // The heartbeat covers the time before a reproduction's first progress line too.
+        heartbeat.touch(`${reproduction.name}: starting`);
         const result = await reproduction.run({
           ...(args.out === undefined
             ? {}
@@ -134,21 +141,30 @@ export const reproduceCommand = defineCommand({
           ...(args.dataDir === undefined ? {} : { dataDirectory: args.dataDir }),
           refreshModels: args.retrain,
           png: args.png,
+          timings: args.timings,
           ...(seeds === undefined ? {} : { seeds }),
           onProgress: (stage, done, total) => {
-            heartbeat.touch(`${reproduction.name}: ${stage}`);
+            const named = `${reproduction.name}: ${stage}`;
             if (done === undefined || total === undefined) {
+              heartbeat.touch(named);
               bar?.finish();
               bar = undefined;
-              if (!args.quiet) process.stderr.write(`${reproduction.name}: ${stage}\n`);
+              if (!args.quiet) process.stderr.write(`${named}\n`);
               return;
             }
             if (bar === undefined || barStage !== stage) {
               bar?.finish();
-              bar = new ProgressBar(stage, total, args.quiet, stage.endsWith('search fits') ? 'fits' : 'audits');
+              const unit = stage.endsWith('search fits')
+                ? 'fits'
+                : stage.endsWith('VOPRF transfer')
+                  ? 'labels'
+                  : 'audits';
+              bar = new ProgressBar(stage, total, args.quiet, unit);
               barStage = stage;
             }
-            bar.update(done);
+            // Only a line written postpones the heartbeat: a bar between its lines leaves the log silent.
+            if (bar.update(done)) heartbeat.touch(named);
+            else heartbeat.enter(named);
           },
         });
         bar?.finish();

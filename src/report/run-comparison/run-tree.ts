@@ -1,13 +1,18 @@
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import { basename, join, relative, resolve } from 'node:path';
+import { isMeasurementRecord } from '../../harness/run-record.js';
 import { InputError } from '../../util/errors.js';
 import type { RunPair } from './compare-runs.js';
 
-/** The folders under `root` (itself included) that hold a run.json, as paths relative to root ('' for root). */
+/**
+ * The folders under `root` (itself included) that hold the run.json of a run, as paths relative to root ('' for
+ * root); a measurement's run.json (paper-b-pir) holds no results to compare.
+ */
 function runFolders(root: string): string[] {
   const found: string[] = [];
   const visit = (folder: string, depth: number) => {
-    if (existsSync(join(folder, 'run.json'))) found.push(relative(root, folder));
+    const record = join(folder, 'run.json');
+    if (existsSync(record) && !isMeasurementRecord(record)) found.push(relative(root, folder));
     if (depth >= 4) return;
     for (const entry of readdirSync(folder).sort()) {
       if (entry.startsWith('.') || entry === 'baselines') continue;

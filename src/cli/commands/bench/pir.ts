@@ -110,7 +110,7 @@ export const benchPirCommand: CommandModule<object, BenchPirArguments> = {
       );
     }
     if (argv.out) {
-      const paths = await writePaperBTableOne(argv.out, rows);
+      const paths = await writePaperBTableOne(argv.out, rows, { timings: true });
       if (!argv.json) process.stdout.write(`wrote ${paths.join(', ')}\n`);
     }
     if (rows.some((row) => !row.correct)) process.exitCode = 1;
