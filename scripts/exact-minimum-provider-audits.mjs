@@ -13,10 +13,11 @@
 // Needs dist/ (npm run build). Writes the JSON file (machine, commit, date, load average) and prints it.
 import { parseArgs } from 'node:util';
 import {
-  countedPool,
+  EXACT_MINIMUM_WORKLOAD,
+  exactMinimumWorkloadSetting,
   measureExactMinimumProvider,
 } from '../dist/src/harness/exact-minimum-provider-audits.js';
-import { loadAverage, machine, processCpuSeconds } from '../dist/src/harness/machine.js';
+import { loadAverage, measurementEnvironment, processCpuSeconds } from '../dist/src/harness/machine.js';
 import { gitCommit } from '../dist/src/harness/run-record.js';
 import { writeFileAtomic } from '../dist/src/util/atomic-write.js';
 
@@ -46,35 +47,22 @@ const commit = gitCommit();
 const loadBefore = loadAverage();
 const started = performance.now();
 const cpuStarted = processCpuSeconds();
-const setting = {
-  pool: countedPool([1200, 800], [420, 400], 'exact-minimum-provider'),
-  auditSetSize: 500,
-  canaryCount,
-  design: 'uniform',
-  tolerance: 0.05,
-  passProbability: 0.8,
-  audits,
-  detectionAudits,
-  batchSize: 64,
-};
+const setting = exactMinimumWorkloadSetting(audits, canaryCount, detectionAudits);
 const measurement = await measureExactMinimumProvider(setting, (done, total) => {
   if (done % 25 === 0 || done === total) process.stderr.write(`audits ${done}/${total}\n`);
 });
 const record = {
-  command:
+  ...measurementEnvironment(
     'nice -n 10 node scripts/exact-minimum-provider-audits.mjs ' +
     `--audits ${audits} --canaries ${canaryCount} --detection-audits ${detectionAudits} --out ${values.out}`,
-  date: new Date().toISOString(),
-  commit,
-  node: process.version,
-  machine: machine(),
-  loadAverageBefore: loadBefore,
-  loadAverageAfter: loadAverage(),
+    commit,
+    loadBefore,
+  ),
   transport: 'voprf',
   setting: {
-    candidates: 2000,
-    groupSizes: [1200, 800],
-    positives: [420, 400],
+    candidates: setting.pool.group.length,
+    groupSizes: [...EXACT_MINIMUM_WORKLOAD.groupSizes],
+    positives: [...EXACT_MINIMUM_WORKLOAD.positives],
     auditSetSize: setting.auditSetSize,
     design: setting.design,
     tolerance: setting.tolerance,

@@ -7,8 +7,12 @@
 //     [--out docs/benchmarks/exact-minimum-provider-draws.json]
 // Needs dist/ (npm run build). Writes the JSON file (machine, commit, date, load average) and prints it.
 import { parseArgs } from 'node:util';
-import { countedPool, exactMinimumDrawRate } from '../dist/src/harness/exact-minimum-provider-audits.js';
-import { loadAverage, machine, processCpuSeconds } from '../dist/src/harness/machine.js';
+import {
+  EXACT_MINIMUM_WORKLOAD,
+  exactMinimumDrawRate,
+  exactMinimumWorkloadSetting,
+} from '../dist/src/harness/exact-minimum-provider-audits.js';
+import { loadAverage, measurementEnvironment, processCpuSeconds } from '../dist/src/harness/machine.js';
 import { gitCommit } from '../dist/src/harness/run-record.js';
 import { writeFileAtomic } from '../dist/src/util/atomic-write.js';
 
@@ -27,29 +31,18 @@ const commit = gitCommit();
 const loadBefore = loadAverage();
 const started = performance.now();
 const cpuStarted = processCpuSeconds();
-const setting = {
-  pool: countedPool([1200, 800], [420, 400], 'exact-minimum-provider'),
-  auditSetSize: 500,
-  canaryCount: 0,
-  design: 'uniform',
-  tolerance: 0.05,
-  passProbability: 0.8,
-  audits: 0,
-  batchSize: 64,
-};
+const setting = exactMinimumWorkloadSetting(0, 0);
 const pass = exactMinimumDrawRate(setting, draws);
 const record = {
-  command: `nice -n 5 node scripts/exact-minimum-provider-draws.mjs --draws ${draws} --out ${values.out}`,
-  date: new Date().toISOString(),
-  commit,
-  node: process.version,
-  machine: machine(),
-  loadAverageBefore: loadBefore,
-  loadAverageAfter: loadAverage(),
+  ...measurementEnvironment(
+    `nice -n 5 node scripts/exact-minimum-provider-draws.mjs --draws ${draws} --out ${values.out}`,
+    commit,
+    loadBefore,
+  ),
   setting: {
-    candidates: 2000,
-    groupSizes: [1200, 800],
-    positives: [420, 400],
+    candidates: setting.pool.group.length,
+    groupSizes: [...EXACT_MINIMUM_WORKLOAD.groupSizes],
+    positives: [...EXACT_MINIMUM_WORKLOAD.positives],
     auditSetSize: setting.auditSetSize,
     design: setting.design,
     tolerance: setting.tolerance,

@@ -24,7 +24,7 @@ import { restoreOrder, shufflePosition } from '../dist/src/audit/partial-shuffle
 import { runSequentialAudit } from '../dist/src/audit/sequential-audit.js';
 import { generateSyntheticPool } from '../dist/src/data/synthetic-pool.js';
 import { configFromObject } from '../dist/src/harness/config.js';
-import { loadAverage, machine, processCpuSeconds } from '../dist/src/harness/machine.js';
+import { loadAverage, measurementEnvironment, processCpuSeconds } from '../dist/src/harness/machine.js';
 import { gitCommit } from '../dist/src/harness/run-record.js';
 import { runExperiment } from '../dist/src/harness/run-experiment.js';
 import { registerBuiltInKinds } from '../dist/src/kinds/index.js';
@@ -194,13 +194,11 @@ const parts = {
 };
 const commit = gitCommit();
 const record = {
-  command: `node scripts/replicate-loop-breakdown.mjs --replicates ${replicates} --runs ${runs}`,
-  date: new Date().toISOString(),
-  commit,
-  node: process.version,
-  machine: machine(),
-  loadAverageBefore: loadBefore,
-  loadAverageAfter: loadAverage(),
+  ...measurementEnvironment(
+    `node scripts/replicate-loop-breakdown.mjs --replicates ${replicates} --runs ${runs}`,
+    commit,
+    loadBefore,
+  ),
   workload: `bench runner cell: 20,000 rows, SP, decision access, B = 4000, ${replicates} replicates, one ` +
 `thread, CPU time`,
   rowsPerReplicate: cap,

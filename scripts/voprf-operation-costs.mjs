@@ -15,7 +15,7 @@ import { pippenger } from '@noble/curves/abstract/curve.js';
 import { expand_message_xmd } from '@noble/curves/abstract/hash-to-curve.js';
 import { ristretto255 } from '@noble/curves/ed25519.js';
 import sodium from 'libsodium-wrappers-sumo';
-import { loadAverage, machine } from '../dist/src/harness/machine.js';
+import { loadAverage, measurementEnvironment } from '../dist/src/harness/machine.js';
 import { gitCommit } from '../dist/src/harness/run-record.js';
 import { labelInput, VOPRF } from '../dist/src/pir/voprf-suite.js';
 import { writeFileAtomic } from '../dist/src/util/atomic-write.js';
@@ -123,13 +123,11 @@ const perElement = {
   proofTermsNoble: Math.round(2 * (costs.nobleDecode + costs.noblePippengerAllPerPoint) * 10) / 10,
 };
 const record = {
-  command: `nice -n 5 node scripts/voprf-operation-costs.mjs --elements ${elements} --out ${values.out}`,
-  date: new Date().toISOString(),
-  commit,
-  node: process.version,
-  machine: machine(),
-  loadAverageBefore: loadBefore,
-  loadAverageAfter: loadAverage(),
+  ...measurementEnvironment(
+    `nice -n 5 node scripts/voprf-operation-costs.mjs --elements ${elements} --out ${values.out}`,
+    commit,
+    loadBefore,
+  ),
   elements,
   unit: 'CPU microseconds per call (per point for the MSMs)',
   costs,

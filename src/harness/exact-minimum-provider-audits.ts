@@ -281,6 +281,42 @@ export function exactMinimumDrawRate(setting: ExactMinimumAuditSetting, draws: n
   return observedRate(passes, draws, minimum.passProbability.value, 0.99);
 }
 
+/** The measured exact-minimum workload: 2,000 candidates in groups of 1,200 and 800 with 420 and 400 positives. */
+export const EXACT_MINIMUM_WORKLOAD = Object.freeze({
+  groupSizes: [1200, 800] as const,
+  positives: [420, 400] as const,
+  auditSetSize: 500,
+  design: 'uniform' as const,
+  tolerance: 0.05,
+  passProbability: 0.8,
+  batchSize: 64,
+});
+
+/**
+ * exactMinimumWorkloadSetting(audits, canaryCount, detectionAudits) is the measured workload
+ * (EXACT_MINIMUM_WORKLOAD on its counted pool) as an ExactMinimumAuditSetting, for the scripts
+ * that audit it and that draw its audit sets. O(N).
+ * @param audits audits per series
+ * @param canaryCount k
+ * @param detectionAudits audits of the detection series, when not `audits`
+ * @returns the setting
+ * @example exactMinimumWorkloadSetting(300, 10).auditSetSize // 500
+ */
+export function exactMinimumWorkloadSetting(
+  audits: number,
+  canaryCount: number,
+  detectionAudits?: number,
+): ExactMinimumAuditSetting {
+  const { groupSizes, positives, ...rest } = EXACT_MINIMUM_WORKLOAD;
+  return {
+    pool: countedPool([...groupSizes], [...positives], 'exact-minimum-provider'),
+    ...rest,
+    canaryCount,
+    audits,
+    ...(detectionAudits === undefined ? {} : { detectionAudits }),
+  };
+}
+
 /**
  * countedPool(groupSizes, positives, seed) is a candidate set with exactly these group
  * sizes and decision-1 counts, rows in a seeded random order, ids 0..N-1 (labels equal

@@ -44,3 +44,41 @@ export function processCpuSeconds(): number {
   const usage = process.cpuUsage();
   return (usage.user + usage.system) / 1e6;
 }
+
+/** The fields a measurement script's record opens with: what ran, when, from which commit, where, under what load. */
+export interface MeasurementEnvironment {
+  readonly command: string;
+  readonly date: string;
+  readonly commit: string | null;
+  readonly node: string;
+  readonly machine: Machine;
+  readonly loadAverageBefore: LoadAverage;
+  readonly loadAverageAfter: LoadAverage;
+}
+
+/**
+ * measurementEnvironment(command, commit, loadAverageBefore) is the opening of a measurement
+ * record, taken when the measurement ends: the command that reprints it, the date, the commit
+ * it ran from (read before it started), Node's version, the machine and the load averages
+ * before and now. O(cores).
+ * @param command the command line that prints the record again
+ * @param commit gitCommit() read before the measurement
+ * @param loadAverageBefore loadAverage() read before the measurement
+ * @returns the record's opening fields
+ * @example ({ ...measurementEnvironment('node scripts/x.mjs', gitCommit(), before), figure: 1 })
+ */
+export function measurementEnvironment(
+  command: string,
+  commit: string | null,
+  loadAverageBefore: LoadAverage,
+): MeasurementEnvironment {
+  return {
+    command,
+    date: new Date().toISOString(),
+    commit,
+    node: process.version,
+    machine: machine(),
+    loadAverageBefore,
+    loadAverageAfter: loadAverage(),
+  };
+}

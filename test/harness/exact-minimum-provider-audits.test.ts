@@ -1,7 +1,9 @@
 import { describe, expect, test } from 'vitest';
 import {
   countedPool,
+  EXACT_MINIMUM_WORKLOAD,
   exactMinimumDrawRate,
+  exactMinimumWorkloadSetting,
   exactMinimumManipulation,
   measureExactMinimumProvider,
   observedRate,
@@ -9,17 +11,22 @@ import {
 import { createPassProbabilityEvaluator } from '../../src/respir/exact-pass-probability.js';
 import { createRandom } from '../../src/util/random.js';
 
-const pool = countedPool([1200, 800], [420, 400], 'exact-minimum-provider');
-const setting = {
-  pool,
-  auditSetSize: 500,
-  canaryCount: 10,
-  design: 'uniform' as const,
-  tolerance: 0.05,
-  passProbability: 0.8,
-  audits: 30,
-  batchSize: 64,
-};
+const setting = exactMinimumWorkloadSetting(30, 10);
+const { pool } = setting;
+
+describe('exactMinimumWorkloadSetting(audits, canaryCount)', () => {
+  test('is the measured workload: groups of 1,200 and 800 with 420 and 400 positives, |S| = 500', () => {
+    const sizes = [0, 0];
+    const positives = [0, 0];
+    for (let row = 0; row < pool.group.length; row++) {
+      sizes[pool.group[row]]++;
+      positives[pool.group[row]] += pool.decision[row];
+    }
+    expect([sizes, positives]).toEqual([[...EXACT_MINIMUM_WORKLOAD.groupSizes], [...EXACT_MINIMUM_WORKLOAD.positives]]);
+    expect(setting).toMatchObject({ auditSetSize: 500, canaryCount: 10, audits: 30, design: 'uniform' });
+    expect(pool).toEqual(countedPool([1200, 800], [420, 400], 'exact-minimum-provider'));
+  });
+});
 
 describe('observedRate(successes, trials, predicted, confidence)', () => {
   // References: scipy.stats.beta.ppf(0.005, s, n - s + 1) and beta.ppf(0.995, s + 1, n - s),
