@@ -41,23 +41,23 @@ export const paperBPirReproduction: Reproduction = {
     const sizes = paperBTableOneSizes();
     const rows: PirBenchmarkRow[] = [];
     for (const [index, entries] of sizes.entries()) {
-      options.onProgress?.('paper-b-pir: timing PIR per database size', index, sizes.length);
+      options.onProgress?.('timing PIR per database size', index, sizes.length);
       rows.push(await benchmarkPir({ entries, entryBits: 1, repetitions: REPETITIONS }));
     }
-    options.onProgress?.('paper-b-pir: timing PIR per database size', sizes.length, sizes.length);
+    options.onProgress?.('timing PIR per database size', sizes.length, sizes.length);
     const transports: ObliviousTransportRow[] = [];
     for (const [index, set] of PAPER_B_CANDIDATE_SETS.entries()) {
-      options.onProgress?.('paper-b-pir: one audit per label transport', index, PAPER_B_CANDIDATE_SETS.length);
+      options.onProgress?.('one audit per label transport', index, PAPER_B_CANDIDATE_SETS.length);
       const retrievals = Math.ceil(set.entries / 2) + CANARIES;
       // The VOPRF online phase blocks this thread for tens of seconds: its batches draw the progress lines.
       const onProgress = (done: number, total: number) =>
-        options.onProgress?.(`paper-b-pir: ${set.dataset} labels through the VOPRF transfer`, done, total);
+        options.onProgress?.(`${set.dataset} labels through the VOPRF transfer`, done, total);
       transports.push(
         ...(await benchmarkObliviousTransports({ entries: set.entries, retrievals, threads: 2, onProgress })),
       );
     }
     options.onProgress?.(
-      'paper-b-pir: one audit per label transport',
+      'one audit per label transport',
       PAPER_B_CANDIDATE_SETS.length,
       PAPER_B_CANDIDATE_SETS.length,
     );
