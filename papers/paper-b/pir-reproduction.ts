@@ -56,11 +56,7 @@ export const paperBPirReproduction: Reproduction = {
         ...(await benchmarkObliviousTransports({ entries: set.entries, retrievals, threads: 2, onProgress })),
       );
     }
-    options.onProgress?.(
-      'one audit per label transport',
-      PAPER_B_CANDIDATE_SETS.length,
-      PAPER_B_CANDIDATE_SETS.length,
-    );
+    options.onProgress?.('one audit per label transport', PAPER_B_CANDIDATE_SETS.length, PAPER_B_CANDIDATE_SETS.length);
     const learns = paperBAuditorLearnsTable(transports, timings);
     const paths = await writePaperBTableOne(outDirectory, rows, { png: options.png, alongside: [learns], timings });
     const finished = new Date();
