@@ -156,6 +156,103 @@ export function fixedSampleOf(
   return { fixedDecision, fixedGap };
 }
 
+/** Where queryInTurn's walk stopped: the queries made, the counts and sums, the last statistic and the decision. */
+interface QueryWalk {
+  position: number;
+  countA: number;
+  sumA: number;
+  countB: number;
+  sumB: number;
+  statistic: number;
+  decision: SequentialDecision;
+}
+
+/**
+ * The audit's queries one call per query (every case but paper A's fused Bernoulli loop): the
+ * pool's order or the partial shuffle (Alea steps inline when the generator is createRandom's),
+ * each row folded into the stream, lazily (addWithin) unless a trajectory is recorded, until a
+ * threshold is crossed with both groups at the start rule, or cap queries. Kernel: no validation.
+ */
+function queryInTurn(
+  prepared: PreparedAudit,
+  cap: number,
+  random: Random | null,
+  alea: Float64Array | null,
+  upper: number,
+  lower: number,
+  minimum: number,
+  trajectory: Float64Array | null,
+): QueryWalk {
+  const { group, value, order, swaps, stream } = prepared;
+  const shuffle = random !== null;
+  const bernoulli = trajectory === null && stream instanceof BernoulliGlrStream ? stream : null;
+  const gaussian = trajectory === null && stream instanceof GaussianGlrStream ? stream : null;
+  const within = bernoulli ?? gaussian;
+  let countA = 0;
+  let countB = 0;
+  let sumA = 0;
+  let sumB = 0;
+  let statistic = 0;
+  let decision: SequentialDecision = 'inconclusive';
+  let position = 0;
+  const length = order.length;
+  let s0 = alea === null ? 0 : alea[0];
+  let s1 = alea === null ? 0 : alea[1];
+  let s2 = alea === null ? 0 : alea[2];
+  let carry = alea === null ? 0 : alea[3];
+  while (position < cap) {
+    let row = position;
+    if (alea !== null) {
+      const t = ALEA_MULTIPLIER * s0 + carry * ALEA_SCALE;
+      s0 = s1;
+      s1 = s2;
+      carry = Math.floor(t);
+      s2 = t - carry;
+      const partner = position + Math.floor(s2 * (length - position));
+      row = order[partner];
+      order[partner] = order[position];
+      order[position] = row;
+      swaps[position] = partner;
+    } else if (shuffle) {
+      row = shufflePosition(order, swaps, position, random!);
+    }
+    const g = group[row];
+    const x = value[row];
+    countA += 1 - g;
+    sumA += (1 - g) * x;
+    countB += g;
+    sumB += g * x;
+    // Both streams skip the logarithms while an exact bound keeps both thresholds out of reach.
+    if (within !== null) {
+      position++;
+      const evaluated =
+        bernoulli !== null ? bernoulli.addWithin(g, x, upper, lower) : gaussian!.addWithin(g, x, upper, lower);
+      if (!evaluated) continue;
+      statistic = within.statistic;
+      if (Number.isNaN(statistic)) throw new Error(NAN_STATISTIC);
+    } else {
+      stream.add(g, x);
+      statistic = stream.statistic;
+      if (Number.isNaN(statistic)) throw new Error(NAN_STATISTIC);
+      if (trajectory !== null) trajectory[position] = statistic;
+      position++;
+    }
+    if (statistic >= upper || statistic <= lower) {
+      if (stream.ready && countA >= minimum && countB >= minimum) {
+        decision = statistic >= upper ? 'reject' : 'accept';
+        break;
+      }
+    }
+  }
+  if (alea !== null) {
+    alea[0] = s0;
+    alea[1] = s1;
+    alea[2] = s2;
+    alea[3] = carry;
+  }
+  return { position, countA, sumA, countB, sumB, statistic, decision };
+}
+
 /**
  * runSequentialAudit(prepared, settings, random, options) runs one sequential GLR audit
  * (paper A section 3.5) of the prepared pool's access regime against its tolerance
@@ -218,61 +315,8 @@ export function runSequentialAudit(
     sumB = counts.positivesB;
     if (bernoulli.crossing !== 0) decision = bernoulli.crossing > 0 ? 'reject' : 'accept';
   } else {
-    const length = order.length;
-    let s0 = alea === null ? 0 : alea[0];
-    let s1 = alea === null ? 0 : alea[1];
-    let s2 = alea === null ? 0 : alea[2];
-    let carry = alea === null ? 0 : alea[3];
-    while (position < cap) {
-      let row = position;
-      if (alea !== null) {
-        const t = ALEA_MULTIPLIER * s0 + carry * ALEA_SCALE;
-        s0 = s1;
-        s1 = s2;
-        carry = Math.floor(t);
-        s2 = t - carry;
-        const partner = position + Math.floor(s2 * (length - position));
-        row = order[partner];
-        order[partner] = order[position];
-        order[position] = row;
-        swaps[position] = partner;
-      } else if (shuffle) {
-        row = shufflePosition(order, swaps, position, random!);
-      }
-      const g = group[row];
-      const x = value[row];
-      countA += 1 - g;
-      sumA += (1 - g) * x;
-      countB += g;
-      sumB += g * x;
-      // Both streams skip the logarithms while an exact bound keeps both thresholds out of reach.
-      if (within !== null) {
-        position++;
-        const evaluated =
-          bernoulli !== null ? bernoulli.addWithin(g, x, upper, lower) : gaussian!.addWithin(g, x, upper, lower);
-        if (!evaluated) continue;
-        statistic = within.statistic;
-        if (Number.isNaN(statistic)) throw new Error(NAN_STATISTIC);
-      } else {
-        stream.add(g, x);
-        statistic = stream.statistic;
-        if (Number.isNaN(statistic)) throw new Error(NAN_STATISTIC);
-        if (trajectory !== null) trajectory[position] = statistic;
-        position++;
-      }
-      if (statistic >= upper || statistic <= lower) {
-        if (stream.ready && countA >= minimum && countB >= minimum) {
-          decision = statistic >= upper ? 'reject' : 'accept';
-          break;
-        }
-      }
-    }
-    if (alea !== null) {
-      alea[0] = s0;
-      alea[1] = s1;
-      alea[2] = s2;
-      alea[3] = carry;
-    }
+    const walked = queryInTurn(prepared, cap, random, alea, upper, lower, minimum, trajectory);
+    ({ position, countA, sumA, countB, sumB, statistic, decision } = walked);
   }
   if (within !== null) {
     within.settle();

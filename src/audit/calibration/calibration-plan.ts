@@ -178,6 +178,69 @@ function decisionCells(setting: CalibrationSetting, baseRates: readonly number[]
   return cells;
 }
 
+/** Throws InputError unless a score or logit setting has every row's group and a finite value, matching its counts. */
+function checkProxyValues(setting: CalibrationSetting): void {
+  const { group, value } = setting;
+  if (!(group instanceof Uint8Array) || !(value instanceof Float64Array) || group.length !== value.length) {
+    throw inputError({
+      where: `${WHERE}: values`,
+      expected: `the group and ${setting.access} of every row (equal lengths)`,
+      found: 'none',
+    });
+  }
+  let countB = 0;
+  for (let row = 0; row < group.length; row++) {
+    countB += group[row];
+    if (!Number.isFinite(value[row])) {
+      throw inputError({
+        where: `${WHERE}: ${setting.access} of row ${row + 1}`,
+        expected: 'a finite number',
+        found: value[row],
+      });
+    }
+  }
+  if (countB !== setting.countB || group.length - countB !== setting.countA) {
+    throw inputError({
+      where: `${WHERE}: group sizes`,
+      expected: `the counts of the groups in the values (a ${group.length - countB}, b ${countB})`,
+      found: { countA: setting.countA, countB: setting.countB },
+    });
+  }
+}
+
+/** The tuning chunks: one series over every cell when the cells share query sequences, else one series a cell. */
+function tuningChunks(
+  cells: readonly CalibrationCell[],
+  paths: number,
+  chunkPaths: number,
+  seed: string,
+): CalibrationChunk[] {
+  const chunks: CalibrationChunk[] = [];
+  if (coupled(cells)) {
+    for (let start = 0, chunk = 0; start < paths; start += chunkPaths, chunk++) {
+      chunks.push({
+        cell: 0,
+        cellCount: cells.length,
+        index: chunk,
+        paths: Math.min(chunkPaths, paths - start),
+        seed: deriveSeed(seed, 'calibrate', 'coupled', 'tune', chunk),
+      });
+    }
+  } else {
+    cells.forEach((cell, index) => {
+      for (let start = 0, chunk = 0; start < paths; start += chunkPaths, chunk++) {
+        chunks.push({
+          cell: index,
+          index: chunk,
+          paths: Math.min(chunkPaths, paths - start),
+          seed: deriveSeed(seed, 'calibrate', cell.key, 'tune', chunk),
+        });
+      }
+    });
+  }
+  return chunks;
+}
+
 /**
  * planCalibration(setting, options) validates the setting and options and lays out the
  * calibration: the simulated pools (cells) and the tuning chunks with their seeds. Pure:
@@ -217,34 +280,7 @@ export function planCalibration(setting: CalibrationSetting, options: Calibratio
       found: setting.order,
     });
   }
-  if (setting.access !== 'decision') {
-    const { group, value } = setting;
-    if (!(group instanceof Uint8Array) || !(value instanceof Float64Array) || group.length !== value.length) {
-      throw inputError({
-        where: `${WHERE}: values`,
-        expected: `the group and ${setting.access} of every row (equal lengths)`,
-        found: 'none',
-      });
-    }
-    let countB = 0;
-    for (let row = 0; row < group.length; row++) {
-      countB += group[row];
-      if (!Number.isFinite(value[row])) {
-        throw inputError({
-          where: `${WHERE}: ${setting.access} of row ${row + 1}`,
-          expected: 'a finite number',
-          found: value[row],
-        });
-      }
-    }
-    if (countB !== setting.countB || group.length - countB !== setting.countA) {
-      throw inputError({
-        where: `${WHERE}: group sizes`,
-        expected: `the counts of the groups in the values (a ${group.length - countB}, b ${countB})`,
-        found: { countA: setting.countA, countB: setting.countB },
-      });
-    }
-  }
+  if (setting.access !== 'decision') checkProxyValues(setting);
   if (typeof options.seed !== 'string' || options.seed === '') {
     throw inputError({ where: `${WHERE}: seed`, expected: 'a non-empty string', found: options.seed });
   }
@@ -280,29 +316,7 @@ export function planCalibration(setting: CalibrationSetting, options: Calibratio
           counts: null,
           lowerRate: Number.NaN,
         }));
-  const chunks: CalibrationChunk[] = [];
-  if (coupled(cells)) {
-    for (let start = 0, chunk = 0; start < paths; start += chunkPaths, chunk++) {
-      chunks.push({
-        cell: 0,
-        cellCount: cells.length,
-        index: chunk,
-        paths: Math.min(chunkPaths, paths - start),
-        seed: deriveSeed(options.seed, 'calibrate', 'coupled', 'tune', chunk),
-      });
-    }
-  } else {
-    cells.forEach((cell, index) => {
-      for (let start = 0, chunk = 0; start < paths; start += chunkPaths, chunk++) {
-        chunks.push({
-          cell: index,
-          index: chunk,
-          paths: Math.min(chunkPaths, paths - start),
-          seed: deriveSeed(options.seed, 'calibrate', cell.key, 'tune', chunk),
-        });
-      }
-    });
-  }
+  const chunks = tuningChunks(cells, paths, chunkPaths, options.seed);
   const priceCells = setting.access === 'decision' ? decisionPriceCells(setting) : proxyPriceCells(setting);
   return {
     setting,
