@@ -167,6 +167,33 @@ interface QueryWalk {
   decision: SequentialDecision;
 }
 
+/** The prepared stream as the lazy kernels take it (each null unless it is of that class and no trajectory is kept). */
+interface LazyStreams {
+  readonly bernoulli: BernoulliGlrStream | null;
+  readonly gaussian: GaussianGlrStream | null;
+}
+
+/**
+ * Paper A's Bernoulli loop inside the stream (queryShuffled: no call per query, the same draws
+ * and statistics as queryInTurn). Kernel: no validation.
+ */
+function queryFused(
+  prepared: PreparedAudit,
+  bernoulli: BernoulliGlrStream,
+  cap: number,
+  alea: Float64Array,
+  thresholds: { readonly upper: number; readonly lower: number; readonly minimum: number },
+): QueryWalk {
+  const { group, value, order, swaps } = prepared;
+  const { upper, lower, minimum } = thresholds;
+  const position = bernoulli.queryShuffled(group, value, order, swaps, cap, alea, upper, lower, minimum);
+  if (bernoulli.crossing === QUERY_NAN) throw new Error(NAN_STATISTIC);
+  const { countA, positivesA, countB, positivesB } = bernoulli.counts;
+  const decision: SequentialDecision =
+    bernoulli.crossing === 0 ? 'inconclusive' : bernoulli.crossing > 0 ? 'reject' : 'accept';
+  return { position, countA, sumA: positivesA, countB, sumB: positivesB, statistic: 0, decision };
+}
+
 /**
  * The audit's queries one call per query (every case but paper A's fused Bernoulli loop): the
  * pool's order or the partial shuffle (Alea steps inline when the generator is createRandom's),
@@ -178,15 +205,14 @@ function queryInTurn(
   cap: number,
   random: Random | null,
   alea: Float64Array | null,
-  upper: number,
-  lower: number,
-  minimum: number,
+  streams: LazyStreams,
+  thresholds: { readonly upper: number; readonly lower: number; readonly minimum: number },
   trajectory: Float64Array | null,
 ): QueryWalk {
   const { group, value, order, swaps, stream } = prepared;
+  const { upper, lower, minimum } = thresholds;
   const shuffle = random !== null;
-  const bernoulli = trajectory === null && stream instanceof BernoulliGlrStream ? stream : null;
-  const gaussian = trajectory === null && stream instanceof GaussianGlrStream ? stream : null;
+  const { bernoulli, gaussian } = streams;
   const within = bernoulli ?? gaussian;
   let countA = 0;
   let countB = 0;
@@ -289,35 +315,23 @@ export function runSequentialAudit(
   const wantFixed = options.fixedSample !== false;
   const minimum = settings.minimumPerGroup ?? 1;
   const trajectory = options.trajectory === true ? new Float64Array(cap) : null;
-  const { group, value, order, swaps, stream } = prepared;
+  const { order, swaps, stream } = prepared;
   stream.reset(tolerance);
   // One call site per stream class, so each stays monomorphic (a worker runs cells of both families).
-  const bernoulli = trajectory === null && stream instanceof BernoulliGlrStream ? stream : null;
-  const gaussian = trajectory === null && stream instanceof GaussianGlrStream ? stream : null;
-  const within = bernoulli ?? gaussian;
-  let countA = 0;
-  let countB = 0;
-  let sumA = 0;
-  let sumB = 0;
-  let statistic = 0;
-  let decision: SequentialDecision = 'inconclusive';
-  let position = 0;
+  const streams: LazyStreams = {
+    bernoulli: trajectory === null && stream instanceof BernoulliGlrStream ? stream : null,
+    gaussian: trajectory === null && stream instanceof GaussianGlrStream ? stream : null,
+  };
   // A generator of createRandom: its Alea steps and the shuffle step taken inline (the same draws).
   const alea = shuffle ? aleaStateOf(random!) : null;
-  if (bernoulli !== null && alea !== null) {
-    // Paper A's Bernoulli loop inside the stream: no call per query, the same draws and statistics.
-    position = bernoulli.queryShuffled(group, value, order, swaps, cap, alea, upper, lower, minimum);
-    if (bernoulli.crossing === QUERY_NAN) throw new Error(NAN_STATISTIC);
-    const counts = bernoulli.counts;
-    countA = counts.countA;
-    sumA = counts.positivesA;
-    countB = counts.countB;
-    sumB = counts.positivesB;
-    if (bernoulli.crossing !== 0) decision = bernoulli.crossing > 0 ? 'reject' : 'accept';
-  } else {
-    const walked = queryInTurn(prepared, cap, random, alea, upper, lower, minimum, trajectory);
-    ({ position, countA, sumA, countB, sumB, statistic, decision } = walked);
-  }
+  const thresholds = { upper, lower, minimum };
+  const walk =
+    streams.bernoulli !== null && alea !== null
+      ? queryFused(prepared, streams.bernoulli, cap, alea, thresholds)
+      : queryInTurn(prepared, cap, random, alea, streams, thresholds, trajectory);
+  const { countA, sumA, countB, sumB, decision } = walk;
+  let { position, statistic } = walk;
+  const within = streams.bernoulli ?? streams.gaussian;
   if (within !== null) {
     within.settle();
     statistic = within.statistic;
