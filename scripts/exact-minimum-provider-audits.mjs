@@ -13,7 +13,7 @@
 // Needs dist/ (npm run build). Writes the JSON file (machine, commit, date, load average) and prints it.
 import { parseArgs } from 'node:util';
 import {
-  EXACT_MINIMUM_WORKLOAD,
+  exactMinimumWorkloadRecord,
   exactMinimumWorkloadSetting,
   measureExactMinimumProvider,
 } from '../dist/src/harness/exact-minimum-provider-audits.js';
@@ -60,13 +60,7 @@ const record = {
   ),
   transport: 'voprf',
   setting: {
-    candidates: setting.pool.group.length,
-    groupSizes: [...EXACT_MINIMUM_WORKLOAD.groupSizes],
-    positives: [...EXACT_MINIMUM_WORKLOAD.positives],
-    auditSetSize: setting.auditSetSize,
-    design: setting.design,
-    tolerance: setting.tolerance,
-    passProbability: setting.passProbability,
+    ...exactMinimumWorkloadRecord(),
     canaries: canaryCount,
     auditsPerSeries: audits,
     detectionAudits,

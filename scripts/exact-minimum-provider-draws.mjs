@@ -8,8 +8,8 @@
 // Needs dist/ (npm run build). Writes the JSON file (machine, commit, date, load average) and prints it.
 import { parseArgs } from 'node:util';
 import {
-  EXACT_MINIMUM_WORKLOAD,
   exactMinimumDrawRate,
+  exactMinimumWorkloadRecord,
   exactMinimumWorkloadSetting,
 } from '../dist/src/harness/exact-minimum-provider-audits.js';
 import { loadAverage, measurementEnvironment, processCpuSeconds } from '../dist/src/harness/machine.js';
@@ -40,13 +40,7 @@ const record = {
     loadBefore,
   ),
   setting: {
-    candidates: setting.pool.group.length,
-    groupSizes: [...EXACT_MINIMUM_WORKLOAD.groupSizes],
-    positives: [...EXACT_MINIMUM_WORKLOAD.positives],
-    auditSetSize: setting.auditSetSize,
-    design: setting.design,
-    tolerance: setting.tolerance,
-    passProbability: setting.passProbability,
+    ...exactMinimumWorkloadRecord(),
   },
   pass,
   wallSeconds: Math.round((performance.now() - started) / 100) / 10,

@@ -293,6 +293,25 @@ export const EXACT_MINIMUM_WORKLOAD = Object.freeze({
 });
 
 /**
+ * exactMinimumWorkloadRecord() is the measured workload as a measurement record states it: the candidates, group
+ * sizes, positives, |S|, design, tolerance and pass probability. O(1).
+ * @returns the record's description of EXACT_MINIMUM_WORKLOAD
+ * @example exactMinimumWorkloadRecord().candidates // 2000
+ */
+export function exactMinimumWorkloadRecord() {
+  const { groupSizes, positives, auditSetSize, design, tolerance, passProbability } = EXACT_MINIMUM_WORKLOAD;
+  return {
+    candidates: groupSizes[0] + groupSizes[1],
+    groupSizes: [...groupSizes],
+    positives: [...positives],
+    auditSetSize,
+    design,
+    tolerance,
+    passProbability,
+  };
+}
+
+/**
  * exactMinimumWorkloadSetting(audits, canaryCount, detectionAudits) is the measured workload
  * (EXACT_MINIMUM_WORKLOAD on its counted pool) as an ExactMinimumAuditSetting, for the scripts
  * that audit it and that draw its audit sets. O(N).

@@ -101,19 +101,17 @@ function time<T>(work: () => T): [T, number] {
 
 /** The auditor's mean CPU ms per retrieval over `count` random queries: query and verifying recovery only. */
 function auditorCpuPerQuery(server: PirServer, client: PirClient, count: number): number {
-  let micros = 0;
+  let ms = 0;
   for (let r = 0; r < count; r++) {
     let before = process.cpuUsage();
     const state = client.query(randomInt(client.parameters.entryCount));
-    let used = process.cpuUsage(before);
-    micros += used.user + used.system;
+    ms += cpuMsSince(before);
     const answer = server.answer(state.query, 1);
     before = process.cpuUsage();
     client.recoverColumn(answer, state);
-    used = process.cpuUsage(before);
-    micros += used.user + used.system;
+    ms += cpuMsSince(before);
   }
-  return micros / 1e3 / count;
+  return ms / count;
 }
 
 /**

@@ -43,10 +43,15 @@ function withoutProvenance(text: string): string | null {
   return canonicalJson(rest);
 }
 
+/** Whether a tree's relative path names a run.json, at any depth. */
+function isRunJson(file: string): boolean {
+  return file === 'run.json' || file.endsWith('/run.json');
+}
+
 /** Whether two files agree: byte-equal, or for run.json equal once the provenance is removed. */
 function sameFile(file: string, first: Buffer, second: Buffer): boolean {
   if (first.equals(second)) return true;
-  if (!(file === 'run.json' || file.endsWith('/run.json'))) return false;
+  if (!isRunJson(file)) return false;
   const a = withoutProvenance(first.toString('utf8'));
   return a !== null && a === withoutProvenance(second.toString('utf8'));
 }
@@ -71,9 +76,7 @@ export function compareTreeIdentity(first: string, second: string): TreeIdentity
     }
     secondFiles.delete(file);
     if (!sameFile(file, readFileSync(join(first, file)), readFileSync(join(second, file)))) {
-      const why =
-        file === 'run.json' || file.endsWith('/run.json') ? 'run.json differs outside provenance' : 'bytes differ';
-      differing.push({ file, why });
+      differing.push({ file, why: isRunJson(file) ? 'run.json differs outside provenance' : 'bytes differ' });
     }
   }
   for (const file of secondFiles) differing.push({ file, why: 'only in the second tree' });
