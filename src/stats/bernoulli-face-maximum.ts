@@ -19,12 +19,12 @@ const LIKELIHOOD_ACCURACY = 1e-17;
 /**
  * bernoulliFaceArgmax(s1, f1, s2, f2, tolerance, start) returns the maximiser x of
  * f on [0, 1 - tolerance] by a safeguarded Halley iteration on f' from `start`
- * (a warm start: the previous update's maximiser; anything outside the open interval
- * is replaced by a moment-matching guess), keeping a bracket [a, b] with f'(a) > 0 >
+ * (a start, as a previous maximiser; anything outside the open interval, as -1, is replaced by a guess made
+ * from the counts alone: the moment-matching point, then one Fisher-scoring step), keeping a bracket [a, b] with f'(a) > 0 >
  * f'(b) and bisecting whenever a step leaves it. Interval ends are detected
  * first: when s1 = 0 and f'(0) <= 0 the maximiser is 0; when f2 = 0 and
  * f'(1 - tolerance) >= 0 it is 1 - tolerance. Needs s1 + f1 > 0 and s2 + f2 > 0 and
- * 0 < tolerance < 1. Typically one step from a warm start (two early in a stream); at most 200.
+ * 0 < tolerance < 1. Typically one step from the counts' guess; at most 200.
  */
 export function bernoulliFaceArgmax(
   s1: number,
@@ -46,7 +46,7 @@ export function bernoulliFaceArgmax(
 
 /**
  * The layout of a face problem held in a Float64Array (see solveBernoulliFace): counts,
- * tolerance, the maximiser (in: warm start, out: result) and the deficit (out).
+ * tolerance, the maximiser (in: a start, or -1 for the counts' own; out: result) and the deficit (out).
  */
 export const FACE_S1 = 0;
 export const FACE_F1 = 1;
@@ -62,7 +62,7 @@ const scratch = new Float64Array(FACE_LENGTH);
 
 /**
  * solveBernoulliFace(face) solves the face problem held in `face` (layout FACE_*: counts
- * s1, f1, s2, f2, the tolerance, and at FACE_X a warm start, negative for none): it
+ * s1, f1, s2, f2, the tolerance, and at FACE_X a start, negative for the counts' own): it
  * writes the maximiser to face[FACE_X] (see bernoulliFaceArgmax) and its deficit
  * l(theta_hat) - f(x) to face[FACE_DEFICIT] (see bernoulliFaceDeficit). The streaming
  * form: the solver is too large for V8 to inline, and doubles passed to or returned from
@@ -76,10 +76,8 @@ export function solveBernoulliFace(face: Float64Array): void {
 
 /**
  * solveBernoulliFaceArgmax(face) is the first half of solveBernoulliFace: it writes the
- * maximiser to face[FACE_X] (from the warm start there) and leaves face[FACE_DEFICIT]
- * as it was. A stream that does not need the deficit of every update (it only has to
- * know that no threshold is within reach) takes this half alone and the same warm-start
- * chain. O(1).
+ * maximiser to face[FACE_X] (from the start there) and leaves face[FACE_DEFICIT]
+ * as it was, for a caller that decides from the maximiser whether it needs the deficit. O(1).
  */
 export function solveBernoulliFaceArgmax(face: Float64Array): void {
   const s1 = face[FACE_S1];
@@ -102,6 +100,12 @@ export function solveBernoulliFaceArgmax(face: Float64Array): void {
       const n2 = s2 + f2;
       x = (s1 + s2 - n2 * tolerance) / (n1 + n2);
       if (!(x > 0 && x < width)) x = 0.5 * width;
+      // One Fisher-scoring step from there: the rates' weighted mean, each group weighted by its count over its
+      // Bernoulli variance at that point. From it one Halley step nearly always meets the accuracy below.
+      const v1 = x * (1 - x);
+      const v2 = (x + tolerance) * (width - x);
+      const scored = (s1 * v2 + (s2 - n2 * tolerance) * v1) / (n1 * v2 + n2 * v1);
+      if (scored > 0 && scored < width) x = scored;
     }
     const scale = LIKELIHOOD_ACCURACY * (s1 + f1 + s2 + f2);
     for (let iteration = 0; iteration < 200; iteration++) {

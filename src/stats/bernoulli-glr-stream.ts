@@ -71,18 +71,17 @@ function inside(q: number): boolean {
 
 /**
  * The Bernoulli GLR of paper A (eq. 22-23, appendix A) maintained incrementally: each
- * add() updates the counts of one group and the boundary maximum by a Halley step
- * warm-started from the previous update's maximiser (one step after one new observation,
- * two early in a stream), then evaluates the likelihood deficit of that face point (four
- * logs). On the accept side the far face is skipped when Pinsker's inequality bounds its
- * deficit above the near face's: it is at least 2 (nA nB / n)(tolerance + |gap|)^2.
- * `statistic` is the exact signed statistic of bernoulliGlrKernel.
+ * add() updates the counts of one group, solves the boundary maximum by Halley's method from
+ * a start made of the counts alone (about one step), then evaluates the likelihood deficit of
+ * that face point (four logs). On the accept side the far face is skipped when Pinsker's
+ * inequality bounds its deficit above the near face's: it is at least 2 (nA nB / n)(tolerance + |gap|)^2.
+ * `statistic` is bernoulliGlrKernel's at the current counts, to the bit: a function of the
+ * counts, not of the order they came in (no face is warm-started from an earlier update).
  * O(1) per add, no allocation (the face problems live in typed arrays, so no double is
  * boxed crossing a call). addWithin() is add() for a caller that only needs to know when
- * a threshold may have been reached: it takes the same Halley steps (so the faces' warm
- * starts, and every statistic it does compute, are add()'s to the bit) but evaluates the
- * deficits (the logarithms) only when a bound on the statistic's drift since the last
- * evaluation cannot rule a crossing out; settle() evaluates it.
+ * a threshold may have been reached: it solves the faces and evaluates the deficits only
+ * when a bound on the statistic's drift since the last evaluation cannot rule a crossing
+ * out, so every statistic it computes, and settle()'s, is add()'s to the bit.
  * @example
  * const stream = new BernoulliGlrStream();
  * stream.add(0, 1);
@@ -173,6 +172,7 @@ export class BernoulliGlrStream implements GlrStream {
       plus[FACE_F1] = fa;
       plus[FACE_S2] = sb;
       plus[FACE_F2] = fb;
+      plus[FACE_X] = -1;
       solveBernoulliFace(plus);
       this.statistic = Math.max(plus[FACE_DEFICIT], 0);
       return;
@@ -182,6 +182,7 @@ export class BernoulliGlrStream implements GlrStream {
       minus[FACE_F1] = fb;
       minus[FACE_S2] = sa;
       minus[FACE_F2] = fa;
+      minus[FACE_X] = -1;
       solveBernoulliFace(minus);
       this.statistic = Math.max(minus[FACE_DEFICIT], 0);
       return;
@@ -203,6 +204,7 @@ export class BernoulliGlrStream implements GlrStream {
     near[FACE_F1] = f1;
     near[FACE_S2] = s2;
     near[FACE_F2] = f2;
+    near[FACE_X] = -1;
     solveBernoulliFace(near);
     let best = near[FACE_DEFICIT];
     if (farBound < best) {
@@ -210,6 +212,7 @@ export class BernoulliGlrStream implements GlrStream {
       far[FACE_F1] = f2;
       far[FACE_S2] = s1;
       far[FACE_F2] = f1;
+      far[FACE_X] = -1;
       solveBernoulliFace(far);
       best = Math.min(best, far[FACE_DEFICIT]);
     }
@@ -243,11 +246,11 @@ export class BernoulliGlrStream implements GlrStream {
       this.blockPositivesB += value;
     }
     if (this.countA === 0 || this.countB === 0) return false;
-    this.solveFaces();
     if (this.anchored && !this.mayReach(upper, lower)) {
       this.settled = false;
       return false;
     }
+    this.solveFaces();
     this.evaluate();
     return true;
   }
@@ -306,11 +309,11 @@ export class BernoulliGlrStream implements GlrStream {
       this.blockCountB += b;
       this.blockPositivesB += b * x;
       if (this.countA === 0 || this.countB === 0) continue;
-      this.solveFaces();
       if (this.anchored && !this.mayReach(upper, lower)) {
         this.settled = false;
         continue;
       }
+      this.solveFaces();
       this.evaluate();
       const statistic = this.statistic;
       if (Number.isNaN(statistic)) {
@@ -334,10 +337,12 @@ export class BernoulliGlrStream implements GlrStream {
 
   /** settle() brings `statistic` up to date after addWithin() left it stale (add()'s value, to the bit). O(1). */
   settle(): void {
-    if (!this.settled) this.evaluate();
+    if (this.settled) return;
+    this.solveFaces();
+    this.evaluate();
   }
 
-  /** The Halley steps of add() for the current counts, without the deficits (the same warm-start chain). */
+  /** add()'s face maxima for the current counts (each from the counts' own start), without the deficits. */
   private solveFaces(): void {
     const sa = this.positivesA;
     const fa = this.countA - sa;
@@ -354,6 +359,7 @@ export class BernoulliGlrStream implements GlrStream {
       plus[FACE_F1] = fa;
       plus[FACE_S2] = sb;
       plus[FACE_F2] = fb;
+      plus[FACE_X] = -1;
       solveBernoulliFaceArgmax(plus);
       this.lastCase = CASE_PLUS;
       return;
@@ -363,6 +369,7 @@ export class BernoulliGlrStream implements GlrStream {
       minus[FACE_F1] = fb;
       minus[FACE_S2] = sa;
       minus[FACE_F2] = fa;
+      minus[FACE_X] = -1;
       solveBernoulliFaceArgmax(minus);
       this.lastCase = CASE_MINUS;
       return;
@@ -379,6 +386,7 @@ export class BernoulliGlrStream implements GlrStream {
     near[FACE_F1] = f1;
     near[FACE_S2] = s2;
     near[FACE_F2] = f2;
+    near[FACE_X] = -1;
     solveBernoulliFaceArgmax(near);
     this.lastCase = ahead ? CASE_ACCEPT_AHEAD : CASE_ACCEPT_BEHIND;
     const farNeeded = ahead ? farFaceNeeded(near, rateA, rateB, farShift) : farFaceNeeded(near, rateB, rateA, farShift);
@@ -388,6 +396,7 @@ export class BernoulliGlrStream implements GlrStream {
       far[FACE_F1] = f2;
       far[FACE_S2] = s1;
       far[FACE_F2] = f1;
+      far[FACE_X] = -1;
       solveBernoulliFaceArgmax(far);
     }
   }

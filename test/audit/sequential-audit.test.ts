@@ -80,11 +80,25 @@ describe('runSequentialAudit(prepared, settings, random)', () => {
       positives[pool.group[t]] += pool.decision[t];
       const expected =
         counts[0] > 0 && counts[1] > 0 ? bernoulliGlrKernel(counts[0], positives[0], counts[1], positives[1], 0.05) : 0;
-      expect(result.trajectory![t]).toBeCloseTo(expected, 9);
+      expect(Object.is(result.trajectory![t], expected), `query ${t}`).toBe(true);
       if (t < result.queries - 1) expect(expected > -1.5581 && expected < 2.7726).toBe(true);
     }
     expect(result.statistic).toBe(result.trajectory![result.queries - 1]);
     expect(result.decision).not.toBe('inconclusive');
+  });
+
+  it('stops where the exact statistic of every query would, with its value to the bit, without a trajectory', () => {
+    // Recorded: every query's statistic computed (add). Not recorded: the fused loop, which evaluates only where a
+    // bound cannot rule a crossing out. The statistic is a function of the counts, so both must agree exactly.
+    for (const [rateB, name] of [[0.38, 'lazy-accept'], [0.47, 'lazy-reject'], [0.43, 'lazy-near']] as const) {
+      const prepared = prepareAudit(syntheticPool(20_000, 0.4, rateB, name), 'sp', 'decision');
+      for (let r = 0; r < 6; r++) {
+        const eager = runSequentialAudit(prepared, settings, createRandom(deriveSeed(name, r)), { trajectory: true });
+        const lazy = runSequentialAudit(prepared, settings, createRandom(deriveSeed(name, r)));
+        expect([lazy.decision, lazy.queries, lazy.fixedGap]).toEqual([eager.decision, eager.queries, eager.fixedGap]);
+        expect(Object.is(lazy.statistic, eager.statistic), `${name} ${r}`).toBe(true);
+      }
+    }
   });
 
   it('is inconclusive at min(B, pool size) and computes the fixed-sample decision on those rows', () => {
