@@ -8,15 +8,15 @@
 //     [--record docs/measurements/reproduce-variability-cores.json] [--target reproduce-variability] [--keep]
 // Needs node_modules here (the clone links to them). Exits 1 when make fails or a bar (< 30 min, >= 1.8 cores) is
 // missed.
-import { spawn, execFileSync } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { createWriteStream, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, utimesSync,
-  writeFileSync } from 'node:fs';
+import { createWriteStream, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, relative, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { loadAverage, measurementEnvironment } from '../dist/src/harness/machine.js';
 import { gitCommit } from '../dist/src/harness/run-record.js';
+import { cloneAt, environmentWithCachesIn } from './clone-with-empty-caches.mjs';
 
 const { values } = parseArgs({
   options: {
@@ -30,19 +30,8 @@ const commit = gitCommit();
 const before = loadAverage();
 const work = mkdtempSync(join(tmpdir(), 'fairaudit-variability-'));
 const checkout = join(work, 'fairaudit');
-mkdirSync(checkout, { recursive: true });
-execFileSync('git', ['clone', '--quiet', '--no-checkout', repository, checkout]);
-execFileSync('git', ['-C', checkout, 'checkout', '--quiet', '--detach', commit]);
-symlinkSync(join(repository, 'node_modules'), join(checkout, 'node_modules'));
-utimesSync(join(checkout, 'package-lock.json'), new Date(0), new Date(0));
-const caches = join(work, 'caches');
-const environment = {
-  ...process.env,
-  FAIRAUDIT_CACHE_DIR: join(caches, 'fairaudit-cache'),
-  XDG_CACHE_HOME: join(caches, 'xdg-cache'),
-};
-mkdirSync(environment.FAIRAUDIT_CACHE_DIR, { recursive: true });
-mkdirSync(environment.XDG_CACHE_HOME, { recursive: true });
+cloneAt(repository, checkout, commit);
+const environment = environmentWithCachesIn(join(work, 'caches'));
 
 /** CPU seconds of the children this process has waited for (fields 16 and 17 of /proc/self/stat, in clock ticks). */
 function childCpuSeconds() {

@@ -4,15 +4,15 @@
 //   FAIRAUDIT_DATA_DIR=/path/to/mirror nice -n 5 node scripts/results-tree-identity.mjs \
 //     [--record docs/measurements/results-tree-identity.json] [--max-silence 15] [--keep]
 // Needs a build (npm run build) and node_modules here (the clones link to them). Exits 1 when a bar is missed.
-import { spawn, execFileSync } from 'node:child_process';
-import { cpSync, createWriteStream, existsSync, mkdirSync, mkdtempSync, rmSync, symlinkSync, utimesSync, writeFileSync }
-  from 'node:fs';
+import { spawn } from 'node:child_process';
+import { cpSync, createWriteStream, existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { hostname, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { loadAverage, machine } from '../dist/src/harness/machine.js';
 import { gitCommit } from '../dist/src/harness/run-record.js';
 import { compareTreeIdentity } from '../dist/src/report/run-comparison/tree-identity.js';
+import { cloneAt, environmentWithCachesIn } from './clone-with-empty-caches.mjs';
 
 const { values } = parseArgs({
   options: {
@@ -30,28 +30,12 @@ const runs = [
   { name: 'warm', checkout: join(work, 'second-path', 'elsewhere', 'checkout') },
 ];
 
-/** A clone of the committed HEAD at `checkout`, linked to this checkout's node_modules (never installed into). */
-function cloneAt(checkout) {
-  mkdirSync(checkout, { recursive: true });
-  execFileSync('git', ['clone', '--quiet', '--no-checkout', repository, checkout]);
-  execFileSync('git', ['-C', checkout, 'checkout', '--quiet', '--detach', commit]);
-  symlinkSync(join(repository, 'node_modules'), join(checkout, 'node_modules'));
-  // make's node_modules/.package-lock.json rule must not run npm ci through the link: the lock file is made older.
-  utimesSync(join(checkout, 'package-lock.json'), new Date(0), new Date(0));
-}
-
 /**
  * makeReproduce(run, caches): `make reproduce` in the clone with its caches in `caches`, stdout to a log, stderr
  * timestamped line by line into another; resolves with the wall seconds, exit code and the longest silences.
  */
 function makeReproduce(run, caches) {
-  const environment = {
-    ...process.env,
-    FAIRAUDIT_CACHE_DIR: join(caches, 'fairaudit-cache'),
-    XDG_CACHE_HOME: join(caches, 'xdg-cache'),
-  };
-  mkdirSync(environment.FAIRAUDIT_CACHE_DIR, { recursive: true });
-  mkdirSync(environment.XDG_CACHE_HOME, { recursive: true });
+  const environment = environmentWithCachesIn(caches);
   const stderrLog = createWriteStream(join(work, `${run.name}.stderr.log`));
   const stdoutLog = createWriteStream(join(work, `${run.name}.stdout.log`));
   const started = Date.now();
@@ -90,7 +74,7 @@ const loadStarted = loadAverage();
 const measured = {};
 const cold = join(work, 'caches-cold');
 const warm = join(work, 'caches-warm');
-for (const run of runs) cloneAt(run.checkout);
+for (const run of runs) cloneAt(repository, run.checkout, commit);
 process.stderr.write(`results-tree-identity: ${commit}, clones and logs in ${work}\n`);
 measured.cold = await makeReproduce(runs[0], cold);
 process.stderr.write(`results-tree-identity: cold run exit ${measured.cold.code}, ${measured.cold.wallSeconds} s\n`);
