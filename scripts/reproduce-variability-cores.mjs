@@ -10,7 +10,7 @@
 // missed.
 import { execFileSync, spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { createWriteStream, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { createWriteStream, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, relative, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
@@ -76,7 +76,7 @@ clearInterval(sampler);
 log.end();
 const cpuSeconds = childCpuSeconds() - cpuBefore;
 const modelDirectory = join(checkout, 'data', 'cache', 'models');
-const models = hashTree(modelDirectory);
+const models = existsSync(modelDirectory) ? hashTree(modelDirectory) : {};
 const modelDigest = createHash('sha256').update(JSON.stringify(models)).digest('hex').slice(0, 16);
 const record = {
   ...measurementEnvironment(

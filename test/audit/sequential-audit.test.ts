@@ -90,7 +90,11 @@ describe('runSequentialAudit(prepared, settings, random)', () => {
   it('stops where the exact statistic of every query would, with its value to the bit, without a trajectory', () => {
     // Recorded: every query's statistic computed (add). Not recorded: the fused loop, which evaluates only where a
     // bound cannot rule a crossing out. The statistic is a function of the counts, so both must agree exactly.
-    for (const [rateB, name] of [[0.38, 'lazy-accept'], [0.47, 'lazy-reject'], [0.43, 'lazy-near']] as const) {
+    for (const [rateB, name] of [
+      [0.38, 'lazy-accept'],
+      [0.47, 'lazy-reject'],
+      [0.43, 'lazy-near'],
+    ] as const) {
       const prepared = prepareAudit(syntheticPool(20_000, 0.4, rateB, name), 'sp', 'decision');
       for (let r = 0; r < 6; r++) {
         const eager = runSequentialAudit(prepared, settings, createRandom(deriveSeed(name, r)), { trajectory: true });
