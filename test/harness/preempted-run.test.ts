@@ -7,9 +7,9 @@ import { LOCK_FILE_NAME } from '../../src/util/folder-lock.js';
 import { type RunningCli, spawnCli } from '../helpers/cli.js';
 import { bytesOf, longExperimentYaml, temporaryFolder, writeText } from './helpers.js';
 
-// 2 cells × 4000 replicates in chunks of 25: 320 chunks, 160 per shard, a few seconds of
+// 2 cells × 12000 replicates in chunks of 25: 960 chunks, 480 per shard, a few seconds of
 // one thread per shard, so each signal lands mid-run.
-const YAML = longExperimentYaml('preempted').replace('replicates: 1500', 'replicates: 4000');
+const YAML = longExperimentYaml('preempted').replace('replicates: 1500', 'replicates: 12000');
 
 /** Chunks in the checkpoint files (a uint32 chunk count at byte 4 of chunks-N.bin, src/harness/checkpoints.ts). */
 function checkpointedChunks(folder: string): number {
@@ -51,7 +51,7 @@ describe('fairaudit run --shard 1/2 --resume preempted (SIGTERM, SIGINT) and req
     const saved = checkpointedChunks(out);
     expect(saved).toBeGreaterThanOrEqual(3);
     expect(result.stderr).toContain(
-      `fairaudit: interrupted by SIGTERM: ${saved * 25} of 4000 replicates are saved ` +
+      `fairaudit: interrupted by SIGTERM: ${saved * 25} of 12000 replicates are saved ` +
         `in ${join(out, '.checkpoints')} and the folder's lock is released; continue with: fairaudit ` +
         `run ${file} --shard ` +
         `1/2 --threads 1 --out ${out} --resume --quiet\n`,
@@ -61,7 +61,7 @@ describe('fairaudit run --shard 1/2 --resume preempted (SIGTERM, SIGINT) and req
     // SIGINT (Ctrl-C) the resumed run: the same, exit 130.
     const interrupted = await signalAfter(spawnCli(args, { env: TASK }), out, saved + 3, 'SIGINT');
     expect(interrupted.code).toBe(130);
-    expect(interrupted.stderr).toMatch(/interrupted by SIGINT: \d+ of 4000 replicates are saved/);
+    expect(interrupted.stderr).toMatch(/interrupted by SIGINT: \d+ of 12000 replicates are saved/);
     expect(existsSync(join(out, LOCK_FILE_NAME))).toBe(false);
 
     // A kill -9 leaves the lock; the task is requeued on another node: the lock names node-a.
