@@ -21,6 +21,7 @@ import { cpus, hostname, loadavg, tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
+import { modelCacheHashes } from './model-cache-hashes.mjs';
 
 const { values } = parseArgs({
   options: {
@@ -37,22 +38,6 @@ const root = resolve(values.root);
 const counts = { modelSeeds: Number(values['model-seeds']), splitSeeds: Number(values['split-seeds']) };
 const load = (path) => import(pathToFileURL(join(root, 'dist', path)).href);
 
-/** sha256 of every file under a cache folder, by relative path, card.json's timing fields left out. */
-function hashes(directory, names) {
-  const out = {};
-  for (const name of names.sort()) {
-    for (const file of readdirSync(join(directory, name)).sort()) {
-      let bytes = readFileSync(join(directory, name, file));
-      if (file === 'card.json') {
-        const card = JSON.parse(bytes.toString('utf8'));
-        delete card.trainingSeconds;
-        bytes = Buffer.from(JSON.stringify(card));
-      }
-      out[`${name}/${file}`] = createHash('sha256').update(bytes).digest('hex').slice(0, 16);
-    }
-  }
-  return out;
-}
 
 const lines = [];
 const onStage = (stage) => lines.push(stage);
@@ -152,10 +137,10 @@ const record = {
   })),
   models: names.length,
   modelHashes: createHash('sha256')
-    .update(JSON.stringify(hashes(cacheDirectory, names)))
+    .update(JSON.stringify(modelCacheHashes(cacheDirectory, names)))
     .digest('hex')
     .slice(0, 16),
-  fileHashes: hashes(cacheDirectory, names),
+  fileHashes: modelCacheHashes(cacheDirectory, names),
 };
 if (values.paper === 'paper-a') rmSync(cacheDirectory, { recursive: true, force: true });
 const line = `${JSON.stringify(record)}\n`;

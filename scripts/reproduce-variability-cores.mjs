@@ -10,15 +10,14 @@
 // missed.
 import { execFileSync, spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import {
-  createWriteStream, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync,
-} from 'node:fs';
+import { createWriteStream, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, relative, resolve } from 'node:path';
+import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { loadAverage, measurementEnvironment } from '../dist/src/harness/machine.js';
 import { gitCommit } from '../dist/src/harness/run-record.js';
 import { cloneAt, environmentWithCachesIn } from './clone-with-empty-caches.mjs';
+import { modelCacheHashes } from './model-cache-hashes.mjs';
 
 const { values } = parseArgs({
   options: {
@@ -42,23 +41,6 @@ function childCpuSeconds() {
   return (Number(fields[13]) + Number(fields[14])) / ticks;
 }
 
-/** sha256 (16 hex digits) of every file under `directory`, by relative path; card.json's trainingSeconds left out. */
-function hashTree(directory, out = {}, root = directory) {
-  for (const name of readdirSync(directory).sort()) {
-    const path = join(directory, name);
-    if (statSync(path).isDirectory()) hashTree(path, out, root);
-    else {
-      let bytes = readFileSync(path);
-      if (name === 'card.json') {
-        const card = JSON.parse(bytes.toString('utf8'));
-        delete card.trainingSeconds;
-        bytes = Buffer.from(JSON.stringify(card));
-      }
-      out[relative(root, path)] = createHash('sha256').update(bytes).digest('hex').slice(0, 16);
-    }
-  }
-  return out;
-}
 
 const loadSamples = [];
 const sampler = setInterval(() => loadSamples.push(loadAverage()[0]), 30_000);
@@ -78,7 +60,7 @@ clearInterval(sampler);
 log.end();
 const cpuSeconds = childCpuSeconds() - cpuBefore;
 const modelDirectory = join(checkout, 'data', 'cache', 'models');
-const models = existsSync(modelDirectory) ? hashTree(modelDirectory) : {};
+const models = existsSync(modelDirectory) ? modelCacheHashes(modelDirectory) : {};
 const modelDigest = createHash('sha256').update(JSON.stringify(models)).digest('hex').slice(0, 16);
 const record = {
   ...measurementEnvironment(

@@ -22,8 +22,8 @@ const LIKELIHOOD_ACCURACY = 1e-17;
  * (a start, as a previous maximiser; anything outside the open interval, as -1, is replaced
  * by a guess made from the counts alone: the moment-matching point, then one Fisher-scoring
  * step), keeping a bracket [a, b] with f'(a) > 0 > f'(b) and bisecting whenever a step
- * leaves it. Interval ends are detected first: when s1 = 0 and f'(0) <= 0 the maximiser is 0; when f2 = 0 and
- * f'(1 - tolerance) >= 0 it is 1 - tolerance. Needs s1 + f1 > 0 and s2 + f2 > 0 and
+ * leaves it. Interval ends are detected first: when s1 = 0 and f'(0) <= 0 the maximiser
+ * is 0; when f2 = 0 and f'(1 - tolerance) >= 0 it is 1 - tolerance. Needs s1 + f1 > 0 and s2 + f2 > 0 and
  * 0 < tolerance < 1. Typically one step from the counts' guess; at most 200.
  */
 export function bernoulliFaceArgmax(
