@@ -15,9 +15,10 @@ export function shufflePosition(order: Int32Array, swaps: Int32Array, position: 
 /**
  * restoreOrder(order, swaps, steps) undoes steps 0..steps-1 of shufflePosition in
  * reverse, returning `order` to the arrangement it had before them, so the next
- * replicate's order depends on its own generator only. O(steps).
+ * replicate's order depends on its own generator only. `order` may also be a scratch of
+ * packed codes shuffled by the same steps (PreparedAudit.codes). O(steps).
  */
-export function restoreOrder(order: Int32Array, swaps: Int32Array, steps: number): void {
+export function restoreOrder(order: Int32Array | Uint8Array, swaps: Int32Array, steps: number): void {
   for (let i = steps - 1; i >= 0; i--) {
     const partner = swaps[i];
     const held = order[partner];

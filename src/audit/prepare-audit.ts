@@ -44,8 +44,17 @@ export interface PreparedAudit {
   readonly source: string;
   /** Scratch: the identity permutation, shuffled in place and restored by each replicate. */
   readonly order: Int32Array;
-  /** Scratch: the swap partner of each shuffled position, to restore `order`. */
+  /** Scratch: the swap partner of each shuffled position, to restore `order` (or `codes`). */
   readonly swaps: Int32Array;
+  /**
+   * Scratch for decision access: each row's group and decision packed as 2 group + decision,
+   * in `order`'s arrangement (codes[i] is row order[i]'s), so that paper A's loop shuffles one
+   * byte per row and reads no row index, group or value array; restored like `order`. Null when
+   * the observed values are not all 0 or 1.
+   */
+  readonly codes: Uint8Array | null;
+  /** Each row's code (as `codes`) in the pool's order, never shuffled: restores `codes` by one copy. */
+  readonly rowCodes: Uint8Array | null;
   /** The statistic's running state, reset by each replicate. */
   readonly stream: GlrStream;
 }
@@ -121,7 +130,10 @@ export function prepareAudit(pool: AuditPool, metric: FairnessMetric, access: Ac
   const meanGap = totals[1] / counts[1] - totals[0] / counts[0];
   const order = new Int32Array(size);
   for (let i = 0; i < size; i++) order[i] = i;
+  const rowCodes = family === 'bernoulli' ? packedCodes(group, value) : null;
   return {
+    codes: rowCodes === null ? null : rowCodes.slice(),
+    rowCodes,
     metric,
     access,
     family,
@@ -143,6 +155,17 @@ export function prepareAudit(pool: AuditPool, metric: FairnessMetric, access: Ac
     swaps: new Int32Array(size),
     stream: family === 'bernoulli' ? new BernoulliGlrStream() : new GaussianGlrStream(),
   };
+}
+
+/** 2 group + value of each row, or null unless every value is 0 or 1. O(rows). */
+function packedCodes(group: Uint8Array, value: Float64Array): Uint8Array | null {
+  const codes = new Uint8Array(group.length);
+  for (let row = 0; row < group.length; row++) {
+    const x = value[row];
+    if (x !== 0 && x !== 1) return null;
+    codes[row] = 2 * group[row] + x;
+  }
+  return codes;
 }
 
 /**

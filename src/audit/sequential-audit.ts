@@ -9,6 +9,13 @@ import { type AuditSettings, toleranceOfAccess } from './audit-settings.js';
 import { restoreOrder, shufflePosition } from './partial-shuffle.js';
 import type { PreparedAudit } from './prepare-audit.js';
 
+/**
+ * The packed codes of a pool of at most this many rows per position shuffled are restored by
+ * copying them back (one byte a row, a block copy) rather than by undoing each swap (a chain of
+ * dependent loads and stores, a few nanoseconds each).
+ */
+const RESTORE_BY_COPY = 32;
+
 /** What one replicate may also return; neither changes its decision. */
 export interface SequentialAuditOptions {
   /** Also return the statistic after every query. */
@@ -174,24 +181,72 @@ interface LazyStreams {
 }
 
 /**
- * Paper A's Bernoulli loop inside the stream (queryShuffled: no call per query, the same draws
- * and statistics as queryInTurn). Kernel: no validation.
+ * Paper A's Bernoulli loop inside the stream (queryShuffled on the packed codes: no call per
+ * query, the same draws and statistics as queryInTurn). Kernel: no validation.
  */
 function queryFused(
-  prepared: PreparedAudit,
+  codes: Uint8Array,
+  swaps: Int32Array,
   bernoulli: BernoulliGlrStream,
   cap: number,
   alea: Float64Array,
   thresholds: { readonly upper: number; readonly lower: number; readonly minimum: number },
 ): QueryWalk {
-  const { group, value, order, swaps } = prepared;
   const { upper, lower, minimum } = thresholds;
-  const position = bernoulli.queryShuffled(group, value, order, swaps, cap, alea, upper, lower, minimum);
+  const position = bernoulli.queryShuffled(codes, swaps, cap, alea, upper, lower, minimum);
   if (bernoulli.crossing === QUERY_NAN) throw new Error(NAN_STATISTIC);
   const { countA, positivesA, countB, positivesB } = bernoulli.counts;
   const decision: SequentialDecision =
     bernoulli.crossing === 0 ? 'inconclusive' : bernoulli.crossing > 0 ? 'reject' : 'accept';
   return { position, countA, sumA: positivesA, countB, sumB: positivesB, statistic: 0, decision };
+}
+
+/**
+ * continueCodedOrder(codes, swaps, sums, position, cap, alea) is continueRandomOrder for paper
+ * A's fused loop: the partial shuffle of the packed codes (2 group + decision) with Alea's steps
+ * on locals, the decisions added to `sums`. Returns cap. O(cap - position).
+ */
+function continueCodedOrder(
+  codes: Uint8Array,
+  swaps: Int32Array,
+  sums: QueriedSums,
+  position: number,
+  cap: number,
+  alea: Float64Array,
+): number {
+  let { countA, sumA, countB, sumB } = sums;
+  const length = codes.length;
+  let s0 = alea[0];
+  let s1 = alea[1];
+  let s2 = alea[2];
+  let carry = alea[3];
+  for (; position < cap; position++) {
+    const t = ALEA_MULTIPLIER * s0 + carry * ALEA_SCALE;
+    s0 = s1;
+    s1 = s2;
+    carry = Math.floor(t);
+    s2 = t - carry;
+    const partner = position + Math.floor(s2 * (length - position));
+    const code = codes[partner];
+    codes[partner] = codes[position];
+    codes[position] = code;
+    swaps[position] = partner;
+    const b = code >> 1;
+    const x = code & 1;
+    countA += 1 - b;
+    sumA += (1 - b) & x;
+    countB += b;
+    sumB += b & x;
+  }
+  alea[0] = s0;
+  alea[1] = s1;
+  alea[2] = s2;
+  alea[3] = carry;
+  sums.countA = countA;
+  sums.sumA = sumA;
+  sums.countB = countB;
+  sums.sumB = sumB;
+  return position;
 }
 
 /**
@@ -325,9 +380,11 @@ export function runSequentialAudit(
   // A generator of createRandom: its Alea steps and the shuffle step taken inline (the same draws).
   const alea = shuffle ? aleaStateOf(random!) : null;
   const thresholds = { upper, lower, minimum };
+  // Paper A's loop shuffles the packed codes in place of `order` (both are restored after each replicate).
+  const codes = streams.bernoulli !== null && alea !== null ? prepared.codes : null;
   const walk =
-    streams.bernoulli !== null && alea !== null
-      ? queryFused(prepared, streams.bernoulli, cap, alea, thresholds)
+    codes !== null
+      ? queryFused(codes, swaps, streams.bernoulli!, cap, alea!, thresholds)
       : queryInTurn(prepared, cap, random, alea, streams, thresholds, trajectory);
   const { countA, sumA, countB, sumB, decision } = walk;
   let { position, statistic } = walk;
@@ -343,10 +400,19 @@ export function runSequentialAudit(
   };
   if (wantFixed) {
     const sums = { countA, sumA, countB, sumB };
-    if (cap !== size) position = continueRandomOrder(prepared, sums, position, cap, shuffle, random);
+    if (cap !== size) {
+      position =
+        codes !== null
+          ? continueCodedOrder(codes, swaps, sums, position, cap, alea!)
+          : continueRandomOrder(prepared, sums, position, cap, shuffle, random);
+    }
     fixed = fixedSampleOf(prepared, sums, cap, tolerance);
   }
-  if (shuffle) restoreOrder(order, swaps, position);
+  if (codes !== null) {
+    // Undoing many swaps one by one costs more than copying the arrangement back.
+    if (RESTORE_BY_COPY * position >= codes.length) codes.set(prepared.rowCodes!);
+    else restoreOrder(codes, swaps, position);
+  } else if (shuffle) restoreOrder(order, swaps, position);
   return {
     decision,
     queries,

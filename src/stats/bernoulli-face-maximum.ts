@@ -55,7 +55,15 @@ export const FACE_F2 = 3;
 export const FACE_TOLERANCE = 4;
 export const FACE_X = 5;
 export const FACE_DEFICIT = 6;
-export const FACE_LENGTH = 7;
+/**
+ * The deficit's four logarithms (out): log(s1 / (n1 x)), log(f1 / (n1 (1 - x))), then the same
+ * for group 2 at x + tolerance; 0 where the count is 0.
+ */
+export const FACE_LOG_S1 = 7;
+export const FACE_LOG_F1 = 8;
+export const FACE_LOG_S2 = 9;
+export const FACE_LOG_F2 = 10;
+export const FACE_LENGTH = 11;
 
 /** Scratch for the one-off form (module state is per thread; JavaScript runs one call at a time). */
 const scratch = new Float64Array(FACE_LENGTH);
@@ -156,7 +164,8 @@ export function solveBernoulliFaceArgmax(face: Float64Array): void {
 
 /**
  * writeBernoulliFaceDeficit(face) writes to face[FACE_DEFICIT] the deficit of the point
- * at face[FACE_X] (the second half of solveBernoulliFace; four logarithms). O(1).
+ * at face[FACE_X] (the second half of solveBernoulliFace; four logarithms, kept at
+ * FACE_LOG_*). O(1).
  */
 export function writeBernoulliFaceDeficit(face: Float64Array): void {
   const s1 = face[FACE_S1];
@@ -168,12 +177,20 @@ export function writeBernoulliFaceDeficit(face: Float64Array): void {
   // The deficit as in bernoulliFaceDeficit, written out so that no double crosses a call.
   const n1 = s1 + f1;
   const n2 = s2 + f2;
+  const logS1 = s1 > 0 ? Math.log(s1 / (n1 * x)) : 0;
+  const logF1 = f1 > 0 ? Math.log(f1 / (n1 * (1 - x))) : 0;
+  const logS2 = s2 > 0 ? Math.log(s2 / (n2 * (x + tolerance))) : 0;
+  const logF2 = f2 > 0 ? Math.log(f2 / (n2 * (1 - tolerance - x))) : 0;
   let deficit = 0;
-  if (s1 > 0) deficit += s1 * Math.log(s1 / (n1 * x));
-  if (f1 > 0) deficit += f1 * Math.log(f1 / (n1 * (1 - x)));
-  if (s2 > 0) deficit += s2 * Math.log(s2 / (n2 * (x + tolerance)));
-  if (f2 > 0) deficit += f2 * Math.log(f2 / (n2 * (1 - tolerance - x)));
+  if (s1 > 0) deficit += s1 * logS1;
+  if (f1 > 0) deficit += f1 * logF1;
+  if (s2 > 0) deficit += s2 * logS2;
+  if (f2 > 0) deficit += f2 * logF2;
   face[FACE_DEFICIT] = deficit;
+  face[FACE_LOG_S1] = logS1;
+  face[FACE_LOG_F1] = logF1;
+  face[FACE_LOG_S2] = logS2;
+  face[FACE_LOG_F2] = logF2;
 }
 
 /**

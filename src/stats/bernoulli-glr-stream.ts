@@ -4,6 +4,8 @@ import {
   FACE_F1,
   FACE_F2,
   FACE_LENGTH,
+  FACE_LOG_S1,
+  FACE_LOG_S2,
   FACE_S1,
   FACE_S2,
   FACE_TOLERANCE,
@@ -26,36 +28,25 @@ const CASE_ACCEPT_BEHIND = 4;
 
 /**
  * The drift bound's anchor in a Float64Array (see addWithin): the statistic at the last
- * evaluation; for each group g, log-rate differences between the anchor's empirical rate
- * (r), its maximiser under H0 (q0) and its maximiser on the closure of H1 (q1), on
- * successes (log) and failures (log of 1 minus); the gradient coefficients 1/q and
- * 1/(1 - q) at r and at q0; and 1 / (2 n_g) with n_g the anchor's counts.
+ * evaluation, 1 / (2 n_g) with n_g the anchor's counts, then for each observation code c =
+ * 2 group + value (0: a failure of group a, 1: a success of a, 2 and 3 the same of b) what one
+ * such observation adds to the block's six running sums: h(r) - h(q0) and h(q1) - h(r) (r the
+ * anchor's empirical rates, q0 its maximiser under H0, q1 on the closure of H1; h the block's
+ * log-likelihood), and dh/dq_a at r, dh/dq_b at r, dh/dq_a at q0 and dh/dq_b at q0.
  */
 const DRIFT_ANCHOR = 0;
-/** log r - log q0 and log(1 - r) - log(1 - q0) of group a, then of group b. */
-const DRIFT_RISE_SA = 1;
-const DRIFT_RISE_FA = 2;
-const DRIFT_RISE_SB = 3;
-const DRIFT_RISE_FB = 4;
-/** log q1 - log r and log(1 - q1) - log(1 - r) of group a, then of group b. */
-const DRIFT_FALL_SA = 5;
-const DRIFT_FALL_FA = 6;
-const DRIFT_FALL_SB = 7;
-const DRIFT_FALL_FB = 8;
-/** 1/r and 1/(1 - r) of group a, then of group b. */
-const DRIFT_FREE_UA = 9;
-const DRIFT_FREE_VA = 10;
-const DRIFT_FREE_UB = 11;
-const DRIFT_FREE_VB = 12;
-/** 1/q0 and 1/(1 - q0) of group a, then of group b. */
-const DRIFT_NULL_UA = 13;
-const DRIFT_NULL_VA = 14;
-const DRIFT_NULL_UB = 15;
-const DRIFT_NULL_VB = 16;
-/** 1 / (2 n_a) and 1 / (2 n_b). */
-const DRIFT_HALF_INVERSE_A = 17;
-const DRIFT_HALF_INVERSE_B = 18;
-const DRIFT_LENGTH = 19;
+const DRIFT_HALF_INVERSE_A = 1;
+const DRIFT_HALF_INVERSE_B = 2;
+/** Code c's six steps start at DRIFT_STEPS + DRIFT_STRIDE c, in the order of the STEP_* offsets. */
+const DRIFT_STEPS = 3;
+const DRIFT_STRIDE = 6;
+const STEP_RISE = 0;
+const STEP_FALL = 1;
+const STEP_FREE_A = 2;
+const STEP_FREE_B = 3;
+const STEP_NULL_A = 4;
+const STEP_NULL_B = 5;
+const DRIFT_LENGTH = DRIFT_STEPS + 4 * DRIFT_STRIDE;
 
 /**
  * Slack added to every bound before it may skip work, far above the rounding of a deficit
@@ -96,11 +87,13 @@ export class BernoulliGlrStream implements GlrStream {
   private countB = 0;
   private positivesB = 0;
   private tolerance = 0.05;
-  /** Observations and positives of each group since the drift bound's anchor (addWithin). */
-  private blockCountA = 0;
-  private blockPositivesA = 0;
-  private blockCountB = 0;
-  private blockPositivesB = 0;
+  /** The six running sums of the observations since the drift bound's anchor (addWithin; STEP_* order). */
+  private blockRise = 0;
+  private blockFall = 0;
+  private blockFreeA = 0;
+  private blockFreeB = 0;
+  private blockNullA = 0;
+  private blockNullB = 0;
   /** The face theta_b = theta_a + tolerance (x = theta_a). */
   private readonly plus = new Float64Array(FACE_LENGTH);
   /** The face theta_a = theta_b + tolerance (x = theta_b). */
@@ -138,10 +131,7 @@ export class BernoulliGlrStream implements GlrStream {
     this.plus[FACE_TOLERANCE] = tolerance;
     this.minus[FACE_TOLERANCE] = tolerance;
     this.lastCase = CASE_UNDEFINED;
-    this.blockCountA = 0;
-    this.blockPositivesA = 0;
-    this.blockCountB = 0;
-    this.blockPositivesB = 0;
+    this.clearBlock();
     this.farSolved = false;
     this.settled = true;
     this.anchored = false;
@@ -237,14 +227,21 @@ export class BernoulliGlrStream implements GlrStream {
     if (group === 0) {
       this.countA++;
       this.positivesA += value;
-      this.blockCountA++;
-      this.blockPositivesA += value;
     } else {
       this.countB++;
       this.positivesB += value;
-      this.blockCountB++;
-      this.blockPositivesB += value;
     }
+    // The steps of a success and of a failure of this group, weighted by the value (0/1: one of them).
+    const drift = this.drift;
+    const failure = DRIFT_STEPS + 2 * DRIFT_STRIDE * group;
+    const success = failure + DRIFT_STRIDE;
+    const rest = 1 - value;
+    this.blockRise += value * drift[success + STEP_RISE] + rest * drift[failure + STEP_RISE];
+    this.blockFall += value * drift[success + STEP_FALL] + rest * drift[failure + STEP_FALL];
+    this.blockFreeA += value * drift[success + STEP_FREE_A] + rest * drift[failure + STEP_FREE_A];
+    this.blockFreeB += value * drift[success + STEP_FREE_B] + rest * drift[failure + STEP_FREE_B];
+    this.blockNullA += value * drift[success + STEP_NULL_A] + rest * drift[failure + STEP_NULL_A];
+    this.blockNullB += value * drift[success + STEP_NULL_B] + rest * drift[failure + STEP_NULL_B];
     if (this.countA === 0 || this.countB === 0) return false;
     if (this.anchored && !this.mayReach(upper, lower)) {
       this.settled = false;
@@ -256,20 +253,19 @@ export class BernoulliGlrStream implements GlrStream {
   }
 
   /**
-   * queryShuffled(group, value, order, swaps, cap, alea, upper, lower, minimum) is the replicate
-   * loop of paper A's audit written out for this stream: for positions 0, 1, ... it takes the
-   * partial Fisher-Yates step of `order` (partialShuffleStep's arithmetic, the partner in
-   * `swaps`) with the draw of the createRandom generator whose state is `alea` (its Alea step
-   * on locals, the state written back), folds in the row's group code (0 or 1) and value by
-   * addWithin(), and stops after the first evaluated statistic at or beyond a threshold once
-   * each group has `minimum` observations, or at `cap`. Returns the queries made; `crossing`
-   * is then 1 (statistic >= upper), -1 (<= lower), 0 (no stop) or QUERY_NAN (a NaN statistic). The same draws, rows and
-   * statistics as addWithin() called from the loop. O(queries).
+   * queryShuffled(codes, swaps, cap, alea, upper, lower, minimum) is the replicate loop of
+   * paper A's audit written out for this stream: for positions 0, 1, ... it takes the partial
+   * Fisher-Yates step of `codes` (partialShuffleStep's arithmetic, the partner in `swaps`; each
+   * entry a row's 2 group + decision, as PreparedAudit.codes) with the draw of the createRandom
+   * generator whose state is `alea` (its Alea step on locals, the state written back), folds the
+   * row in as addWithin() does (counts and the drift bound on locals, written back before an
+   * evaluation and at the end), and stops after the first evaluated statistic at or beyond a
+   * threshold once each group has `minimum` observations, or at `cap`. Returns the queries made;
+   * `crossing` is then 1 (statistic >= upper), -1 (<= lower), 0 (no stop) or QUERY_NAN (a NaN
+   * statistic). The same draws, rows and statistics as addWithin() called from the loop. O(queries).
    */
   queryShuffled(
-    group: Uint8Array,
-    value: Float64Array,
-    order: Int32Array,
+    codes: Uint8Array,
     swaps: Int32Array,
     cap: number,
     alea: Float64Array,
@@ -277,11 +273,24 @@ export class BernoulliGlrStream implements GlrStream {
     lower: number,
     minimum: number,
   ): number {
-    const length = order.length;
+    const length = codes.length;
     let s0 = alea[0];
     let s1 = alea[1];
     let s2 = alea[2];
     let carry = alea[3];
+    let countA = this.countA;
+    let positivesA = this.positivesA;
+    let countB = this.countB;
+    let positivesB = this.positivesB;
+    let rise = this.blockRise;
+    let fall = this.blockFall;
+    let freeA = this.blockFreeA;
+    let freeB = this.blockFreeB;
+    let nullA = this.blockNullA;
+    let nullB = this.blockNullB;
+    const drift = this.drift;
+    let anchored = this.anchored;
+    let settled = this.settled;
     let position = 0;
     let crossing = 0;
     while (position < cap) {
@@ -291,37 +300,52 @@ export class BernoulliGlrStream implements GlrStream {
       carry = Math.floor(t);
       s2 = t - carry;
       const partner = position + Math.floor(s2 * (length - position));
-      const row = order[partner];
-      order[partner] = order[position];
-      order[position] = row;
+      const code = codes[partner];
+      codes[partner] = codes[position];
+      codes[position] = code;
       swaps[position] = partner;
       position++;
-      // Without a branch on the group code: adding 0 leaves a count as it was.
-      const b = group[row];
-      const x = value[row];
+      // Without a branch on the group: adding 0 leaves a count as it was.
+      const b = code >> 1;
+      const x = code & 1;
       const a = 1 - b;
-      this.countA += a;
-      this.positivesA += a * x;
-      this.blockCountA += a;
-      this.blockPositivesA += a * x;
-      this.countB += b;
-      this.positivesB += b * x;
-      this.blockCountB += b;
-      this.blockPositivesB += b * x;
-      if (this.countA === 0 || this.countB === 0) continue;
-      if (this.anchored && !this.mayReach(upper, lower)) {
-        this.settled = false;
+      countA += a;
+      positivesA += a & x;
+      countB += b;
+      positivesB += b & x;
+      const step = DRIFT_STEPS + DRIFT_STRIDE * code;
+      rise += drift[step + STEP_RISE];
+      fall += drift[step + STEP_FALL];
+      freeA += drift[step + STEP_FREE_A];
+      freeB += drift[step + STEP_FREE_B];
+      nullA += drift[step + STEP_NULL_A];
+      nullB += drift[step + STEP_NULL_B];
+      if (countA === 0 || countB === 0) continue;
+      if (anchored && !driftMayReach(drift, rise, fall, freeA, freeB, nullA, nullB, countA + countB, upper, lower)) {
+        settled = false;
         continue;
       }
+      this.countA = countA;
+      this.positivesA = positivesA;
+      this.countB = countB;
+      this.positivesB = positivesB;
       this.solveFaces();
       this.evaluate();
+      anchored = this.anchored;
+      settled = true;
+      rise = 0;
+      fall = 0;
+      freeA = 0;
+      freeB = 0;
+      nullA = 0;
+      nullB = 0;
       const statistic = this.statistic;
       if (Number.isNaN(statistic)) {
         crossing = QUERY_NAN;
         break;
       }
       if (statistic >= upper || statistic <= lower) {
-        if (this.countA >= minimum && this.countB >= minimum) {
+        if (countA >= minimum && countB >= minimum) {
           crossing = statistic >= upper ? 1 : -1;
           break;
         }
@@ -331,6 +355,17 @@ export class BernoulliGlrStream implements GlrStream {
     alea[1] = s1;
     alea[2] = s2;
     alea[3] = carry;
+    this.countA = countA;
+    this.positivesA = positivesA;
+    this.countB = countB;
+    this.positivesB = positivesB;
+    this.blockRise = rise;
+    this.blockFall = fall;
+    this.blockFreeA = freeA;
+    this.blockFreeB = freeB;
+    this.blockNullA = nullA;
+    this.blockNullB = nullB;
+    this.settled = settled;
     this.crossing = crossing;
     return position;
   }
@@ -403,32 +438,28 @@ export class BernoulliGlrStream implements GlrStream {
 
   /** Whether the drift bound (see addWithin) leaves a threshold within reach of the statistic. */
   private mayReach(upper: number, lower: number): boolean {
-    const drift = this.drift;
-    const sa = this.blockPositivesA;
-    const fa = this.blockCountA - sa;
-    const sb = this.blockPositivesB;
-    const fb = this.blockCountB - sb;
-    // h(r) - h(q0) and h(q1) - h(r): the block's log-likelihood at the anchor's points.
-    const rise =
-      sa * drift[DRIFT_RISE_SA] + fa * drift[DRIFT_RISE_FA] + sb * drift[DRIFT_RISE_SB] + fb * drift[DRIFT_RISE_FB];
-    const fall =
-      sa * drift[DRIFT_FALL_SA] + fa * drift[DRIFT_FALL_FA] + sb * drift[DRIFT_FALL_SB] + fb * drift[DRIFT_FALL_FB];
-    // E(r) and E(q0): the squared gradients of h over twice the anchor's counts.
-    const freeA = sa * drift[DRIFT_FREE_UA] - fa * drift[DRIFT_FREE_VA];
-    const freeB = sb * drift[DRIFT_FREE_UB] - fb * drift[DRIFT_FREE_VB];
-    const nullA = sa * drift[DRIFT_NULL_UA] - fa * drift[DRIFT_NULL_VA];
-    const nullB = sb * drift[DRIFT_NULL_UB] - fb * drift[DRIFT_NULL_VB];
-    const halfA = drift[DRIFT_HALF_INVERSE_A];
-    const halfB = drift[DRIFT_HALF_INVERSE_B];
-    const freeError = freeA * freeA * halfA + freeB * freeB * halfB;
-    const nullError = nullA * nullA * halfA + nullB * nullB * halfB;
-    const margin = BOUND_MARGIN + BOUND_MARGIN_PER_OBSERVATION * (this.countA + this.countB);
-    const anchor = drift[DRIFT_ANCHOR];
-    const nullDeficit = Math.max(anchor, 0);
-    const alternativeDeficit = Math.max(-anchor, 0);
-    if (nullDeficit + rise + freeError + margin >= upper) return true;
-    const lowest = Math.max(0, nullDeficit + rise - nullError) - (alternativeDeficit - fall + freeError);
-    return lowest - margin <= lower;
+    return driftMayReach(
+      this.drift,
+      this.blockRise,
+      this.blockFall,
+      this.blockFreeA,
+      this.blockFreeB,
+      this.blockNullA,
+      this.blockNullB,
+      this.countA + this.countB,
+      upper,
+      lower,
+    );
+  }
+
+  /** Empties the block of observations since the anchor. */
+  private clearBlock(): void {
+    this.blockRise = 0;
+    this.blockFall = 0;
+    this.blockFreeA = 0;
+    this.blockFreeB = 0;
+    this.blockNullA = 0;
+    this.blockNullB = 0;
   }
 
   /** The statistic of the last update from its solved faces (add()'s expressions), made the new anchor. */
@@ -442,6 +473,10 @@ export class BernoulliGlrStream implements GlrStream {
     let nullB = rateB;
     let alternativeA = rateA;
     let alternativeB = rateB;
+    // The face point that is the other maximiser (q0 on the reject side, q1 on the accept side), and
+    // the sign that makes its deficit logarithms log r - log q0 (+1) or log q1 - log r (-1).
+    let point = plus;
+    let sign = 1;
     const kind = this.lastCase;
     if (kind === CASE_PLUS) {
       writeBernoulliFaceDeficit(plus);
@@ -453,19 +488,21 @@ export class BernoulliGlrStream implements GlrStream {
       this.statistic = Math.max(minus[FACE_DEFICIT], 0);
       nullB = minus[FACE_X];
       nullA = minus[FACE_X] + tolerance;
+      point = minus;
     } else {
       const ahead = kind === CASE_ACCEPT_AHEAD;
       const near = ahead ? plus : minus;
       const far = ahead ? minus : plus;
       writeBernoulliFaceDeficit(near);
       let best = near[FACE_DEFICIT];
-      let point = near;
+      point = near;
       if (this.farSolved) {
         writeBernoulliFaceDeficit(far);
         if (far[FACE_DEFICIT] < best) point = far;
         best = Math.min(best, far[FACE_DEFICIT]);
       }
       this.statistic = Math.min(-best, 0);
+      sign = -1;
       // plus: x is group a's rate; minus: x is group b's.
       alternativeA = point === plus ? point[FACE_X] : point[FACE_X] + tolerance;
       alternativeB = point === plus ? point[FACE_X] + tolerance : point[FACE_X];
@@ -475,38 +512,87 @@ export class BernoulliGlrStream implements GlrStream {
     if (this.anchored) {
       const drift = this.drift;
       drift[DRIFT_ANCHOR] = this.statistic;
-      const logRateA = Math.log(rateA);
-      const logRestA = Math.log(1 - rateA);
-      const logRateB = Math.log(rateB);
-      const logRestB = Math.log(1 - rateB);
-      // One of q0, q1 is r itself (the free maximiser lies in H0 or in H1): its differences are 0.
-      const nullIsFree = nullA === rateA && nullB === rateB;
-      const alternativeIsFree = alternativeA === rateA && alternativeB === rateB;
-      drift[DRIFT_RISE_SA] = nullIsFree ? 0 : logRateA - Math.log(nullA);
-      drift[DRIFT_RISE_FA] = nullIsFree ? 0 : logRestA - Math.log(1 - nullA);
-      drift[DRIFT_RISE_SB] = nullIsFree ? 0 : logRateB - Math.log(nullB);
-      drift[DRIFT_RISE_FB] = nullIsFree ? 0 : logRestB - Math.log(1 - nullB);
-      drift[DRIFT_FALL_SA] = alternativeIsFree ? 0 : Math.log(alternativeA) - logRateA;
-      drift[DRIFT_FALL_FA] = alternativeIsFree ? 0 : Math.log(1 - alternativeA) - logRestA;
-      drift[DRIFT_FALL_SB] = alternativeIsFree ? 0 : Math.log(alternativeB) - logRateB;
-      drift[DRIFT_FALL_FB] = alternativeIsFree ? 0 : Math.log(1 - alternativeB) - logRestB;
-      drift[DRIFT_FREE_UA] = 1 / rateA;
-      drift[DRIFT_FREE_VA] = 1 / (1 - rateA);
-      drift[DRIFT_FREE_UB] = 1 / rateB;
-      drift[DRIFT_FREE_VB] = 1 / (1 - rateB);
-      drift[DRIFT_NULL_UA] = 1 / nullA;
-      drift[DRIFT_NULL_VA] = 1 / (1 - nullA);
-      drift[DRIFT_NULL_UB] = 1 / nullB;
-      drift[DRIFT_NULL_VB] = 1 / (1 - nullB);
+      // The face's own logarithms, log(r / q) per group and outcome (every count is positive here, as every
+      // rate is inside (0, 1)); the free maximiser's differences are 0. On plus group a is the face's first.
+      const a = point === plus ? FACE_LOG_S1 : FACE_LOG_S2;
+      const b = point === plus ? FACE_LOG_S2 : FACE_LOG_S1;
+      const logSA = sign * point[a];
+      const logFA = sign * point[a + 1];
+      const logSB = sign * point[b];
+      const logFB = sign * point[b + 1];
+      const reject = sign > 0;
+      const riseSA = reject ? logSA : 0;
+      const riseFA = reject ? logFA : 0;
+      const riseSB = reject ? logSB : 0;
+      const riseFB = reject ? logFB : 0;
+      const fallSA = reject ? 0 : logSA;
+      const fallFA = reject ? 0 : logFA;
+      const fallSB = reject ? 0 : logSB;
+      const fallFB = reject ? 0 : logFB;
+      // Code 0 (a failure of a): -1/(1 - q_a); code 1: 1/q_a; codes 2 and 3 the same for group b.
+      setSteps(drift, 0, riseFA, fallFA, -1 / (1 - rateA), 0, -1 / (1 - nullA), 0);
+      setSteps(drift, 1, riseSA, fallSA, 1 / rateA, 0, 1 / nullA, 0);
+      setSteps(drift, 2, riseFB, fallFB, 0, -1 / (1 - rateB), 0, -1 / (1 - nullB));
+      setSteps(drift, 3, riseSB, fallSB, 0, 1 / rateB, 0, 1 / nullB);
       drift[DRIFT_HALF_INVERSE_A] = 0.5 / this.countA;
       drift[DRIFT_HALF_INVERSE_B] = 0.5 / this.countB;
     }
-    this.blockCountA = 0;
-    this.blockPositivesA = 0;
-    this.blockCountB = 0;
-    this.blockPositivesB = 0;
+    this.clearBlock();
     this.settled = true;
   }
+}
+
+/** setSteps(drift, code, ...) writes code's six drift steps (DRIFT_* layout, STEP_* order). */
+function setSteps(
+  drift: Float64Array,
+  code: number,
+  rise: number,
+  fall: number,
+  freeA: number,
+  freeB: number,
+  nullA: number,
+  nullB: number,
+): void {
+  const step = DRIFT_STEPS + DRIFT_STRIDE * code;
+  drift[step + STEP_RISE] = rise;
+  drift[step + STEP_FALL] = fall;
+  drift[step + STEP_FREE_A] = freeA;
+  drift[step + STEP_FREE_B] = freeB;
+  drift[step + STEP_NULL_A] = nullA;
+  drift[step + STEP_NULL_B] = nullB;
+}
+
+/**
+ * driftMayReach(drift, rise, fall, freeA, freeB, nullA, nullB, observations, upper, lower) is
+ * the drift bound of BernoulliGlrStream.addWithin on the block's running sums since the anchor
+ * held in `drift` (DRIFT_* layout): rise = h(r) - h(q0), fall = h(q1) - h(r), and the gradients
+ * of h at r (free) and at q0 (null); `observations` in all. Whether the statistic may have
+ * reached upper or lower. O(1), no logarithm.
+ */
+function driftMayReach(
+  drift: Float64Array,
+  rise: number,
+  fall: number,
+  freeA: number,
+  freeB: number,
+  nullA: number,
+  nullB: number,
+  observations: number,
+  upper: number,
+  lower: number,
+): boolean {
+  // E(r) and E(q0): the squared gradients of h over twice the anchor's counts.
+  const halfA = drift[DRIFT_HALF_INVERSE_A];
+  const halfB = drift[DRIFT_HALF_INVERSE_B];
+  const freeError = freeA * freeA * halfA + freeB * freeB * halfB;
+  const nullError = nullA * nullA * halfA + nullB * nullB * halfB;
+  const margin = BOUND_MARGIN + BOUND_MARGIN_PER_OBSERVATION * observations;
+  const anchor = drift[DRIFT_ANCHOR];
+  const nullDeficit = Math.max(anchor, 0);
+  const alternativeDeficit = Math.max(-anchor, 0);
+  if (nullDeficit + rise + freeError + margin >= upper) return true;
+  const lowest = Math.max(0, nullDeficit + rise - nullError) - (alternativeDeficit - fall + freeError);
+  return lowest - margin <= lower;
 }
 
 /**
