@@ -290,6 +290,7 @@ export class BernoulliGlrStream implements GlrStream {
     let nullB = this.blockNullB;
     const drift = this.drift;
     let anchored = this.anchored;
+    let acceptSide = this.lastCase >= CASE_ACCEPT_AHEAD;
     let settled = this.settled;
     let position = 0;
     let crossing = 0;
@@ -313,15 +314,24 @@ export class BernoulliGlrStream implements GlrStream {
       positivesA += a & x;
       countB += b;
       positivesB += b & x;
+      // Only the sums the anchor's side reads (the others' steps are 0 there, or unused).
       const step = DRIFT_STEPS + DRIFT_STRIDE * code;
-      rise += drift[step + STEP_RISE];
-      fall += drift[step + STEP_FALL];
       freeA += drift[step + STEP_FREE_A];
       freeB += drift[step + STEP_FREE_B];
-      nullA += drift[step + STEP_NULL_A];
-      nullB += drift[step + STEP_NULL_B];
+      if (acceptSide) fall += drift[step + STEP_FALL];
+      else {
+        rise += drift[step + STEP_RISE];
+        nullA += drift[step + STEP_NULL_A];
+        nullB += drift[step + STEP_NULL_B];
+      }
       if (countA === 0 || countB === 0) continue;
-      if (anchored && !driftMayReach(drift, rise, fall, freeA, freeB, nullA, nullB, countA + countB, upper, lower)) {
+      const observations = countA + countB;
+      if (
+        anchored &&
+        !(acceptSide
+          ? acceptSideMayReach(drift, fall, freeA, freeB, observations, upper, lower)
+          : rejectSideMayReach(drift, rise, freeA, freeB, nullA, nullB, observations, upper, lower))
+      ) {
         settled = false;
         continue;
       }
@@ -332,6 +342,7 @@ export class BernoulliGlrStream implements GlrStream {
       this.solveFaces();
       this.evaluate();
       anchored = this.anchored;
+      acceptSide = this.lastCase >= CASE_ACCEPT_AHEAD;
       settled = true;
       rise = 0;
       fall = 0;
@@ -438,18 +449,20 @@ export class BernoulliGlrStream implements GlrStream {
 
   /** Whether the drift bound (see addWithin) leaves a threshold within reach of the statistic. */
   private mayReach(upper: number, lower: number): boolean {
-    return driftMayReach(
-      this.drift,
-      this.blockRise,
-      this.blockFall,
-      this.blockFreeA,
-      this.blockFreeB,
-      this.blockNullA,
-      this.blockNullB,
-      this.countA + this.countB,
-      upper,
-      lower,
-    );
+    const observations = this.countA + this.countB;
+    return this.lastCase >= CASE_ACCEPT_AHEAD
+      ? acceptSideMayReach(this.drift, this.blockFall, this.blockFreeA, this.blockFreeB, observations, upper, lower)
+      : rejectSideMayReach(
+          this.drift,
+          this.blockRise,
+          this.blockFreeA,
+          this.blockFreeB,
+          this.blockNullA,
+          this.blockNullB,
+          observations,
+          upper,
+          lower,
+        );
   }
 
   /** Empties the block of observations since the anchor. */
@@ -563,16 +576,34 @@ function setSteps(
 }
 
 /**
- * driftMayReach(drift, rise, fall, freeA, freeB, nullA, nullB, observations, upper, lower) is
- * the drift bound of BernoulliGlrStream.addWithin on the block's running sums since the anchor
- * held in `drift` (DRIFT_* layout): rise = h(r) - h(q0), fall = h(q1) - h(r), and the gradients
- * of h at r (free) and at q0 (null); `observations` in all. Whether the statistic may have
- * reached upper or lower. O(1), no logarithm.
+ * The drift bound of BernoulliGlrStream.addWithin, on the block's running sums since the
+ * anchor held in `drift` (DRIFT_* layout): rise = h(r) - h(q0), fall = h(q1) - h(r), and the
+ * gradients of h at r (free) and at q0 (null); `observations` in all. With A the anchor's
+ * statistic, the statistic may have reached upper unless max(A, 0) + rise + E(r) + margin <
+ * upper, and lower unless max(0, max(A, 0) + rise - E(q0)) - (max(-A, 0) - fall + E(r)) -
+ * margin > lower. On the accept side (A <= 0, q0 = r) rise and max(A, 0) are 0 and E(q0) does
+ * not matter; on the reject side (A >= 0, q1 = r) fall and max(-A, 0) are 0. Each side's
+ * function is that bound with its zero terms left out (the same value). O(1), no logarithm.
  */
-function driftMayReach(
+function acceptSideMayReach(
+  drift: Float64Array,
+  fall: number,
+  freeA: number,
+  freeB: number,
+  observations: number,
+  upper: number,
+  lower: number,
+): boolean {
+  const freeError = freeA * freeA * drift[DRIFT_HALF_INVERSE_A] + freeB * freeB * drift[DRIFT_HALF_INVERSE_B];
+  const margin = BOUND_MARGIN + BOUND_MARGIN_PER_OBSERVATION * observations;
+  if (freeError + margin >= upper) return true;
+  return -(Math.max(-drift[DRIFT_ANCHOR], 0) - fall + freeError) - margin <= lower;
+}
+
+/** The reject side's drift bound (see acceptSideMayReach). O(1). */
+function rejectSideMayReach(
   drift: Float64Array,
   rise: number,
-  fall: number,
   freeA: number,
   freeB: number,
   nullA: number,
@@ -581,18 +612,14 @@ function driftMayReach(
   upper: number,
   lower: number,
 ): boolean {
-  // E(r) and E(q0): the squared gradients of h over twice the anchor's counts.
   const halfA = drift[DRIFT_HALF_INVERSE_A];
   const halfB = drift[DRIFT_HALF_INVERSE_B];
   const freeError = freeA * freeA * halfA + freeB * freeB * halfB;
   const nullError = nullA * nullA * halfA + nullB * nullB * halfB;
   const margin = BOUND_MARGIN + BOUND_MARGIN_PER_OBSERVATION * observations;
-  const anchor = drift[DRIFT_ANCHOR];
-  const nullDeficit = Math.max(anchor, 0);
-  const alternativeDeficit = Math.max(-anchor, 0);
+  const nullDeficit = Math.max(drift[DRIFT_ANCHOR], 0);
   if (nullDeficit + rise + freeError + margin >= upper) return true;
-  const lowest = Math.max(0, nullDeficit + rise - nullError) - (alternativeDeficit - fall + freeError);
-  return lowest - margin <= lower;
+  return Math.max(0, nullDeficit + rise - nullError) - freeError - margin <= lower;
 }
 
 /**
