@@ -44,6 +44,8 @@ export interface PreparedAudit {
   readonly source: string;
   /** Scratch: the identity permutation, shuffled in place and restored by each replicate. */
   readonly order: Int32Array;
+  /** The identity permutation, never shuffled: restores `order` by one copy. */
+  readonly identity: Int32Array;
   /** Scratch: the swap partner of each shuffled position, to restore `order` (or `codes`). */
   readonly swaps: Int32Array;
   /**
@@ -152,6 +154,7 @@ export function prepareAudit(pool: AuditPool, metric: FairnessMetric, access: Ac
     proxyGap: family === 'gaussian' ? Math.abs(meanGap) : Number.NaN,
     source: pool.source,
     order,
+    identity: order.slice(),
     swaps: new Int32Array(size),
     stream: family === 'bernoulli' ? new BernoulliGlrStream() : new GaussianGlrStream(),
   };

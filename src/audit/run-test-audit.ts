@@ -2,7 +2,7 @@ import type { FixedSampleDecision } from '../stats/fixed-sample-decision.js';
 import { REJECT, type SequentialTest } from '../stats/sequential-test.js';
 import type { Random } from '../util/random.js';
 import { BalancedOrder } from './balanced-order.js';
-import { restoreOrder, shufflePosition } from './partial-shuffle.js';
+import { restoreScratch, shufflePosition } from './partial-shuffle.js';
 import type { PreparedAudit } from './prepare-audit.js';
 import type { QueryOrder } from './query-order.js';
 import {
@@ -136,7 +136,7 @@ function auditWithTest(
       if (fixed && cap !== prepared.size) shuffled = continueRandomOrder(prepared, sums, queries, cap, shuffle, random);
     } finally {
       // Also when the test throws (a logit outside its declared bounds): the scratch stays usable.
-      if (shuffle) restoreOrder(scratch, swaps, shuffled);
+      if (shuffle) restoreScratch(scratch, prepared.identity, swaps, shuffled);
     }
   }
   if (!fixed) return { decision, queries };

@@ -6,15 +6,8 @@ import { NAN_STATISTIC } from '../stats/glr-threshold-test.js';
 import { waldThresholds } from '../stats/thresholds.js';
 import { ALEA_MULTIPLIER, ALEA_SCALE, aleaStateOf, type Random } from '../util/random.js';
 import { type AuditSettings, toleranceOfAccess } from './audit-settings.js';
-import { restoreOrder, shufflePosition } from './partial-shuffle.js';
+import { restoreScratch, shufflePosition } from './partial-shuffle.js';
 import type { PreparedAudit } from './prepare-audit.js';
-
-/**
- * The packed codes of a pool of at most this many rows per position shuffled are restored by
- * copying them back (one byte a row, a block copy) rather than by undoing each swap (a chain of
- * dependent loads and stores, a few nanoseconds each).
- */
-const RESTORE_BY_COPY = 32;
 
 /** What one replicate may also return; neither changes its decision. */
 export interface SequentialAuditOptions {
@@ -408,11 +401,8 @@ export function runSequentialAudit(
     }
     fixed = fixedSampleOf(prepared, sums, cap, tolerance);
   }
-  if (codes !== null) {
-    // Undoing many swaps one by one costs more than copying the arrangement back.
-    if (RESTORE_BY_COPY * position >= codes.length) codes.set(prepared.rowCodes!);
-    else restoreOrder(codes, swaps, position);
-  } else if (shuffle) restoreOrder(order, swaps, position);
+  if (codes !== null) restoreScratch(codes, prepared.rowCodes!, swaps, position);
+  else if (shuffle) restoreScratch(order, prepared.identity, swaps, position);
   return {
     decision,
     queries,

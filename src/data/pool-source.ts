@@ -57,8 +57,8 @@ export interface PoolOrigin {
 }
 
 /**
- * Pools already loaded or generated in this thread, by source, folder and access regime:
- * the cells of a grid that differ only in metric, access or tolerance share one pool. A
+ * Pools already loaded or generated in this thread, by source, folder and (for a file) access
+ * regime: the cells of a grid that differ only in metric, tolerance or (for a recipe) access share one pool. A
  * pool is read-only once made, so sharing it is safe.
  */
 const poolCache = new Map<string, AuditPool>();
@@ -70,7 +70,8 @@ const poolCache = new Map<string, AuditPool>();
  * per thread. Throws InputError for a bad file or recipe. O(pool size) the first time.
  */
 export async function loadPoolSource(source: PoolSource, access: AccessRegime, origin: PoolOrigin): Promise<AuditPool> {
-  const key = canonicalJson({ pool: source, base: origin.baseDirectory, access });
+  // A recipe makes every column whatever the access; a file is read with the access regime's column required.
+  const key = canonicalJson({ pool: source, base: origin.baseDirectory, access: source.synthetic ? null : access });
   let pool = poolCache.get(key);
   if (!pool) {
     pool = await readOrGenerate(source, access, origin);
