@@ -3,6 +3,10 @@ import {
   FACE_F1,
   FACE_F2,
   FACE_LENGTH,
+  FACE_LOG_F1,
+  FACE_LOG_F2,
+  FACE_LOG_S1,
+  FACE_LOG_S2,
   FACE_S1,
   FACE_S2,
   FACE_TOLERANCE,
@@ -81,10 +85,16 @@ export class LazyBernoulliGlr {
   private roomBelow = Number.NaN;
   /** n log n for n = 0 .. capacity. */
   private readonly nLogN: Float64Array;
+  /** log n for n = 1 .. capacity (the empirical rates' costs without a logarithm). */
+  private readonly logN: Float64Array;
 
   constructor(capacity: number) {
     this.nLogN = new Float64Array(capacity + 1);
-    for (let n = 1; n <= capacity; n++) this.nLogN[n] = n * Math.log(n);
+    this.logN = new Float64Array(capacity + 1);
+    for (let n = 1; n <= capacity; n++) {
+      this.logN[n] = Math.log(n);
+      this.nLogN[n] = n * this.logN[n];
+    }
   }
 
   /** True once both groups have an observation (the statistic is defined). */
@@ -159,12 +169,12 @@ export class LazyBernoulliGlr {
     const fb = this.countB - sb;
     const tolerance = this.tolerance;
     const gap = sb / this.countB - sa / this.countA;
-    // The empirical rates, and the face point that is the other maximiser.
-    const rateA = sa / this.countA;
-    const rateB = sb / this.countB;
+    // The face point that is the other maximiser (the empirical rates are one of the two).
     let faceA: number;
     let faceB: number;
     let statistic: number;
+    // The face whose point is the other maximiser (its deficit's logarithms give that point's costs).
+    let face = this.plus;
     if (gap > tolerance) {
       statistic = Math.max(this.solvePlus(sa, fa, sb, fb), 0);
       faceA = this.plus[FACE_X];
@@ -173,6 +183,7 @@ export class LazyBernoulliGlr {
       statistic = Math.max(this.solveMinus(sa, fa, sb, fb), 0);
       faceB = this.minus[FACE_X];
       faceA = faceB + tolerance;
+      face = this.minus;
     } else {
       // Compliant side: the better face, the near one first, the far one only where
       // Pinsker's bound on its deficit, 2 (nA nB / n)(tolerance + |gap|)^2, does not rule it out.
@@ -193,13 +204,14 @@ export class LazyBernoulliGlr {
       } else {
         faceB = this.minus[FACE_X];
         faceA = faceB + tolerance;
+        face = this.minus;
       }
       statistic = Math.min(-Math.min(plus, minus), 0);
     }
     // theta_C is the empirical rates on the compliant side, the face point otherwise; theta_V the reverse.
     const compliant = !(gap > tolerance || gap < -tolerance);
-    this.setCosts(compliant ? this.costC : this.costV, rateA, rateB);
-    this.setCosts(compliant ? this.costV : this.costC, faceA, faceB);
+    this.setRateCosts(compliant ? this.costC : this.costV, sa, fa, sb, fb);
+    this.setFaceCosts(compliant ? this.costV : this.costC, face, faceA, faceB);
     this.statistic = statistic;
     this.anchored = true;
     this.roomAbove = Number.NaN;
@@ -232,10 +244,41 @@ export class LazyBernoulliGlr {
     return face[FACE_DEFICIT];
   }
 
-  private setCosts(into: Float64Array, rateA: number, rateB: number): void {
-    into[0] = cost(rateA);
-    into[1] = cost(1 - rateA);
-    into[2] = cost(rateB);
-    into[3] = cost(1 - rateB);
+  /** The costs of the empirical rates, -log(s / n) = log n - log s from the table (no logarithm). */
+  private setRateCosts(into: Float64Array, sa: number, fa: number, sb: number, fb: number): void {
+    const log = this.logN;
+    const na = sa + fa;
+    const nb = sb + fb;
+    into[0] = sa > 0 ? log[na] - log[sa] : IMPOSSIBLE;
+    into[1] = fa > 0 ? log[na] - log[fa] : IMPOSSIBLE;
+    into[2] = sb > 0 ? log[nb] - log[sb] : IMPOSSIBLE;
+    into[3] = fb > 0 ? log[nb] - log[fb] : IMPOSSIBLE;
+  }
+
+  /**
+   * The costs of the face point (faceA, faceB) just solved in `face`: its deficit's logarithm
+   * log(s / (n q)) is log(s / n) - log q, so -log q is that logarithm plus log n - log s (from the
+   * table); a count of 0 has no such logarithm and takes cost(q).
+   */
+  private setFaceCosts(into: Float64Array, face: Float64Array, faceA: number, faceB: number): void {
+    const log = this.logN;
+    const s1 = face[FACE_S1];
+    const f1 = face[FACE_F1];
+    const s2 = face[FACE_S2];
+    const f2 = face[FACE_F2];
+    const n1 = s1 + f1;
+    const n2 = s2 + f2;
+    const first = face === this.plus ? faceA : faceB;
+    const second = face === this.plus ? faceB : faceA;
+    const success1 = s1 > 0 ? Math.min(face[FACE_LOG_S1] + log[n1] - log[s1], IMPOSSIBLE) : cost(first);
+    const failure1 = f1 > 0 ? Math.min(face[FACE_LOG_F1] + log[n1] - log[f1], IMPOSSIBLE) : cost(1 - first);
+    const success2 = s2 > 0 ? Math.min(face[FACE_LOG_S2] + log[n2] - log[s2], IMPOSSIBLE) : cost(second);
+    const failure2 = f2 > 0 ? Math.min(face[FACE_LOG_F2] + log[n2] - log[f2], IMPOSSIBLE) : cost(1 - second);
+    // Group 1 of the plus face is a, of the minus face b.
+    const plus = face === this.plus;
+    into[0] = plus ? success1 : success2;
+    into[1] = plus ? failure1 : failure2;
+    into[2] = plus ? success2 : success1;
+    into[3] = plus ? failure2 : failure1;
   }
 }
