@@ -12,7 +12,7 @@
 //   bookkeeping the fixed-sample baseline beyond its draws and steps (sums, decision), and the result
 //   harness     a whole one-thread run (seeds, chunks, checkpoints, Arrow writing) beyond the loop
 // kernelNanosecondsPerQuery is the stream's own cost per query, addWithin called once per query.
-//   node scripts/replicate-loop-breakdown.mjs [--replicates 2000] [--runs 3] [--out
+//   node scripts/replicate-loop-breakdown.mjs [--replicates 10000] [--runs 3] [--out
 // docs/benchmarks/replicate-loop-breakdown.json]
 // Needs dist/ (npm run build). Writes the JSON file (machine, commit, date, load average) and prints it.
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -20,7 +20,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { prepareAudit } from '../dist/src/audit/prepare-audit.js';
-import { restoreOrder, shufflePosition } from '../dist/src/audit/partial-shuffle.js';
+import { restoreOrder, restoreScratch, shufflePosition } from '../dist/src/audit/partial-shuffle.js';
 import { runSequentialAudit } from '../dist/src/audit/sequential-audit.js';
 import { generateSyntheticPool } from '../dist/src/data/synthetic-pool.js';
 import { configFromObject } from '../dist/src/harness/config.js';
@@ -35,7 +35,7 @@ import { ALEA_MULTIPLIER, ALEA_SCALE, aleaStateOf, createRandom, deriveSeed } fr
 
 const { values } = parseArgs({
   options: {
-    replicates: { type: 'string', default: '2000' },
+    replicates: { type: 'string', default: '10000' },
     runs: { type: 'string', default: '3' },
     out: { type: 'string', default: 'docs/benchmarks/replicate-loop-breakdown.json' },
   },
@@ -92,8 +92,9 @@ function draws(seed, rows, shuffled) {
   let s1 = state[1];
   let s2 = state[2];
   let carry = state[3];
-  const { order, swaps } = prepared;
-  const length = order.length;
+  // The loop shuffles the packed codes (2 group + decision, one byte a row) and restores them by copy.
+  const { codes, rowCodes, swaps } = prepared;
+  const length = codes.length;
   let total = 0;
   for (let position = 0; position < rows; position++) {
     const t = ALEA_MULTIPLIER * s0 + carry * ALEA_SCALE;
@@ -106,13 +107,13 @@ function draws(seed, rows, shuffled) {
       continue;
     }
     const partner = position + Math.floor(s2 * (length - position));
-    const row = order[partner];
-    order[partner] = order[position];
-    order[position] = row;
+    const code = codes[partner];
+    codes[partner] = codes[position];
+    codes[position] = code;
     swaps[position] = partner;
-    total += row;
+    total += code;
   }
-  if (shuffled) restoreOrder(order, swaps, rows);
+  if (shuffled) restoreScratch(codes, rowCodes, swaps, rows);
   return total;
 }
 const generator =

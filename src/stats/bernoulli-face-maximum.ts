@@ -177,15 +177,27 @@ export function writeBernoulliFaceDeficit(face: Float64Array): void {
   // The deficit as in bernoulliFaceDeficit, written out so that no double crosses a call.
   const n1 = s1 + f1;
   const n2 = s2 + f2;
-  const logS1 = s1 > 0 ? Math.log(s1 / (n1 * x)) : 0;
-  const logF1 = f1 > 0 ? Math.log(f1 / (n1 * (1 - x))) : 0;
-  const logS2 = s2 > 0 ? Math.log(s2 / (n2 * (x + tolerance))) : 0;
-  const logF2 = f2 > 0 ? Math.log(f2 / (n2 * (1 - tolerance - x))) : 0;
   let deficit = 0;
-  if (s1 > 0) deficit += s1 * logS1;
-  if (f1 > 0) deficit += f1 * logF1;
-  if (s2 > 0) deficit += s2 * logS2;
-  if (f2 > 0) deficit += f2 * logF2;
+  let logS1 = 0;
+  let logF1 = 0;
+  let logS2 = 0;
+  let logF2 = 0;
+  if (s1 > 0) {
+    logS1 = Math.log(s1 / (n1 * x));
+    deficit += s1 * logS1;
+  }
+  if (f1 > 0) {
+    logF1 = Math.log(f1 / (n1 * (1 - x)));
+    deficit += f1 * logF1;
+  }
+  if (s2 > 0) {
+    logS2 = Math.log(s2 / (n2 * (x + tolerance)));
+    deficit += s2 * logS2;
+  }
+  if (f2 > 0) {
+    logF2 = Math.log(f2 / (n2 * (1 - tolerance - x)));
+    deficit += f2 * logF2;
+  }
   face[FACE_DEFICIT] = deficit;
   face[FACE_LOG_S1] = logS1;
   face[FACE_LOG_F1] = logF1;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { restoreOrder, shufflePosition } from '../../src/audit/partial-shuffle.js';
+import { restoreOrder, restoreScratch, shufflePosition } from '../../src/audit/partial-shuffle.js';
 import { createRandom } from '../../src/util/random.js';
 
 function identity(size: number): Int32Array {
@@ -54,5 +54,32 @@ describe('shufflePosition(order, swaps, position, random)', () => {
     expect(draw('seed-1')).toEqual(draw('seed-1'));
     expect(draw('seed-1')).not.toEqual(draw('seed-2'));
     expect(new Set(draw('seed-3')).size).toBe(20);
+  });
+});
+
+describe('restoreScratch(scratch, start, swaps, steps)', () => {
+  it('returns an order or packed codes to its start after any number of steps, by copy or by swaps', () => {
+    for (const steps of [0, 1, 3, 7, 64, 200]) {
+      const order = identity(200);
+      const codes = Uint8Array.from(order, (row) => row % 4);
+      const startOrder = order.slice();
+      const startCodes = codes.slice();
+      const swaps = new Int32Array(200);
+      const random = createRandom(`restore-${steps}`);
+      for (let p = 0; p < steps; p++) {
+        swaps[p] = p + Math.floor(random() * (200 - p));
+        for (const values of [order, codes]) {
+          const held = values[swaps[p]];
+          values[swaps[p]] = values[p];
+          values[p] = held;
+        }
+      }
+      if (steps >= 7) expect([...order]).not.toEqual([...startOrder]);
+      // Below 200 / 16 steps the swaps are undone one by one; from there on the start is copied back.
+      restoreScratch(order, startOrder, swaps, steps);
+      restoreScratch(codes, startCodes, swaps, steps);
+      expect([...order]).toEqual([...startOrder]);
+      expect([...codes]).toEqual([...startCodes]);
+    }
   });
 });

@@ -69,6 +69,27 @@ describe('runSequentialAudit(prepared, settings, random)', () => {
     expect([...prepared.order]).toEqual(Array.from({ length: prepared.size }, (_, i) => i));
   });
 
+  it("restores paper A's packed codes and the order, by copy after many steps and by swaps after few", () => {
+    const prepared = prepareAudit(syntheticPool(5000, 0.3, 0.36, 'restore'), 'sp', 'decision');
+    const rows = Array.from({ length: prepared.size }, (_, i) => i);
+    const codes = [...(prepared.codes as Uint8Array)];
+    expect(codes).toEqual(rows.map((row) => 2 * prepared.group[row] + prepared.value[row]));
+    const steps = new Set<string>();
+    for (let r = 0; r < 40; r++) {
+      // Budget 4000 of 5000 rows: the baseline reads 4000 (a copy); without it an early stop reads few (swaps).
+      const fixedSample = r % 2 === 0;
+      const result = runSequentialAudit(prepared, settings, createRandom(`restore-${r}`), { fixedSample });
+      steps.add(16 * (fixedSample ? 4000 : result.queries) >= prepared.size ? 'copy' : 'swaps');
+      expect([...(prepared.codes as Uint8Array)]).toEqual(codes);
+      expect([...prepared.order]).toEqual(rows);
+    }
+    expect([...steps].sort()).toEqual(['copy', 'swaps']);
+    const scored = prepareAudit(syntheticPool(5000, 0.3, 0.36, 'restore'), 'sp', 'score');
+    expect(scored.codes).toBeNull();
+    runSequentialAudit(scored, settings, createRandom('restore-score'));
+    expect([...scored.order]).toEqual(rows);
+  });
+
   it('returns a trajectory equal to the exact statistic of the running counts, and stops at the first crossing', () => {
     const pool = syntheticPool(3000, 0.3, 0.4, 'trajectory');
     const prepared = prepareAudit(pool, 'sp', 'decision');

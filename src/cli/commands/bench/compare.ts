@@ -1,7 +1,8 @@
 import { execFileSync } from 'node:child_process';
-import { existsSync } from 'node:fs';
-import { join } from 'node:path';
+import { appendFileSync, existsSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
 import type { Argv, CommandModule } from 'yargs';
+import { loadAverage, measurementEnvironment } from '../../../harness/machine.js';
 import { numericFigures } from '../../../report/bench-history/bench-record.js';
 import { bootstrapRatio } from '../../../stats/two-sample/bootstrap-ratio.js';
 import { inputError } from '../../../util/errors.js';
@@ -17,6 +18,20 @@ interface BenchCompareArguments {
   threshold: number;
   args: string;
   json: boolean;
+  record?: string;
+}
+
+/** The commit a checkout is at (null when it is not a git checkout). */
+function commitOf(checkout: string): string | null {
+  try {
+    return execFileSync('git', ['rev-parse', 'HEAD'], {
+      cwd: checkout,
+      encoding: 'utf8',
+      stdio: ['ignore', 'pipe', 'ignore'],
+    }).trim();
+  } catch {
+    return null;
+  }
 }
 
 /** Whether a larger value of the figure is better (rates) rather than worse (times). */
@@ -83,6 +98,10 @@ export const benchCompareCommand: CommandModule<object, BenchCompareArguments> =
         type: 'boolean',
         default: false,
         describe: 'print the result as JSON',
+      })
+      .option('record', {
+        type: 'string',
+        describe: 'also append the result (both commits, machine, date, load) to this JSON-lines file',
       }) as unknown as Argv<BenchCompareArguments>,
   handler: (args) => {
     if (!(Number.isSafeInteger(args.rounds) && args.rounds >= 2))
@@ -97,7 +116,10 @@ export const benchCompareCommand: CommandModule<object, BenchCompareArguments> =
           expected: 'a built fairaudit checkout (dist/ present: npm run build)',
           found: 'none',
         });
+    if (args.record !== undefined && !existsSync(dirname(resolve(args.record))))
+      throw inputError({ where: '--record', expected: 'a file in an existing folder', found: args.record });
     const extra = args.args.split(/\s+/).filter(Boolean);
+    const loadBefore = loadAverage();
     const base: number[] = [];
     const headFigures: number[] = [];
     for (let round = 0; round < args.rounds; round++) {
@@ -126,6 +148,17 @@ export const benchCompareCommand: CommandModule<object, BenchCompareArguments> =
       speedRatio: interval,
       verdict,
     };
+    if (args.record !== undefined) {
+      const command =
+        `fairaudit bench compare ${args.base} ${head} --bench ${args.bench} --figure ${args.figure} ` +
+        `--rounds ${args.rounds}${extra.length > 0 ? ` "--args=${extra.join(' ')}"` : ''}`;
+      const entry = {
+        ...measurementEnvironment(command, commitOf(head), loadBefore),
+        baseCommit: commitOf(args.base),
+        ...result,
+      };
+      appendFileSync(args.record, `${JSON.stringify(entry)}\n`);
+    }
     if (args.json) process.stdout.write(`${JSON.stringify(result)}\n`);
     else
       process.stdout.write(
