@@ -126,27 +126,15 @@ export function recordCoupledPath(
   const positivesB = cell.positivesB;
   let above = Number.POSITIVE_INFINITY;
   let below = Number.NEGATIVE_INFINITY;
-  let seenA = 0;
-  let seenB = 0;
   let t = 0;
   walk: while (t < cap) {
     const end = queries.ensure(t);
-    for (; t < end; t++) {
-      const group = groups[t];
-      let value: number;
-      if (group === 0) {
-        value = ranks[t] < positivesA ? 1 : 0;
-        seenA++;
-      } else {
-        value = ranks[t] < positivesB ? 1 : 0;
-        seenB++;
-      }
-      glr.add(group, value);
-      if (seenA >= minimum && seenB >= minimum && glr.mayReach(above, below)) {
-        if (extremes.observe(glr.evaluate())) break walk;
-        above = extremes.reachAbove();
-        below = extremes.reachBelow();
-      }
+    while (t < end) {
+      t = glr.advance(groups, ranks, t, end, positivesA, positivesB, minimum, above, below);
+      if (!glr.reached) break;
+      if (extremes.observe(glr.evaluate())) break walk;
+      above = extremes.reachAbove();
+      below = extremes.reachBelow();
     }
   }
   extremes.finish(into);
@@ -174,35 +162,21 @@ export function decideCoupledPath(
   const { minimumPerGroup, upper, lower } = settings;
   const positivesA = cell.positivesA;
   const positivesB = cell.positivesB;
-  let seenA = 0;
-  let seenB = 0;
   let t = 0;
   let decision: 'reject' | 'accept' | 'inconclusive' = 'inconclusive';
   walk: while (t < cap) {
     const end = queries.ensure(t);
-    for (; t < end; t++) {
-      const group = groups[t];
-      let value: number;
-      if (group === 0) {
-        value = ranks[t] < positivesA ? 1 : 0;
-        seenA++;
-      } else {
-        value = ranks[t] < positivesB ? 1 : 0;
-        seenB++;
+    while (t < end) {
+      t = glr.advance(groups, ranks, t, end, positivesA, positivesB, minimumPerGroup, upper, lower);
+      if (!glr.reached) break;
+      const statistic = glr.evaluate();
+      if (statistic >= upper) {
+        decision = 'reject';
+        break walk;
       }
-      glr.add(group, value);
-      if (seenA >= minimumPerGroup && seenB >= minimumPerGroup && glr.mayReach(upper, lower)) {
-        const statistic = glr.evaluate();
-        if (statistic >= upper) {
-          decision = 'reject';
-          t++;
-          break walk;
-        }
-        if (statistic <= lower) {
-          decision = 'accept';
-          t++;
-          break walk;
-        }
+      if (statistic <= lower) {
+        decision = 'accept';
+        break walk;
       }
     }
   }

@@ -57,6 +57,8 @@ function cost(p: number): number {
 export class LazyBernoulliGlr {
   /** The statistic at the last evaluate() (0 before any). */
   statistic = 0;
+  /** Whether the last advance() stopped where mayReach was true (else at its end). */
+  reached = false;
   private countA = 0;
   private positivesA = 0;
   private countB = 0;
@@ -132,6 +134,93 @@ export class LazyBernoulliGlr {
       this.newB++;
       this.newPositivesB += value;
     }
+  }
+
+  /**
+   * advance(groups, ranks, t, end, positivesA, positivesB, minimum, above, below) folds in
+   * queries t, t + 1, ... of a shared path (query s hits group groups[s] and reads a positive
+   * decision when ranks[s] is below that group's positives) as add() does, and stops after the
+   * first query at which each group has `minimum` observations and mayReach(above, below) is
+   * true, or at `end`. Returns the index of the next query; `reached` says which stop it was.
+   * The same counts, rooms and answers as add() and mayReach() called per query (mayReach only
+   * once both groups have `minimum`), with the counts and rooms on locals. O(end - t).
+   */
+  advance(
+    groups: Uint8Array,
+    ranks: Int32Array,
+    t: number,
+    end: number,
+    positivesA: number,
+    positivesB: number,
+    minimum: number,
+    above: number,
+    below: number,
+  ): number {
+    const costC = this.costC;
+    const costV = this.costV;
+    let countA = this.countA;
+    let hitsA = this.positivesA;
+    let countB = this.countB;
+    let hitsB = this.positivesB;
+    let newA = this.newA;
+    let newHitsA = this.newPositivesA;
+    let newB = this.newB;
+    let newHitsB = this.newPositivesB;
+    let roomRise = this.roomRise;
+    let roomFall = this.roomFall;
+    // The rooms stand for these targets only (mayReach sets them).
+    let roomsHold = this.anchored && above === this.roomAbove && below === this.roomBelow;
+    const step = positivesB - positivesA;
+    this.reached = false;
+    while (t < end) {
+      // Without a branch (group and decision are coin flips to a branch predictor): the group's positives,
+      // and the decision 1 exactly when rank - positives is negative (its sign bit; both are int32).
+      const b = groups[t];
+      const value = (ranks[t] - (positivesA + b * step)) >>> 31;
+      t++;
+      const kind = 2 * b + 1 - value;
+      roomRise -= costC[kind];
+      roomFall -= costV[kind];
+      const a = 1 - b;
+      countA += a;
+      hitsA += a & value;
+      newA += a;
+      newHitsA += a & value;
+      countB += b;
+      hitsB += b & value;
+      newB += b;
+      newHitsB += b & value;
+      if (countA < minimum || countB < minimum) continue;
+      if (roomsHold && roomRise > 0 && roomFall > 0) continue;
+      this.countA = countA;
+      this.positivesA = hitsA;
+      this.countB = countB;
+      this.positivesB = hitsB;
+      this.newA = newA;
+      this.newPositivesA = newHitsA;
+      this.newB = newB;
+      this.newPositivesB = newHitsB;
+      this.roomRise = roomRise;
+      this.roomFall = roomFall;
+      if (this.mayReach(above, below)) {
+        this.reached = true;
+        return t;
+      }
+      roomRise = this.roomRise;
+      roomFall = this.roomFall;
+      roomsHold = true;
+    }
+    this.countA = countA;
+    this.positivesA = hitsA;
+    this.countB = countB;
+    this.positivesB = hitsB;
+    this.newA = newA;
+    this.newPositivesA = newHitsA;
+    this.newB = newB;
+    this.newPositivesB = newHitsB;
+    this.roomRise = roomRise;
+    this.roomFall = roomFall;
+    return t;
   }
 
   /**

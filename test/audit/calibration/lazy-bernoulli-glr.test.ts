@@ -21,6 +21,53 @@ function pathOf(seed: string, rateA: number, rateB: number, steps: number, toler
 }
 
 describe('LazyBernoulliGlr', () => {
+  it('advance() stops where add() and mayReach() per query would, with the same statistics', () => {
+    for (const [index, [rateA, rateB, minimum]] of [
+      [0.3, 0.3, 1],
+      [0.3, 0.42, 1],
+      [0.5, 0.47, 5],
+      [0.05, 0.2, 3],
+    ].entries()) {
+      // A shared path as CoupledQueries draws it: group and rank; a cell with positives p reads 1 below p.
+      const random = createRandom(`advance-${index}`);
+      const steps = 1500;
+      const groups = new Uint8Array(steps);
+      const ranks = new Int32Array(steps);
+      for (let t = 0; t < steps; t++) {
+        groups[t] = random() < 0.4 ? 1 : 0;
+        ranks[t] = Math.floor(random() * 1000);
+      }
+      const [positivesA, positivesB] = [Math.round(1000 * rateA), Math.round(1000 * rateB)];
+      const [upper, lower] = [3, -2];
+      const stepped: Array<[number, number]> = [];
+      const each = new LazyBernoulliGlr(steps);
+      each.reset(0.05);
+      let seenA = 0;
+      let seenB = 0;
+      for (let t = 0; t < steps; t++) {
+        const group = groups[t];
+        const value = ranks[t] < (group === 0 ? positivesA : positivesB) ? 1 : 0;
+        if (group === 0) seenA++;
+        else seenB++;
+        each.add(group, value);
+        if (seenA >= minimum && seenB >= minimum && each.mayReach(upper, lower)) stepped.push([t + 1, each.evaluate()]);
+      }
+      const advanced: Array<[number, number]> = [];
+      const fused = new LazyBernoulliGlr(steps);
+      fused.reset(0.05);
+      // In blocks, as the coupled paths call it.
+      for (let t = 0; t < steps; ) {
+        const end = Math.min(steps, t + 256);
+        while (t < end) {
+          t = fused.advance(groups, ranks, t, end, positivesA, positivesB, minimum, upper, lower);
+          if (fused.reached) advanced.push([t, fused.evaluate()]);
+        }
+      }
+      expect(stepped.length).toBeGreaterThan(5);
+      expect(advanced).toEqual(stepped);
+    }
+  });
+
   it('evaluate() equals BernoulliGlrStream.statistic at every step (to 1e-9), whatever was skipped before', () => {
     const { observations, statistics } = pathOf('equal', 0.3, 0.38, 600, 0.05);
     const glr = new LazyBernoulliGlr(600);
