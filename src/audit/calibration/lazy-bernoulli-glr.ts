@@ -158,40 +158,45 @@ export class LazyBernoulliGlr {
   ): number {
     const costC = this.costC;
     const costV = this.costV;
-    let countA = this.countA;
-    let hitsA = this.positivesA;
-    let countB = this.countB;
-    let hitsB = this.positivesB;
-    let newA = this.newA;
-    let newHitsA = this.newPositivesA;
-    let newB = this.newB;
-    let newHitsB = this.newPositivesB;
-    let roomRise = this.roomRise;
-    let roomFall = this.roomFall;
-    // The rooms stand for these targets only (mayReach sets them).
-    let roomsHold = this.anchored && above === this.roomAbove && below === this.roomBelow;
     const step = positivesB - positivesA;
     this.reached = false;
-    while (t < end) {
-      // Without a branch (group and decision are coin flips to a branch predictor): the group's positives,
-      // and the decision 1 exactly when rank - positives is negative (its sign bit; both are int32).
-      const b = groups[t];
-      const value = (ranks[t] - (positivesA + b * step)) >>> 31;
-      t++;
-      const kind = 2 * b + 1 - value;
-      roomRise -= costC[kind];
-      roomFall -= costV[kind];
-      const a = 1 - b;
-      countA += a;
-      hitsA += a & value;
-      newA += a;
-      newHitsA += a & value;
-      countB += b;
-      hitsB += b & value;
-      newB += b;
-      newHitsB += b & value;
-      if (countA < minimum || countB < minimum) continue;
-      if (roomsHold && roomRise > 0 && roomFall > 0) continue;
+    for (;;) {
+      let countA = this.countA;
+      let hitsA = this.positivesA;
+      let countB = this.countB;
+      let hitsB = this.positivesB;
+      let newA = this.newA;
+      let newHitsA = this.newPositivesA;
+      let newB = this.newB;
+      let newHitsB = this.newPositivesB;
+      let roomRise = this.roomRise;
+      let roomFall = this.roomFall;
+      // The rooms stand for these targets only (mayReach sets them).
+      const roomsHold = this.anchored && above === this.roomAbove && below === this.roomBelow;
+      let check = false;
+      while (t < end) {
+        // Without a branch (group and decision are coin flips to a branch predictor): the group's positives,
+        // and the decision 1 exactly when rank - positives is negative (its sign bit; both are int32).
+        const b = groups[t];
+        const value = (ranks[t] - (positivesA + b * step)) >>> 31;
+        t++;
+        const kind = 2 * b + 1 - value;
+        roomRise -= costC[kind];
+        roomFall -= costV[kind];
+        const a = 1 - b;
+        countA += a;
+        hitsA += a & value;
+        newA += a;
+        newHitsA += a & value;
+        countB += b;
+        hitsB += b & value;
+        newB += b;
+        newHitsB += b & value;
+        if (countA < minimum || countB < minimum) continue;
+        if (roomsHold && roomRise > 0 && roomFall > 0) continue;
+        check = true;
+        break;
+      }
       this.countA = countA;
       this.positivesA = hitsA;
       this.countB = countB;
@@ -202,25 +207,12 @@ export class LazyBernoulliGlr {
       this.newPositivesB = newHitsB;
       this.roomRise = roomRise;
       this.roomFall = roomFall;
+      if (!check) return t;
       if (this.mayReach(above, below)) {
         this.reached = true;
         return t;
       }
-      roomRise = this.roomRise;
-      roomFall = this.roomFall;
-      roomsHold = true;
     }
-    this.countA = countA;
-    this.positivesA = hitsA;
-    this.countB = countB;
-    this.positivesB = hitsB;
-    this.newA = newA;
-    this.newPositivesA = newHitsA;
-    this.newB = newB;
-    this.newPositivesB = newHitsB;
-    this.roomRise = roomRise;
-    this.roomFall = roomFall;
-    return t;
   }
 
   /**
