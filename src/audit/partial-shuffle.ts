@@ -13,11 +13,12 @@ export function shufflePosition(order: Int32Array, swaps: Int32Array, position: 
 }
 
 /**
- * restoreOrder(order, swaps, steps) undoes steps 0..steps-1 of shufflePosition in
- * reverse, returning `order` to the arrangement it had before them, so the next
- * replicate's order depends on its own generator only. O(steps).
+ * restoreOrder(order, swaps, steps) undoes steps 0..steps-1 of shufflePosition (on an order,
+ * or on packed codes shuffled by the same arithmetic) in reverse, returning `order` to the
+ * arrangement it had before them, so the next replicate's order depends on its own generator
+ * only. O(steps).
  */
-export function restoreOrder(order: Int32Array, swaps: Int32Array, steps: number): void {
+export function restoreOrder(order: Int32Array | Uint8Array, swaps: Int32Array, steps: number): void {
   for (let i = steps - 1; i >= 0; i--) {
     const partner = swaps[i];
     const held = order[partner];
@@ -45,14 +46,6 @@ export function restoreScratch<T extends Int32Array | Uint8Array>(
   swaps: Int32Array,
   steps: number,
 ): void {
-  if (RESTORE_BY_COPY * steps >= scratch.length) {
-    scratch.set(start);
-    return;
-  }
-  for (let i = steps - 1; i >= 0; i--) {
-    const partner = swaps[i];
-    const held = scratch[partner];
-    scratch[partner] = scratch[i];
-    scratch[i] = held;
-  }
+  if (RESTORE_BY_COPY * steps >= scratch.length) scratch.set(start);
+  else restoreOrder(scratch, swaps, steps);
 }

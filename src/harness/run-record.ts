@@ -361,11 +361,11 @@ export function fairauditVersion(): string {
   return (JSON.parse(readFileSync(join(packageRoot(), 'package.json'), 'utf8')) as { version: string }).version;
 }
 
-/** The git commit of the package's working tree, or null outside a git checkout. */
-export function gitCommit(): string | null {
+/** The git commit of a checkout (default the package's own working tree), or null outside a git checkout. */
+export function gitCommit(checkout: string = packageRoot()): string | null {
   try {
     return execFileSync('git', ['rev-parse', 'HEAD'], {
-      cwd: packageRoot(),
+      cwd: checkout,
       encoding: 'utf8',
       stdio: ['ignore', 'pipe', 'ignore'],
     }).trim();

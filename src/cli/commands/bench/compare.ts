@@ -3,6 +3,7 @@ import { appendFileSync, existsSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import type { Argv, CommandModule } from 'yargs';
 import { loadAverage, measurementEnvironment } from '../../../harness/machine.js';
+import { gitCommit } from '../../../harness/run-record.js';
 import { numericFigures } from '../../../report/bench-history/bench-record.js';
 import { bootstrapRatio } from '../../../stats/two-sample/bootstrap-ratio.js';
 import { inputError } from '../../../util/errors.js';
@@ -19,19 +20,6 @@ interface BenchCompareArguments {
   args: string;
   json: boolean;
   record?: string;
-}
-
-/** The commit a checkout is at (null when it is not a git checkout). */
-function commitOf(checkout: string): string | null {
-  try {
-    return execFileSync('git', ['rev-parse', 'HEAD'], {
-      cwd: checkout,
-      encoding: 'utf8',
-      stdio: ['ignore', 'pipe', 'ignore'],
-    }).trim();
-  } catch {
-    return null;
-  }
 }
 
 /** Whether a larger value of the figure is better (rates) rather than worse (times). */
@@ -153,8 +141,8 @@ export const benchCompareCommand: CommandModule<object, BenchCompareArguments> =
         `fairaudit bench compare ${args.base} ${head} --bench ${args.bench} --figure ${args.figure} ` +
         `--rounds ${args.rounds}${extra.length > 0 ? ` "--args=${extra.join(' ')}"` : ''}`;
       const entry = {
-        ...measurementEnvironment(command, commitOf(head), loadBefore),
-        baseCommit: commitOf(args.base),
+        ...measurementEnvironment(command, gitCommit(head), loadBefore),
+        baseCommit: gitCommit(args.base),
         ...result,
       };
       appendFileSync(args.record, `${JSON.stringify(entry)}\n`);
