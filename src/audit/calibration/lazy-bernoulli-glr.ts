@@ -144,8 +144,8 @@ export class LazyBernoulliGlr {
    * true, or at `end`. Returns the index of the next query; `reached` says which stop it was.
    * The same counts and answers as add() and mayReach() called per query (mayReach only once
    * both groups have `minimum`): it computes mayReach's exact bound at every query, on locals,
-   * rather than a running room that runs out every few queries (a branch no predictor learns,
-   * and the calibration's costliest instruction). O(end - t).
+   * rather than a running room that runs out every few queries (a branch no predictor learns).
+   * O(end - t).
    */
   advance(
     groups: Uint8Array,
