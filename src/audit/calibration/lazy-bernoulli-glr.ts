@@ -163,8 +163,9 @@ export class LazyBernoulliGlr {
     const step = positivesB - positivesA;
     this.reached = false;
     // Until both groups have `minimum` observations no check is due: queries are only counted (and the rooms
-    // kept, as add() keeps them). Counts never fall, so the loop after it needs no such test.
-    while (t < end && (this.countA < minimum || this.countB < minimum)) {
+    // kept, as add() keeps them); before the first evaluation there is nothing to bound from, and mayReach says
+    // so. Counts never fall, so the loop after it needs neither test.
+    while (t < end && (!this.anchored || this.countA < minimum || this.countB < minimum)) {
       const b = groups[t];
       const value = (ranks[t] - (positivesA + b * step)) >>> 31;
       t++;
@@ -173,14 +174,6 @@ export class LazyBernoulliGlr {
         this.reached = true;
         return t;
       }
-    }
-    if (t >= end) return t;
-    if (!this.anchored) {
-      // Nothing to bound from: the first query with both groups at the start rule is evaluated.
-      const b = groups[t];
-      this.add(b, (ranks[t] - (positivesA + b * step)) >>> 31);
-      this.reached = true;
-      return t + 1;
     }
     // mayReach's exact bound at every query, on locals: the new observations' own log-likelihood from the
     // n log n table and their cost under theta_C and theta_V as running sums. One branch a query, rarely taken.
