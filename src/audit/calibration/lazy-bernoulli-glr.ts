@@ -14,6 +14,20 @@ import {
   solveBernoulliFace,
 } from '../../stats/bernoulli-face-maximum.js';
 
+/**
+ * riseRoom(above) is how far U - G must be from 0 on the violating side for the statistic
+ * to reach above, less the slack; fallRoom(below) the same on the compliant side for below.
+ * A target on the wrong side of 0 gives -Infinity (every step is checked), so the bound
+ * stays exact for any targets.
+ */
+function riseRoom(above: number): number {
+  return above > 0 ? above - SLACK : Number.NEGATIVE_INFINITY;
+}
+
+function fallRoom(below: number): number {
+  return below < 0 ? -below - SLACK : Number.NEGATIVE_INFINITY;
+}
+
 /** Stands for -log 0 in the bounds: finite, so that 0 x it is 0 and any count x it exceeds every threshold. */
 const IMPOSSIBLE = 1e15;
 
@@ -35,18 +49,19 @@ function cost(p: number): number {
  * add() only counts; evaluate() computes the statistic at the current counts (each face
  * by solveBernoulliFace warm-started from its last maximiser);
  * mayReach(above, below) says whether, since the last evaluation, the statistic can have
- * reached >= above or <= below. The bound is exact, not a heuristic. Write the statistic
- * as Λ = sup_V ℓ - sup_C ℓ (V: |gap| >= tolerance, C: |gap| <= tolerance; ℓ the
- * log-likelihood of both groups' counts). With L the log-likelihood of the observations
- * added since the last evaluation (time n) and θ_C, θ_V the maximisers over C and V at n
- * (one is the empirical rates, the other the face point):
- *   Λ_now - Λ_n <= sup L - L(θ_C)   and   Λ_n - Λ_now <= sup L - L(θ_V),
- * because sup_V ℓ_now <= sup_V ℓ_n + sup L and sup_C ℓ_now >= ℓ_n(θ_C) + L(θ_C) (and the
- * same with C and V swapped). sup L - L(θ) is the new observations' own likelihood ratio
- * against θ: of order 1 when θ is near the truth, whatever their number, so a path far
- * from its targets is evaluated rarely. Costs per add: a few table lookups (n log n for
- * integers up to `capacity`). Kernel: no validation (group 0/1, value 0/1, at most
- * `capacity` observations per group between evaluations, 0 < tolerance < 1).
+ * reached >= above (> 0) or <= below (< 0). The bound is exact, not a heuristic. With ℓ the
+ * log-likelihood of both groups' counts, U = sup ℓ (the empirical rates, exact from an
+ * n log n table) and G = sup ℓ over the two faces |gap| = tolerance, the statistic is
+ * +(U - G) when the empirical gap violates the tolerance and -(U - G) when it complies.
+ * Reaching above needs the violating side with U - G >= above; reaching below, the
+ * compliant side with U - G >= -below. G at the current counts is at least the log-likelihood,
+ * at those counts, of the face point θ_F that maximised at the last evaluation: ℓ_n(θ_F)
+ * plus the new observations' log-likelihood under θ_F (a running sum of their costs
+ * -log θ_F). So U - G <= U_now - U_n + D_n + cost_F(new), D_n the distance U - G at the last
+ * evaluation: exact up to the curvature of G, which is of order (new observations)^2 / n,
+ * so a path far from its targets is evaluated rarely. Costs per add: six table lookups
+ * and the side of the gap. Kernel: no validation (group 0/1, value 0/1, at most `capacity`
+ * observations per group, 0 < tolerance < 1).
  * @example
  * const glr = new LazyBernoulliGlr(4000);
  * glr.reset(0.05);
@@ -73,18 +88,10 @@ export class LazyBernoulliGlr {
   private newPositivesA = 0;
   private newB = 0;
   private newPositivesB = 0;
-  /** -log of theta_C's and theta_V's rates of a positive and a negative, group a then b. */
-  private readonly costC = new Float64Array(4);
-  private readonly costV = new Float64Array(4);
-  /**
-   * Running lower bounds on how far the statistic is from mayReach's targets (roomAbove,
-   * roomBelow) since the last exact check: each add() takes off its observation's cost
-   * under theta_C (rise) and theta_V (fall), by which it raises the bounds at most.
-   */
-  private roomRise = 0;
-  private roomFall = 0;
-  private roomAbove = Number.NaN;
-  private roomBelow = Number.NaN;
+  /** -log of the last evaluation's face point's rates of a positive and a negative, group a then b. */
+  private readonly costF = new Float64Array(4);
+  /** D_n - U_n at the last evaluation: the bound on U - G is U_now plus this plus the new observations' costs. */
+  private offset = 0;
   /** n log n for n = 0 .. capacity. */
   private readonly nLogN: Float64Array;
   /** log n for n = 1 .. capacity (the empirical rates' costs without a logarithm). */
@@ -112,7 +119,6 @@ export class LazyBernoulliGlr {
     this.tolerance = tolerance;
     this.statistic = 0;
     this.anchored = false;
-    this.roomAbove = Number.NaN;
     this.plus[FACE_X] = -1;
     this.minus[FACE_X] = -1;
     this.plus[FACE_TOLERANCE] = tolerance;
@@ -120,9 +126,6 @@ export class LazyBernoulliGlr {
   }
 
   add(group: number, value: number): void {
-    const kind = 2 * group + 1 - value;
-    this.roomRise -= this.costC[kind];
-    this.roomFall -= this.costV[kind];
     if (group === 0) {
       this.countA++;
       this.positivesA += value;
@@ -143,9 +146,8 @@ export class LazyBernoulliGlr {
    * first query at which each group has `minimum` observations and mayReach(above, below) is
    * true, or at `end`. Returns the index of the next query; `reached` says which stop it was.
    * The same counts and answers as add() and mayReach() called per query (mayReach only once
-   * both groups have `minimum`): it computes mayReach's exact bound at every query, on locals,
-   * rather than a running room that runs out every few queries (a branch no predictor learns).
-   * O(end - t).
+   * both groups have `minimum`), with mayReach's bound on locals and without a branch on the
+   * group or the decision. O(end - t).
    */
   advance(
     groups: Uint8Array,
@@ -158,13 +160,11 @@ export class LazyBernoulliGlr {
     above: number,
     below: number,
   ): number {
-    const costC = this.costC;
-    const costV = this.costV;
     const step = positivesB - positivesA;
     this.reached = false;
-    // Until both groups have `minimum` observations no check is due: queries are only counted (and the rooms
-    // kept, as add() keeps them); before the first evaluation there is nothing to bound from, and mayReach says
-    // so. Counts never fall, so the loop after it needs neither test.
+    // Until both groups have `minimum` observations no check is due: queries are only counted; before the first
+    // evaluation there is nothing to bound from, and mayReach says so. Counts never fall, so the loop after it needs
+    // neither test.
     while (t < end && (!this.anchored || this.countA < minimum || this.countB < minimum)) {
       const b = groups[t];
       const value = (ranks[t] - (positivesA + b * step)) >>> 31;
@@ -175,49 +175,58 @@ export class LazyBernoulliGlr {
         return t;
       }
     }
-    // mayReach's exact bound at every query, on locals: the new observations' own log-likelihood from the
-    // n log n table and their cost under theta_C and theta_V as running sums. One branch a query, rarely taken.
     const nLogN = this.nLogN;
-    const riseRoom = above - SLACK - this.statistic;
-    const fallRoom = this.statistic - (below + SLACK);
-    let newA = this.newA;
-    let newHitsA = this.newPositivesA;
-    let newB = this.newB;
-    let newHitsB = this.newPositivesB;
-    let costOfC =
-      newHitsA * costC[0] + (newA - newHitsA) * costC[1] + newHitsB * costC[2] + (newB - newHitsB) * costC[3];
-    let costOfV =
-      newHitsA * costV[0] + (newA - newHitsA) * costV[1] + newHitsB * costV[2] + (newB - newHitsB) * costV[3];
+    const costF = this.costF;
+    const tolerance = this.tolerance;
+    const rise = riseRoom(above);
+    const fall = fallRoom(below);
+    const nearer = Math.min(rise, fall);
+    const offset = this.offset;
+    let countA = this.countA;
+    let hitsA = this.positivesA;
+    let countB = this.countB;
+    let hitsB = this.positivesB;
+    const newHitsA = this.newPositivesA;
+    const newHitsB = this.newPositivesB;
+    let costOfF =
+      newHitsA * costF[0] + (this.newA - newHitsA) * costF[1] + newHitsB * costF[2] + (this.newB - newHitsB) * costF[3];
     while (t < end) {
       // Without a branch (group and decision are coin flips to a branch predictor): the group's positives,
       // and the decision 1 exactly when rank - positives is negative (its sign bit; both are int32).
       const b = groups[t];
       const value = (ranks[t] - (positivesA + b * step)) >>> 31;
       t++;
-      const kind = 2 * b + 1 - value;
-      costOfC += costC[kind];
-      costOfV += costV[kind];
+      costOfF += costF[2 * b + 1 - value];
       const a = 1 - b;
-      newA += a;
-      newHitsA += a & value;
-      newB += b;
-      newHitsB += b & value;
-      const own =
-        nLogN[newHitsA] + nLogN[newA - newHitsA] - nLogN[newA] + nLogN[newHitsB] + nLogN[newB - newHitsB] - nLogN[newB];
-      if (own + costOfC < riseRoom && own + costOfV < fallRoom) continue;
+      countA += a;
+      hitsA += a & value;
+      countB += b;
+      hitsB += b & value;
+      const distance =
+        nLogN[hitsA] +
+        nLogN[countA - hitsA] -
+        nLogN[countA] +
+        nLogN[hitsB] +
+        nLogN[countB - hitsB] -
+        nLogN[countB] +
+        offset +
+        costOfF;
+      if (distance < nearer) continue;
+      // Within reach of the nearer room: the side decides. The gap violates the tolerance when
+      // |hitsB countA - hitsA countB| > tolerance countA countB.
+      const violating = Math.abs(hitsB * countA - hitsA * countB) > tolerance * countA * countB;
+      if (distance < (violating ? rise : fall)) continue;
       this.reached = true;
       break;
     }
-    this.countA += newA - this.newA;
-    this.positivesA += newHitsA - this.newPositivesA;
-    this.countB += newB - this.newB;
-    this.positivesB += newHitsB - this.newPositivesB;
-    this.newA = newA;
-    this.newPositivesA = newHitsA;
-    this.newB = newB;
-    this.newPositivesB = newHitsB;
-    // add()'s running rooms were not kept: mayReach recomputes.
-    this.roomAbove = Number.NaN;
+    this.newA += countA - this.countA;
+    this.newPositivesA += hitsA - this.positivesA;
+    this.newB += countB - this.countB;
+    this.newPositivesB += hitsB - this.positivesB;
+    this.countA = countA;
+    this.positivesA = hitsA;
+    this.countB = countB;
+    this.positivesB = hitsB;
     return t;
   }
 
@@ -227,25 +236,18 @@ export class LazyBernoulliGlr {
    */
   mayReach(above: number, below: number): boolean {
     if (!this.anchored) return true;
-    // Since the last exact check each observation x raised the rise bound by at most -log theta_C(x) (sup L
-    // cannot grow: log-likelihoods are <= 0) and the fall bound by at most -log theta_V(x): rooms left, no reach.
-    if (above === this.roomAbove && below === this.roomBelow && this.roomRise > 0 && this.roomFall > 0) return false;
     const t = this.nLogN;
-    const a = this.newA;
+    const sa = this.positivesA;
+    const na = this.countA;
+    const sb = this.positivesB;
+    const nb = this.countB;
+    const c = this.costF;
     const pa = this.newPositivesA;
-    const b = this.newB;
     const pb = this.newPositivesB;
-    // sup L: the new observations at their own rates.
-    const own = t[pa] + t[a - pa] - t[a] + t[pb] + t[b - pb] - t[b];
-    const c = this.costC;
-    const rise = own + pa * c[0] + (a - pa) * c[1] + pb * c[2] + (b - pb) * c[3];
-    const v = this.costV;
-    const fall = own + pa * v[0] + (a - pa) * v[1] + pb * v[2] + (b - pb) * v[3];
-    this.roomAbove = above;
-    this.roomBelow = below;
-    this.roomRise = above - SLACK - (this.statistic + rise);
-    this.roomFall = this.statistic - fall - (below + SLACK);
-    return this.roomRise <= 0 || this.roomFall <= 0;
+    const costOfF = pa * c[0] + (this.newA - pa) * c[1] + pb * c[2] + (this.newB - pb) * c[3];
+    const distance = t[sa] + t[na - sa] - t[na] + t[sb] + t[nb - sb] - t[nb] + this.offset + costOfF;
+    const violating = Math.abs(sb * na - sa * nb) > this.tolerance * na * nb;
+    return distance >= (violating ? riseRoom(above) : fallRoom(below));
   }
 
   /** evaluate() computes the statistic at the current counts (needs ready) and returns it. O(1) face solves. */
@@ -256,18 +258,20 @@ export class LazyBernoulliGlr {
     const fb = this.countB - sb;
     const tolerance = this.tolerance;
     const gap = sb / this.countB - sa / this.countA;
-    // The face point that is the other maximiser (the empirical rates are one of the two).
+    // The face point that maximises over the faces, and its deficit U - G.
     let faceA: number;
     let faceB: number;
     let statistic: number;
-    // The face whose point is the other maximiser (its deficit's logarithms give that point's costs).
+    let deficit: number;
     let face = this.plus;
     if (gap > tolerance) {
-      statistic = Math.max(this.solvePlus(sa, fa, sb, fb), 0);
+      deficit = this.solvePlus(sa, fa, sb, fb);
+      statistic = Math.max(deficit, 0);
       faceA = this.plus[FACE_X];
       faceB = faceA + tolerance;
     } else if (gap < -tolerance) {
-      statistic = Math.max(this.solveMinus(sa, fa, sb, fb), 0);
+      deficit = this.solveMinus(sa, fa, sb, fb);
+      statistic = Math.max(deficit, 0);
       faceB = this.minus[FACE_X];
       faceA = faceB + tolerance;
       face = this.minus;
@@ -288,20 +292,21 @@ export class LazyBernoulliGlr {
       if (plus <= minus) {
         faceA = this.plus[FACE_X];
         faceB = faceA + tolerance;
+        deficit = plus;
       } else {
         faceB = this.minus[FACE_X];
         faceA = faceB + tolerance;
         face = this.minus;
+        deficit = minus;
       }
-      statistic = Math.min(-Math.min(plus, minus), 0);
+      statistic = Math.min(-deficit, 0);
     }
-    // theta_C is the empirical rates on the compliant side, the face point otherwise; theta_V the reverse.
-    const compliant = !(gap > tolerance || gap < -tolerance);
-    this.setRateCosts(compliant ? this.costC : this.costV, sa, fa, sb, fb);
-    this.setFaceCosts(compliant ? this.costV : this.costC, face, faceA, faceB);
+    this.setFaceCosts(this.costF, face, faceA, faceB);
+    const t = this.nLogN;
+    const unconstrained = t[sa] + t[fa] - t[sa + fa] + t[sb] + t[fb] - t[sb + fb];
+    this.offset = deficit - unconstrained;
     this.statistic = statistic;
     this.anchored = true;
-    this.roomAbove = Number.NaN;
     this.newA = 0;
     this.newPositivesA = 0;
     this.newB = 0;
@@ -329,17 +334,6 @@ export class LazyBernoulliGlr {
     face[FACE_F2] = fa;
     solveBernoulliFace(face);
     return face[FACE_DEFICIT];
-  }
-
-  /** The costs of the empirical rates, -log(s / n) = log n - log s from the table (no logarithm). */
-  private setRateCosts(into: Float64Array, sa: number, fa: number, sb: number, fb: number): void {
-    const log = this.logN;
-    const na = sa + fa;
-    const nb = sb + fb;
-    into[0] = sa > 0 ? log[na] - log[sa] : IMPOSSIBLE;
-    into[1] = fa > 0 ? log[na] - log[fa] : IMPOSSIBLE;
-    into[2] = sb > 0 ? log[nb] - log[sb] : IMPOSSIBLE;
-    into[3] = fb > 0 ? log[nb] - log[fb] : IMPOSSIBLE;
   }
 
   /**

@@ -38,7 +38,7 @@ describe('LazyBernoulliGlr', () => {
         ranks[t] = Math.floor(random() * 1000);
       }
       const [positivesA, positivesB] = [Math.round(1000 * rateA), Math.round(1000 * rateB)];
-      const [upper, lower] = [3, -2];
+      const [upper, lower] = [2, -1];
       const stepped: Array<[number, number]> = [];
       const each = new LazyBernoulliGlr(steps);
       each.reset(0.05);
@@ -64,6 +64,7 @@ describe('LazyBernoulliGlr', () => {
         }
       }
       expect(stepped.length).toBeGreaterThan(5);
+      expect(stepped.length).toBeLessThan(steps);
       expect(advanced).toEqual(stepped);
     }
   });
@@ -94,6 +95,7 @@ describe('LazyBernoulliGlr', () => {
       for (const [seed, rateA, rateB, tolerance] of cases) {
         const { observations, statistics } = pathOf(seed, rateA, rateB, 2000, tolerance);
         for (const [above, below] of [
+          [0.05, -0.05],
           [0.5, -0.5],
           [2, -1],
           [6, -3],
