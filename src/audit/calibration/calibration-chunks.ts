@@ -5,7 +5,15 @@ import type { SequentialThresholds } from '../../stats/thresholds.js';
 import { createRandom } from '../../util/random.js';
 import { BalancedOrder } from '../balanced-order.js';
 import type { OutcomeCounts } from './certify-count-paths.js';
-import { CoupledQueries, decideCoupledPath, recordCoupledPath } from './coupled-count-paths.js';
+import {
+  CoupledQueries,
+  decideCoupledPair,
+  decideCoupledPath,
+  type PairRow,
+  pairRow,
+  recordCoupledPair,
+  recordCoupledPath,
+} from './coupled-count-paths.js';
 import { LazyBernoulliGlr } from './lazy-bernoulli-glr.js';
 
 export type { OutcomeCounts } from './certify-count-paths.js';
@@ -149,12 +157,33 @@ export function runTuningChunk(
     const glr = new LazyBernoulliGlr(cap);
     const queries = new CoupledQueries(countA, countB, cap, plan.setting.order);
     const settings = pathSettings(plan);
+    // Cells that differ by one positive are walked as a pair (recordCoupledPair): the same records, less walking.
+    const spare = new LazyBernoulliGlr(cap);
+    const walks = coupledWalks(cells.map(({ cell }) => cell.counts as CountCell));
     for (let path = 0; path < chunk.paths; path++) {
       queries.start(random);
-      cells.forEach(({ cell }, index) => {
+      for (const { index, pair, row } of walks) {
+        const cell = cells[index].cell.counts as CountCell;
         const { counts, extremes } = records[index];
-        recordCoupledPath(cell.counts as CountCell, queries, glr, settings, extremes, counts);
-      });
+        if (row === null) recordCoupledPath(cell, queries, glr, settings, extremes, counts);
+        else {
+          const other = records[pair];
+          const otherCell = cells[pair].cell.counts as CountCell;
+          recordCoupledPair(
+            cell,
+            otherCell,
+            row,
+            queries,
+            glr,
+            spare,
+            settings,
+            extremes,
+            other.extremes,
+            counts,
+            other.counts,
+          );
+        }
+      }
     }
   } else {
     cells.forEach(({ cell, slot }, index) => {
@@ -210,11 +239,21 @@ export function runCertificationChunk(
       upper: thresholds.upper,
       lower: thresholds.lower,
     };
+    // Cells that differ by one positive are walked as a pair (decideCoupledPair): the same outcomes, less walking.
+    const spare = new LazyBernoulliGlr(cap);
+    const walks = coupledWalks(cells.map(({ cell }) => cell.counts as CountCell));
+    const exhaustion = chunk.price === true;
     for (let path = 0; path < chunk.paths; path++) {
       queries.start(random);
-      cells.forEach(({ cell }, index) => {
-        decideCoupledPath(cell.counts as CountCell, queries, glr, certification, outcomes[index], chunk.price === true);
-      });
+      for (const { index, pair, row } of walks) {
+        const cell = cells[index].cell.counts as CountCell;
+        if (row === null) decideCoupledPath(cell, queries, glr, certification, outcomes[index], exhaustion);
+        else {
+          const other = cells[pair].cell.counts as CountCell;
+          const [into, intoOther] = [outcomes[index], outcomes[pair]];
+          decideCoupledPair(cell, other, row, queries, glr, spare, certification, into, intoOther, exhaustion);
+        }
+      }
     }
     return outcomes;
   }
@@ -248,6 +287,21 @@ export function runCertificationChunk(
     }
     return outcome;
   });
+}
+
+/**
+ * coupledWalks(cells) pairs neighbouring cells where the second is the first plus one
+ * positive (pairRow), as a calibration's compliant and violating cells at one base rate are:
+ * each entry walks cells[index], and cells[pair] with it when row is not null.
+ */
+function coupledWalks(cells: readonly CountCell[]): Array<{ index: number; pair: number; row: PairRow | null }> {
+  const walks: Array<{ index: number; pair: number; row: PairRow | null }> = [];
+  for (let index = 0; index < cells.length; index++) {
+    const row = index + 1 < cells.length ? pairRow(cells[index], cells[index + 1]) : null;
+    walks.push({ index, pair: row === null ? -1 : index + 1, row });
+    if (row !== null) index++;
+  }
+  return walks;
 }
 
 function emptyOutcome(): OutcomeCounts {

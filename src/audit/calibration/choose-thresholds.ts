@@ -2,6 +2,7 @@ import { clopperPearsonLower, clopperPearsonUpper, largestCountBelow } from '../
 import { inputError } from '../../util/errors.js';
 import type { CalibrationPlan } from './calibration-plan.js';
 import {
+  binIndex,
   FULL_WINDOW,
   lowerThreshold,
   type ThresholdPathCounts,
@@ -91,17 +92,16 @@ function lowerBoundLimit(paths: number, limit: number): number {
 
 /**
  * tailCounts(bins, rows, columns, maximum) is, for each row r and column c, the paths of
- * row r's histogram (columns + 1 bins) above bin c: tail[r * columns + c] = Σ bins[r *
- * (columns + 1) + c' + 1] over c' ≥ c; it raises maximum to the tail where the tail is
- * larger (the worst cell). O(rows x columns).
+ * row r's histogram (columns + 1 bins, kept as binIndex says) above bin c: tail[r * columns
+ * + c] = Σ over c' ≥ c of row r's bin c' + 1; it raises maximum to the tail where the tail
+ * is larger (the worst cell). O(rows x columns).
  */
 function tailCounts(bins: Float64Array, rows: number, columns: number, maximum: Float64Array): Float64Array {
   const tail = new Float64Array(rows * columns);
-  const width = columns + 1;
   for (let r = 0; r < rows; r++) {
     let above = 0;
     for (let c = columns - 1; c >= 0; c--) {
-      above += bins[r * width + c + 1];
+      above += bins[binIndex(rows, r, c + 1)];
       tail[r * columns + c] = above;
       if (above > maximum[r * columns + c]) maximum[r * columns + c] = above;
     }

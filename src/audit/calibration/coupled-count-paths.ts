@@ -35,6 +35,10 @@ export class CoupledQueries {
   private seenB = 0;
   private readonly orderA: Int32Array;
   private readonly orderB: Int32Array;
+  /** Per group and rank: path x (cap + 1) + the query that drew it, on the path it was last drawn. */
+  private readonly stampA: Float64Array;
+  private readonly stampB: Float64Array;
+  private path = 0;
   private random: Random = () => 0;
 
   constructor(
@@ -48,6 +52,8 @@ export class CoupledQueries {
     this.ranks = new Int32Array(cap);
     this.orderA = identity(countA);
     this.orderB = identity(countB);
+    this.stampA = new Float64Array(countA).fill(-1);
+    this.stampB = new Float64Array(countB).fill(-1);
   }
 
   /**
@@ -60,13 +66,22 @@ export class CoupledQueries {
     this.drawn = 0;
     this.seenA = 0;
     this.seenB = 0;
+    this.path++;
+  }
+
+  /** drawnAt(group, rank) is the query of this path that drew that group's row of that rank, -1 if none yet. */
+  drawnAt(group: number, rank: number): number {
+    const stamp = (group === 0 ? this.stampA : this.stampB)[rank];
+    const first = this.path * (this.cap + 1);
+    return stamp >= first ? stamp - first : -1;
   }
 
   /** ensure(t) draws queries up to at least t + 1 (at most cap) and returns how many are drawn. */
   ensure(t: number): number {
     if (t < this.drawn) return this.drawn;
-    const { groups, ranks, orderA, orderB, countA, countB, random } = this;
+    const { groups, ranks, orderA, orderB, stampA, stampB, countA, countB, random } = this;
     let { seenA, seenB } = this;
+    const first = this.path * (this.cap + 1);
     const end = Math.min(this.cap, Math.max(t + 1, this.drawn + BLOCK));
     const balanced = this.order === 'balanced';
     for (let s = this.drawn; s < end; s++) {
@@ -78,8 +93,15 @@ export class CoupledQueries {
         if (group === 0 ? leftA === 0 : leftB === 0) group = 1 - group;
       } else group = random() * (leftA + leftB) < leftB ? 1 : 0;
       groups[s] = group;
-      if (group === 0) ranks[s] = shuffleStep(orderA, seenA++, random);
-      else ranks[s] = shuffleStep(orderB, seenB++, random);
+      let rank: number;
+      if (group === 0) {
+        rank = shuffleStep(orderA, seenA++, random);
+        stampA[rank] = first + s;
+      } else {
+        rank = shuffleStep(orderB, seenB++, random);
+        stampB[rank] = first + s;
+      }
+      ranks[s] = rank;
     }
     this.drawn = end;
     this.seenA = seenA;
@@ -120,13 +142,99 @@ export function recordCoupledPath(
 ): void {
   glr.reset(settings.tolerance);
   extremes.start();
+  walkRecord(cell, queries, glr, settings, extremes, 0);
+  extremes.finish(into);
+}
+
+/**
+ * recordCoupledPair(cell, other, row, queries, glr, spare, settings, extremes, otherExtremes,
+ * into, intoOther) is recordCoupledPath for both cells of a pair (row = pairRow(cell, other)),
+ * with the same records: up to the query that reads `row` both see the same statistic, so one
+ * walk evaluates it wherever either record may change (an evaluation a record does not need
+ * is provably inside its targets and changes none of its bins inside the tuning window), and
+ * each record observes it. From that query each cell walks on alone (`other` from a copy of
+ * the state there, in `spare`). O(queries).
+ */
+export function recordCoupledPair(
+  cell: CountCell,
+  other: CountCell,
+  row: PairRow,
+  queries: CoupledQueries,
+  glr: LazyBernoulliGlr,
+  spare: LazyBernoulliGlr,
+  settings: PathSettings,
+  extremes: PathExtremes,
+  otherExtremes: PathExtremes,
+  into: ThresholdPathCounts,
+  intoOther: ThresholdPathCounts,
+): void {
+  glr.reset(settings.tolerance);
+  extremes.start();
+  otherExtremes.start();
   const { groups, ranks, cap } = queries;
   const minimum = settings.minimumPerGroup;
   const positivesA = cell.positivesA;
   const positivesB = cell.positivesB;
+  let done = false;
+  let otherDone = false;
   let above = Number.POSITIVE_INFINITY;
   let below = Number.NEGATIVE_INFINITY;
+  let watch = -1;
   let t = 0;
+  walk: while (t < cap) {
+    const end = queries.ensure(t);
+    if (watch < 0) watch = queries.drawnAt(row.group, row.rank);
+    const stop = watch >= t && watch < end ? watch : end;
+    while (t < stop) {
+      t = glr.advance(groups, ranks, t, stop, positivesA, positivesB, minimum, above, below);
+      if (!glr.reached) break;
+      const statistic = glr.evaluate();
+      if (!done) done = extremes.observe(statistic);
+      if (!otherDone) otherDone = otherExtremes.observe(statistic);
+      if (done && otherDone) break walk;
+      above = Math.min(
+        done ? Number.POSITIVE_INFINITY : extremes.reachAbove(),
+        otherDone ? Number.POSITIVE_INFINITY : otherExtremes.reachAbove(),
+      );
+      below = Math.max(
+        done ? Number.NEGATIVE_INFINITY : extremes.reachBelow(),
+        otherDone ? Number.NEGATIVE_INFINITY : otherExtremes.reachBelow(),
+      );
+    }
+    if (t === watch) {
+      // The row both read differently is next: each walks on alone.
+      if (!otherDone) {
+        spare.copyFrom(glr);
+        walkRecord(other, queries, spare, settings, otherExtremes, t);
+      }
+      if (!done) walkRecord(cell, queries, glr, settings, extremes, t);
+      break;
+    }
+  }
+  extremes.finish(into);
+  otherExtremes.finish(intoOther);
+}
+
+/**
+ * walkRecord(cell, queries, glr, settings, extremes, t) follows cell's statistic from query t
+ * (glr holding the state after t queries, extremes its record so far) until nothing can change
+ * the record or queries.cap.
+ */
+function walkRecord(
+  cell: CountCell,
+  queries: CoupledQueries,
+  glr: LazyBernoulliGlr,
+  settings: PathSettings,
+  extremes: PathExtremes,
+  from: number,
+): void {
+  const { groups, ranks, cap } = queries;
+  const minimum = settings.minimumPerGroup;
+  const positivesA = cell.positivesA;
+  const positivesB = cell.positivesB;
+  let above = from === 0 ? Number.POSITIVE_INFINITY : extremes.reachAbove();
+  let below = from === 0 ? Number.NEGATIVE_INFINITY : extremes.reachBelow();
+  let t = from;
   walk: while (t < cap) {
     const end = queries.ensure(t);
     while (t < end) {
@@ -137,7 +245,6 @@ export function recordCoupledPath(
       below = extremes.reachBelow();
     }
   }
-  extremes.finish(into);
 }
 
 /**
@@ -158,16 +265,101 @@ export function decideCoupledPath(
   exhaustion = false,
 ): void {
   glr.reset(settings.tolerance);
+  const decision = walkTest(cell, queries, glr, settings, 0, null);
+  addOutcome(cell, settings, into, decision, walked.t, exhaustion);
+}
+
+/**
+ * The one row where two cells of a pair read differently: `other` is `cell` with one more
+ * positive in one group, so the row of that group whose rank is cell's positives reads 1
+ * in `other` and 0 in `cell`, and every other row reads the same in both. Null when the two
+ * cells differ otherwise.
+ */
+export interface PairRow {
+  readonly group: number;
+  readonly rank: number;
+}
+
+/** pairRow(cell, other) is the row where the two read differently when other is cell plus one positive, else null. */
+export function pairRow(cell: CountCell, other: CountCell): PairRow | null {
+  if (cell.countA !== other.countA || cell.countB !== other.countB) return null;
+  if (cell.positivesA === other.positivesA && other.positivesB === cell.positivesB + 1)
+    return { group: 1, rank: cell.positivesB };
+  if (cell.positivesB === other.positivesB && other.positivesA === cell.positivesA + 1)
+    return { group: 0, rank: cell.positivesA };
+  return null;
+}
+
+/**
+ * decideCoupledPair(cell, other, row, queries, glr, spare, settings, intoCell, intoOther, exhaustion)
+ * is decideCoupledPath for both cells of a pair (row = pairRow(cell, other)), with the same
+ * outcomes: up to the query that reads `row` both cells see the same observations, and so
+ * (with the same thresholds) the same evaluations and decisions. The walk of `cell` keeps a
+ * copy of its state there (in `spare`); `other` is walked from that copy only when the row is
+ * read before cell's decision, else it takes cell's decision and query count. O(queries).
+ */
+export function decideCoupledPair(
+  cell: CountCell,
+  other: CountCell,
+  row: PairRow,
+  queries: CoupledQueries,
+  glr: LazyBernoulliGlr,
+  spare: LazyBernoulliGlr,
+  settings: CertificationSettings,
+  intoCell: OutcomeCounts,
+  intoOther: OutcomeCounts,
+  exhaustion = false,
+): void {
+  glr.reset(settings.tolerance);
+  const decision = walkTest(cell, queries, glr, settings, 0, row, spare);
+  const t = walked.t;
+  const split = walked.split;
+  addOutcome(cell, settings, intoCell, decision, t, exhaustion);
+  if (split < 0) {
+    addOutcome(other, settings, intoOther, decision, t, exhaustion);
+    return;
+  }
+  const otherDecision = walkTest(other, queries, spare, settings, split, null);
+  addOutcome(other, settings, intoOther, otherDecision, walked.t, exhaustion);
+}
+
+type Decision = 'reject' | 'accept' | 'inconclusive';
+
+/** Where walkTest stopped: the queries read, and the query at which it copied its state (-1 when it did not). */
+const walked = { t: 0, split: -1 };
+
+/**
+ * walkTest(cell, queries, glr, settings, t, row, spare) runs the test on `cell` from query t
+ * (glr holding the state after t queries) to a decision or queries.cap; with a row, it copies
+ * its state into `spare` just before the query that reads that row (if any is read before the
+ * decision). Returns the decision; walked says where.
+ */
+function walkTest(
+  cell: CountCell,
+  queries: CoupledQueries,
+  glr: LazyBernoulliGlr,
+  settings: CertificationSettings,
+  from: number,
+  row: PairRow | null,
+  spare?: LazyBernoulliGlr,
+): Decision {
   const { groups, ranks, cap } = queries;
   const { minimumPerGroup, upper, lower } = settings;
   const positivesA = cell.positivesA;
   const positivesB = cell.positivesB;
-  let t = 0;
-  let decision: 'reject' | 'accept' | 'inconclusive' = 'inconclusive';
+  let t = from;
+  let split = -1;
+  let watch = row === null ? Number.POSITIVE_INFINITY : -1;
+  let decision: Decision = 'inconclusive';
   walk: while (t < cap) {
     const end = queries.ensure(t);
-    while (t < end) {
-      t = glr.advance(groups, ranks, t, end, positivesA, positivesB, minimumPerGroup, upper, lower);
+    if (watch < 0 && row !== null) {
+      const at = queries.drawnAt(row.group, row.rank);
+      if (at >= 0) watch = at;
+    }
+    const stop = watch >= t && watch < end ? watch : end;
+    while (t < stop) {
+      t = glr.advance(groups, ranks, t, stop, positivesA, positivesB, minimumPerGroup, upper, lower);
       if (!glr.reached) break;
       const statistic = glr.evaluate();
       if (statistic >= upper) {
@@ -179,7 +371,26 @@ export function decideCoupledPath(
         break walk;
       }
     }
+    if (t === watch) {
+      (spare as LazyBernoulliGlr).copyFrom(glr);
+      split = watch;
+      watch = Number.POSITIVE_INFINITY;
+    }
   }
+  walked.t = t;
+  walked.split = split;
+  return decision;
+}
+
+function addOutcome(
+  cell: CountCell,
+  settings: CertificationSettings,
+  into: OutcomeCounts,
+  found: Decision,
+  t: number,
+  exhaustion: boolean,
+): void {
+  let decision = found;
   if (exhaustion && decision === 'inconclusive' && t === cell.countA + cell.countB) {
     // The pool read to its end: its gap is known, decided exactly (GlrThresholdTest's exhaustion rule on counts).
     const { countA, positivesA, countB, positivesB } = cell;

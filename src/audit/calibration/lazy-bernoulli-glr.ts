@@ -125,6 +125,26 @@ export class LazyBernoulliGlr {
     this.minus[FACE_TOLERANCE] = tolerance;
   }
 
+  /** copyFrom(source) makes this the same statistic state as source (same capacity), to walk on from there. */
+  copyFrom(source: LazyBernoulliGlr): void {
+    this.statistic = source.statistic;
+    this.reached = source.reached;
+    this.countA = source.countA;
+    this.positivesA = source.positivesA;
+    this.countB = source.countB;
+    this.positivesB = source.positivesB;
+    this.tolerance = source.tolerance;
+    this.anchored = source.anchored;
+    this.plus.set(source.plus);
+    this.minus.set(source.minus);
+    this.newA = source.newA;
+    this.newPositivesA = source.newPositivesA;
+    this.newB = source.newB;
+    this.newPositivesB = source.newPositivesB;
+    this.costF.set(source.costF);
+    this.offset = source.offset;
+  }
+
   add(group: number, value: number): void {
     if (group === 0) {
       this.countA++;

@@ -60,11 +60,18 @@ export interface PathSettings {
  * - alternativeBins (when recorded) has upperCount rows of lowerCount + 1 bins: row j counts
  *   the paths by how many lower thresholds lie at or above m_j, the smallest statistic seen
  *   before it first rose to upper_j. A path accepts exactly when its bin in row j is > k.
+ * Both are stored bin by bin (binIndex): most of a path's rows share one bin, so finish()
+ * adds to consecutive entries.
  */
 export interface ThresholdPathCounts {
   paths: number;
   readonly nullBins: Float64Array | null;
   readonly alternativeBins: Float64Array | null;
+}
+
+/** binIndex(rows, row, bin): where a histogram of `rows` rows keeps row `row`'s count in bin `bin`. */
+export function binIndex(rows: number, row: number, bin: number): number {
+  return bin * rows + row;
 }
 
 /** emptyPathCounts(grid, recordNull, recordAlternative) allocates zeroed histograms. */
@@ -174,22 +181,24 @@ export class PathExtremes {
   finish(into: ThresholdPathCounts): void {
     const grid = this.grid;
     into.paths++;
-    // Rows outside [window start, next threshold) all take the path's extreme: its bin is found once.
+    // Rows outside [window start, next threshold) all take the path's extreme: one bin, consecutive entries.
     if (this.recordNull && into.nullBins !== null) {
-      const width = grid.upperCount + 1;
-      const largestBin = upperBin(grid, this.largest);
-      for (let k = 0; k < grid.lowerCount; k++) {
-        const bin = k < this.nextLower && k >= this.window.lowerStart ? upperBin(grid, this.maxBefore[k]) : largestBin;
-        into.nullBins[k * width + bin]++;
-      }
+      const rows = grid.lowerCount;
+      const start = this.window.lowerStart;
+      const next = Math.max(this.nextLower, start);
+      const shared = binIndex(rows, 0, upperBin(grid, this.largest));
+      for (let k = 0; k < start; k++) into.nullBins[shared + k]++;
+      for (let k = start; k < next; k++) into.nullBins[binIndex(rows, k, upperBin(grid, this.maxBefore[k]))]++;
+      for (let k = next; k < rows; k++) into.nullBins[shared + k]++;
     }
     if (this.recordAlternative && into.alternativeBins !== null) {
-      const width = grid.lowerCount + 1;
-      const smallestBin = lowerBin(grid, this.smallest);
-      for (let j = 0; j < grid.upperCount; j++) {
-        const bin = j < this.nextUpper && j >= this.window.upperStart ? lowerBin(grid, this.minBefore[j]) : smallestBin;
-        into.alternativeBins[j * width + bin]++;
-      }
+      const rows = grid.upperCount;
+      const start = this.window.upperStart;
+      const next = Math.max(this.nextUpper, start);
+      const shared = binIndex(rows, 0, lowerBin(grid, this.smallest));
+      for (let j = 0; j < start; j++) into.alternativeBins[shared + j]++;
+      for (let j = start; j < next; j++) into.alternativeBins[binIndex(rows, j, lowerBin(grid, this.minBefore[j]))]++;
+      for (let j = next; j < rows; j++) into.alternativeBins[shared + j]++;
     }
   }
 }

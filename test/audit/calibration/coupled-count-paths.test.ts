@@ -1,6 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { countPool } from '../../../src/audit/calibration/count-pool.js';
-import { CoupledQueries, decideCoupledPath } from '../../../src/audit/calibration/coupled-count-paths.js';
+import {
+  CoupledQueries,
+  decideCoupledPair,
+  decideCoupledPath,
+  pairRow,
+} from '../../../src/audit/calibration/coupled-count-paths.js';
 import { LazyBernoulliGlr } from '../../../src/audit/calibration/lazy-bernoulli-glr.js';
 import { prepareAudit } from '../../../src/audit/prepare-audit.js';
 import { runTestAudit } from '../../../src/audit/run-test-audit.js';
@@ -24,6 +29,61 @@ describe('CoupledQueries', () => {
         expect([seen[0].size, seen[1].size]).toEqual([30, 20]);
         if (order === 'balanced')
           expect(Array.from(queries.groups.subarray(0, 40))).toEqual(Array.from({ length: 40 }, (_, t) => t & 1));
+      }
+    }
+  });
+});
+
+describe('CoupledQueries.drawnAt(group, rank)', () => {
+  it('is the query that drew a row on this path, and -1 before it is drawn', () => {
+    const queries = new CoupledQueries(30, 20, 40, 'random');
+    const random = createRandom('drawn at');
+    for (let path = 0; path < 4; path++) {
+      queries.start(random);
+      expect(queries.drawnAt(0, 5)).toBe(-1);
+      queries.ensure(39);
+      const found = [new Map<number, number>(), new Map<number, number>()];
+      for (let t = 0; t < 40; t++) found[queries.groups[t]].set(queries.ranks[t], t);
+      for (const group of [0, 1])
+        for (let rank = 0; rank < (group === 0 ? 30 : 20); rank++)
+          expect(queries.drawnAt(group, rank)).toBe(found[group].get(rank) ?? -1);
+    }
+  });
+});
+
+describe('decideCoupledPair(cell, other, row, ...)', () => {
+  it('decides both cells of a pair as decideCoupledPath decides each, with the same query counts', () => {
+    const pairs = [
+      [
+        { countA: 300, positivesA: 60, countB: 200, positivesB: 60 },
+        { countA: 300, positivesA: 60, countB: 200, positivesB: 61 },
+      ],
+      [
+        { countA: 300, positivesA: 200, countB: 200, positivesB: 150 },
+        { countA: 300, positivesA: 201, countB: 200, positivesB: 150 },
+      ],
+    ];
+    for (const exhaustion of [false, true]) {
+      // With exhaustion the budget reads the whole pool, so undecided paths decide their known gap.
+      const budget = exhaustion ? 500 : 250;
+      const test = { ...settings, budget };
+      for (const [index, [cell, other]] of pairs.entries()) {
+        const row = pairRow(cell, other);
+        expect(row).not.toBeNull();
+        const queries = new CoupledQueries(300, 200, budget, 'random');
+        const [glr, spare] = [new LazyBernoulliGlr(budget), new LazyBernoulliGlr(budget)];
+        const empty = () => ({ paths: 0, reject: 0, accept: 0, inconclusive: 0, queries: 0 });
+        const paired = [empty(), empty()];
+        const alone = [empty(), empty()];
+        const random = createRandom(`decide pair ${index}`);
+        for (let path = 0; path < 300; path++) {
+          queries.start(random);
+          decideCoupledPair(cell, other, row!, queries, glr, spare, test, paired[0], paired[1], exhaustion);
+          decideCoupledPath(cell, queries, glr, test, alone[0], exhaustion);
+          decideCoupledPath(other, queries, glr, test, alone[1], exhaustion);
+        }
+        expect(paired).toEqual(alone);
+        expect(alone[0].reject + alone[0].accept).toBeGreaterThan(30);
       }
     }
   });

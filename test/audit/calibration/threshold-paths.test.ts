@@ -1,9 +1,17 @@
 import { describe, expect, it } from 'vitest';
 import { countPool } from '../../../src/audit/calibration/count-pool.js';
-import { CoupledQueries, recordCoupledPath } from '../../../src/audit/calibration/coupled-count-paths.js';
+import {
+  CoupledQueries,
+  pairRow,
+  recordCoupledPair,
+  recordCoupledPath,
+} from '../../../src/audit/calibration/coupled-count-paths.js';
 import { LazyBernoulliGlr } from '../../../src/audit/calibration/lazy-bernoulli-glr.js';
 import {
+  binIndex,
+  type CountCell,
   emptyPathCounts,
+  FULL_WINDOW,
   lowerThreshold,
   mergePathCounts,
   PathExtremes,
@@ -30,13 +38,13 @@ function decide(sequence: number[], upper: number, lower: number): number {
 
 function rejectsAt(counts: ThresholdPathCounts, j: number, k: number): number {
   let total = 0;
-  for (let b = j + 1; b <= grid.upperCount; b++) total += counts.nullBins![k * (grid.upperCount + 1) + b];
+  for (let b = j + 1; b <= grid.upperCount; b++) total += counts.nullBins![binIndex(grid.lowerCount, k, b)];
   return total;
 }
 
 function acceptsAt(counts: ThresholdPathCounts, j: number, k: number): number {
   let total = 0;
-  for (let b = k + 1; b <= grid.lowerCount; b++) total += counts.alternativeBins![j * (grid.lowerCount + 1) + b];
+  for (let b = k + 1; b <= grid.lowerCount; b++) total += counts.alternativeBins![binIndex(grid.upperCount, j, b)];
   return total;
 }
 
@@ -155,4 +163,66 @@ describe('recordCoupledPath(cell, queries, glr, settings, extremes, into)', () =
       expect(Math.min(rejects, accepts)).toBeGreaterThan(paths / 10);
     },
   );
+});
+
+describe('recordCoupledPair(cell, other, row, ...)', () => {
+  it('records both cells of a pair as recordCoupledPath records each (exactly, inside a window or on the grid)', () => {
+    const settings = { tolerance: 0.1, budget: 250, minimumPerGroup: 3, order: 'random' as const };
+    const pairs: Array<[CountCell, CountCell]> = [
+      [
+        { countA: 300, positivesA: 60, countB: 200, positivesB: 59 },
+        { countA: 300, positivesA: 60, countB: 200, positivesB: 60 },
+      ],
+      [
+        { countA: 300, positivesA: 3, countB: 200, positivesB: 22 },
+        { countA: 300, positivesA: 4, countB: 200, positivesB: 22 },
+      ],
+    ];
+    for (const window of [FULL_WINDOW, { upperStart: 10, lowerStart: 6 }]) {
+      for (const [index, [cell, other]] of pairs.entries()) {
+        const row = pairRow(cell, other);
+        expect(row).not.toBeNull();
+        const queries = new CoupledQueries(300, 200, settings.budget, settings.order);
+        const [glr, spare] = [new LazyBernoulliGlr(250), new LazyBernoulliGlr(250)];
+        // The compliant cell records the null side, the violating one the alternative side, as in a calibration.
+        const extremes = [new PathExtremes(grid, true, false, window), new PathExtremes(grid, false, true, window)];
+        const paired = [emptyPathCounts(grid, true, false), emptyPathCounts(grid, false, true)];
+        const alone = [emptyPathCounts(grid, true, false), emptyPathCounts(grid, false, true)];
+        const random = createRandom(`pair ${index}`);
+        let split = 0;
+        for (let path = 0; path < 400; path++) {
+          queries.start(random);
+          const [into, intoOther] = paired;
+          recordCoupledPair(
+            cell,
+            other,
+            row!,
+            queries,
+            glr,
+            spare,
+            settings,
+            extremes[0],
+            extremes[1],
+            into,
+            intoOther,
+          );
+          if (queries.drawnAt(row!.group, row!.rank) >= 0) split++;
+          recordCoupledPath(cell, queries, glr, settings, extremes[0], alone[0]);
+          recordCoupledPath(other, queries, glr, settings, extremes[1], alone[1]);
+        }
+        // Both cases happen: the differing row read within the budget, and not.
+        expect(split).toBeGreaterThan(50);
+        expect(split).toBeLessThan(350);
+        for (let k = window.lowerStart; k < grid.lowerCount; k++)
+          for (let j = window.upperStart; j < grid.upperCount; j++) {
+            expect(rejectsAt(paired[0], j, k)).toBe(rejectsAt(alone[0], j, k));
+            expect(acceptsAt(paired[1], j, k)).toBe(acceptsAt(alone[1], j, k));
+          }
+        if (window === FULL_WINDOW) {
+          expect(Array.from(paired[0].nullBins!)).toEqual(Array.from(alone[0].nullBins!));
+          expect(Array.from(paired[1].alternativeBins!)).toEqual(Array.from(alone[1].alternativeBins!));
+        }
+      }
+    }
+  });
 });
