@@ -14,20 +14,6 @@ import {
   solveBernoulliFace,
 } from '../../stats/bernoulli-face-maximum.js';
 
-/**
- * riseRoom(above) is how far U - G must be from 0 on the violating side for the statistic
- * to reach above, less the slack; fallRoom(below) the same on the compliant side for below.
- * A target on the wrong side of 0 gives -Infinity (every step is checked), so the bound
- * stays exact for any targets.
- */
-function riseRoom(above: number): number {
-  return above > 0 ? above - SLACK : Number.NEGATIVE_INFINITY;
-}
-
-function fallRoom(below: number): number {
-  return below < 0 ? -below - SLACK : Number.NEGATIVE_INFINITY;
-}
-
 /** Stands for -log 0 in the bounds: finite, so that 0 x it is 0 and any count x it exceeds every threshold. */
 const IMPOSSIBLE = 1e15;
 
@@ -37,6 +23,20 @@ const IMPOSSIBLE = 1e15;
  * is one where the statistic, as any evaluation would compute it, cannot reach the target.
  */
 const SLACK = 1e-6;
+
+/**
+ * riseRoom(above) is how far U - G must be from 0 on the violating side for the statistic
+ * to reach above, less the slack; fallRoom(below) the same on the compliant side for below.
+ * A target on the wrong side of 0 gives -Infinity (every query is then evaluated), so the
+ * bound stays exact for any targets.
+ */
+function riseRoom(above: number): number {
+  return above > 0 ? above - SLACK : Number.NEGATIVE_INFINITY;
+}
+
+function fallRoom(below: number): number {
+  return below < 0 ? -below - SLACK : Number.NEGATIVE_INFINITY;
+}
 
 /** -log p, with -log 0 = IMPOSSIBLE. */
 function cost(p: number): number {
