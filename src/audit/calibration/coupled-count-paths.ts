@@ -353,10 +353,8 @@ function walkTest(
   let decision: Decision = 'inconclusive';
   walk: while (t < cap) {
     const end = queries.ensure(t);
-    if (watch < 0 && row !== null) {
-      const at = queries.drawnAt(row.group, row.rank);
-      if (at >= 0) watch = at;
-    }
+    // Without a row, watch is Infinity from the start: the row is looked up only while it is still to be drawn.
+    if (watch < 0) watch = queries.drawnAt((row as PairRow).group, (row as PairRow).rank);
     const stop = watch >= t && watch < end ? watch : end;
     while (t < stop) {
       t = glr.advance(groups, ranks, t, stop, positivesA, positivesB, minimumPerGroup, upper, lower);
