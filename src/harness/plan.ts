@@ -1,10 +1,11 @@
 import { createHash } from 'node:crypto';
 import { canonicalJson } from '../util/canonical-json.js';
 import { InputError } from '../util/errors.js';
-import { deriveSeed } from '../util/random.js';
 import { schemaAt } from '../util/schema.js';
 import { EAGER_CELL_LIMIT, type ExperimentConfig } from './config.js';
 import type { ColumnType, ColumnValue, KindRunner } from './kind-runner.js';
+
+export { replicateSeed } from './replicate-seed.js';
 
 /** A result column that records a setting varied by the grid. */
 export interface GridColumn {
@@ -315,11 +316,6 @@ export function planChunks(cells: number, replicates: number, chunkSize: number)
     }
   }
   return chunks;
-}
-
-/** replicateSeed(plan, cell, replicate) = deriveSeed(master seed, cell key, replicate index). */
-export function replicateSeed(seed: string, cellKey: string, replicate: number): string {
-  return deriveSeed(seed, cellKey, replicate);
 }
 
 /** parseShard("2/4") reads a --shard flag: shard 2 of 4 (1-based). Throws InputError. */

@@ -2,7 +2,7 @@ import { createRandom } from '../util/random.js';
 import type { ChunkPayload } from './chunk-payload.js';
 import type { ColumnValue, KindRunner } from './kind-runner.js';
 import type { PlanChunk } from './plan.js';
-import { replicateSeed } from './plan.js';
+import { replicateSeed } from './replicate-seed.js';
 import type { ColumnData } from './results-table.js';
 
 /**
