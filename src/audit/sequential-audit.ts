@@ -173,6 +173,12 @@ interface LazyStreams {
   readonly gaussian: GaussianGlrStream | null;
 }
 
+/** A walk's decision from a fused loop's `crossing` (a NaN statistic throws, as queryInTurn does). */
+function crossingDecision(crossing: number): SequentialDecision {
+  if (crossing === QUERY_NAN) throw new Error(NAN_STATISTIC);
+  return crossing === 0 ? 'inconclusive' : crossing > 0 ? 'reject' : 'accept';
+}
+
 /**
  * Paper A's Bernoulli loop inside the stream (queryShuffled on the packed codes: no call per
  * query, the same draws and statistics as queryInTurn). Kernel: no validation.
@@ -187,11 +193,31 @@ function queryFused(
 ): QueryWalk {
   const { upper, lower, minimum } = thresholds;
   const position = bernoulli.queryShuffled(codes, swaps, cap, alea, upper, lower, minimum);
-  if (bernoulli.crossing === QUERY_NAN) throw new Error(NAN_STATISTIC);
+  const decision = crossingDecision(bernoulli.crossing);
   const { countA, positivesA, countB, positivesB } = bernoulli.counts;
-  const decision: SequentialDecision =
-    bernoulli.crossing === 0 ? 'inconclusive' : bernoulli.crossing > 0 ? 'reject' : 'accept';
   return { position, countA, sumA: positivesA, countB, sumB: positivesB, statistic: 0, decision };
+}
+
+/** queryFusedGaussian's counts and sums of the queried values per group (one array, reused). */
+const queriedSums = new Float64Array(4);
+
+/**
+ * Paper A's proxy (score or logit) loop inside the Gaussian stream (queryShuffled on the order:
+ * no call per query, the same draws, statistics and sums as queryInTurn). Kernel: no validation.
+ */
+function queryFusedGaussian(
+  prepared: PreparedAudit,
+  gaussian: GaussianGlrStream,
+  cap: number,
+  alea: Float64Array,
+  thresholds: { readonly upper: number; readonly lower: number; readonly minimum: number },
+): QueryWalk {
+  const { group, value, order, swaps } = prepared;
+  const { upper, lower, minimum } = thresholds;
+  const position = gaussian.queryShuffled(order, swaps, group, value, cap, alea, upper, lower, minimum, queriedSums);
+  const decision = crossingDecision(gaussian.crossing);
+  const sums = queriedSums;
+  return { position, countA: sums[0]!, sumA: sums[1]!, countB: sums[2]!, sumB: sums[3]!, statistic: 0, decision };
 }
 
 /**
@@ -378,7 +404,9 @@ export function runSequentialAudit(
   const walk =
     codes !== null
       ? queryFused(codes, swaps, streams.bernoulli!, cap, alea!, thresholds)
-      : queryInTurn(prepared, cap, random, alea, streams, thresholds, trajectory);
+      : streams.gaussian !== null && alea !== null
+        ? queryFusedGaussian(prepared, streams.gaussian, cap, alea, thresholds)
+        : queryInTurn(prepared, cap, random, alea, streams, thresholds, trajectory);
   const { countA, sumA, countB, sumB, decision } = walk;
   let { position, statistic } = walk;
   const within = streams.bernoulli ?? streams.gaussian;

@@ -1,4 +1,6 @@
 import { gaussianGlrFromResiduals } from './gaussian-glr.js';
+import { ALEA_MULTIPLIER, ALEA_SCALE } from '../util/random.js';
+import { QUERY_NAN } from './bernoulli-glr-stream.js';
 import type { GlrStream } from './glr-stream.js';
 
 /**
@@ -15,6 +17,8 @@ import type { GlrStream } from './glr-stream.js';
  */
 export class GaussianGlrStream implements GlrStream {
   statistic = 0;
+  /** How queryShuffled() stopped: 1 at or above upper, -1 at or below lower, 0 at its cap, or QUERY_NAN. */
+  crossing = 0;
   private countA = 0;
   private meanA = 0;
   private squaresA = 0;
@@ -60,14 +64,11 @@ export class GaussianGlrStream implements GlrStream {
   /**
    * addWithin(group, value, upper, lower) folds in one observation as add() does and
    * returns whether it brought `statistic` up to date. It does so unless a cheap exact test
-   * proves add()'s statistic strictly between `lower` and `upper` (it needs lower < 0 < upper);
-   * then `statistic` is left stale (read it after settle()). The test: with r = A/RSS, where
-   * A = (nA nB/n)(|gap| − τ)² is what the boundary adds to the free RSS, the statistic is
-   * ±(n/2)·log1p(r) and log1p(r) <= r, so (n/2)·A < reach·RSS·(1 − 1e-9) (reach = upper
-   * on the reject side, −lower on the accept side) bounds it strictly inside; the margin is
-   * far above the few roundings of either side. No logarithm and no division beyond
-   * Welford's. Returns false without a statistic (as add() keeps the previous one) while it
-   * is undefined; once defined it stays so (counts and within-group squares never decrease).
+   * proves add()'s statistic strictly between `lower` and `upper` (strictlyInside, which needs
+   * lower < 0 < upper); then `statistic` is left stale (read it after settle()). No logarithm
+   * and no division beyond Welford's. Returns false without a statistic (as add() keeps the
+   * previous one) while it is undefined; once defined it stays so (counts and within-group
+   * squares never decrease).
    * O(1), no allocation.
    * @param group 0 for group a, 1 for group b
    * @param value the observation (a score or a logit)
@@ -85,18 +86,132 @@ export class GaussianGlrStream implements GlrStream {
     const countB = this.countB;
     const residual = this.squaresA + this.squaresB;
     if (countA === 0 || countB === 0 || !(residual > 0)) return false;
-    if (lower < 0 && upper > 0) {
-      const excess = Math.abs(this.meanB - this.meanA) - this.tolerance;
-      const count = countA + countB;
-      const added = ((countA * countB) / count) * excess * excess;
-      const reach = excess > 0 ? upper : -lower;
-      if (0.5 * count * added < reach * residual * (1 - 1e-9)) {
-        this.settled = false;
-        return false;
-      }
+    if (
+      lower < 0 &&
+      upper > 0 &&
+      strictlyInside(countA, countB, this.meanB - this.meanA, residual, this.tolerance, upper, lower)
+    ) {
+      this.settled = false;
+      return false;
     }
     this.evaluate();
     return true;
+  }
+
+  /**
+   * queryShuffled(order, swaps, group, value, cap, alea, upper, lower, minimum, queried) is the
+   * replicate loop of paper A's proxy audit written out for this stream, from a reset stream:
+   * for positions 0, 1, ... it takes the partial Fisher-Yates step of `order`
+   * (partialShuffleStep's arithmetic, the partner in `swaps`) with the draw of the createRandom
+   * generator whose state is `alea` (its Alea step on locals, the state written back), folds
+   * the row's value into its group as addWithin() does, and stops after the first evaluated
+   * statistic at or beyond a threshold once each group has `minimum` observations, or at
+   * `cap`. It also sums the queried values per group into `queried` (count a, sum a, count b,
+   * sum b, added in query order, as a fixed-sample decision continues from them). Returns the
+   * queries made; `crossing` is then 1 (statistic >= upper), -1 (<= lower), 0 (no stop) or
+   * QUERY_NAN (a NaN statistic). The same draws, rows and statistics as addWithin() called from
+   * a loop, to the bit.
+   *
+   * Welford's update runs on both groups at once, the other group's step multiplied by 0: the
+   * groups of a shuffled pool alternate unpredictably, and a branch on them costs more than
+   * the second division. Exact: a step times 1 is the step, and adding the other group's
+   * +-0 leaves its mean and squares as they were (neither is ever -0: both start at +0, and a
+   * sum of doubles is -0 only when both terms are); its division is by a count of at least 1,
+   * of finite values (|value| <= LARGEST_GAUSSIAN_VALUE), so never NaN. O(queries), no
+   * allocation.
+   */
+  queryShuffled(
+    order: Int32Array,
+    swaps: Int32Array,
+    group: Uint8Array,
+    value: Float64Array,
+    cap: number,
+    alea: Float64Array,
+    upper: number,
+    lower: number,
+    minimum: number,
+    queried: Float64Array,
+  ): number {
+    const tolerance = this.tolerance;
+    const bounded = lower < 0 && upper > 0;
+    const length = order.length;
+    let s0 = alea[0];
+    let s1 = alea[1];
+    let s2 = alea[2];
+    let carry = alea[3];
+    let countA = this.countA;
+    let meanA = this.meanA;
+    let squaresA = this.squaresA;
+    let countB = this.countB;
+    let meanB = this.meanB;
+    let squaresB = this.squaresB;
+    let sumA = 0;
+    let sumB = 0;
+    let position = 0;
+    let crossing = 0;
+    let settled = this.settled;
+    while (position < cap) {
+      const t = ALEA_MULTIPLIER * s0 + carry * ALEA_SCALE;
+      s0 = s1;
+      s1 = s2;
+      carry = Math.floor(t);
+      s2 = t - carry;
+      const partner = position + Math.floor(s2 * (length - position));
+      const row = order[partner];
+      order[partner] = order[position];
+      order[position] = row;
+      swaps[position] = partner;
+      position++;
+      const b = group[row];
+      const a = 1 - b;
+      const x = value[row];
+      sumA += a * x;
+      sumB += b * x;
+      countA += a;
+      countB += b;
+      const deltaA = x - meanA;
+      const nextA = meanA + a * (deltaA / (countA + b));
+      squaresA += a * (deltaA * (x - nextA));
+      meanA = nextA;
+      const deltaB = x - meanB;
+      const nextB = meanB + b * (deltaB / (countB + a));
+      squaresB += b * (deltaB * (x - nextB));
+      meanB = nextB;
+      const residual = squaresA + squaresB;
+      if (countA === 0 || countB === 0 || !(residual > 0)) continue;
+      if (bounded && strictlyInside(countA, countB, meanB - meanA, residual, tolerance, upper, lower)) {
+        settled = false;
+        continue;
+      }
+      this.statistic = gaussianGlrFromResiduals(countA, countB, meanB - meanA, residual, tolerance);
+      settled = true;
+      const statistic = this.statistic;
+      if (Number.isNaN(statistic)) {
+        crossing = QUERY_NAN;
+        break;
+      }
+      if ((statistic >= upper || statistic <= lower) && countA >= minimum && countB >= minimum) {
+        crossing = statistic >= upper ? 1 : -1;
+        break;
+      }
+    }
+    alea[0] = s0;
+    alea[1] = s1;
+    alea[2] = s2;
+    alea[3] = carry;
+    this.countA = countA;
+    this.meanA = meanA;
+    this.squaresA = squaresA;
+    this.countB = countB;
+    this.meanB = meanB;
+    this.squaresB = squaresB;
+    this.settled = settled;
+    this.crossing = crossing;
+    queried[0] = countA;
+    queried[1] = sumA;
+    queried[2] = countB;
+    queried[3] = sumB;
+    return position;
   }
 
   /** settle() brings `statistic` up to date after addWithin() left it stale (add()'s value, to the bit). O(1). */
@@ -130,4 +245,27 @@ export class GaussianGlrStream implements GlrStream {
     );
     this.settled = true;
   }
+}
+
+/**
+ * strictlyInside(countA, countB, gap, residual, tolerance, upper, lower) is the cheap exact test
+ * of addWithin() (lower < 0 < upper, positive residual): true only when the statistic of these
+ * sums is strictly between lower and upper. With e = |gap| − τ and A = (nA nB/n)·e², what the
+ * boundary adds to the free RSS, the statistic is ±(n/2)·log1p(A/RSS) and log1p(r) <= r, so
+ * (n/2)·A = nA·nB·e²/2 < reach·RSS·(1 − 1e-9) (reach = upper when e > 0, else −lower) bounds
+ * its magnitude below reach: n cancels (no division), and the margin is far above the few
+ * roundings of either side. O(1).
+ */
+function strictlyInside(
+  countA: number,
+  countB: number,
+  gap: number,
+  residual: number,
+  tolerance: number,
+  upper: number,
+  lower: number,
+): boolean {
+  const excess = Math.abs(gap) - tolerance;
+  const reach = excess > 0 ? upper : -lower;
+  return 0.5 * countA * countB * excess * excess < reach * residual * (1 - 1e-9);
 }

@@ -111,19 +111,29 @@ describe('runSequentialAudit(prepared, settings, random)', () => {
   it('stops where the exact statistic of every query would, with its value to the bit, without a trajectory', () => {
     // Recorded: every query's statistic computed (add). Not recorded: the fused loop, which evaluates only where a
     // bound cannot rule a crossing out. The statistic is a function of the counts, so both must agree exactly.
-    for (const [rateB, name] of [
-      [0.38, 'lazy-accept'],
-      [0.47, 'lazy-reject'],
-      [0.43, 'lazy-near'],
-    ] as const) {
-      const prepared = prepareAudit(syntheticPool(20_000, 0.4, rateB, name), 'sp', 'decision');
+    const cases = [
+      [0.38, 'lazy-accept', 'decision'],
+      [0.47, 'lazy-reject', 'decision'],
+      [0.43, 'lazy-near', 'decision'],
+      [0.38, 'lazy-accept-score', 'score'],
+      [0.47, 'lazy-reject-score', 'score'],
+      [0.45, 'lazy-near-logit', 'logit'],
+    ] as const;
+    const decided = new Set<string>();
+    for (const [rateB, name, access] of cases) {
+      const prepared = prepareAudit(syntheticPool(20_000, 0.4, rateB, name), 'sp', access);
       for (let r = 0; r < 6; r++) {
         const eager = runSequentialAudit(prepared, settings, createRandom(deriveSeed(name, r)), { trajectory: true });
         const lazy = runSequentialAudit(prepared, settings, createRandom(deriveSeed(name, r)));
         expect([lazy.decision, lazy.queries, lazy.fixedGap]).toEqual([eager.decision, eager.queries, eager.fixedGap]);
         expect(Object.is(lazy.statistic, eager.statistic), `${name} ${r}`).toBe(true);
+        expect(Object.is(lazy.fixedGap, eager.fixedGap), `${name} ${r} fixed gap`).toBe(true);
+        decided.add(`${access} ${lazy.decision}`);
       }
     }
+    // Both families reach both decisions here, so the comparison covers each loop's stops.
+    for (const key of ['decision accept', 'decision reject', 'score accept', 'score reject'])
+      expect(decided).toContain(key);
   });
 
   it('is inconclusive at min(B, pool size) and computes the fixed-sample decision on those rows', () => {
@@ -145,12 +155,18 @@ describe('runSequentialAudit(prepared, settings, random)', () => {
   it("takes a createRandom generator's steps inline: the same audits, the generator left as calls leave it", () => {
     // A wrapper hides the generator's state, so that audit calls it once per position instead.
     const called = (random: () => number) => () => random();
-    const cases: Array<[AuditPool, 'decision' | 'score', Partial<typeof settings> & { minimumPerGroup?: number }]> = [
+    const cases: Array<
+      [AuditPool, 'decision' | 'score' | 'logit', Partial<typeof settings> & { minimumPerGroup?: number }]
+    > = [
       [syntheticPool(20_000, 0.4, 0.38, 'inline-accept'), 'decision', {}],
       [syntheticPool(20_000, 0.3, 0.45, 'inline-reject'), 'decision', {}],
       [syntheticPool(20_000, 0.4, 0.43, 'inline-inconclusive'), 'decision', { budget: 600 }],
       [syntheticPool(3000, 0.4, 0.38, 'inline-small'), 'decision', { budget: 4000, minimumPerGroup: 25 }],
       [syntheticPool(20_000, 0.4, 0.38, 'inline-score'), 'score', {}],
+      [syntheticPool(20_000, 0.3, 0.45, 'inline-score-reject'), 'score', {}],
+      [syntheticPool(20_000, 0.4, 0.44, 'inline-score-inconclusive'), 'score', { budget: 300 }],
+      [syntheticPool(3000, 0.4, 0.38, 'inline-score-small'), 'score', { budget: 4000, minimumPerGroup: 25 }],
+      [syntheticPool(20_000, 0.4, 0.5, 'inline-logit'), 'logit', {}],
     ];
     const decided = new Set<string>();
     for (const [pool, access, overrides] of cases) {

@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { GaussianGlrStream } from '../../src/stats/gaussian-glr-stream.js';
 import { GuardedGaussianGlrStream } from '../../src/stats/guarded-gaussian-glr-stream.js';
-import { createRandom } from '../../src/util/random.js';
+import { QUERY_NAN } from '../../src/stats/bernoulli-glr-stream.js';
+import { aleaStateOf, createRandom, partialShuffleStep } from '../../src/util/random.js';
 
 /** A standard normal draw (Box-Muller) from the seeded generator. */
 function normal(random: () => number): number {
@@ -101,5 +102,102 @@ describe('GaussianGlrStream.addWithin(group, value, upper, lower)', () => {
     }
     expect(evaluated).toBe(defined);
     expect(defined).toBeGreaterThan(400);
+  });
+});
+
+describe('GaussianGlrStream.queryShuffled(order, swaps, group, value, cap, alea, ...)', () => {
+  /**
+   * The loop queryShuffled writes out, one call per query: a partial shuffle step of the order,
+   * addWithin() on the row, a stop at the first evaluated crossing with `minimum` per group, and
+   * the queried values summed per group as a fixed-sample decision adds them.
+   */
+  function reference(
+    group: Uint8Array,
+    value: Float64Array,
+    cap: number,
+    seed: string,
+    thresholds: readonly [number, number],
+    minimum: number,
+  ) {
+    const [upper, lower] = thresholds;
+    const order = Int32Array.from(group, (_, row) => row);
+    const swaps = new Int32Array(cap);
+    const random = createRandom(seed);
+    const stream = new GaussianGlrStream();
+    stream.reset(0.05);
+    const sums = [0, 0, 0, 0];
+    let position = 0;
+    let crossing = 0;
+    while (position < cap) {
+      swaps[position] = partialShuffleStep(order, position, random);
+      const row = order[position]!;
+      position++;
+      const g = group[row]!;
+      sums[2 * g] += 1;
+      sums[2 * g + 1] += value[row]!;
+      if (!stream.addWithin(g, value[row]!, upper, lower)) continue;
+      const [countA, countB] = stream.counts;
+      if ((stream.statistic >= upper || stream.statistic <= lower) && countA >= minimum && countB >= minimum) {
+        crossing = stream.statistic >= upper ? 1 : -1;
+        break;
+      }
+    }
+    stream.settle();
+    return { position, crossing, statistic: stream.statistic, sums, order, swaps, next: random() };
+  }
+
+  it('walks the rows, statistics and sums of that loop to the bit, from zeros, negative values and ties', () => {
+    const wald = [Math.log(0.8 / 0.05), Math.log(0.2 / 0.95)] as const;
+    const stops = new Set<number>();
+    const cases: Array<[string, number, readonly [number, number], number]> = [
+      ['compliant scores', 0.02, wald, 1],
+      ['violating logits', 0.4, wald, 1],
+      ['start rule', 0.1, wald, 40],
+      ['no bound', 0.1, [0, 0], 1],
+      ['never crossing', 0.1, [1e9, -1e9], 1],
+    ];
+    for (const [name, shift, thresholds, minimum] of cases) {
+      const random = createRandom(name);
+      const size = 5000;
+      const group = Uint8Array.from({ length: size }, () => (random() < 0.4 ? 1 : 0));
+      // Values on a coarse grid (ties, exact zeros, -0 and negatives) plus the group's shift.
+      const value = Float64Array.from(group, (g) => {
+        const grid = Math.round(8 * (random() - 0.5)) / 4;
+        return grid === 0 && random() < 0.5 ? -0 : grid + g * shift;
+      });
+      for (let r = 0; r < 4; r++) {
+        const seed = `${name}-${r}`;
+        const expected = reference(group, value, 3000, seed, thresholds, minimum);
+        const order = Int32Array.from(group, (_, row) => row);
+        const swaps = new Int32Array(3000);
+        const random2 = createRandom(seed);
+        const stream = new GaussianGlrStream();
+        stream.reset(0.05);
+        const queried = new Float64Array(4);
+        const [upper, lower] = thresholds;
+        const position = stream.queryShuffled(
+          order,
+          swaps,
+          group,
+          value,
+          3000,
+          aleaStateOf(random2)!,
+          upper,
+          lower,
+          minimum,
+          queried,
+        );
+        stream.settle();
+        expect(stream.crossing).not.toBe(QUERY_NAN);
+        expect([position, stream.crossing]).toEqual([expected.position, expected.crossing]);
+        expect(Object.is(stream.statistic, expected.statistic), `${seed} statistic`).toBe(true);
+        for (let i = 0; i < 4; i++) expect(Object.is(queried[i], expected.sums[i]), `${seed} sum ${i}`).toBe(true);
+        expect(order).toEqual(expected.order);
+        expect(swaps.subarray(0, position)).toEqual(expected.swaps.subarray(0, position));
+        expect(random2()).toBe(expected.next);
+        stops.add(expected.crossing);
+      }
+    }
+    expect([...stops].sort()).toEqual([-1, 0, 1]);
   });
 });
