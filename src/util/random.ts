@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
 import seedrandom from 'seedrandom';
 
 /**
@@ -71,12 +71,13 @@ export function aleaStateOf(random: Random): Float64Array | null {
  * const random = createRandom(deriveSeed('20260629', 'pool=compliant', 3));
  */
 export function deriveSeed(...parts: Array<string | number>): string {
-  const hash = createHash('sha256');
+  // One message of length-prefixed parts, hashed in one call (the bytes a streaming hash of the parts would see).
+  let message = '';
   for (const part of parts) {
     const text = String(part);
-    hash.update(`${text.length}:${text};`);
+    message += `${text.length}:${text};`;
   }
-  return hash.digest('hex').slice(0, 32);
+  return hash('sha256', message, 'hex').slice(0, 32);
 }
 
 /** randomInt(random, n) draws an integer uniformly from 0..n-1. */

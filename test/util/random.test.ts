@@ -65,6 +65,11 @@ describe('deriveSeed(...parts)', () => {
     // Length-prefixing keeps ("ab","c") apart from ("a","bc").
     expect(deriveSeed('ab', 'c')).not.toBe(deriveSeed('a', 'bc'));
   });
+
+  it('keeps the seeds every recorded run was drawn from (pinned values, non-ASCII parts included)', () => {
+    expect(deriveSeed('20260629', 'pool=compliant', 3)).toBe('4fe7569b6f7d1af96bb7f47a28a40e38');
+    expect(deriveSeed('é∂', 7, '')).toBe('07610ab8867374fc05aaf88b9d8a8a8c');
+  });
 });
 
 describe('shuffleInPlace(random, array)', () => {
