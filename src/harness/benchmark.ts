@@ -37,6 +37,13 @@ export interface RunnerBenchmark {
   projectedSpeedup: number;
   /** The quickstart grid with replicates raised to at least 10,000 in total (the bar is < 30 s). */
   quickstart: RunnerTiming;
+  /**
+   * The quickstart grid with one replicate a cell at two threads: its fixed cost (each worker
+   * starts, loads the kind, prepares every cell's pool and audit; results.arrow and run.json
+   * are written), which every worker pays in full however many replicates follow; the rest
+   * of the quickstart's seconds is its replicates (the compiler's warm-up included).
+   */
+  quickstartFixedCost: RunnerTiming;
 }
 
 async function timeRun(config: ExperimentConfig, threads: number): Promise<RunnerTiming> {
@@ -64,7 +71,8 @@ async function timeRun(config: ExperimentConfig, threads: number): Promise<Runne
  * audits, checkpoints and the Arrow file included) of `replicates` sequential audits
  * of one synthetic cell (20,000 rows, SP gap 0.02 against δ = 0.05, decision access,
  * B = 4000; about 0.35 ms of CPU each) at one and at two worker threads, then the
- * quickstart grid with at least 10,000 replicates at two threads. The speedup is that
+ * quickstart grid with at least 10,000 replicates at two threads, and with one replicate a
+ * cell (its fixed cost). The speedup is that
  * of whole runs, so the fixed start-up cost (timed separately by a 200-replicate run)
  * counts against it: with 40,000 replicates it is about 2% of a one-thread run.
  * Wall-clock figures: provisional on a shared machine. Running time: about
@@ -99,6 +107,7 @@ export async function benchmarkRunner(replicates = 40_000): Promise<RunnerBenchm
     loadConfig(quickstartFile, [parseOverride(`replicates=${Math.ceil(10_000 / cells)}`)]),
     2,
   );
+  const quickstartFixedCost = await timeRun(loadConfig(quickstartFile, [parseOverride('replicates=1')]), 2);
   return {
     workload:
       `${replicates} replicates of one synthetic cell (20,000 rows, SP gap 0.02 vs δ = 0.05, decision access, B ` +
@@ -111,5 +120,6 @@ export async function benchmarkRunner(replicates = 40_000): Promise<RunnerBenchm
     speedup: twoThreads.replicatesPerSecond / oneThread.replicatesPerSecond,
     projectedSpeedup: (2 * oneThread.cpuSeconds) / twoThreads.cpuSeconds,
     quickstart,
+    quickstartFixedCost,
   };
 }

@@ -46,6 +46,15 @@ describe('fairaudit bench <what> --json at tiny sizes', () => {
     expect(figures.audits).toBe(48 * 2);
     expect(figures.queries).toBeGreaterThan(figures.audits);
   }, 60_000);
+
+  it('bench runner times the quickstart and its fixed cost: one replicate of each of its 12 cells', () => {
+    const run = spawnCliSync(['bench', 'runner', '--replicates', '100', '--json']);
+    expect(run.code).toBe(0);
+    const { quickstart, quickstartFixedCost } = JSON.parse(run.stdout).runner;
+    expect(quickstart.replicates).toBeGreaterThanOrEqual(10_000);
+    expect([quickstartFixedCost.replicates, quickstartFixedCost.threads]).toEqual([12, 2]);
+    expect(quickstartFixedCost.seconds).toBeGreaterThan(0);
+  }, 60_000);
 });
 
 describe('fairaudit --version', () => {

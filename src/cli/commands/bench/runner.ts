@@ -66,6 +66,8 @@ export const benchRunnerCommand: CommandModule<object, BenchRunnerArguments> = {
         `speedup:   ${figures.speedup.toFixed(2)}× measured (bar: ≥ ` +
           `1.8×); ${figures.projectedSpeedup.toFixed(2)}× projected for two idle cores from the CPU time each run used`,
         `quickstart at 2 threads: ${line(figures.quickstart)} (bar: < 30 s)`,
+        `quickstart fixed cost (1 replicate a cell, 2 threads): ${figures.quickstartFixedCost.seconds.toFixed(2)} s ` +
+          'of worker start-up, pool and audit preparation and files, paid by each worker',
         'Wall-clock figures on a shared machine are provisional: "cores busy" below the thread count means other ' +
           'work took the CPU.',
         '',
