@@ -69,12 +69,15 @@ export function continueRandomOrder(
   const length = order.length;
   const alea = shuffle ? aleaStateOf(random!) : null;
   if (alea !== null) {
+    // Alea's constants on locals: an imported binding is re-read (and checked) at every use in a loop.
+    const multiplier = ALEA_MULTIPLIER;
+    const scale = ALEA_SCALE;
     let s0 = alea[0];
     let s1 = alea[1];
     let s2 = alea[2];
     let carry = alea[3];
     for (; position < cap; position++) {
-      const t = ALEA_MULTIPLIER * s0 + carry * ALEA_SCALE;
+      const t = multiplier * s0 + carry * scale;
       s0 = s1;
       s1 = s2;
       carry = Math.floor(t);
@@ -235,12 +238,15 @@ function continueCodedOrder(
 ): number {
   let { countA, sumA, countB, sumB } = sums;
   const length = codes.length;
+  // Alea's constants on locals: an imported binding is re-read (and checked) at every use in a loop.
+  const multiplier = ALEA_MULTIPLIER;
+  const scale = ALEA_SCALE;
   let s0 = alea[0];
   let s1 = alea[1];
   let s2 = alea[2];
   let carry = alea[3];
   for (; position < cap; position++) {
-    const t = ALEA_MULTIPLIER * s0 + carry * ALEA_SCALE;
+    const t = multiplier * s0 + carry * scale;
     s0 = s1;
     s1 = s2;
     carry = Math.floor(t);
@@ -296,6 +302,9 @@ function queryInTurn(
   let decision: SequentialDecision = 'inconclusive';
   let position = 0;
   const length = order.length;
+  // Alea's constants on locals: an imported binding is re-read (and checked) at every use in a loop.
+  const multiplier = ALEA_MULTIPLIER;
+  const scale = ALEA_SCALE;
   let s0 = alea === null ? 0 : alea[0];
   let s1 = alea === null ? 0 : alea[1];
   let s2 = alea === null ? 0 : alea[2];
@@ -303,7 +312,7 @@ function queryInTurn(
   while (position < cap) {
     let row = position;
     if (alea !== null) {
-      const t = ALEA_MULTIPLIER * s0 + carry * ALEA_SCALE;
+      const t = multiplier * s0 + carry * scale;
       s0 = s1;
       s1 = s2;
       carry = Math.floor(t);

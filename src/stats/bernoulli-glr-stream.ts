@@ -274,6 +274,9 @@ export class BernoulliGlrStream implements GlrStream {
     minimum: number,
   ): number {
     const length = codes.length;
+    // Alea's constants on locals: an imported binding is re-read (and checked) at every use in a loop.
+    const multiplier = ALEA_MULTIPLIER;
+    const scale = ALEA_SCALE;
     let s0 = alea[0];
     let s1 = alea[1];
     let s2 = alea[2];
@@ -295,7 +298,7 @@ export class BernoulliGlrStream implements GlrStream {
     let position = 0;
     let crossing = 0;
     while (position < cap) {
-      const t = ALEA_MULTIPLIER * s0 + carry * ALEA_SCALE;
+      const t = multiplier * s0 + carry * scale;
       s0 = s1;
       s1 = s2;
       carry = Math.floor(t);

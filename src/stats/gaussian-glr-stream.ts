@@ -135,6 +135,9 @@ export class GaussianGlrStream implements GlrStream {
     const tolerance = this.tolerance;
     const bounded = lower < 0 && upper > 0;
     const length = order.length;
+    // Alea's constants on locals: an imported binding is re-read (and checked) at every use in a loop.
+    const multiplier = ALEA_MULTIPLIER;
+    const scale = ALEA_SCALE;
     let s0 = alea[0];
     let s1 = alea[1];
     let s2 = alea[2];
@@ -151,7 +154,7 @@ export class GaussianGlrStream implements GlrStream {
     let crossing = 0;
     let settled = this.settled;
     while (position < cap) {
-      const t = ALEA_MULTIPLIER * s0 + carry * ALEA_SCALE;
+      const t = multiplier * s0 + carry * scale;
       s0 = s1;
       s1 = s2;
       carry = Math.floor(t);
