@@ -19,7 +19,8 @@ export interface ThreadPoolService<Request, Result, Notice> {
  * serveThreadPool(service) is the entry of a ThreadPool's worker thread: it answers the
  * pool's jobs with service.handle one at a time, in the order they came (an async handle
  * finishes before the next message is taken), and posts back each result, or the failure
- * it threw encoded by encodeFailure (an InputError stays one in the parent). Does nothing
+ * it threw encoded by encodeFailure (an InputError stays one in the parent); on the pool's
+ * exit message it closes its port, so the thread ends when its last work has. Does nothing
  * outside a worker thread.
  */
 export function serveThreadPool<Request, Result, Notice = never>(
@@ -27,7 +28,7 @@ export function serveThreadPool<Request, Result, Notice = never>(
 ): void {
   const port = parentPort;
   if (port === null) return;
-  const answer = async (message: ThreadPoolMessage<Request, Notice>): Promise<void> => {
+  const answer = async (message: Exclude<ThreadPoolMessage<Request, Notice>, { type: 'exit' }>): Promise<void> => {
     if (message.type === 'notice') {
       try {
         service.notice?.(message.notice);
@@ -50,6 +51,7 @@ export function serveThreadPool<Request, Result, Notice = never>(
   };
   let queue: Promise<void> = Promise.resolve();
   port.on('message', (message: ThreadPoolMessage<Request, Notice>) => {
-    queue = queue.then(() => answer(message));
+    // Closing the port ends the event loop, so the thread exits as a finished one does (ThreadPool.close).
+    queue = queue.then(() => (message.type === 'exit' ? port.close() : answer(message)));
   });
 }

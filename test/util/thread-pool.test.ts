@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -28,11 +28,14 @@ afterAll(() => rmSync(folder, { recursive: true, force: true }));
 const workerFile = join(folder, 'echo-worker.mjs');
 writeFileSync(
   workerFile,
-  `import { workerData } from 'node:worker_threads';
+  `import { writeFileSync } from 'node:fs';
+import { threadId, workerData } from 'node:worker_threads';
 import { serveThreadPool } from ${JSON.stringify(pathToFileURL(compiledModule('util/serve-thread-pool.js')).href)};
 import { InputError } from ${JSON.stringify(pathToFileURL(compiledModule('util/errors.js')).href)};
 const handled = [];
 const told = [];
+// Runs only when the thread ends on its own (terminate() stops JavaScript at once).
+process.on('exit', () => { if (workerData?.marker) writeFileSync(workerData.marker + '-' + threadId, 'exited'); });
 serveThreadPool({
   notice: (notice) => told.push(notice),
   handle: async (job, report) => {
@@ -173,6 +176,16 @@ describe('ThreadPool(file, {size, depth, workerData, name})', () => {
     } finally {
       await threads.close();
     }
+  });
+
+  it('close() with every job answered lets each worker finish and exit on its own', async () => {
+    const marker = join(folder, 'exited');
+    const threads = new ThreadPool<Job, Answer, string>(workerFile, { size: 2, workerData: { marker } });
+    await Promise.all([threads.run({ value: 1 }), threads.run({ value: 2 })]);
+    await threads.close();
+    const exited = readdirSync(folder).filter((name) => name.startsWith('exited-'));
+    expect(exited).toHaveLength(2);
+    await expect(threads.run({ value: 3 })).rejects.toThrow('the thread pool was closed');
   });
 
   it('close() stops the workers; a job not yet answered and any later one reject', async () => {
