@@ -133,7 +133,10 @@ export function prepareAudit(pool: AuditPool, metric: FairnessMetric, access: Ac
   const order = new Int32Array(size);
   for (let i = 0; i < size; i++) order[i] = i;
   const rowCodes = family === 'bernoulli' ? packedCodes(group, value) : null;
-  return {
+  // The fields that may hold fractions start as NaN and are set after: every PreparedAudit then has
+  // them laid out as doubles, whatever the first one held (a field laid out for the integer totals
+  // of decisions is laid out again at a score pool's, which discards the compiled replicate loop).
+  const prepared = {
     codes: rowCodes === null ? null : rowCodes.slice(),
     rowCodes,
     metric,
@@ -144,20 +147,27 @@ export function prepareAudit(pool: AuditPool, metric: FairnessMetric, access: Ac
     value,
     countA: counts[0],
     countB: counts[1],
-    totalA: totals[0],
-    totalB: totals[1],
+    totalA: Number.NaN,
+    totalB: Number.NaN,
     decisionPositivesA: decisions[0],
     decisionPositivesB: decisions[1],
-    oracleSignedGap,
-    oracleGap: Math.abs(oracleSignedGap),
-    meanGap,
-    proxyGap: family === 'gaussian' ? Math.abs(meanGap) : Number.NaN,
+    oracleSignedGap: Number.NaN,
+    oracleGap: Number.NaN,
+    meanGap: Number.NaN,
+    proxyGap: Number.NaN,
     source: pool.source,
     order,
     identity: order.slice(),
     swaps: new Int32Array(size),
     stream: family === 'bernoulli' ? new BernoulliGlrStream() : new GaussianGlrStream(),
   };
+  prepared.totalA = totals[0]!;
+  prepared.totalB = totals[1]!;
+  prepared.oracleSignedGap = oracleSignedGap;
+  prepared.oracleGap = Math.abs(oracleSignedGap);
+  prepared.meanGap = meanGap;
+  if (family === 'gaussian') prepared.proxyGap = Math.abs(meanGap);
+  return prepared;
 }
 
 /** 2 group + value of each row, or null unless every value is 0 or 1. O(rows). */

@@ -79,7 +79,10 @@ function inside(q: number): boolean {
  * stream.add(1, 0);
  */
 export class BernoulliGlrStream implements GlrStream {
-  statistic = 0;
+  // Fields that come to hold fractions start as NaN (set to 0 by the constructor's reset): a field
+  // first given an integer is laid out again when its first fraction comes, which discards the
+  // compiled code of every method that read it (each worker's first chunks ran interpreted).
+  statistic = Number.NaN;
   /** How queryShuffled() stopped: 1 at or above upper, -1 at or below lower, 0 at its cap, or QUERY_NAN. */
   crossing = 0;
   private countA = 0;
@@ -88,12 +91,12 @@ export class BernoulliGlrStream implements GlrStream {
   private positivesB = 0;
   private tolerance = 0.05;
   /** The six running sums of the observations since the drift bound's anchor (addWithin; STEP_* order). */
-  private blockRise = 0;
-  private blockFall = 0;
-  private blockFreeA = 0;
-  private blockFreeB = 0;
-  private blockNullA = 0;
-  private blockNullB = 0;
+  private blockRise = Number.NaN;
+  private blockFall = Number.NaN;
+  private blockFreeA = Number.NaN;
+  private blockFreeB = Number.NaN;
+  private blockNullA = Number.NaN;
+  private blockNullB = Number.NaN;
   /** The face theta_b = theta_a + tolerance (x = theta_a). */
   private readonly plus = new Float64Array(FACE_LENGTH);
   /** The face theta_a = theta_b + tolerance (x = theta_b). */
@@ -109,6 +112,10 @@ export class BernoulliGlrStream implements GlrStream {
   private readonly drift = new Float64Array(DRIFT_LENGTH);
   /** Whether the anchor's maximisers are inside (0, 1)^2, so that the drift bound is finite. */
   private anchored = false;
+
+  constructor() {
+    this.reset(0.05);
+  }
 
   get ready(): boolean {
     return this.countA > 0 && this.countB > 0;

@@ -16,18 +16,24 @@ import type { GlrStream } from './glr-stream.js';
  * stream.add(1, 0.4);
  */
 export class GaussianGlrStream implements GlrStream {
-  statistic = 0;
+  // Fields that come to hold fractions start as NaN (set to 0 by the constructor's reset), as in
+  // BernoulliGlrStream: a field laid out for integers is laid out again at its first fraction.
+  statistic = Number.NaN;
   /** How queryShuffled() stopped: 1 at or above upper, -1 at or below lower, 0 at its cap, or QUERY_NAN. */
   crossing = 0;
   private countA = 0;
-  private meanA = 0;
-  private squaresA = 0;
+  private meanA = Number.NaN;
+  private squaresA = Number.NaN;
   private countB = 0;
-  private meanB = 0;
-  private squaresB = 0;
+  private meanB = Number.NaN;
+  private squaresB = Number.NaN;
   private tolerance = 0.05;
   /** Whether `statistic` is that of the last update (add(), or addWithin() that evaluated). */
   private settled = true;
+
+  constructor() {
+    this.reset(0.05);
+  }
 
   /** Observations so far in group a and group b. */
   get counts(): readonly [number, number] {
