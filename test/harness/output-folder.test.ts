@@ -9,8 +9,8 @@ import { runCliInProcess, spawnCli } from '../helpers/cli.js';
 import { folderSnapshot } from '../helpers/folder-snapshot.js';
 import { bytesOf, longExperimentYaml, smallExperimentYaml, temporaryFolder, writeText } from './helpers.js';
 
-// 2 cells × 1500 replicates in chunks of 25: a few seconds at one thread, so two runs overlap.
-const LONG = longExperimentYaml('long', 'folder-test');
+// 2 cells × 12000 replicates in chunks of 25: a second or more at one thread, so two runs overlap.
+const LONG = longExperimentYaml('long', 'folder-test').replace('replicates: 1500', 'replicates: 12000');
 
 /** Whether checkpoint files have appeared in a run's output folder. */
 function hasCheckpoints(out: string): boolean {
@@ -219,7 +219,7 @@ describe('fairaudit report of a folder a run holds', () => {
     const folder = temporaryFolder();
     const file = writeText(folder, 'long.yaml', LONG);
     const out = join(folder, 'shared');
-    await runExperiment(parseConfig(LONG.replace('replicates: 1500', 'replicates: 10'), file), {
+    await runExperiment(parseConfig(LONG.replace('replicates: 12000', 'replicates: 10'), file), {
       threads: 1,
       outDirectory: out,
     });

@@ -10,10 +10,12 @@ import { sequentialAuditRunner } from '../../src/kinds/sequential-audit/run.js';
 import { runCliInProcess, spawnCli } from '../helpers/cli.js';
 import { bytesOf, longExperimentYaml, temporaryFolder, workerPayload, writeText } from './helpers.js';
 
-// 2 cells × 1500 replicates in chunks of 25: 120 chunks, about two seconds of work at
-// one thread on an idle core (more on a busy machine), so the kill lands mid-run.
+// 2 cells × 12000 replicates in chunks of 25: 960 chunks, a second or more of work at one
+// thread, several checkpoint saves (a quarter second apart), so the kill lands mid-run.
+const REPLICATES = 12_000;
 const YAML = longExperimentYaml('resume');
-const CHUNKS = 120;
+const KILLED = YAML.replace('replicates: 1500', `replicates: ${REPLICATES}`);
+const CHUNKS = (2 * REPLICATES) / 25;
 
 /** Chunks in the checkpoint files (chunks-N.bin; a uint32 chunk count at byte 4, src/harness/checkpoints.ts). */
 function checkpointedChunks(folder: string): number {
@@ -29,7 +31,7 @@ function checkpointedChunks(folder: string): number {
 describe('fairaudit run CONFIG --resume after kill -9', () => {
   it('finishes without losing or repeating a replicate and writes the bytes of an uninterrupted run', async () => {
     const folder = temporaryFolder();
-    const file = writeText(folder, 'resume.yaml', YAML);
+    const file = writeText(folder, 'resume.yaml', KILLED);
     const out = join(folder, 'killed');
     const { child, done } = spawnCli(['run', file, '--threads', '1', '--out', out, '--quiet']);
     let running = true;
@@ -58,10 +60,13 @@ describe('fairaudit run CONFIG --resume after kill -9', () => {
     const table = decodeResultTable(bytesOf(join(out, 'results.arrow')), 'resumed');
     const seen = new Set<string>();
     for (let row = 0; row < table.rows; row++) seen.add(`${table.data.cell[row]}#${table.data.replicate[row]}`);
-    expect(table.rows).toBe(3000);
-    expect(seen.size).toBe(3000);
+    expect(table.rows).toBe(2 * REPLICATES);
+    expect(seen.size).toBe(2 * REPLICATES);
 
-    const reference = await runExperiment(parseConfig(YAML, file), { threads: 2, outDirectory: join(folder, 'whole') });
+    const reference = await runExperiment(parseConfig(KILLED, file), {
+      threads: 2,
+      outDirectory: join(folder, 'whole'),
+    });
     expect(bytesOf(join(out, 'results.arrow')).equals(bytesOf(reference.resultsFile))).toBe(true);
 
     const again = await spawnCli(['run', file, '--out', out, '--resume']).done;
@@ -70,7 +75,7 @@ describe('fairaudit run CONFIG --resume after kill -9', () => {
 
   it('refuses to resume checkpoints of another plan', async () => {
     const folder = temporaryFolder();
-    const file = writeText(folder, 'resume.yaml', YAML);
+    const file = writeText(folder, 'resume.yaml', KILLED);
     const out = join(folder, 'out');
     const { child, done } = spawnCli(['run', file, '--threads', '1', '--out', out, '--quiet']);
     const deadline = Date.now() + 60_000;
