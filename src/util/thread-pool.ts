@@ -102,16 +102,16 @@ export class ThreadPool<Request, Result, Notice = never> {
    * close() stops every worker; a job not yet answered rejects. Resolves when all have
    * stopped. A pool with every job answered asks its workers to exit and waits for them
    * (terminating one only if it has not exited within CLOSE_GRACE_MS): a thread that ends
-   * on its own first waits for the compiler's background jobs of its isolate, whereas
-   * terminate() tears the isolate down under a running one, which aborts this Node.js at
-   * times (NodePlatform::ForIsolate's assertion; seen about once in a hundred short runs).
-   * A pool with work in flight (a failure, an interruption) terminates its workers at once.
+   * on its own first waits for its isolate's background compiler jobs, whereas terminate()
+   * tears the isolate down under a running one, which at times aborts Node.js 20
+   * (NodePlatform::ForIsolate's assertion). A pool with work in flight (a failure, an
+   * interruption) terminates its workers at once.
    */
   async close(): Promise<void> {
-    const idle = this.stopped === undefined && this.queue.length === 0;
-    const settled = idle && this.workers.every((entry) => entry.pending.size === 0);
+    const answered =
+      this.stopped === undefined && this.queue.length === 0 && this.workers.every((entry) => entry.pending.size === 0);
     this.stop(new Error(`${this.name}: the thread pool was closed before the job was answered`));
-    await Promise.all(this.workers.map((entry) => (settled ? exitWhenDone(entry.worker) : entry.worker.terminate())));
+    await Promise.all(this.workers.map((entry) => (answered ? exitWhenDone(entry.worker) : entry.worker.terminate())));
   }
 
   private dispatch(): void {
