@@ -5,6 +5,13 @@ import { packageRoot } from '../util/paths.js';
 import { configFromObject, type ExperimentConfig, loadConfig, parseOverride } from './config.js';
 import { runExperiment } from './run-experiment.js';
 
+/**
+ * bench runner's replicates per timed run: enough that the fixed start-up (a quarter to a
+ * third of a second here) is a few percent of the one-thread run, so that the two-thread
+ * speedup measures scaling rather than start-up.
+ */
+export const DEFAULT_RUNNER_REPLICATES = 200_000;
+
 /** One timed run of the runner. */
 export interface RunnerTiming {
   threads: number;
@@ -70,15 +77,14 @@ async function timeRun(config: ExperimentConfig, threads: number): Promise<Runne
  * benchmarkRunner(replicates) times whole runs (worker start-up, pool generation,
  * audits, checkpoints and the Arrow file included) of `replicates` sequential audits
  * of one synthetic cell (20,000 rows, SP gap 0.02 against δ = 0.05, decision access,
- * B = 4000; about 0.35 ms of CPU each) at one and at two worker threads, then the
+ * B = 4000) at one and at two worker threads, then the
  * quickstart grid with at least 10,000 replicates at two threads, and with one replicate a
  * cell (its fixed cost). The speedup is that
  * of whole runs, so the fixed start-up cost (timed separately by a 200-replicate run)
- * counts against it: with 40,000 replicates it is about 2% of a one-thread run.
- * Wall-clock figures: provisional on a shared machine. Running time: about
- * replicates × 0.5 ms + 5 s on two idle cores.
+ * counts against it (the workload line gives its share of the one-thread run).
+ * Wall-clock figures: provisional on a shared machine.
  */
-export async function benchmarkRunner(replicates = 40_000): Promise<RunnerBenchmark> {
+export async function benchmarkRunner(replicates = DEFAULT_RUNNER_REPLICATES): Promise<RunnerBenchmark> {
   const workload = {
     experiment: 'bench-runner',
     kind: 'sequential-audit',

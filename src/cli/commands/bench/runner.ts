@@ -1,5 +1,5 @@
 import type { Argv, CommandModule } from 'yargs';
-import { benchmarkRunner } from '../../../harness/benchmark.js';
+import { benchmarkRunner, DEFAULT_RUNNER_REPLICATES } from '../../../harness/benchmark.js';
 import { benchmarkRunnerDry } from '../../../harness/dry-run-benchmark.js';
 import { checkIntegerFlag } from '../../check-flag.js';
 
@@ -19,8 +19,8 @@ export const benchRunnerCommand: CommandModule<object, BenchRunnerArguments> = {
       .option('replicates', {
         type: 'number',
         describe:
-          'Replicates per timed run (default 40000: worker start-up is then about 2% of the 1-thread time); with ' +
-          '--dry, in all (default 10^8)',
+          'Replicates per timed run (default 200000: start-up a small share of the 1-thread time); with --dry, ' +
+          'in all (default 10^8)',
       })
       .option('dry', {
         type: 'boolean',
@@ -49,7 +49,7 @@ export const benchRunnerCommand: CommandModule<object, BenchRunnerArguments> = {
       );
       return;
     }
-    const replicates = checkIntegerFlag('--replicates', args.replicates ?? 40_000, 100);
+    const replicates = checkIntegerFlag('--replicates', args.replicates ?? DEFAULT_RUNNER_REPLICATES, 100);
     const figures = await benchmarkRunner(replicates);
     if (args.json) {
       process.stdout.write(`${JSON.stringify({ runner: figures }, null, 2)}\n`);
