@@ -1,7 +1,8 @@
-import { BernoulliGlrStream, QUERY_NAN } from '../stats/bernoulli-glr-stream.js';
+import { BernoulliGlrStream } from '../stats/bernoulli-glr-stream.js';
 import { countGapDecision } from '../stats/count-gap-comparison.js';
 import { type FixedSampleDecision, fixedSampleDecision } from '../stats/fixed-sample-decision.js';
 import { GaussianGlrStream } from '../stats/gaussian-glr-stream.js';
+import { QUERY_NAN } from '../stats/glr-stream.js';
 import { NAN_STATISTIC } from '../stats/glr-threshold-test.js';
 import { waldThresholds } from '../stats/thresholds.js';
 import { ALEA_MULTIPLIER, ALEA_SCALE, aleaStateOf, type Random } from '../util/random.js';
@@ -219,8 +220,11 @@ function queryFusedGaussian(
   const { upper, lower, minimum } = thresholds;
   const position = gaussian.queryShuffled(order, swaps, group, value, cap, alea, upper, lower, minimum, queriedSums);
   const decision = crossingDecision(gaussian.crossing);
-  const sums = queriedSums;
-  return { position, countA: sums[0]!, sumA: sums[1]!, countB: sums[2]!, sumB: sums[3]!, statistic: 0, decision };
+  const countA = queriedSums[0]!;
+  const sumA = queriedSums[1]!;
+  const countB = queriedSums[2]!;
+  const sumB = queriedSums[3]!;
+  return { position, countA, sumA, countB, sumB, statistic: 0, decision };
 }
 
 /**

@@ -14,10 +14,7 @@ import {
   solveBernoulliFaceArgmax,
   writeBernoulliFaceDeficit,
 } from './bernoulli-face-maximum.js';
-import type { GlrStream } from './glr-stream.js';
-
-/** queryShuffled()'s `crossing` when it stopped at a NaN statistic (the caller throws). */
-export const QUERY_NAN = 2;
+import { type GlrStream, QUERY_NAN } from './glr-stream.js';
 
 /** What the last update was (for settle()): no statistic yet, one face, or the accept side with its near face. */
 const CASE_UNDEFINED = 0;

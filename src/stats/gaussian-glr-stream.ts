@@ -1,7 +1,6 @@
 import { gaussianGlrFromResiduals } from './gaussian-glr.js';
 import { ALEA_MULTIPLIER, ALEA_SCALE } from '../util/random.js';
-import { QUERY_NAN } from './bernoulli-glr-stream.js';
-import type { GlrStream } from './glr-stream.js';
+import { type GlrStream, QUERY_NAN } from './glr-stream.js';
 
 /**
  * The Gaussian proxy GLR (common variance profiled) maintained incrementally: per group
@@ -192,7 +191,13 @@ export class GaussianGlrStream implements GlrStream {
         settled = false;
         continue;
       }
-      this.statistic = gaussianGlrFromResiduals(countA, countB, meanB - meanA, residual, tolerance);
+      this.countA = countA;
+      this.meanA = meanA;
+      this.squaresA = squaresA;
+      this.countB = countB;
+      this.meanB = meanB;
+      this.squaresB = squaresB;
+      this.evaluate();
       settled = true;
       const statistic = this.statistic;
       if (Number.isNaN(statistic)) {

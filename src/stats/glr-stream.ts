@@ -15,3 +15,6 @@ export interface GlrStream {
   /** True once the statistic is defined (both groups observed, and for the Gaussian a positive pooled variance). */
   readonly ready: boolean;
 }
+
+/** A stream's queryShuffled() `crossing` when it stopped at a NaN statistic (the caller throws). */
+export const QUERY_NAN = 2;

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { GaussianGlrStream } from '../../src/stats/gaussian-glr-stream.js';
+import { QUERY_NAN } from '../../src/stats/glr-stream.js';
 import { GuardedGaussianGlrStream } from '../../src/stats/guarded-gaussian-glr-stream.js';
-import { QUERY_NAN } from '../../src/stats/bernoulli-glr-stream.js';
 import { aleaStateOf, createRandom, partialShuffleStep } from '../../src/util/random.js';
 
 /** A standard normal draw (Box-Muller) from the seeded generator. */
