@@ -191,15 +191,10 @@ export class GaussianGlrStream implements GlrStream {
         settled = false;
         continue;
       }
-      this.countA = countA;
-      this.meanA = meanA;
-      this.squaresA = squaresA;
-      this.countB = countB;
-      this.meanB = meanB;
-      this.squaresB = squaresB;
-      this.evaluate();
+      // evaluate()'s statistic, from the locals.
+      const statistic = gaussianGlrFromResiduals(countA, countB, meanB - meanA, residual, tolerance);
+      this.statistic = statistic;
       settled = true;
-      const statistic = this.statistic;
       if (Number.isNaN(statistic)) {
         crossing = QUERY_NAN;
         break;
